@@ -1,0 +1,1 @@
+"""The ACP link: the agent process, newline-delimited JSON-RPC, and the client calls."""

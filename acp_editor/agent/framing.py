@@ -1,0 +1,125 @@
+"""Newline-delimited JSON framing, fed with whatever bytes a read returned.
+
+ACP over stdio is one JSON object per line. Reads split and join lines arbitrarily, so the
+splitter keeps the unfinished tail. A line longer than ``max_line`` is dropped whole (and
+reported) instead of growing memory without bound; bytes that are not UTF-8 JSON are reported
+and skipped. Nothing here raises on bad input: a broken line costs that line only.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+DEFAULT_MAX_LINE = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One decoded JSON value (any JSON, not yet checked to be a JSON-RPC message)."""
+
+    value: Any
+
+
+@dataclass(frozen=True)
+class BadLine:
+    """A line that could not be decoded; ``reason`` and a ``sample`` of its start go to the log."""
+
+    reason: str
+    sample: bytes
+    size: int
+
+
+class LineSplitter:
+    """Turns a byte stream into ``Frame``/``BadLine`` items, one per non-blank line."""
+
+    def __init__(self, max_line: int = DEFAULT_MAX_LINE) -> None:
+        self._max_line = max_line
+        self._parts: list[bytes] = []
+        self._pending = 0
+        # After an oversized line we discard bytes until the next newline.
+        self._skipping = False
+        self._skipped = 0
+        self._skip_sample = b""
+
+    def feed(self, data: bytes) -> Iterator[Frame | BadLine]:
+        start = 0
+        while True:
+            nl = data.find(b"\n", start)
+            if nl < 0:
+                self._keep(data[start:])
+                return
+            piece = data[start:nl]
+            start = nl + 1
+            if self._skipping:
+                size = self._skipped + len(piece)
+                sample = self._skip_sample
+                self._skipping, self._skipped, self._skip_sample = False, 0, b""
+                yield BadLine(f"line longer than {self._max_line} bytes dropped", sample, size)
+                continue
+            if self._parts:
+                self._parts.append(piece)
+                line = b"".join(self._parts)
+                self._parts, self._pending = [], 0
+            else:
+                line = piece
+            if len(line) > self._max_line:
+                yield BadLine(
+                    f"line longer than {self._max_line} bytes dropped", line[:80], len(line)
+                )
+                continue
+            item = decode_line(line)
+            if item is not None:
+                yield item
+
+    def finish(self) -> Iterator[Frame | BadLine]:
+        """End of stream: a final line without a newline still counts."""
+        if self._skipping:
+            yield BadLine(
+                f"line longer than {self._max_line} bytes dropped",
+                self._skip_sample,
+                self._skipped,
+            )
+        elif self._parts:
+            line = b"".join(self._parts)
+            item = decode_line(line)
+            if item is not None:
+                yield item
+        self._parts, self._pending, self._skipping = [], 0, False
+
+    def _keep(self, tail: bytes) -> None:
+        if not tail:
+            return
+        if self._skipping:
+            self._skipped += len(tail)
+            return
+        self._parts.append(tail)
+        self._pending += len(tail)
+        if self._pending > self._max_line:
+            joined = b"".join(self._parts)
+            self._skip_sample = joined[:80]
+            self._skipped = len(joined)
+            self._skipping = True
+            self._parts, self._pending = [], 0
+
+
+def decode_line(line: bytes) -> Frame | BadLine | None:
+    """Decode one line; blank lines (and a lone ``\\r``) are skipped silently."""
+    stripped = line.strip()
+    if not stripped:
+        return None
+    try:
+        text = stripped.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return BadLine(f"invalid UTF-8 at byte {exc.start}", stripped[:80], len(stripped))
+    try:
+        return Frame(json.loads(text))
+    except (json.JSONDecodeError, RecursionError) as exc:
+        return BadLine(f"not JSON ({exc.__class__.__name__})", stripped[:80], len(stripped))
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    """One message as one line. ``json.dumps`` escapes newlines inside strings, so it stays one."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
