@@ -1,0 +1,105 @@
+"""Child processes that cannot outlive us: own process group, parent-death signal, kill ladder.
+
+The agent and every terminal run in a process group of their own, so that one signal reaches the
+children they start too. ``PR_SET_PDEATHSIG`` makes the kernel kill a direct child even when the
+sidecar itself dies without cleaning up (SIGKILL, OOM).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import os
+import signal
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+PR_SET_PDEATHSIG = 1
+
+
+def _set_parent_death_signal() -> None:  # runs in the child between fork and exec
+    with contextlib.suppress(Exception):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+def _preexec() -> Callable[[], None] | None:
+    return _set_parent_death_signal if sys.platform.startswith("linux") else None
+
+
+async def spawn(
+    argv: Sequence[str],
+    *,
+    cwd: str | None,
+    env: Mapping[str, str] | None,
+    stdin: int | None = asyncio.subprocess.PIPE,
+    stdout: int | None = asyncio.subprocess.PIPE,
+    stderr: int | None = asyncio.subprocess.PIPE,
+) -> asyncio.subprocess.Process:
+    """Start ``argv`` as the leader of a new process group (and session)."""
+    kwargs: dict[str, Any] = {}
+    pre = _preexec()
+    if pre is not None:
+        kwargs["preexec_fn"] = pre
+    return await asyncio.create_subprocess_exec(
+        *argv,
+        cwd=cwd,
+        env=dict(env) if env is not None else None,
+        stdin=stdin,
+        stdout=stdout,
+        stderr=stderr,
+        start_new_session=True,
+        **kwargs,
+    )
+
+
+def group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def signal_group(pgid: int, sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+
+
+async def wait_group_gone(pgid: int, timeout: float) -> bool:
+    """Poll until no process of the group is left (the kernel offers no event for this)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while group_alive(pgid):
+        if loop.time() >= deadline:
+            return False
+        await asyncio.sleep(0.05)
+    return True
+
+
+async def terminate_group(
+    proc: asyncio.subprocess.Process, *, grace: float = 2.0, term_grace: float = 2.0
+) -> int | None:
+    """The shutdown ladder after stdin is closed: wait ``grace``, SIGTERM the group, wait
+    ``term_grace``, SIGKILL the group. Returns the leader's exit code.
+
+    The whole group is signalled even when the leader has already exited, because the children
+    it started may still be running.
+    """
+    pgid = proc.pid  # leader of its own group (start_new_session)
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(proc.wait(), grace)
+    if proc.returncode is None or group_alive(pgid):
+        signal_group(pgid, signal.SIGTERM)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(proc.wait(), term_grace)
+        await wait_group_gone(pgid, 0.5 if proc.returncode is not None else 0)
+    if proc.returncode is None or group_alive(pgid):
+        signal_group(pgid, signal.SIGKILL)
+        await proc.wait()
+        await wait_group_gone(pgid, 2.0)
+    return proc.returncode
