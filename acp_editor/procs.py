@@ -55,7 +55,30 @@ async def spawn(
     )
 
 
+def group_members(pgid: int) -> list[int]:
+    """Live (non-zombie) processes of a group, from /proc.
+
+    ``killpg(pgid, 0)`` also counts zombies, and whether orphaned zombies are reaped depends on
+    what runs as PID 1 (in containers often nothing does), so it cannot tell "gone" reliably.
+    """
+    members = []
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if len(fields) > 2 and fields[0] != b"Z" and int(fields[2]) == pgid:
+            members.append(int(entry.name))
+    return members
+
+
 def group_alive(pgid: int) -> bool:
+    if os.path.isdir("/proc/self"):
+        return bool(group_members(pgid))
     try:
         os.killpg(pgid, 0)
     except ProcessLookupError:

@@ -1,0 +1,246 @@
+"""The terminal view of ``acp-editor demo``: what an editor is told, printed as it happens.
+
+It is a ``Frontend`` like the editor link, so the demo exercises the same client code an editor
+uses: follow-along jumps, diff previews, permission prompts, terminal output, the plan, streamed
+messages and thoughts. This module (and only this one) writes to the terminal on purpose.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import os
+import sys
+from typing import Any, TextIO
+
+from acp_editor.agent.frontend import Frontend
+from acp_editor.protocol import acp
+
+STYLES = {
+    "dim": "2",
+    "bold": "1",
+    "red": "31",
+    "green": "32",
+    "yellow": "33",
+    "blue": "34",
+    "magenta": "35",
+    "cyan": "36",
+}
+PLAN_MARKS = {"completed": "[x]", "in_progress": "[>]", "pending": "[ ]"}
+
+
+def use_colour(stream: TextIO) -> bool:
+    if os.environ.get("NO_COLOR"):
+        return False
+    return bool(os.environ.get("FORCE_COLOR")) or stream.isatty()
+
+
+def diff_lines(path: str, old: str | None, new: str) -> list[str]:
+    """A unified diff of a proposed edit (``old`` None: a new file)."""
+    before = (old or "").splitlines(keepends=True)
+    after = new.splitlines(keepends=True)
+    label = "/dev/null" if old is None else f"a{path}"
+    return [
+        line.rstrip("\n") for line in difflib.unified_diff(before, after, label, f"b{path}", n=2)
+    ]
+
+
+class TerminalView(Frontend):
+    """Prints each change once, in order. ``auto_yes`` answers permissions without asking."""
+
+    def __init__(self, out: TextIO | None = None, *, auto_yes: bool = False) -> None:
+        self.out = out or sys.stdout
+        self.auto_yes = auto_yes
+        self.colour = use_colour(self.out)
+        self._open_line: str | None = None  # role of a streamed message line still open
+        self._shown_diffs: set[tuple[str, str, str]] = set()
+        self._followed: dict[str, str] = {}
+        self.tool_calls: dict[str, dict[str, Any]] = {}
+        self._roles: dict[int, str] = {}  # transcript index -> message role
+
+    # -- output ---------------------------------------------------------------------------------
+
+    def _style(self, text: str, *names: str) -> str:
+        if not self.colour or not names:
+            return text
+        codes = ";".join(STYLES[n] for n in names)
+        return f"\033[{codes}m{text}\033[0m"
+
+    def line(self, text: str = "", *styles: str) -> None:
+        self._close_stream()
+        self.out.write(self._style(text, *styles) + "\n")  # stdout-ok
+        self.out.flush()
+
+    def _stream(self, role: str, text: str) -> None:
+        if self._open_line != role:
+            self._close_stream()
+            label = "agent" if role == "agent" else "thinking"
+            self.out.write(
+                self._style(f"{label}> ", "bold" if role == "agent" else "dim")
+            )  # stdout-ok
+            self._open_line = role
+        self.out.write(self._style(text, "dim") if role == "thought" else text)  # stdout-ok
+        self.out.flush()
+
+    def _close_stream(self) -> None:
+        if self._open_line is not None:
+            self.out.write("\n")  # stdout-ok
+            self._open_line = None
+
+    # -- Frontend -------------------------------------------------------------------------------
+
+    def session_changed(self, session_id: str, changes: list[dict[str, Any]]) -> None:
+        for change in changes:
+            self._show(change)
+
+    def _show(self, change: dict[str, Any]) -> None:
+        kind = change.get("type")
+        if kind == "entry":
+            entry = change["entry"]
+            self._roles[change.get("index", -1)] = str(entry.get("role", ""))
+            if entry.get("kind") == "message":
+                for block in entry.get("content", []):
+                    self._block(entry.get("role", "agent"), block)
+            elif entry.get("kind") == "update":
+                update = entry.get("update", {})
+                self.line(f"(agent sent {update.get('sessionUpdate')!s}: shown generically)", "dim")
+        elif kind == "message_chunk":
+            # Chunks of the user's own prompt are not echoed back.
+            self._block(self._roles.get(change.get("index", -1), "agent"), change["content"])
+        elif kind == "tool_call":
+            self._tool_call(change)
+        elif kind == "tool_call_content":
+            call = self.tool_calls.setdefault(change["toolCallId"], {})
+            call.setdefault("content", []).append(change["content"])
+            self._content(change["toolCallId"], [change["content"]])
+        elif kind == "plan":
+            self._plan(change.get("plan") or {})
+        elif kind == "modes":
+            modes = change.get("modes") or {}
+            self.line(f"mode: {modes.get('currentModeId')}", "dim")
+
+    def _block(self, role: str, block: Any) -> None:
+        if role == "user":
+            return
+        if isinstance(block, dict) and block.get("type") == "text":
+            self._stream(role, str(block.get("text", "")))
+        else:
+            kind = block.get("type") if isinstance(block, dict) else type(block).__name__
+            self.line(f"[{kind} content]", "dim")
+
+    def _tool_call(self, change: dict[str, Any]) -> None:
+        call_id = change["toolCallId"]
+        call = self.tool_calls.setdefault(call_id, {"toolCallId": call_id})
+        new = "title" in change.get("set", {}) and "title" not in call
+        call.update(change.get("set", {}))
+        for name in change.get("unset", []):
+            call.pop(name, None)
+        fields = change.get("set", {})
+        if new or "status" in fields:
+            status = call.get("status", "pending")
+            colour = {"completed": "green", "failed": "red", "cancelled": "red"}.get(status, "cyan")
+            self.line(
+                f"tool  {call.get('title', call_id)}  [{call.get('kind', 'other')}] {status}",
+                colour,
+            )
+        if "locations" in fields:
+            for loc in fields["locations"] or []:
+                self._follow(loc)
+        if "content" in fields:
+            self._content(call_id, fields["content"] or [])
+
+    def _follow(self, loc: Any) -> None:
+        if not isinstance(loc, dict) or not isinstance(loc.get("path"), str):
+            return
+        where = loc["path"] + (f":{loc['line']}" if isinstance(loc.get("line"), int) else "")
+        self.line(f"  follow -> {where}", "blue")
+
+    def _content(self, call_id: str, items: list[Any]) -> None:
+        for item in items:
+            if not isinstance(item, dict):
+                continue
+            if item.get("type") == "diff" and isinstance(item.get("newText"), str):
+                key = (call_id, str(item.get("path")), item["newText"])
+                if key in self._shown_diffs:
+                    continue
+                self._shown_diffs.add(key)
+                self.line(f"  proposed edit: {item.get('path')}", "bold")
+                for text in diff_lines(str(item.get("path")), item.get("oldText"), item["newText"]):
+                    colour = (
+                        "green" if text.startswith("+") else "red" if text.startswith("-") else ""
+                    )
+                    self.line(f"    {text}", *([colour] if colour else []))
+            elif item.get("type") == "terminal":
+                self.line(f"  terminal {item.get('terminalId')}", "dim")
+            elif item.get("type") == "content":
+                inner = item.get("content")
+                if isinstance(inner, dict) and inner.get("type") == "text":
+                    first = str(inner.get("text", "")).splitlines()[:3]
+                    for text in first:
+                        self.line(f"  | {text}", "dim")
+            else:
+                self.line(f"  [{item.get('type')} content]", "dim")
+
+    def _plan(self, plan: dict[str, Any]) -> None:
+        self.line("plan:", "bold")
+        for entry in plan.get("entries", []):
+            if isinstance(entry, dict):
+                mark = PLAN_MARKS.get(str(entry.get("status")), "[?]")
+                self.line(f"  {mark} {entry.get('content')}")
+
+    def file_accessed(self, kind: str, path: str, session_id: str) -> None:
+        self.line(f"  follow -> {path} ({kind})", "blue")
+
+    def terminal_output(self, session_id: str, terminal_id: str, text: str) -> None:
+        for out_line in text.splitlines():
+            self.line(f"  $ {out_line}", "magenta")
+
+    def terminal_exited(self, session_id: str, terminal_id: str, status: dict[str, Any]) -> None:
+        self.line(f"  terminal {terminal_id} exited: {status}", "dim")
+
+    def agent_exited(self, returncode: int | None, stderr_tail: str, expected: bool) -> None:
+        if not expected:
+            self.line(f"the agent exited unexpectedly (code {returncode})", "red")
+            for tail_line in stderr_tail.splitlines()[-10:]:
+                self.line(f"  {tail_line}", "dim")
+
+    async def request_permission(
+        self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
+    ) -> str | None:
+        self.line(
+            f"permission: {tool_call.get('title', tool_call.get('toolCallId'))} "
+            f"[{tool_call.get('kind', 'other')}]",
+            "yellow",
+            "bold",
+        )
+        for number, option in enumerate(options, 1):
+            self.line(f"  {number}) {option.get('name')} ({option.get('kind')})", "yellow")
+        if self.auto_yes:
+            choice = _first_allow(options)
+            self.line(f"  --yes: {choice}", "dim")
+            return choice
+        answer = await asyncio.to_thread(_ask_number, len(options))
+        if answer is None:
+            return None
+        return str(options[answer - 1]["optionId"])
+
+
+def _first_allow(options: list[dict[str, Any]]) -> str | None:
+    for kind in acp.ALLOW_KINDS:
+        for option in options:
+            if option.get("kind") == kind:
+                return str(option["optionId"])
+    return None
+
+
+def _ask_number(count: int) -> int | None:
+    """Read a choice from the keyboard; EOF or an empty answer dismisses the prompt."""
+    while True:
+        try:
+            raw = input(f"  choose 1-{count} (Enter to reject): ")
+        except EOFError:
+            return None
+        if not raw.strip():
+            return None
+        if raw.strip().isdigit() and 1 <= int(raw) <= count:
+            return int(raw)

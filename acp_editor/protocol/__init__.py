@@ -1,0 +1,1 @@
+"""Wire-level names and shapes, no I/O."""
