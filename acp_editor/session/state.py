@@ -1,0 +1,229 @@
+"""The state of one ACP session as the client sees it, built from what the agent reports.
+
+Pure: no I/O and no event loop, so every rule can be tested exhaustively and the agent link and
+editor link can share it. Every method returns the minimal list of changes it caused (documented
+in `acp_editor.session.reducer`) and applies them to its own snapshot through the same
+`apply_change` an editor mirror uses, so mirror and state cannot drift apart.
+
+The rules follow the v2 draft for both protocol versions, because they lose nothing on v1 input;
+the one difference is ``null`` in a tool-call update ("clear" on v2, "unchanged" on v1). Nothing an
+agent sends is dropped for being unknown: unknown update variants become raw transcript entries,
+and unknown fields, kinds, statuses and content types are stored verbatim.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from acp_editor.session.reducer import apply_change, empty_snapshot, json_equal
+from acp_editor.session.tool_calls import cancel_changes, content_chunk_changes, upsert_changes
+
+#: Message chunk variants and the transcript role each one streams into.
+_CHUNK_ROLES = {
+    "user_message_chunk": "user",
+    "agent_message_chunk": "agent",
+    "agent_thought_chunk": "thought",
+}
+
+#: Variants whose one member (named like the snapshot field) replaces that field:
+#: sessionUpdate -> (member and snapshot field, change type).
+_MEMBER_REPLACEMENTS = {
+    "available_commands_update": ("availableCommands", "commands"),
+    "config_option_update": ("configOptions", "config_options"),
+}
+
+#: Variants whose whole object (minus ``sessionUpdate``) replaces a top-level field.
+_WHOLE_REPLACEMENTS = {"plan": ("plan", "plan"), "usage_update": ("usage", "usage")}
+
+
+class InvalidUpdate(ValueError):
+    """An update the state cannot use at all (as opposed to one it merely does not understand).
+
+    Raised before anything changes, so the state is untouched and the caller can log the update
+    and carry on with the session.
+    """
+
+
+def _without_tag(update: dict[str, Any]) -> dict[str, Any]:
+    return {k: copy.deepcopy(v) for k, v in update.items() if k != "sessionUpdate"}
+
+
+def _require_tool_call_id(update: dict[str, Any], what: str) -> str:
+    tool_call_id = update.get("toolCallId")
+    if not isinstance(tool_call_id, str):
+        raise InvalidUpdate(f"{what} needs a string toolCallId, got {tool_call_id!r}")
+    return tool_call_id
+
+
+def _require_content(update: dict[str, Any], what: str) -> Any:
+    content = update.get("content")
+    if content is None:
+        raise InvalidUpdate(f"{what} has no content")
+    return content
+
+
+class SessionState:
+    """Transcript, tool calls, plan, modes and metadata of one session."""
+
+    def __init__(self, session_id: str, protocol_version: int = 1) -> None:
+        self.session_id = session_id
+        #: The negotiated ACP version; decides only what ``null`` means in tool-call updates.
+        self.protocol_version = protocol_version
+        self._snapshot = empty_snapshot(session_id, protocol_version)
+        #: (role, messageId) -> entry index, so a chunk for an earlier message finds it directly.
+        self._messages: dict[tuple[str, str], int] = {}
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """A deep copy of the whole state, safe to serialise, send or mutate."""
+        return copy.deepcopy(self._snapshot)
+
+    def tool_call(self, tool_call_id: str) -> dict[str, Any] | None:
+        """A copy of the stored tool call, or ``None`` if the id was never reported."""
+        record = self._snapshot["toolCalls"].get(tool_call_id)
+        return copy.deepcopy(record) if record is not None else None
+
+    # -- agent reports ---------------------------------------------------------------------
+
+    def apply_update(self, update: dict[str, Any]) -> list[dict[str, Any]]:
+        """Apply the ``update`` of a ``session/update`` notification; return what changed."""
+        if not isinstance(update, dict):
+            raise InvalidUpdate(f"a session update must be an object, got {type(update).__name__}")
+        kind = update.get("sessionUpdate")
+        if not isinstance(kind, str):
+            raise InvalidUpdate(f"a session update needs a string sessionUpdate, got {kind!r}")
+        return self._commit(self._changes_for(kind, update))
+
+    def apply_permission_tool_call(self, tool_call: dict[str, Any]) -> list[dict[str, Any]]:
+        """Apply the ``toolCall`` of a ``session/request_permission`` as a tool-call update.
+
+        Agents often ask permission for a call they have not announced yet (or never will), so
+        this creates the tool call when the id is new, exactly like an update would.
+        """
+        if not isinstance(tool_call, dict):
+            raise InvalidUpdate(
+                f"a permission toolCall must be an object, got {type(tool_call).__name__}"
+            )
+        tool_call_id = _require_tool_call_id(tool_call, "a permission toolCall")
+        return self._commit(self._upsert(tool_call_id, tool_call))
+
+    # -- client-side events ----------------------------------------------------------------
+
+    def add_user_prompt(self, blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Record the user's prompt as a new user message (kept block for block, not merged)."""
+        if not isinstance(blocks, list):
+            raise InvalidUpdate(f"a prompt must be a list of blocks, got {type(blocks).__name__}")
+        entry = {
+            "kind": "message",
+            "role": "user",
+            "messageId": None,
+            "content": copy.deepcopy(blocks),
+        }
+        return self._commit([self._entry_change(entry)])
+
+    def set_modes(self, modes: dict[str, Any] | None) -> list[dict[str, Any]]:
+        """Replace the mode state (from a ``session/new`` or ``session/load`` response)."""
+        return self._commit(self._replace("modes", "modes", copy.deepcopy(modes)))
+
+    def set_config_options(self, options: list[Any] | None) -> list[dict[str, Any]]:
+        """Replace the config options (from ``session/new|load`` or ``set_config_option``)."""
+        value = copy.deepcopy(options)
+        return self._commit(self._replace("configOptions", "config_options", value))
+
+    def set_current_mode(self, mode_id: str) -> list[dict[str, Any]]:
+        """Record a mode switch the agent accepted (``session/set_mode`` succeeded)."""
+        return self._commit(self._current_mode(mode_id))
+
+    def mark_unfinished_cancelled(self) -> list[dict[str, Any]]:
+        """After ``session/cancel``: every tool call not completed/failed/cancelled is cancelled."""
+        return self._commit(cancel_changes(self._snapshot))
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _commit(self, changes: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        for change in changes:
+            apply_change(self._snapshot, change)
+        return changes
+
+    def _changes_for(self, kind: str, update: dict[str, Any]) -> list[dict[str, Any]]:
+        role = _CHUNK_ROLES.get(kind)
+        if role is not None:
+            return self._message_chunk(role, update, kind)
+        if kind in ("tool_call", "tool_call_update"):
+            return self._upsert(_require_tool_call_id(update, kind), update)
+        if kind == "tool_call_content_chunk":
+            tool_call_id = _require_tool_call_id(update, kind)
+            item = _require_content(update, kind)
+            return content_chunk_changes(self._snapshot, tool_call_id, item)
+        if kind in _WHOLE_REPLACEMENTS:
+            field, change_type = _WHOLE_REPLACEMENTS[kind]
+            return self._replace(field, change_type, _without_tag(update))
+        if kind in _MEMBER_REPLACEMENTS and _MEMBER_REPLACEMENTS[kind][0] in update:
+            field, change_type = _MEMBER_REPLACEMENTS[kind]
+            return self._replace(field, change_type, copy.deepcopy(update[field]))
+        if kind == "current_mode_update":
+            # The schema names the field currentModeId; one doc example shows modeId.
+            for member in ("currentModeId", "modeId"):
+                if member in update:
+                    return self._current_mode(copy.deepcopy(update[member]))
+        if kind == "session_info_update":
+            return self._merge_info(update)
+        # Unknown variants, and known ones missing the member that carries their value: keep the
+        # raw object in the transcript so an editor can still show it and nothing is lost.
+        return [self._entry_change({"kind": "update", "update": copy.deepcopy(update)})]
+
+    def _entry_change(self, entry: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "entry", "index": len(self._snapshot["entries"]), "entry": entry}
+
+    def _message_chunk(self, role: str, update: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+        block = copy.deepcopy(_require_content(update, kind))
+        message_id = update.get("messageId")
+        if not isinstance(message_id, str):
+            # The schema deserialises an invalid messageId as absent; do the same.
+            message_id = None
+        entries: list[dict[str, Any]] = self._snapshot["entries"]
+        if message_id is not None:
+            index = self._messages.get((role, message_id))
+        elif entries and entries[-1]["kind"] == "message" and entries[-1]["role"] == role:
+            index = len(entries) - 1
+        else:
+            index = None
+        if index is not None:
+            return [{"type": "message_chunk", "index": index, "content": block}]
+        if message_id is not None:
+            self._messages[(role, message_id)] = len(entries)
+        entry = {"kind": "message", "role": role, "messageId": message_id, "content": [block]}
+        return [self._entry_change(entry)]
+
+    def _upsert(self, tool_call_id: str, patch: dict[str, Any]) -> list[dict[str, Any]]:
+        null_clears = self.protocol_version >= 2
+        return upsert_changes(self._snapshot, tool_call_id, patch, null_clears=null_clears)
+
+    def _replace(self, field: str, change_type: str, value: Any) -> list[dict[str, Any]]:
+        """A whole-value change, or none when the value is what the snapshot already holds."""
+        if json_equal(self._snapshot[field], value):
+            return []
+        return [{"type": change_type, field: value}]
+
+    def _current_mode(self, mode_id: Any) -> list[dict[str, Any]]:
+        modes = copy.deepcopy(self._snapshot["modes"])
+        if not isinstance(modes, dict):
+            # A mode update can arrive before (or without) any mode state: start one rather
+            # than lose the fact, without inventing an availableModes list.
+            modes = {}
+        modes["currentModeId"] = mode_id
+        return self._replace("modes", "modes", modes)
+
+    def _merge_info(self, update: dict[str, Any]) -> list[dict[str, Any]]:
+        """Merge ``session_info_update`` fields: a value replaces, ``null`` clears (per schema)."""
+        info = copy.deepcopy(self._snapshot["info"])
+        for field, value in update.items():
+            if field == "sessionUpdate":
+                continue
+            if value is None:
+                info.pop(field, None)
+            else:
+                info[field] = copy.deepcopy(value)
+        return self._replace("info", "info", info)
