@@ -1,0 +1,193 @@
+"""Serving the agent's ``fs/read_text_file`` and ``fs/write_text_file``.
+
+The request handling (validation, the path policy, line selection, the follow-along hook) is
+kept apart from where text comes from: ``DiskDocuments`` reads and writes files, and the editor
+link supplies a ``DocumentSource`` that answers from unsaved buffers and routes writes through
+the editor, so the agent sees what the user sees.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import stat
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+from acp_editor.errors import InternalError, InvalidParams, ResourceNotFound
+from acp_editor.log import get_logger
+from acp_editor.services.paths import PathPolicy, optional_uint, require_params, require_str
+
+log = get_logger("services.documents")
+
+AccessHook = Callable[[str, Path, str], None]
+"""Called with ``("read" | "write", path, session_id)`` before a request is served."""
+
+
+class DocumentSource(Protocol):
+    """Where document text comes from and goes to."""
+
+    async def read_text(self, path: Path) -> str:
+        """The text of ``path``: ``ResourceNotFound`` naming it when missing, ``InvalidParams``
+        for a directory."""
+        ...
+
+    async def write_text(
+        self, path: Path, text: str, *, session_id: str, tool_call_id: str | None
+    ) -> None:
+        """Replace the whole text of ``path``, creating it (and its parents) when missing."""
+        ...
+
+
+def _umask() -> int:
+    """The process umask, read without the set-and-restore race where /proc allows it."""
+    with contextlib.suppress(OSError, ValueError), open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_NEW_FILE_MODE = 0o666 & ~_umask()
+
+
+class DiskDocuments:
+    """Files on disk, byte-faithful: UTF-8 both ways and no newline translation, so a CRLF
+    file stays CRLF after an agent's edit."""
+
+    async def read_text(self, path: Path) -> str:
+        return await asyncio.to_thread(self._read, path)
+
+    async def write_text(
+        self, path: Path, text: str, *, session_id: str, tool_call_id: str | None
+    ) -> None:
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError as exc:  # a lone surrogate escaped in the JSON
+            raise InvalidParams(f"content is not valid Unicode: {exc.reason}") from None
+        await asyncio.to_thread(self._write, path, data)
+
+    @staticmethod
+    def _read(path: Path) -> str:
+        try:
+            # stat first: opening a FIFO would block the worker thread forever.
+            st = path.stat()
+            if stat.S_ISDIR(st.st_mode):
+                raise InvalidParams(f"path is a directory, not a file: {path}")
+            if not stat.S_ISREG(st.st_mode):
+                raise InvalidParams(f"path is not a regular file: {path}")
+            with open(path, encoding="utf-8", errors="replace", newline="") as f:
+                return f.read()
+        except (FileNotFoundError, NotADirectoryError):
+            raise ResourceNotFound(f"file not found: {path}", {"path": str(path)}) from None
+        except OSError as exc:
+            raise InternalError(f"cannot read {path}: {exc.strerror}") from None
+
+    @staticmethod
+    def _write(path: Path, data: bytes) -> None:
+        """Write via a temp file in the same directory and ``os.replace``, so a reader (or a
+        crash) never sees a half-written file, and keep an existing file's mode and owner."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                old: os.stat_result | None = path.stat()
+            except FileNotFoundError:
+                old = None
+            if old is not None and stat.S_ISDIR(old.st_mode):
+                raise InvalidParams(f"path is a directory, not a file: {path}")
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        except (NotADirectoryError, FileExistsError):
+            raise InvalidParams(f"a parent of {path} is not a directory") from None
+        except OSError as exc:
+            raise InternalError(f"cannot write {path}: {exc.strerror}") from None
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fchmod(f.fileno(), stat.S_IMODE(old.st_mode) if old else _NEW_FILE_MODE)
+                if old is not None:
+                    with contextlib.suppress(PermissionError):
+                        os.fchown(f.fileno(), old.st_uid, old.st_gid)
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException as exc:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            if isinstance(exc, OSError):
+                raise InternalError(f"cannot write {path}: {exc.strerror}") from None
+            raise
+
+
+def select_lines(text: str, line: int | None, limit: int | None) -> str:
+    """Up to ``limit`` lines starting at 1-based ``line`` (0 counts as 1: agents send it).
+
+    Lines end at ``\\n`` only, and each selected line keeps its ending as in the file (``\\r\\n``
+    stays). A start past the end gives ``""``.
+    """
+    if limit is not None and limit < 0:
+        raise ValueError("limit must be >= 0")
+    start = 0
+    for _ in range(max(line or 1, 1) - 1):
+        nl = text.find("\n", start)
+        if nl < 0:
+            return ""
+        start = nl + 1
+    if limit is None:
+        return text[start:]
+    end = start
+    for _ in range(limit):
+        nl = text.find("\n", end)
+        if nl < 0:
+            return text[start:]
+        end = nl + 1
+    return text[start:end]
+
+
+class FileService:
+    """The ``fs/*`` handlers: take the raw params, answer exactly the schema's result shape."""
+
+    def __init__(
+        self, policy: PathPolicy, source: DocumentSource, *, on_access: AccessHook | None = None
+    ) -> None:
+        self.policy = policy
+        self.source = source
+        self.on_access = on_access
+
+    async def read_text_file(self, params: Any) -> dict[str, Any]:
+        """``fs/read_text_file`` → ``{"content": ...}``."""
+        p = require_params(params)
+        session_id = require_str(p, "sessionId")
+        line = optional_uint(p, "line")
+        limit = optional_uint(p, "limit")
+        path = await asyncio.to_thread(self.policy.check, p.get("path"))
+        self._notify("read", path, session_id)
+        text = await self.source.read_text(path)
+        return {"content": select_lines(text, line, limit)}
+
+    async def write_text_file(
+        self, params: Any, *, tool_call_id: str | None = None
+    ) -> dict[str, Any]:
+        """``fs/write_text_file`` → ``{}``. The request carries no tool call id; the agent link
+        passes the one it correlated, if any, for the editor to attribute the edit."""
+        p = require_params(params)
+        session_id = require_str(p, "sessionId")
+        content = require_str(p, "content")
+        path = await asyncio.to_thread(self.policy.check, p.get("path"))
+        self._notify("write", path, session_id)
+        await self.source.write_text(
+            path, content, session_id=session_id, tool_call_id=tool_call_id
+        )
+        return {}
+
+    def _notify(self, kind: str, path: Path, session_id: str) -> None:
+        if self.on_access is None:
+            return
+        try:
+            self.on_access(kind, path, session_id)
+        except Exception:  # a follow-along bug must not fail the agent's request
+            log.exception("on_access hook failed for %s %s", kind, path)

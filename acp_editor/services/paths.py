@@ -1,0 +1,102 @@
+"""Which paths an agent may touch, and validation of the other fields it sends.
+
+Every path in an agent's request is untrusted: it may be relative, climb out with ``..``, or
+reach outside the project through a symlink. ``PathPolicy.check`` turns it into the real,
+resolved path the request will act on, so that a handler never opens something other than what
+was checked (a symlink swapped in later is the only gap, and it is the agent's own machine).
+
+The small ``require_*`` helpers live here too: they are the rest of "is this request well
+formed", and every service answers a malformed one the same way, with ``InvalidParams``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from acp_editor.errors import InvalidParams
+
+
+def _resolve(path: str) -> Path:
+    """The real path, symlinks and ``..`` resolved component by component.
+
+    ``realpath`` (non-strict) follows every symlink that exists, including one whose target is
+    missing, and keeps the not-yet-existing tail as written: the same place the kernel would
+    create the file. ``..`` is applied after the component before it is resolved, as the kernel
+    does, so ``root/link/../x`` is judged by where ``link`` really points.
+    """
+    return Path(os.path.realpath(path))
+
+
+class PathPolicy:
+    """Allows paths inside a set of roots (the session directories), or anywhere when
+    ``unrestricted`` (a user who runs the agent unsandboxed on purpose)."""
+
+    def __init__(self, roots: Sequence[str | Path], unrestricted: bool = False) -> None:
+        self.unrestricted = unrestricted
+        self._roots: tuple[Path, ...] = ()
+        for root in roots:
+            self.add_root(root)
+
+    @property
+    def roots(self) -> tuple[Path, ...]:
+        """The resolved roots, in the order they were added."""
+        return self._roots
+
+    def add_root(self, path: str | Path) -> None:
+        """Allow ``path`` and everything below it (a new session's cwd, an added folder)."""
+        root = _resolve(os.fspath(path))
+        if root not in self._roots:
+            # A new tuple rather than a mutation: ``check`` may run in a worker thread.
+            self._roots = (*self._roots, root)
+
+    def check(self, raw: Any, *, what: str = "path") -> Path:
+        """The resolved path for ``raw``, or ``InvalidParams`` saying why it is refused.
+
+        Does a few ``lstat``/``readlink`` calls: async callers run it via ``asyncio.to_thread``.
+        """
+        if not isinstance(raw, str):
+            raise InvalidParams(f"{what} must be a string, got {type(raw).__name__}")
+        if "\x00" in raw:
+            raise InvalidParams(f"{what} contains a NUL byte: {raw!r}")
+        if not os.path.isabs(raw):
+            raise InvalidParams(f"{what} must be absolute: {raw!r}")
+        resolved = _resolve(raw)
+        if self.unrestricted or any(resolved.is_relative_to(root) for root in self._roots):
+            return resolved
+        allowed = ", ".join(str(root) for root in self._roots) or "(none)"
+        shown = raw if str(resolved) == raw else f"{raw} (resolves to {resolved})"
+        raise InvalidParams(
+            f"{what} is outside the allowed roots: {shown}; allowed: {allowed}",
+            {"path": raw, "resolved": str(resolved), "roots": [str(r) for r in self._roots]},
+        )
+
+
+def require_params(params: Any) -> dict[str, Any]:
+    """``params`` as an object: JSON-RPC allows arrays and omission, ACP methods never do."""
+    if not isinstance(params, dict):
+        raise InvalidParams(f"params must be an object, got {type(params).__name__}")
+    return params
+
+
+def require_str(params: dict[str, Any], key: str) -> str:
+    """A required string field (``sessionId``, ``terminalId``, ``content``, ...)."""
+    value = params.get(key)
+    if not isinstance(value, str):
+        if value is None:
+            raise InvalidParams(f"missing required field {key!r}")
+        raise InvalidParams(f"{key!r} must be a string, got {type(value).__name__}")
+    return value
+
+
+def optional_uint(params: dict[str, Any], key: str) -> int | None:
+    """An optional non-negative integer (``line``, ``limit``, ``outputByteLimit``); null means
+    absent. ``True`` is refused although Python counts it as an int."""
+    value = params.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidParams(f"{key!r} must be a non-negative integer, got {value!r}")
+    return value
