@@ -16,7 +16,7 @@ from typing import Any
 from acp_editor import __version__
 from acp_editor.agent.frontend import Frontend, Session
 from acp_editor.agent.process import AgentProcess
-from acp_editor.agent.rpc import JsonRpcPeer, Writer
+from acp_editor.agent.rpc import JsonRpcPeer, Tracer, Writer
 from acp_editor.agent.serving import AgentRequests
 from acp_editor.errors import AgentError, AuthRequired, RpcError
 from acp_editor.log import get_logger
@@ -66,6 +66,8 @@ class AcpClient:
         self.exited = asyncio.Event()
         self.requests = AgentRequests(self, documents or DiskDocuments())
         self._tasks: list[asyncio.Task[Any]] = []
+        self.tracers: list[Tracer] = []
+        """Observers of every ACP message, both directions (traffic logs, schema checks)."""
 
     # -- agent capabilities ---------------------------------------------------------------------
 
@@ -104,8 +106,9 @@ class AcpClient:
             Writer(stdin.write, stdin.drain),
             default_timeout=self.config.request_timeout,
         )
+        self.peer.tracers = self.tracers  # shared: observers added later see traffic too
         self.requests.register(self.peer)
-        self._tasks.append(asyncio.ensure_future(self.peer.run(self.process.stdout)))
+        self._tasks.append(asyncio.ensure_future(self._read()))
         self._tasks.append(asyncio.ensure_future(self._watch_exit()))
         try:
             result = await self.peer.request(
@@ -142,6 +145,19 @@ class AcpClient:
     def _tail(self) -> str:
         tail = self.process.stderr_tail() if self.process else ""
         return f"\nagent stderr (last lines):\n{tail}" if tail else ""
+
+    async def _read(self) -> None:
+        assert self.process is not None and self.peer is not None
+        await self.peer.run(self.process.stdout, close_at_eof=False)
+        # EOF usually means the agent is exiting: wait a moment so the error says how it ended.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self.process.proc.wait()), 2.0)
+        code = self.process.returncode
+        self.peer.close(
+            f"the agent exited with code {code}"
+            if code is not None
+            else "the agent closed its output"
+        )
 
     async def _watch_exit(self) -> None:
         assert self.process is not None and self.peer is not None

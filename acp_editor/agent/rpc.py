@@ -148,13 +148,21 @@ class JsonRpcPeer:
 
     # -- receiving ----------------------------------------------------------------------------
 
-    async def run(self, reader: asyncio.StreamReader, chunk: int = 1 << 16) -> None:
-        """Read until EOF, then close the link (failing whatever is still pending)."""
+    async def run(
+        self, reader: asyncio.StreamReader, chunk: int = 1 << 16, *, close_at_eof: bool = True
+    ) -> None:
+        """Read until EOF, then close the link (failing whatever is still pending).
+
+        With ``close_at_eof=False`` the caller closes it, e.g. once it knows why the peer left.
+        """
         try:
             while data := await reader.read(chunk):
                 self.feed(data)
             self.feed_eof()
-        finally:
+        except BaseException:
+            self.close()
+            raise
+        if close_at_eof:
             self.close()
 
     def feed(self, data: bytes) -> None:

@@ -55,7 +55,7 @@ class AgentRequests:
         peer.on_request(acp.FS_READ_TEXT_FILE, self._with_session(self.files.read_text_file))
         peer.on_request(acp.FS_WRITE_TEXT_FILE, self._with_session(self.files.write_text_file))
         peer.on_request(acp.TERMINAL_CREATE, self._terminal_create)
-        peer.on_request(acp.TERMINAL_OUTPUT, self._with_session(self._terminal_output))
+        peer.on_request(acp.TERMINAL_OUTPUT, self._with_session(self.terminals.output))
         peer.on_request(
             acp.TERMINAL_WAIT_FOR_EXIT, self._with_session(self.terminals.wait_for_exit)
         )
@@ -182,9 +182,6 @@ class AgentRequests:
     def _terminal_create(self, params: Any) -> Awaitable[dict[str, Any]]:
         session = self._session_of(params)
         return self.terminals.create(params, default_cwd=session.cwd)
-
-    async def _terminal_output(self, params: Any) -> dict[str, Any]:
-        return self.terminals.output(params)
 
 
 def _outcome(choice: str | None, options: list[dict[str, Any]]) -> dict[str, Any]:

@@ -36,7 +36,10 @@ class AcpSchema:
         if validator is None:
             validator = Draft202012Validator({"$ref": f"#/$defs/{type_name}", "$defs": self.defs})
             self._validators[type_name] = validator
-        return [f"{type_name}: {e.message} at {list(e.absolute_path)}" for e in validator.iter_errors(value)]
+        return [
+            f"{type_name}: {e.message} at {list(e.absolute_path)}"
+            for e in validator.iter_errors(value)
+        ]
 
 
 class ClientTrafficChecker:

@@ -1,0 +1,340 @@
+"""The ACP methods the scripted agent serves, and the sessions it keeps.
+
+Every handler validates its params itself and answers -32602 on anything malformed, because a
+test client (or a buggy sidecar) must get an answer, never a crash or a hang. Sessions live in
+memory for the life of the process: ``session/load`` replays what was said in them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import uuid
+from collections.abc import Coroutine
+from typing import Any
+
+from acp_editor import __version__
+from acp_editor.agent.rpc import JsonRpcPeer
+from acp_editor.demo.agent_turn import ClientCaps, SessionState, Turn, now
+from acp_editor.demo.scenarios import commands, run_turn
+from acp_editor.errors import AuthRequired, ConnectionClosed, InvalidParams, InvalidRequest
+from acp_editor.log import get_logger
+
+log = get_logger("demo.agent")
+
+CANCEL_GRACE = 5.0  # how long a new prompt waits for a cancelled turn to finish
+LATEST_VERSION = 2  # 1 is stable; 2 is the draft, answered only to a client that asks for it
+AGENT_LOGIN = {"id": "demo-login", "name": "Demo login", "description": "Always succeeds"}
+TERMINAL_LOGIN = {
+    "id": "demo-terminal-login",
+    "name": "Log in from a terminal",
+    "type": "terminal",
+    "args": ["--login"],
+    "env": {},
+}
+MODES = [
+    {"id": "ask", "name": "Ask", "description": "Ask before changing anything"},
+    {"id": "code", "name": "Code", "description": "Edit and run commands (still asks)"},
+]
+MODELS = [
+    {"value": "demo-fast", "name": "Demo fast", "description": "Answers at once"},
+    {"value": "demo-careful", "name": "Demo careful", "description": "Answers the same, slower"},
+]
+
+
+def _params(params: Any) -> dict[str, Any]:
+    if params is None:
+        return {}
+    if not isinstance(params, dict):
+        raise InvalidParams("params must be an object")
+    return params
+
+
+def _string(params: dict[str, Any], key: str) -> str:
+    value = params.get(key)
+    if not isinstance(value, str) or not value:
+        raise InvalidParams(f"{key} must be a non-empty string")
+    return value
+
+
+def _cwd(params: dict[str, Any]) -> str:
+    cwd = _string(params, "cwd")
+    if not os.path.isabs(cwd):
+        raise InvalidParams(f"cwd must be an absolute path, got {cwd!r}")
+    return cwd
+
+
+def prompt_text(blocks: Any) -> str:
+    """The text of a prompt: text blocks verbatim, links and resources by their URI."""
+    if not isinstance(blocks, list):
+        raise InvalidParams("prompt must be an array of content blocks")
+    parts: list[str] = []
+    for block in blocks:
+        if not isinstance(block, dict):
+            raise InvalidParams("every prompt item must be a content block object")
+        if block.get("type") == "text" and isinstance(block.get("text"), str):
+            parts.append(block["text"])
+        elif isinstance(block.get("uri"), str):
+            parts.append(block["uri"])
+    return " ".join(parts)
+
+
+class ScriptedAgent:
+    """Answers the client's requests; one instance per connection."""
+
+    def __init__(
+        self,
+        peer: JsonRpcPeer,
+        *,
+        require_auth: bool = False,
+        answer_version: int | None = None,
+        fast: bool = False,
+        slow: bool = False,
+        wait_seconds: float = 30.0,
+    ) -> None:
+        self.peer = peer
+        self.require_auth = require_auth
+        self.answer_version = answer_version
+        self.fast, self.slow, self.wait_seconds = fast, slow, wait_seconds
+        self.version = 1
+        self.caps = ClientCaps()
+        self.authenticated = not require_auth
+        self.sessions: dict[str, SessionState] = {}
+        self._background: set[asyncio.Task[None]] = set()
+
+    def register(self) -> None:
+        for method, handler in {
+            "initialize": self.initialize,
+            "authenticate": self.authenticate,
+            "session/new": self.new_session,
+            "session/load": self.load_session,
+            "session/list": self.list_sessions,
+            "session/close": self.close_session,
+            "session/set_mode": self.set_mode,
+            "session/set_config_option": self.set_config_option,
+            "session/prompt": self.prompt,
+        }.items():
+            self.peer.on_request(method, handler)
+        self.peer.on_notification("session/cancel", self.cancel)
+
+    async def shutdown(self) -> None:
+        tasks: list[asyncio.Future[Any]] = [*self._background]
+        tasks += [s.turn for s in self.sessions.values() if s.turn is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _after_answer(self, coro: Coroutine[Any, Any, None]) -> None:
+        """Run ``coro`` once the current answer is written (owned, cancelled on shutdown)."""
+        task = asyncio.ensure_future(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    # -- connection ---------------------------------------------------------------------------
+
+    async def initialize(self, params: Any) -> dict[str, Any]:
+        p = _params(params)
+        asked = p.get("protocolVersion")
+        if not isinstance(asked, int) or isinstance(asked, bool):
+            raise InvalidParams("protocolVersion must be an integer")
+        self.version = max(1, min(asked, LATEST_VERSION))
+        if self.answer_version is not None:
+            self.version = self.answer_version
+        caps = p.get("clientCapabilities")
+        caps = caps if isinstance(caps, dict) else {}
+        fs = caps.get("fs")
+        fs = fs if isinstance(fs, dict) else {}
+        self.caps = ClientCaps(
+            read=fs.get("readTextFile") is True,
+            write=fs.get("writeTextFile") is True,
+            terminal=caps.get("terminal") is True,
+        )
+        return {
+            "protocolVersion": self.version,
+            "agentCapabilities": {
+                "loadSession": True,
+                "promptCapabilities": {"image": False, "audio": False, "embeddedContext": True},
+                "mcpCapabilities": {"http": False, "sse": False},
+                "sessionCapabilities": {"list": {}, "close": {}},
+            },
+            "agentInfo": {
+                "name": "acp-editor-demo-agent",
+                "title": "acp-editor demo agent",
+                "version": __version__,
+            },
+            "authMethods": [AGENT_LOGIN, TERMINAL_LOGIN] if self.require_auth else [],
+        }
+
+    async def authenticate(self, params: Any) -> dict[str, Any]:
+        method_id = _string(_params(params), "methodId")
+        if self.require_auth and method_id == TERMINAL_LOGIN["id"]:
+            raise InvalidParams(f"{method_id} is a terminal method: it is never sent here")
+        if not self.require_auth or method_id != AGENT_LOGIN["id"]:
+            raise InvalidParams(f"unknown authentication method {method_id!r}")
+        self.authenticated = True
+        return {}
+
+    # -- sessions -----------------------------------------------------------------------------
+
+    def _check_auth(self) -> None:
+        if not self.authenticated:
+            raise AuthRequired("authenticate first (method demo-login)")
+
+    def _session(self, params: dict[str, Any], *, active: bool = True) -> SessionState:
+        session_id = _string(params, "sessionId")
+        session = self.sessions.get(session_id)
+        if session is None or (active and not session.active):
+            raise InvalidParams(f"no {'active ' if active else ''}session {session_id!r}")
+        return session
+
+    def _setup(self, session: SessionState) -> dict[str, Any]:
+        return {
+            "modes": {"currentModeId": session.mode, "availableModes": MODES},
+            "configOptions": self._config(session),
+        }
+
+    def _config(self, session: SessionState) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": "model",
+                "name": "Model",
+                "category": "model",
+                "type": "select",
+                "currentValue": session.model,
+                "options": MODELS,
+            }
+        ]
+
+    async def _announce_commands(self, session_id: str) -> None:
+        update = {"sessionUpdate": "available_commands_update", "availableCommands": commands()}
+        with contextlib.suppress(ConnectionClosed):  # the client left: nobody to tell
+            await self.peer.notify("session/update", {"sessionId": session_id, "update": update})
+
+    async def new_session(self, params: Any) -> dict[str, Any]:
+        p = _params(params)
+        self._check_auth()
+        session = SessionState(session_id=f"demo_{uuid.uuid4().hex[:12]}", cwd=_cwd(p))
+        self.sessions[session.session_id] = session
+        self._after_answer(self._announce_commands(session.session_id))
+        return {"sessionId": session.session_id, **self._setup(session)}
+
+    async def load_session(self, params: Any) -> dict[str, Any]:
+        p = _params(params)
+        self._check_auth()
+        session = self._session(p, active=False)
+        session.cwd, session.active = _cwd(p), True
+        for role, text in list(session.history):
+            update = {
+                "sessionUpdate": f"{role}_message_chunk",
+                "messageId": f"msg_{uuid.uuid4().hex[:10]}",
+                "content": {"type": "text", "text": text},
+            }
+            await self.peer.notify(
+                "session/update", {"sessionId": session.session_id, "update": update}
+            )
+        self._after_answer(self._announce_commands(session.session_id))
+        return self._setup(session)
+
+    async def list_sessions(self, params: Any) -> dict[str, Any]:
+        p = _params(params)
+        cwd = p.get("cwd")
+        if cwd is not None and not (isinstance(cwd, str) and os.path.isabs(cwd)):
+            raise InvalidParams("cwd must be an absolute path")
+        if p.get("cursor") is not None:
+            raise InvalidParams("invalid cursor (this agent returns one page)")
+        sessions = [
+            {"sessionId": s.session_id, "cwd": s.cwd, "title": s.title, "updatedAt": s.updated_at}
+            for s in self.sessions.values()
+            if cwd is None or s.cwd == cwd
+        ]
+        return {"sessions": sessions}
+
+    async def close_session(self, params: Any) -> dict[str, Any]:
+        session = self._session(_params(params))
+        session.active = False
+        if session.turn is not None:
+            session.turn.cancel()
+        return {}
+
+    async def set_mode(self, params: Any) -> dict[str, Any]:
+        p = _params(params)
+        session = self._session(p)
+        mode_id = _string(p, "modeId")
+        if mode_id not in {m["id"] for m in MODES}:
+            raise InvalidParams(f"unknown mode {mode_id!r}")
+        session.mode = mode_id
+        update = {"sessionUpdate": "current_mode_update", "currentModeId": mode_id}
+        await self.peer.notify(
+            "session/update", {"sessionId": session.session_id, "update": update}
+        )
+        return {}
+
+    async def set_config_option(self, params: Any) -> dict[str, Any]:
+        p = _params(params)
+        session = self._session(p)
+        config_id, value = _string(p, "configId"), p.get("value")
+        if config_id != "model":
+            raise InvalidParams(f"unknown config option {config_id!r}")
+        if not isinstance(value, str) or value not in {m["value"] for m in MODELS}:
+            raise InvalidParams(f"unknown value {value!r} for {config_id}")
+        session.model = value
+        return {"configOptions": self._config(session)}
+
+    # -- prompt turns -------------------------------------------------------------------------
+
+    async def prompt(self, params: Any) -> dict[str, Any]:
+        p = _params(params)
+        session = self._session(p)
+        text = prompt_text(p.get("prompt"))
+        await self._previous_turn_ended(session)
+        session.history.append(("user", text))
+        if session.title is None:
+            session.title = text.strip()[:60] or "(empty prompt)"
+            update = {"sessionUpdate": "session_info_update", "title": session.title}
+            await self.peer.notify(
+                "session/update", {"sessionId": session.session_id, "update": update}
+            )
+        turn = Turn(
+            self.peer,
+            session,
+            version=self.version,
+            caps=self.caps,
+            fast=self.fast,
+            wait_seconds=self.wait_seconds,
+        )
+        task = asyncio.ensure_future(run_turn(turn, text, slow=self.slow))
+        session.turn = task
+        try:
+            stop_reason = await task
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise  # our own request was cancelled ($/cancel_request or shutdown)
+            stop_reason = "cancelled"  # only the turn was: session/cancel or session/close
+        finally:
+            if session.turn is task:
+                session.turn = None
+            session.updated_at = now()
+        return {"stopReason": stop_reason}
+
+    async def _previous_turn_ended(self, session: SessionState) -> None:
+        """One turn at a time; but a turn already cancelled is only tidying up (releasing its
+        terminal), and a client that withdrew a prompt may send the next one at once."""
+        previous = session.turn
+        if previous is None or previous.done():
+            return
+        if previous.cancelling():
+            await asyncio.wait({previous}, timeout=CANCEL_GRACE)
+        if not previous.done():
+            raise InvalidRequest("a prompt turn is already running in this session")
+
+    def cancel(self, params: Any) -> None:
+        """``session/cancel``: stop the running turn now; its pending requests are withdrawn
+        with ``$/cancel_request`` and the prompt answers ``cancelled``."""
+        session_id = params.get("sessionId") if isinstance(params, dict) else None
+        session = self.sessions.get(session_id) if isinstance(session_id, str) else None
+        if session is None or session.turn is None:
+            log.info("session/cancel with nothing to cancel: %r", session_id)
+            return
+        session.turn.cancel()

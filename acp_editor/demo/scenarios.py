@@ -1,0 +1,294 @@
+"""What the scripted agent does in one prompt turn, chosen by words in the prompt.
+
+Each scenario reproduces something real agents send (see notes/real-agents.md), so that the
+sidecar, the editors and the tests meet those shapes without a model behind them. Every file
+access goes through the client (``fs/*``, ``terminal/*``): the agent never touches the disk, so
+what the client shows is all that happens. Files used, relative to the session's ``cwd``:
+
+* ``hello.py``: ``read`` reads lines 1-20; ``edit`` appends one line (creates it when missing).
+* ``NOTES.md``: ``early-permission`` appends a line (creates it when missing).
+* ``shell`` runs ``echo hello from the demo agent && ls`` in the cwd.
+
+A client error (a refused write, a missing file, a timeout) fails that tool call with the
+client's message and the turn goes on; a rejected permission ends the turn (``end_turn``); a
+``cancelled`` permission outcome ends it with ``cancelled``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from acp_editor.demo.agent_turn import Turn, TurnStopped, text_item
+
+HELLO = "hello.py"
+NOTES = "NOTES.md"
+SHELL_COMMAND = "echo hello from the demo agent && ls"
+READ_LIMIT = 20
+EDIT_LINE = 'print("edited by the demo agent")\n'
+NEW_HELLO = 'print("hello from the demo agent")\n'
+NOTE_LINE = "- The demo agent was here.\n"
+
+Scenario = Callable[[Turn], Awaitable[None]]
+
+
+async def read(turn: Turn) -> None:
+    """Announce the read twice (empty input first, as real agents do), then read via the client."""
+    path, tid = turn.path(HELLO), turn.new_id("read")
+    await turn.tool_call(
+        tid, {"title": "Read", "kind": "read", "status": "pending", "rawInput": {}}
+    )
+    await turn.pause()
+    await turn.tool_call(
+        tid,
+        {
+            "title": f"Read {HELLO} (lines 1-{READ_LIMIT})",
+            "kind": "read",
+            "status": "pending",
+            "rawInput": {"path": path, "line": 1, "limit": READ_LIMIT},
+            "locations": [{"path": path, "line": 1}],
+        },
+    )
+    async with turn.tool_errors(tid, f"Reading {HELLO}"):
+        await turn.tool_update(tid, {"status": "in_progress"})
+        text = await turn.read_file(path, line=1, limit=READ_LIMIT)
+        await turn.tool_update(tid, {"status": "completed", "content": [text_item(text)]})
+
+
+async def edit(turn: Turn) -> None:
+    """Propose a whole-file diff, ask with all four option kinds, write only when allowed."""
+    path, tid = turn.path(HELLO), turn.new_id("edit")
+    async with turn.tool_errors(tid, f"Editing {HELLO}"):
+        old = await turn.read_optional(path)
+        new = NEW_HELLO if old is None else _with_newline(old) + EDIT_LINE
+        diff = {"type": "diff", "path": path, "oldText": old, "newText": new}
+        location = {"path": path, "line": new.count("\n")}
+        await turn.tool_call(
+            tid,
+            {
+                "title": f"Edit {HELLO}",
+                "kind": "edit",
+                "status": "pending",
+                "content": [diff],
+                "locations": [location],
+                "rawInput": {"path": path, "newText": new},
+            },
+        )
+        await turn.permit(tid, {"toolCallId": tid, "title": f"Edit {HELLO}"}, f"edit of {HELLO}")
+        await turn.tool_update(tid, {"status": "in_progress"})
+        await turn.write_file(path, new)
+        await turn.tool_update(tid, {"status": "completed"})
+
+
+async def early_permission(turn: Turn) -> None:
+    """Ask before any ``tool_call`` exists, carrying the whole call; later updates name its id."""
+    path, tid = turn.path(NOTES), turn.new_id("write")
+    async with turn.tool_errors(tid, f"Writing {NOTES}"):
+        old = await turn.read_optional(path)
+        new = ("# Notes\n" if old is None else _with_newline(old)) + NOTE_LINE
+        tool = {
+            "toolCallId": tid,
+            "title": f"Write {NOTES}",
+            "kind": "edit",
+            "status": "pending",
+            "content": [{"type": "diff", "path": path, "oldText": old, "newText": new}],
+            "locations": [{"path": path, "line": new.count("\n")}],
+            "rawInput": {"path": path, "content": new},
+        }
+        await turn.permit(tid, tool, f"write to {NOTES}")
+        await turn.tool_update(tid, {"status": "in_progress"})
+        await turn.write_file(path, new)
+        await turn.tool_update(tid, {"status": "completed"})
+
+
+async def shell(turn: Turn) -> None:
+    """A whole command line in ``command`` and no ``args``, shown live as a terminal."""
+    tid = turn.new_id("shell")
+    async with turn.tool_errors(tid, "The command"):
+        terminal_id = await turn.create_terminal(SHELL_COMMAND)
+        terminal = {"type": "terminal", "terminalId": terminal_id}
+        try:
+            await turn.tool_call(
+                tid,
+                {
+                    "title": f"Run `{SHELL_COMMAND}`",
+                    "kind": "execute",
+                    "status": "in_progress",
+                    "content": [terminal],
+                    "rawInput": {"command": SHELL_COMMAND},
+                },
+            )
+            exit_status = await turn.terminal_call("terminal/wait_for_exit", terminal_id)
+            output = await turn.terminal_call("terminal/output", terminal_id)
+        finally:
+            await turn.release_terminal(terminal_id)
+        code = exit_status.get("exitCode")
+        text = str(output.get("output", ""))
+        await turn.tool_update(
+            tid,
+            {
+                "status": "completed" if code == 0 else "failed",
+                "content": [terminal, text_item(text)],
+                "rawOutput": {"exitCode": code, "output": text},
+            },
+        )
+
+
+async def plan(turn: Turn) -> None:
+    """Resend the whole plan at each step, as the spec requires; statuses only move forward."""
+    steps = [f"Read {HELLO}", f"Edit {HELLO}", "Run a command", "Summarise"]
+    for current in range(-1, len(steps) + 1):
+        entries = [
+            {
+                "content": step,
+                "priority": "high" if i == 0 else "medium",
+                "status": "completed"
+                if i < current
+                else "in_progress"
+                if i == current
+                else "pending",
+            }
+            for i, step in enumerate(steps)
+        ]
+        await turn.update({"sessionUpdate": "plan", "entries": entries})
+        await turn.pause(0.15)
+
+
+async def stream(turn: Turn) -> None:
+    """Thoughts then a message, in many small chunks, so a viewer sees text arrive."""
+    await turn.stream(
+        "agent_thought_chunk",
+        "The user wants to see streaming. I will think out loud for a moment, "
+        "then answer in small pieces so every chunk shows up on its own.",
+    )
+    await turn.stream(
+        "agent_message_chunk",
+        "Here is a streamed answer. Each word arrives as its own chunk, "
+        "all sharing one messageId, so the client can join them into one message.",
+    )
+
+
+async def custom(turn: Turn) -> None:
+    """Extension points a client must keep verbatim: ``_`` kinds/statuses/content, ``_meta``."""
+    tid = turn.new_id("deploy")
+    await turn.tool_call(
+        tid,
+        {
+            "title": "Deploy a preview",
+            "kind": "_deploy",
+            "status": "_queued",
+            "rawInput": {"target": "preview"},
+            "_meta": {"acp-editor.demo/queuePosition": 1},
+        },
+    )
+    await turn.pause(0.1)
+    await turn.tool_update(
+        tid,
+        {
+            "status": "_custom_status",
+            "content": [
+                text_item("Deploying the preview..."),
+                {"type": "_chart", "data": {"label": "latency ms", "points": [12, 9, 14, 8]}},
+            ],
+            "_meta": {"acp-editor.demo/progress": 0.5},
+        },
+    )
+    await turn.update(
+        {
+            "sessionUpdate": "_agent_note",
+            "note": "An update variant no client knows: keep it and show it generically.",
+            "_meta": {"acp-editor.demo/severity": "info"},
+        }
+    )
+    await turn.pause(0.1)
+    await turn.tool_update(tid, {"status": "completed"})
+
+
+async def chunks(turn: Turn) -> None:
+    """v2 appends content one item at a time; v1 has no chunks, so it resends the whole array."""
+    tid = turn.new_id("chunks")
+    await turn.tool_call(
+        tid, {"title": "Collect test results", "kind": "search", "status": "in_progress"}
+    )
+    items = []
+    for name in ("test_read", "test_edit", "test_shell"):
+        item = text_item(f"{name} passed")
+        items.append(item)
+        if turn.version >= 2:
+            await turn.update(
+                {"sessionUpdate": "tool_call_content_chunk", "toolCallId": tid, "content": item}
+            )
+        else:
+            await turn.tool_update(tid, {"content": list(items)})
+        await turn.pause(0.05)
+    summary = text_item(f"{len(items)} tests passed")
+    await turn.tool_update(tid, {"status": "completed", "content": [summary]})
+
+
+async def wait(turn: Turn) -> None:
+    """A long tool call (even with ``--fast``) that gives tests time to cancel mid-turn."""
+    tid = turn.new_id("wait")
+    seconds = turn.wait_seconds
+    title = f"Wait {seconds:g} s (cancel me)"
+    await turn.tool_call(tid, {"title": title, "kind": "other", "status": "in_progress"})
+    await asyncio.sleep(seconds)
+    await turn.tool_update(tid, {"status": "completed"})
+
+
+SCENARIOS: dict[str, tuple[Scenario, str]] = {
+    "read": (read, f"Read {HELLO} through the client"),
+    "edit": (edit, f"Edit {HELLO} after asking permission"),
+    "shell": (shell, "Run a shell command in a client terminal"),
+    "plan": (plan, "Show a plan whose steps advance"),
+    "stream": (stream, "Stream thoughts and a message in small chunks"),
+    "custom": (custom, "Send custom kinds, statuses, content and updates"),
+    "early-permission": (early_permission, f"Ask to write {NOTES} before announcing the call"),
+    "chunks": (chunks, "Stream tool-call content item by item"),
+    "wait": (wait, "A tool call that waits long enough to be cancelled"),
+}
+ALL_ORDER = ("stream", "plan", "read", "edit", "shell", "early-permission", "custom", "chunks")
+
+
+def commands() -> list[dict[str, Any]]:
+    """The scenario words, advertised as slash commands so editors can offer them."""
+    listed = [{"name": word, "description": about} for word, (_, about) in SCENARIOS.items()]
+    listed.append({"name": "all", "description": "Every scenario except wait, in a sensible order"})
+    return listed
+
+
+def chosen(text: str) -> list[str]:
+    """The scenario words in ``text`` in order of appearance (``/read`` counts as ``read``)."""
+    words: list[str] = []
+    for token in re.findall(r"[a-z][a-z-]*", text.lower()):
+        for word in ALL_ORDER if token == "all" else (token,):
+            if word in SCENARIOS and word not in words:
+                words.append(word)
+    return words
+
+
+async def run_turn(turn: Turn, text: str, *, slow: bool) -> str:
+    """Run the scenarios the prompt names and return the stop reason."""
+    words = chosen(text)
+    if slow and "wait" not in words:
+        words.insert(0, "wait")
+    try:
+        if not words:
+            await turn.stream(
+                "agent_message_chunk",
+                f"You said: {text.strip() or '(nothing)'}. Try one of: "
+                + ", ".join([*SCENARIOS, "all"])
+                + ".",
+            )
+            return "end_turn"
+        for word in words:
+            await SCENARIOS[word][0](turn)
+        await turn.stream("agent_message_chunk", f"Done: {', '.join(words)}.")
+    except TurnStopped as stop:
+        return stop.stop_reason
+    return "end_turn"
+
+
+def _with_newline(text: str) -> str:
+    return text if not text or text.endswith("\n") else text + "\n"

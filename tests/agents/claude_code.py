@@ -1,0 +1,43 @@
+"""How to start the real ``claude-code-acp`` agent offline, against ``fake_anthropic``.
+
+The package bundles Claude Code as JavaScript, so once npm has installed it nothing else is
+downloaded. The environment points it at the fake model server, keeps it from phoning home, and
+gives it a throwaway ``HOME`` so no user settings or credentials leak in or out.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from tests.support.npm import CLAUDE_CODE_ACP, NpmError, ensure_npm_package
+
+QUIET_ENV = {
+    "DISABLE_TELEMETRY": "1",
+    "DISABLE_ERROR_REPORTING": "1",
+    "DISABLE_AUTOUPDATER": "1",
+    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+}
+"""Flags that stop Claude Code's background traffic (telemetry, error reports, updates)."""
+
+
+def claude_code_agent(base_url: str, home: Path) -> tuple[list[str], dict[str, str]]:
+    """The argv and the extra environment that run the agent against ``base_url``.
+
+    ``IS_SANDBOX=1`` is required when the tests run as root: without it the agent refuses its
+    permission-bypass setup and ``session/new`` fails after about 9 s.
+    """
+    package = ensure_npm_package(CLAUDE_CODE_ACP)
+    node = shutil.which("node")
+    if node is None:
+        raise NpmError(f"node is not on PATH; cannot run {CLAUDE_CODE_ACP}")
+    home.mkdir(parents=True, exist_ok=True)
+    env = {
+        "ANTHROPIC_BASE_URL": base_url,
+        "ANTHROPIC_API_KEY": "dummy",
+        "IS_SANDBOX": "1",
+        "HOME": str(home),
+        "CLAUDE_CONFIG_DIR": str(home / ".claude"),
+        **QUIET_ENV,
+    }
+    return [node, str(package / "dist" / "index.js")], env

@@ -1,0 +1,176 @@
+"""Lifecycle against real processes: versions, authentication, sessions, stderr, shutdown."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from acp_editor import procs
+from acp_editor.agent.client import AcpClient, AgentConfig
+from acp_editor.agent.frontend import Frontend
+from acp_editor.errors import AgentError
+from tests.support.recorder import Recorder
+from tests.support.starter import SCRIPTED_AGENT, StartClient
+
+
+class ChoosesAuth(Recorder):
+    def __init__(self, choice: str | None) -> None:
+        super().__init__()
+        self.choice = choice
+        self.offered: list[dict[str, Any]] = []
+
+    async def choose_auth_method(self, methods: list[dict[str, Any]]) -> str | None:
+        self.offered = methods
+        return self.choice
+
+
+def record_methods(client: AcpClient) -> list[str]:
+    methods: list[str] = []
+    client.tracers.append(
+        lambda d, m: methods.append(m["method"]) if d == "send" and "method" in m else None
+    )
+    return methods
+
+
+async def test_initialize_is_honest(start_client: StartClient) -> None:
+    client = await start_client()
+    assert client.protocol_version == 1
+    assert client.init_result["agentCapabilities"]["loadSession"] is True
+
+
+async def test_unsupported_version_is_refused_clearly(start_client: StartClient) -> None:
+    with pytest.raises(AgentError, match="protocol version 99"):
+        await start_client("--answer-version", "99")
+
+
+async def test_agent_that_dies_at_start_is_reported_with_its_stderr(tmp_path: Path) -> None:
+    command = [sys.executable, "-c", "import sys; sys.stderr.write('no API key\\n'); sys.exit(3)"]
+    client = AcpClient(AgentConfig(command))
+    with pytest.raises(AgentError, match="no API key"):
+        await client.start(str(tmp_path))
+    await client.shutdown()
+
+
+async def test_missing_agent_command_is_a_clear_error(tmp_path: Path) -> None:
+    client = AcpClient(AgentConfig(["no-such-agent-xyz"]))
+    with pytest.raises(AgentError, match="agent command not found: 'no-such-agent-xyz'"):
+        await client.start(str(tmp_path))
+
+
+async def test_preselected_auth_method(start_client: StartClient, tmp_path: Path) -> None:
+    client = await start_client("--require-auth", auth_method="demo-login")
+    session = await client.new_session(str(tmp_path))
+    assert session.id
+
+
+async def test_front_end_chooses_auth_and_terminal_methods_are_never_offered(
+    start_client: StartClient, tmp_path: Path
+) -> None:
+    rec = ChoosesAuth("demo-login")
+    client = await start_client("--require-auth", frontend=rec)
+    methods = record_methods(client)
+    await client.new_session(str(tmp_path))
+    assert rec.offered and all(m.get("type", "agent") != "terminal" for m in rec.offered)
+    assert "authenticate" in methods
+
+
+async def test_terminal_auth_method_is_never_sent(
+    start_client: StartClient, tmp_path: Path
+) -> None:
+    client = await start_client("--require-auth")
+    terminal_ids = [m["id"] for m in client.auth_methods if m.get("type") == "terminal"]
+    assert terminal_ids, "the scripted agent offers a terminal-type method"
+    client.config.auth_method = terminal_ids[0]
+    methods = record_methods(client)
+    with pytest.raises(AgentError, match="cannot be used"):
+        await client.new_session(str(tmp_path))
+    assert "authenticate" not in methods
+
+
+async def test_no_auth_method_is_a_clear_error(start_client: StartClient, tmp_path: Path) -> None:
+    client = await start_client("--require-auth", frontend=ChoosesAuth(None))
+    with pytest.raises(AgentError, match="requires authentication"):
+        await client.new_session(str(tmp_path))
+
+
+async def test_load_replays_the_conversation(start_client: StartClient, tmp_path: Path) -> None:
+    client = await start_client()
+    first = await client.new_session(str(tmp_path))
+    await client.prompt(first.id, [{"type": "text", "text": "hello there"}])
+    await client.close_session(first.id)
+    loaded = await client.load_session(first.id, str(tmp_path))
+    snap = loaded.state.snapshot()
+    roles = [e["role"] for e in snap["entries"] if e["kind"] == "message"]
+    assert roles[:2] == ["user", "agent"]
+    assert "hello there" in str(snap["entries"][0]["content"])
+
+
+async def test_list_sessions_and_modes(start_client: StartClient, tmp_path: Path) -> None:
+    client = await start_client()
+    session = await client.new_session(str(tmp_path))
+    listed = await client.list_sessions()
+    assert any(s["sessionId"] == session.id for s in listed["sessions"])
+    modes = session.state.snapshot()["modes"]
+    other = next(m["id"] for m in modes["availableModes"] if m["id"] != modes["currentModeId"])
+    await client.set_mode(session.id, other)
+    assert session.state.snapshot()["modes"]["currentModeId"] == other
+
+
+async def test_five_megabytes_of_stderr_do_not_stall_initialize(start_client: StartClient) -> None:
+    began = time.monotonic()
+    client = await start_client("--stderr-flood", str(5 * 1024 * 1024))
+    assert client.protocol_version == 1
+    assert time.monotonic() - began < 15
+
+
+async def test_agent_ignoring_stdin_eof_and_its_children_are_killed(
+    start_client: StartClient,
+) -> None:
+    client = await start_client("--ignore-stdin-eof")
+    assert client.process is not None
+    pgid = client.process.proc.pid
+    await asyncio.sleep(0.3)  # let it start its child
+    members = procs.group_members(pgid)
+    assert len(members) >= 2, "the agent and its child"
+    began = time.monotonic()
+    await client.shutdown()
+    assert time.monotonic() - began < 8
+    assert procs.group_members(pgid) == []
+    for pid in members:
+        assert not Path(f"/proc/{pid}").exists() or _is_zombie(pid)
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return True
+    return stat[stat.rfind(b")") + 2 :].split()[0] == b"Z"
+
+
+async def test_crash_mid_turn_fails_the_prompt_and_tells_the_front_end(
+    start_client: StartClient, tmp_path: Path
+) -> None:
+    rec = Recorder()
+    client = await start_client(frontend=rec)
+    session = await client.new_session(str(tmp_path))
+    turn = asyncio.ensure_future(client.prompt(session.id, [{"type": "text", "text": "wait"}]))
+    await asyncio.sleep(0.3)
+    assert client.process is not None
+    os.killpg(client.process.proc.pid, 9)
+    with pytest.raises(Exception, match="exited"):
+        await asyncio.wait_for(turn, 10)
+    await asyncio.wait_for(client.exited.wait(), 5)
+    assert rec.exits and rec.exits[0][2] is False
+
+
+def test_frontend_defaults_are_harmless() -> None:
+    frontend = Frontend()
+    assert asyncio.run(frontend.request_permission("s", {}, [])) is None
+    assert SCRIPTED_AGENT[0] == sys.executable

@@ -1,0 +1,1 @@
+"""Helpers shared by the test suites: npm packages pinned and cached for offline reuse."""
