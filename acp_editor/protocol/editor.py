@@ -1,0 +1,98 @@
+"""The ``acp/...`` editor protocol in Python: a mirror of ``docs/protocol.md``.
+
+The document is the source of truth; ``tests/unit/protocol`` fails when this table and the
+document disagree. Payloads are plain JSON objects, typed here only as far as the server reads
+them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Direction = Literal["editor → server", "server → editor"]
+Kind = Literal["request", "notification"]
+
+
+@dataclass(frozen=True)
+class Message:
+    method: str
+    direction: Direction
+    kind: Kind
+
+
+# editor → server requests
+ACP_NEW_SESSION = "acp/newSession"
+ACP_PROMPT = "acp/prompt"
+ACP_CANCEL = "acp/cancel"
+ACP_SNAPSHOT = "acp/snapshot"
+ACP_SET_MODE = "acp/setMode"
+ACP_SET_CONFIG_OPTION = "acp/setConfigOption"
+ACP_LIST_SESSIONS = "acp/listSessions"
+ACP_LOAD_SESSION = "acp/loadSession"
+ACP_SET_FOLLOW = "acp/setFollow"
+# server → editor notifications
+ACP_SESSION_CHANGED = "acp/sessionChanged"
+ACP_AGENT_STATUS = "acp/agentStatus"
+ACP_FOLLOW = "acp/follow"
+ACP_DIFF = "acp/diff"
+ACP_TERMINAL_OUTPUT = "acp/terminalOutput"
+ACP_TERMINAL_EXIT = "acp/terminalExit"
+# server → editor requests
+ACP_REQUEST_PERMISSION = "acp/requestPermission"
+ACP_CHOOSE_AUTH_METHOD = "acp/chooseAuthMethod"
+
+_IN: Direction = "editor → server"
+_OUT: Direction = "server → editor"
+
+MESSAGES: dict[str, Message] = {
+    m.method: m
+    for m in [
+        Message(ACP_NEW_SESSION, _IN, "request"),
+        Message(ACP_PROMPT, _IN, "request"),
+        Message(ACP_CANCEL, _IN, "request"),
+        Message(ACP_SNAPSHOT, _IN, "request"),
+        Message(ACP_SET_MODE, _IN, "request"),
+        Message(ACP_SET_CONFIG_OPTION, _IN, "request"),
+        Message(ACP_LIST_SESSIONS, _IN, "request"),
+        Message(ACP_LOAD_SESSION, _IN, "request"),
+        Message(ACP_SET_FOLLOW, _IN, "request"),
+        Message(ACP_SESSION_CHANGED, _OUT, "notification"),
+        Message(ACP_AGENT_STATUS, _OUT, "notification"),
+        Message(ACP_FOLLOW, _OUT, "notification"),
+        Message(ACP_DIFF, _OUT, "notification"),
+        Message(ACP_TERMINAL_OUTPUT, _OUT, "notification"),
+        Message(ACP_TERMINAL_EXIT, _OUT, "notification"),
+        Message(ACP_REQUEST_PERMISSION, _OUT, "request"),
+        Message(ACP_CHOOSE_AUTH_METHOD, _OUT, "request"),
+    ]
+}
+"""Every ``acp/...`` message, by method name."""
+
+# Rich features an editor declares in initializationOptions.acp.features.
+FEATURE_STREAM = "stream"
+FEATURE_FOLLOW = "follow"
+FEATURE_PERMISSIONS = "permissions"
+FEATURE_DIFFS = "diffs"
+FEATURE_TERMINALS = "terminals"
+FEATURE_AUTH = "auth"
+FEATURES = (
+    FEATURE_STREAM,
+    FEATURE_FOLLOW,
+    FEATURE_PERMISSIONS,
+    FEATURE_DIFFS,
+    FEATURE_TERMINALS,
+    FEATURE_AUTH,
+)
+
+# Zero-plugin commands (workspace/executeCommand).
+CMD_PROMPT = "acp.prompt"
+CMD_CANCEL = "acp.cancel"
+CMD_NEW_SESSION = "acp.newSession"
+CMD_SET_MODE = "acp.setMode"
+CMD_FOLLOW = "acp.follow"
+CMD_STATUS = "acp.status"
+COMMANDS = (CMD_PROMPT, CMD_CANCEL, CMD_NEW_SESSION, CMD_SET_MODE, CMD_FOLLOW, CMD_STATUS)
+
+AGENT_UNAVAILABLE = -32050
+"""Error code: the agent failed to start or has exited."""
