@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from acp_editor import __version__
 from acp_editor.log import configure
+from acp_editor.presets import PresetError, default_config_path, resolve
 
 
 def split_agent(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -26,6 +29,12 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="The agent command goes last, after --: acp-editor demo -- AGENT [ARGS...]",
     )
     parser.add_argument("--version", action="version", version=f"acp-editor {__version__}")
+    parser.add_argument(
+        "--stdio",
+        action="store_true",
+        help="serve LSP on stdin/stdout (how editors start acp-editor)",
+    )
+    add_agent_options(parser)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     demo = sub.add_parser(
         "demo",
@@ -48,19 +57,49 @@ def add_agent_options(parser: argparse.ArgumentParser) -> None:
         help="ACP protocol version to offer (2 is the draft; default 1)",
     )
     parser.add_argument("--auth-method", help="authenticate with this method when asked")
+    parser.add_argument("--agent", help="use the named agent preset from the config file")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        help="agent presets file (default: $XDG_CONFIG_HOME/acp-editor/agents.toml)",
+    )
+    parser.add_argument(
+        "--allow-outside-roots",
+        action="store_true",
+        help="let the agent read and write files outside the session roots",
+    )
     parser.add_argument("--log-level", default="WARNING", help="DEBUG, INFO, WARNING, ERROR")
     parser.add_argument("--log-file", help="write the log here instead of stderr")
+
+
+def agent_command(args: argparse.Namespace, agent: list[str]) -> tuple[list[str], dict[str, str]]:
+    """The agent after ``--``, else the ``--agent`` preset (or the default one), else the demo."""
+    if agent:
+        return agent, {}
+    try:
+        preset = resolve(args.agent, args.config or default_config_path())
+    except PresetError as exc:
+        raise SystemExit(f"acp-editor: {exc}") from exc
+    if preset is not None:
+        return preset.command, preset.env
+    return [], {}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     own, agent = split_agent(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args = parser.parse_args(own)
+    if args.stdio:
+        configure(args.log_level, args.log_file)
+        command, env = agent_command(args, agent)
+        return serve(args, command, env)
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
     configure(args.log_level, args.log_file)
     if args.command == "demo":
+        agent, _env = agent_command(args, agent)
         from acp_editor.demo.run import DemoOptions, demo_main
 
         options = DemoOptions(
@@ -74,3 +113,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         return demo_main(options)
     parser.error(f"unknown command {args.command}")
     return 2
+
+
+def serve(args: argparse.Namespace, command: list[str], env: dict[str, str]) -> int:
+    """The language server. Exits the process itself: pygls reads stdin on a worker thread that
+    would otherwise keep the interpreter alive until the editor closes the pipe."""
+    import logging
+
+    from acp_editor import procs
+    from acp_editor.agent.client import AgentConfig
+    from acp_editor.demo.run import DEMO_AGENT
+    from acp_editor.editor.link import LinkOptions
+    from acp_editor.editor.lsp_log import LspLogHandler
+    from acp_editor.editor.server import create_server, serve_stdio
+    from acp_editor.log import LOGGER_NAME
+
+    config = AgentConfig(
+        command=command or DEMO_AGENT,
+        env=env,
+        protocol_version=args.protocol_version,
+        auth_method=args.auth_method,
+        unrestricted_fs=args.allow_outside_roots,
+    )
+    server = create_server(LinkOptions(agent=config))
+    logging.getLogger(LOGGER_NAME).addHandler(LspLogHandler(server))
+    code = 1
+    try:
+        code = serve_stdio(server)
+    finally:
+        procs.kill_leftovers()
+        sys.stderr.flush()
+        os._exit(code)

@@ -18,6 +18,9 @@ from typing import Any
 
 PR_SET_PDEATHSIG = 1
 
+_spawned: set[int] = set()
+"""Process groups started by this process: ``kill_leftovers`` is the last line of defence."""
+
 
 def _set_parent_death_signal() -> None:  # runs in the child between fork and exec
     with contextlib.suppress(Exception):
@@ -43,7 +46,7 @@ async def spawn(
     pre = _preexec()
     if pre is not None:
         kwargs["preexec_fn"] = pre
-    return await asyncio.create_subprocess_exec(
+    proc = await asyncio.create_subprocess_exec(
         *argv,
         cwd=cwd,
         env=dict(env) if env is not None else None,
@@ -53,6 +56,16 @@ async def spawn(
         start_new_session=True,
         **kwargs,
     )
+    _spawned.add(proc.pid)
+    return proc
+
+
+def kill_leftovers() -> None:
+    """SIGKILL every process group we started that still has members (sync, for exit paths)."""
+    for pgid in list(_spawned):
+        if group_alive(pgid):
+            signal_group(pgid, signal.SIGKILL)
+        _spawned.discard(pgid)
 
 
 def group_members(pgid: int) -> list[int]:

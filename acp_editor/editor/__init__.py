@@ -1,0 +1,1 @@
+"""The editor link: acp-editor as the editor's language server (pygls)."""

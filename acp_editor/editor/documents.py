@@ -1,0 +1,111 @@
+"""The editor's buffers as the agent's document source.
+
+Reads of an open document return the editor's unsaved text. Writes to an open document become a
+``workspace/applyEdit`` of minimal edits (so the cursor, marks and undo history survive), and the
+agent is answered only after the editor applied them; the disk is then brought in line (by the
+editor itself when it declared ``savesAfterApply``, else by us), because agents run commands
+against the disk right after writing. Files that are not open go straight to disk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from pygls.uris import to_fs_path
+from pygls.workspace import TextDocument
+
+from acp_editor.errors import RpcError
+from acp_editor.log import get_logger
+from acp_editor.services.documents import DiskDocuments
+from acp_editor.text.edits import minimal_edits
+
+log = get_logger("editor.documents")
+
+
+class EditRefused(RpcError):
+    CODE = -32603
+    MESSAGE = "The editor did not apply the edit"
+
+
+class EditorSide(Protocol):
+    """What the documents need from the language server."""
+
+    @property
+    def open_documents(self) -> dict[str, TextDocument]: ...
+
+    @property
+    def can_apply_edit(self) -> bool: ...
+
+    @property
+    def saves_after_apply(self) -> bool: ...
+
+    def apply_edit(
+        self, uri: str, version: int | None, edits: Sequence[Mapping[str, Any]], label: str
+    ) -> Awaitable[tuple[bool, str | None]]: ...
+
+
+class EditorDocuments:
+    """A ``DocumentSource`` that prefers the editor's buffers to the disk."""
+
+    def __init__(
+        self,
+        editor: EditorSide,
+        title_for: Callable[[str, str | None], str | None] | None = None,
+        disk: DiskDocuments | None = None,
+    ) -> None:
+        self.editor = editor
+        self.disk = disk or DiskDocuments()
+        self.title_for = title_for or (lambda _session, _call: None)
+
+    def open_document(self, path: Path) -> TextDocument | None:
+        wanted = str(path)
+        for uri, doc in self.editor.open_documents.items():
+            if to_fs_path(uri) == wanted:
+                return doc
+        return None
+
+    async def read_text(self, path: Path) -> str:
+        doc = self.open_document(path)
+        if doc is not None:
+            return doc.source
+        return await self.disk.read_text(path)
+
+    async def write_text(
+        self, path: Path, text: str, *, session_id: str, tool_call_id: str | None
+    ) -> None:
+        doc = self.open_document(path)
+        if doc is None:
+            await self.disk.write_text(path, text, session_id=session_id, tool_call_id=tool_call_id)
+            return
+        if not self.editor.can_apply_edit:
+            await self._write_without_editor(path, doc, text, session_id, tool_call_id)
+            return
+        edits = minimal_edits(doc.source, text)
+        if edits:
+            label = self.title_for(session_id, tool_call_id) or f"Agent edit: {path.name}"
+            applied, reason = await self.editor.apply_edit(doc.uri, doc.version, edits, label)
+            if not applied:
+                raise EditRefused(
+                    f"the editor did not apply the edit to {path}"
+                    + (f": {reason}" if reason else "")
+                    + "; the file was left unchanged"
+                )
+        if not self.editor.saves_after_apply:
+            await self.disk.write_text(path, text, session_id=session_id, tool_call_id=tool_call_id)
+
+    async def _write_without_editor(
+        self, path: Path, doc: TextDocument, text: str, session_id: str, tool_call_id: str | None
+    ) -> None:
+        """The editor cannot apply edits: write the disk only if that loses no unsaved text."""
+        try:
+            on_disk = await self.disk.read_text(path)
+        except RpcError:
+            on_disk = None
+        if on_disk != doc.source:
+            raise EditRefused(
+                f"{path} has unsaved changes in the editor, and the editor cannot apply edits: "
+                "the file was left unchanged"
+            )
+        await self.disk.write_text(path, text, session_id=session_id, tool_call_id=tool_call_id)

@@ -1,0 +1,62 @@
+"""What the connected editor can do, read once from ``initialize``.
+
+Each standard LSP fallback is used only when the client's capabilities say it is supported, and
+each rich ``acp/...`` feature only when the client declared it in ``initializationOptions``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from lsprotocol import types as lsp
+
+from acp_editor.protocol import editor as proto
+
+
+@dataclass
+class ClientFeatures:
+    rich: set[str] = field(default_factory=set)
+    """Declared ``acp/...`` features (``protocol.editor.FEATURES``)."""
+    saves_after_apply: bool = False
+    follow_default: bool = True
+    show_document: bool = False
+    message_actions_with_properties: bool = False
+    work_done_progress: bool = False
+    apply_edit: bool = False
+    document_changes: bool = False
+
+    def has(self, feature: str) -> bool:
+        return feature in self.rich
+
+    @classmethod
+    def from_initialize(cls, params: lsp.InitializeParams) -> ClientFeatures:
+        caps = params.capabilities
+        window = caps.window
+        workspace = caps.workspace
+        message_request = window.show_message if window else None
+        action_item = message_request.message_action_item if message_request else None
+        options = _acp_options(params.initialization_options)
+        features = options.get("features")
+        return cls(
+            rich={f for f in features if f in proto.FEATURES}
+            if isinstance(features, list)
+            else set(),
+            saves_after_apply=options.get("savesAfterApply") is True,
+            follow_default=options.get("follow") is not False,
+            show_document=bool(window and window.show_document and window.show_document.support),
+            message_actions_with_properties=bool(
+                action_item and action_item.additional_properties_support
+            ),
+            work_done_progress=bool(window and window.work_done_progress),
+            apply_edit=bool(workspace and workspace.apply_edit),
+            document_changes=bool(
+                workspace and workspace.workspace_edit and workspace.workspace_edit.document_changes
+            ),
+        )
+
+
+def _acp_options(options: Any) -> dict[str, Any]:
+    if isinstance(options, dict) and isinstance(options.get("acp"), dict):
+        return dict(options["acp"])
+    return {}

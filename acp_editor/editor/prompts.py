@@ -1,0 +1,131 @@
+"""How a permission or auth question reads, and how an answer maps back to an option.
+
+Pure functions over ACP payloads, shared by the rich and the zero-plugin surface: the summary a
+person needs before saying yes (the command, the path, how many lines change) and the diff
+previews with hunks an editor can draw.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types as lsp
+
+from acp_editor.positions import path_to_uri
+from acp_editor.text.hunks import compute_hunks, unified_line_counts
+
+KIND_WORDS = {
+    "allow_once": "Allow once",
+    "allow_always": "Always allow",
+    "reject_once": "Reject",
+    "reject_always": "Always reject",
+}
+
+
+def diff_previews(call: dict[str, Any]) -> list[dict[str, Any]]:
+    """``DiffPreview`` objects for the diff items of a tool call's content."""
+    previews = []
+    content = call.get("content")
+    for item in content if isinstance(content, list) else []:
+        if not isinstance(item, dict) or item.get("type") != "diff":
+            continue
+        path, new = item.get("path"), item.get("newText")
+        if not isinstance(path, str) or not isinstance(new, str):
+            continue
+        old = item.get("oldText") if isinstance(item.get("oldText"), str) else None
+        added, removed = unified_line_counts(old or "", new)
+        previews.append(
+            {
+                "uri": path_to_uri(path),
+                "path": path,
+                "oldText": old,
+                "newText": new,
+                "hunks": [h.to_json() for h in compute_hunks(old or "", new)],
+                "added": added,
+                "removed": removed,
+            }
+        )
+    return previews
+
+
+def shell_command(call: dict[str, Any]) -> str | None:
+    raw = call.get("rawInput")
+    if isinstance(raw, dict):
+        command = raw.get("command") or raw.get("cmd")
+        if isinstance(command, list):
+            return " ".join(str(part) for part in command)
+        if isinstance(command, str):
+            return command
+    return None
+
+
+def summary(call: dict[str, Any]) -> str:
+    """One line: what exactly the agent wants to do."""
+    parts = []
+    command = shell_command(call)
+    if command:
+        parts.append(f"$ {command}")
+    for preview in diff_previews(call):
+        parts.append(f"{preview['path']} (+{preview['added']} -{preview['removed']})")
+    if not parts:
+        locations = call.get("locations")
+        for loc in locations if isinstance(locations, list) else []:
+            if isinstance(loc, dict) and isinstance(loc.get("path"), str):
+                parts.append(loc["path"])
+    return "; ".join(parts)
+
+
+def permission_request(
+    call: dict[str, Any], options: list[dict[str, Any]], with_properties: bool
+) -> dict[str, Any]:
+    """``window/showMessageRequest`` params asking about a tool call."""
+    title = call.get("title") or call.get("toolCallId")
+    kind = call.get("kind") or "other"
+    detail = summary(call)
+    message = f"The agent asks permission: {title} [{kind}]" + (f"\n{detail}" if detail else "")
+    actions = []
+    for option in options:
+        action: dict[str, Any] = {
+            "title": str(
+                option.get("name") or KIND_WORDS.get(str(option.get("kind")), option["optionId"])
+            )
+        }
+        if with_properties:
+            action["optionId"] = option["optionId"]
+            action["kind"] = option.get("kind")
+        actions.append(action)
+    return {"type": lsp.MessageType.Warning.value, "message": message, "actions": actions}
+
+
+def auth_request(methods: list[dict[str, Any]], with_properties: bool) -> dict[str, Any]:
+    actions = []
+    for method in methods:
+        action: dict[str, Any] = {"title": str(method.get("name") or method.get("id"))}
+        if with_properties:
+            action["methodId"] = method.get("id")
+        actions.append(action)
+    return {
+        "type": lsp.MessageType.Warning.value,
+        "message": "The agent needs you to sign in. Choose how:",
+        "actions": actions,
+    }
+
+
+def choice_from_answer(answer: Any, options: list[dict[str, Any]], id_key: str) -> str | None:
+    """The chosen ``optionId`` from a showMessageRequest answer (None: dismissed or unknown).
+
+    Clients with ``additionalPropertiesSupport`` echo the id back; others only the title, so the
+    title is matched against the option names as a fallback.
+    """
+    if not isinstance(answer, dict):
+        return None
+    chosen = answer.get(id_key)
+    ids = [o.get("optionId") for o in options]
+    if isinstance(chosen, str) and chosen in ids:
+        return chosen
+    title = answer.get("title")
+    for option in options:
+        name = option.get("name") or KIND_WORDS.get(str(option.get("kind")), option.get("optionId"))
+        if title == name and isinstance(option.get("optionId"), str):
+            return str(option["optionId"])
+    return None

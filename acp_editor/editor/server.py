@@ -1,0 +1,194 @@
+"""The language server: pygls plumbing, capabilities, and the typed ways of talking to the editor.
+
+``create_server()`` builds a server; ``serve_stdio()`` runs it on stdin/stdout. Everything about
+agents and sessions lives in ``editor.link``; what the editor is shown, in ``editor.frontend``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+import threading
+import uuid
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+import cattrs
+from lsprotocol import types as lsp
+from pygls.io_ import StdinAsyncReader, StdoutWriter, run_async
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import (
+    JsonRPCNotification,
+    JsonRPCRequestMessage,
+    JsonRPCResponseMessage,
+    LanguageServerProtocol,
+    default_converter,
+)
+from pygls.workspace import TextDocument
+
+from acp_editor import __version__
+from acp_editor.editor.features import ClientFeatures
+from acp_editor.editor.link import EditorLink, LinkOptions
+from acp_editor.log import get_logger
+
+log = get_logger("editor")
+
+CANCEL_REQUEST = "$/cancelRequest"
+
+
+UNTYPED_REQUESTS = frozenset(
+    {lsp.WINDOW_SHOW_MESSAGE_REQUEST, lsp.WINDOW_SHOW_DOCUMENT, lsp.WORKSPACE_APPLY_EDIT}
+)
+"""Requests we send to the editor as plain JSON, and whose answers we read as plain JSON.
+
+lsprotocol's ``MessageActionItem`` has only ``title``: typed, the ``optionId``/``kind`` an action
+carries (``additionalPropertiesSupport``) would be dropped both ways. The other two are kept
+untyped so every request we send is built the same way (a typed envelope with dict params fails
+to serialise inside pygls, which then never resolves the request)."""
+
+
+class AcpProtocol(LanguageServerProtocol):
+    """LSP, with ``UNTYPED_REQUESTS`` sent and answered as plain JSON."""
+
+    @lru_cache  # noqa: B019 - the base class caches these the same way
+    def get_message_type(self, method: str) -> type[Any] | None:
+        if method in UNTYPED_REQUESTS:
+            return None
+        return super().get_message_type(method)
+
+    @lru_cache  # noqa: B019 - the base class caches these the same way
+    def get_result_type(self, method: str) -> type[Any] | None:
+        if method in UNTYPED_REQUESTS:
+            return None
+        return super().get_result_type(method)
+
+
+def _keep_json(obj: dict[str, Any], cls: type[Any]) -> Any:
+    return cls(**obj)
+
+
+def converter_factory() -> cattrs.Converter:
+    """pygls's converter, but untyped params and results stay dicts (pygls makes namedtuples,
+    which cannot hold keys like ``_meta`` and lose the JSON shape we forward)."""
+    converter: cattrs.Converter = default_converter()  # type: ignore[no-untyped-call]
+    for cls in (JsonRPCRequestMessage, JsonRPCNotification, JsonRPCResponseMessage):
+        converter.register_structure_hook(cls, _keep_json)
+    return converter
+
+
+class AcpLanguageServer(LanguageServer):
+    def __init__(self, options: LinkOptions) -> None:
+        super().__init__(
+            "acp-editor",
+            __version__,
+            text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
+            protocol_cls=AcpProtocol,
+            converter_factory=converter_factory,
+        )
+        self.features = ClientFeatures()
+        self.initialized = False
+        self._background: set[asyncio.Task[Any]] = set()
+        self.link = EditorLink(self, options)
+
+    def background(self, coro: Any) -> None:
+        """Run a coroutine we do not wait for, owned here so shutdown can cancel it."""
+        task = asyncio.ensure_future(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def cancel_background(self) -> None:
+        for task in list(self._background):
+            task.cancel()
+
+    # -- for editor.documents -------------------------------------------------------------------
+
+    @property
+    def open_documents(self) -> dict[str, TextDocument]:
+        if not self.initialized:
+            return {}
+        docs: dict[str, TextDocument] = self.workspace.text_documents
+        return docs
+
+    @property
+    def can_apply_edit(self) -> bool:
+        return self.features.apply_edit
+
+    @property
+    def saves_after_apply(self) -> bool:
+        return self.features.saves_after_apply
+
+    async def apply_edit(
+        self, uri: str, version: int | None, edits: Sequence[Mapping[str, Any]], label: str
+    ) -> tuple[bool, str | None]:
+        if self.features.document_changes:
+            edit: dict[str, Any] = {
+                "documentChanges": [
+                    {"textDocument": {"uri": uri, "version": version}, "edits": list(edits)}
+                ]
+            }
+        else:
+            edit = {"changes": {uri: list(edits)}}
+        result = await self.request(lsp.WORKSPACE_APPLY_EDIT, {"label": label, "edit": edit})
+        if not isinstance(result, dict):
+            return False, f"unexpected answer to workspace/applyEdit: {result!r}"[:200]
+        reason = result.get("failureReason")
+        return result.get("applied") is True, reason if isinstance(reason, str) else None
+
+    # -- talking to the editor ------------------------------------------------------------------
+
+    def notify(self, method: str, params: Any) -> None:
+        self.protocol.notify(method, params)
+
+    async def request(self, method: str, params: Any, *, timeout: float | None = None) -> Any:
+        """A request to the editor that is withdrawn (``$/cancelRequest``) when we stop waiting."""
+        msg_id = f"acp-{uuid.uuid4().hex[:12]}"
+        future = asyncio.wrap_future(self.protocol.send_request(method, params, msg_id=msg_id))
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except (asyncio.CancelledError, TimeoutError):
+            self.protocol._request_futures.pop(msg_id, None)
+            with contextlib.suppress(Exception):
+                self.notify(CANCEL_REQUEST, lsp.CancelParams(id=msg_id))
+            raise
+
+    def show_message(self, message: str, kind: lsp.MessageType = lsp.MessageType.Info) -> None:
+        self.window_show_message(lsp.ShowMessageParams(type=kind, message=message))
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        # pygls would pop up a message for every failed request; the error already went back to
+        # the editor in the response, so the log is enough.
+        log.warning("request failed: %s", error)
+
+
+def create_server(options: LinkOptions) -> AcpLanguageServer:
+    """A server with every handler registered; see ``editor.handlers``."""
+    from acp_editor.editor import handlers
+
+    server = AcpLanguageServer(options)
+    handlers.register(server)
+    return server
+
+
+async def _serve(server: AcpLanguageServer) -> None:
+    stop = threading.Event()
+    server._stop_event = stop
+    reader = StdinAsyncReader(sys.stdin.buffer, server.thread_pool)
+    server.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
+    try:
+        await run_async(stop_event=stop, reader=reader, protocol=server.protocol, logger=log)
+    finally:
+        # The editor left (exit, or its pipe closed): the agent and every terminal go too.
+        await asyncio.shield(server.link.close())
+
+
+def serve_stdio(server: AcpLanguageServer) -> int:
+    """Serve LSP on stdin/stdout until ``exit`` or EOF; the process exit code per LSP."""
+    try:
+        asyncio.run(_serve(server))
+    except SystemExit as done:  # pygls's ``exit`` handler: 0 after ``shutdown``, else 1
+        return int(done.code or 0)
+    except (BrokenPipeError, KeyboardInterrupt):
+        return 1
+    return 0 if server.protocol._shutdown else 1

@@ -1,0 +1,74 @@
+"""Named agent presets: ``--agent NAME`` instead of spelling out the command every time.
+
+Presets live in a TOML file, by default ``$XDG_CONFIG_HOME/acp-editor/agents.toml``::
+
+    [agents.claude]
+    command = ["npx", "@zed-industries/claude-code-acp"]
+    env = { ANTHROPIC_API_KEY = "..." }
+    default = true            # used when neither --agent nor -- AGENT is given
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+class PresetError(Exception):
+    """A preset file that cannot be used, or a preset that does not exist; the message says why."""
+
+
+@dataclass
+class Preset:
+    name: str
+    command: list[str]
+    env: dict[str, str] = field(default_factory=dict)
+    default: bool = False
+
+
+def default_config_path() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "acp-editor" / "agents.toml"
+
+
+def load_presets(path: Path) -> dict[str, Preset]:
+    if not path.exists():
+        return {}
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise PresetError(f"cannot read agent presets from {path}: {exc}") from exc
+    agents = data.get("agents", {})
+    if not isinstance(agents, dict):
+        raise PresetError(f"{path}: [agents] must be a table of presets")
+    return {name: _preset(path, name, spec) for name, spec in agents.items()}
+
+
+def _preset(path: Path, name: str, spec: Any) -> Preset:
+    where = f"{path}: agents.{name}"
+    if not isinstance(spec, dict):
+        raise PresetError(f"{where} must be a table")
+    command = spec.get("command")
+    if isinstance(command, str):
+        command = [command]
+    if not isinstance(command, list) or not command or not all(isinstance(c, str) for c in command):
+        raise PresetError(f"{where}.command must be a non-empty list of strings")
+    env = spec.get("env", {})
+    if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
+        raise PresetError(f"{where}.env must be a table of strings")
+    return Preset(name, list(command), dict(env), spec.get("default") is True)
+
+
+def resolve(name: str | None, path: Path) -> Preset | None:
+    """The named preset (an error if unknown), else the default one, else None."""
+    presets = load_presets(path)
+    if name is not None:
+        if name not in presets:
+            known = ", ".join(sorted(presets)) or "none"
+            raise PresetError(f"no agent preset named {name!r} in {path} (presets: {known})")
+        return presets[name]
+    defaults = [p for p in presets.values() if p.default]
+    return defaults[0] if defaults else None
