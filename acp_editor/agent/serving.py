@@ -53,7 +53,7 @@ class AgentRequests:
         peer.on_notification(acp.SESSION_UPDATE, self._on_update)
         peer.on_request(acp.SESSION_REQUEST_PERMISSION, self._on_permission)
         peer.on_request(acp.FS_READ_TEXT_FILE, self._with_session(self.files.read_text_file))
-        peer.on_request(acp.FS_WRITE_TEXT_FILE, self._with_session(self.files.write_text_file))
+        peer.on_request(acp.FS_WRITE_TEXT_FILE, self._write_text_file)
         peer.on_request(acp.TERMINAL_CREATE, self._terminal_create)
         peer.on_request(acp.TERMINAL_OUTPUT, self._with_session(self.terminals.output))
         peer.on_request(
@@ -179,9 +179,50 @@ class AgentRequests:
     def _file_accessed(self, kind: str, path: Path, session_id: str) -> None:
         self.client.frontend.file_accessed(kind, str(path), session_id)
 
+    def _write_text_file(self, params: Any) -> Awaitable[dict[str, Any]]:
+        session = self._session_of(params)
+        path = params.get("path")
+        call_id = _tool_call_for(session, path) if isinstance(path, str) else None
+        return self.files.write_text_file(params, tool_call_id=call_id)
+
     def _terminal_create(self, params: Any) -> Awaitable[dict[str, Any]]:
         session = self._session_of(params)
         return self.terminals.create(params, default_cwd=session.cwd)
+
+
+FINISHED = ("completed", "failed", "cancelled")
+
+
+def _tool_call_for(session: Session, path: str) -> str | None:
+    """The unfinished tool call a write belongs to: ``fs/write_text_file`` names no tool call,
+    so the latest one whose diff, locations or input name the same path is taken."""
+    snapshot = session.state.snapshot()
+    for entry in reversed(snapshot["entries"]):
+        if entry.get("kind") != "toolCall":
+            continue
+        call = snapshot["toolCalls"].get(entry["toolCallId"], {})
+        if call.get("status") in FINISHED:
+            continue
+        if path in _paths_named(call):
+            return str(entry["toolCallId"])
+    return None
+
+
+def _paths_named(call: dict[str, Any]) -> set[str]:
+    paths = set()
+    for key in ("content", "locations"):
+        items = call.get(key)
+        for item in items if isinstance(items, list) else []:
+            if isinstance(item, dict) and isinstance(item.get("path"), str):
+                paths.add(item["path"])
+    raw = call.get("rawInput")
+    if isinstance(raw, dict):
+        paths.update(
+            v
+            for k, v in raw.items()
+            if k in ("path", "file_path", "abs_path") and isinstance(v, str)
+        )
+    return paths
 
 
 def _outcome(choice: str | None, options: list[dict[str, Any]]) -> dict[str, Any]:

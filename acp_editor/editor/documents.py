@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from pygls.exceptions import JsonRpcException
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
@@ -85,7 +86,10 @@ class EditorDocuments:
         edits = minimal_edits(doc.source, text)
         if edits:
             label = self.title_for(session_id, tool_call_id) or f"Agent edit: {path.name}"
-            applied, reason = await self.editor.apply_edit(doc.uri, doc.version, edits, label)
+            try:
+                applied, reason = await self.editor.apply_edit(doc.uri, doc.version, edits, label)
+            except (RpcError, JsonRpcException) as exc:  # the editor answered with an error
+                applied, reason = False, str(exc)
             if not applied:
                 raise EditRefused(
                     f"the editor did not apply the edit to {path}"

@@ -156,7 +156,11 @@ class EditorLink:
     ) -> dict[str, Any]:
         sid = await self.session_id(session_id)
         assert self.client is not None
-        result = await self.client.prompt(sid, blocks)
+        try:
+            result = await self.client.prompt(sid, blocks)
+        finally:
+            # The editor must have the turn's last state before it learns the turn ended.
+            self.frontend.coalescer.flush(sid)
         return {"sessionId": sid, "stopReason": result.get("stopReason")}
 
     async def cancel(self, session_id: str | None = None) -> str | None:
