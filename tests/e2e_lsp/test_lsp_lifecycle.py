@@ -1,0 +1,217 @@
+"""The server process: clean stdout, exit codes, the agent's life and death behind it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pygls.exceptions import JsonRpcException
+
+from acp_editor import procs
+from acp_editor.positions import path_to_uri
+from acp_editor.protocol import editor as proto
+from tests.e2e_lsp.conftest import StartEditor
+from tests.support.lsp import wait_until
+from tests.support.starter import SCRIPTED_AGENT
+
+SERVER = [sys.executable, "-m", "acp_editor", "--stdio"]
+
+
+def frame(message: dict[str, Any]) -> bytes:
+    body = json.dumps(message).encode()
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def parse_frames(data: bytes) -> list[dict[str, Any]]:
+    """Every byte of stdout must belong to a valid LSP frame."""
+    frames = []
+    while data:
+        head, sep, rest = data.partition(b"\r\n\r\n")
+        assert sep, f"bytes outside any frame: {data[:80]!r}"
+        headers = dict(line.split(b": ", 1) for line in head.split(b"\r\n"))
+        assert set(headers) <= {b"Content-Length", b"Content-Type"}, headers
+        length = int(headers[b"Content-Length"])
+        body, data = rest[:length], rest[length:]
+        assert len(body) == length, "truncated frame"
+        message = json.loads(body)
+        assert message["jsonrpc"] == "2.0"
+        frames.append(message)
+    return frames
+
+
+class RawEditor:
+    """Talks LSP over the server's raw pipes, keeping every byte of its stdout."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+        self.raw = bytearray()
+        self.reader = asyncio.ensure_future(self._read())
+
+    async def _read(self) -> None:
+        assert self.proc.stdout is not None
+        while chunk := await self.proc.stdout.read(65536):
+            self.raw.extend(chunk)
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(frame(message))
+
+    async def response(self, msg_id: int, timeout: float = 30) -> dict[str, Any]:
+        async with asyncio.timeout(timeout):
+            while True:
+                for message in parse_frames(bytes(self.raw)):
+                    if message.get("id") == msg_id and "method" not in message:
+                        return message
+                await asyncio.sleep(0.02)
+
+
+async def start_raw(workspace: Path, *agent_flags: str, features: list[str]) -> RawEditor:
+    proc = await asyncio.create_subprocess_exec(
+        *SERVER,
+        "--",
+        *SCRIPTED_AGENT,
+        *agent_flags,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    editor = RawEditor(proc)
+    uri = path_to_uri(str(workspace))
+    editor.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "processId": os.getpid(),
+                "rootUri": uri,
+                "capabilities": {"window": {"showDocument": {"support": True}}},
+                "initializationOptions": {"acp": {"features": features}},
+            },
+        }
+    )
+    await editor.response(1)
+    editor.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    return editor
+
+
+@pytest.mark.parametrize("features", [[], list(proto.FEATURES)])
+async def test_stdout_holds_nothing_but_lsp_frames(workspace: Path, features: list[str]) -> None:
+    editor = await start_raw(workspace, features=features)
+    editor.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "workspace/executeCommand",
+            "params": {"command": "acp.prompt", "arguments": ["stream plan read custom"]},
+        }
+    )
+    result = await editor.response(2)
+    assert result["result"]["stopReason"] == "end_turn"
+    editor.send({"jsonrpc": "2.0", "id": 3, "method": "shutdown"})
+    await editor.response(3)
+    editor.send({"jsonrpc": "2.0", "method": "exit"})
+    assert await asyncio.wait_for(editor.proc.wait(), 15) == 0
+    await editor.reader
+    frames = parse_frames(bytes(editor.raw))
+    assert len(frames) > 3
+
+
+async def test_exit_without_shutdown_is_exit_code_1_and_the_agent_dies(workspace: Path) -> None:
+    editor = await start_raw(workspace, features=[])
+    editor.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "workspace/executeCommand",
+            "params": {"command": "acp.status", "arguments": []},
+        }
+    )
+    await editor.response(2)
+    agents = procs_of_parent(editor.proc.pid)
+    assert agents, "the agent was started"
+    editor.send({"jsonrpc": "2.0", "method": "exit"})
+    assert await asyncio.wait_for(editor.proc.wait(), 15) == 1
+    await wait_until(lambda: all(not alive(pid) for pid in agents), 10)
+
+
+async def test_editor_disconnect_ends_the_agent_and_its_terminals(workspace: Path) -> None:
+    editor = await start_raw(workspace, "--ignore-stdin-eof", features=[])
+    editor.send(
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "workspace/executeCommand",
+            "params": {"command": "acp.status", "arguments": []},
+        }
+    )
+    await editor.response(2)
+    await asyncio.sleep(0.3)
+    agent_pid = procs_of_parent(editor.proc.pid)[0]
+    group = procs.group_members(agent_pid)
+    assert len(group) >= 2  # the stubborn agent and its child
+    assert editor.proc.stdin is not None
+    editor.proc.stdin.close()  # the editor went away
+    await asyncio.wait_for(editor.proc.wait(), 20)
+    await wait_until(lambda: procs.group_members(agent_pid) == [], 10)
+
+
+def procs_of_parent(ppid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_bytes()
+            except OSError:
+                continue
+            fields = stat[stat.rfind(b")") + 2 :].split()
+            if int(fields[1]) == ppid and fields[0] != b"Z":
+                found.append(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return False
+    return stat[stat.rfind(b")") + 2 :].split()[0] != b"Z"
+
+
+async def test_agent_crash_is_shown_and_the_next_prompt_restarts_it(
+    editor_factory: StartEditor,
+) -> None:
+    editor = await editor_factory()
+    first = await editor.command("acp.prompt", "hello")
+    server_pid = editor.client._server.pid  # type: ignore[union-attr]
+    (agent_pid,) = procs_of_parent(server_pid)
+    os.killpg(agent_pid, signal.SIGKILL)
+    await wait_until(lambda: bool(editor.client.messages))
+    message = editor.client.messages[-1]
+    assert message.type.name == "Error" and "exited unexpectedly" in message.message
+    assert "-9" in message.message  # the exit status
+    again = await editor.command("acp.prompt", "hello again")
+    assert again["stopReason"] == "end_turn"
+    assert again["sessionId"] != first["sessionId"]  # a new agent, a new session
+
+
+async def test_missing_agent_is_a_clear_error(editor_factory: StartEditor) -> None:
+    editor = await editor_factory(agent=["no-such-agent-xyz"], features=["stream"])
+    with pytest.raises(JsonRpcException) as err:
+        await editor.request(proto.ACP_PROMPT, {"prompt": "hi"})
+    assert err.value.code == proto.AGENT_UNAVAILABLE
+    assert "agent command not found: 'no-such-agent-xyz'" in err.value.message
+    status = editor.of(proto.ACP_AGENT_STATUS)[-1]
+    assert status["state"] == "failed" and "not found" in status["message"]
+
+
+async def test_missing_agent_is_shown_to_a_plugin_less_editor(editor_factory: StartEditor) -> None:
+    editor = await editor_factory(agent=["no-such-agent-xyz"])
+    await wait_until(lambda: bool(editor.client.messages))
+    assert "agent command not found" in editor.client.messages[0].message

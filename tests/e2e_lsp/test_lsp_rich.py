@@ -1,0 +1,155 @@
+"""The rich surface (``acp/...``) for an editor that declares it, and -32602 for bad params."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pygls.exceptions import JsonRpcException
+
+from acp_editor.protocol import editor as proto
+from acp_editor.session.reducer import apply_change, empty_snapshot
+from tests.e2e_lsp.conftest import EDIT_LINE, HELLO, StartEditor
+from tests.support.lsp import wait_until
+
+ALL = list(proto.FEATURES)
+
+
+def mirror_of(notifications: list[dict[str, Any]], session_id: str) -> dict[str, Any]:
+    mirror = empty_snapshot(session_id, 1)
+    for note in notifications:
+        if note["sessionId"] == session_id:
+            for change in note["changes"]:
+                apply_change(mirror, change)
+    return mirror
+
+
+async def test_rich_editor_gets_acp_messages_instead_of_fallbacks(
+    editor_factory: StartEditor, workspace: Path
+) -> None:
+    editor = await editor_factory(features=ALL)
+    result = await editor.request(proto.ACP_PROMPT, {"prompt": "read edit shell"})
+    assert result["stopReason"] == "end_turn"
+    sid = result["sessionId"]
+    # No standard fallbacks for declared features.
+    assert editor.client.shown_documents == []
+    assert editor.client.progress_reports == {}
+    # Follow-along, diffs, permission with its diff, terminal output: all as acp/ messages.
+    follows = editor.of(proto.ACP_FOLLOW)
+    assert follows and follows[0]["uri"] == editor.uri("hello.py")
+    assert follows[0]["range"]["start"]["line"] == 0 and follows[0]["reason"] == "location"
+    (diff,) = {d["toolCallId"]: d for d in editor.of(proto.ACP_DIFF)}.values()
+    assert diff["oldText"] == HELLO and diff["newText"] == HELLO + EDIT_LINE
+    assert diff["hunks"] == [
+        {
+            "oldStart": 2,
+            "oldLines": [],
+            "newStart": 2,
+            "newLines": ['print("edited by the demo agent")'],
+            "range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 0}},
+        }
+    ]
+    (asked,) = editor.asked
+    assert asked["toolCall"]["kind"] == "edit" and asked["diffs"][0]["added"] == 1
+    assert asked["options"][0]["kind"] == "allow_once"
+    output = "".join(n["data"] for n in editor.of(proto.ACP_TERMINAL_OUTPUT))
+    assert "hello from the demo agent" in output
+    assert editor.of(proto.ACP_TERMINAL_EXIT)[0]["exitStatus"]["exitCode"] == 0
+    assert editor.of(proto.ACP_AGENT_STATUS)[-1]["state"] == "ready"
+    # The change stream rebuilds exactly the snapshot the server holds.
+    snapshot = await editor.request(proto.ACP_SNAPSHOT, {})
+    (session,) = snapshot["sessions"]
+    assert mirror_of(editor.of(proto.ACP_SESSION_CHANGED), sid) == session
+    assert snapshot["terminals"][0]["exitStatus"]["exitCode"] == 0
+    assert snapshot["currentSessionId"] == sid
+
+
+async def test_changes_are_coalesced_into_frames(editor_factory: StartEditor) -> None:
+    editor = await editor_factory(features=["stream"])
+    result = await editor.request(proto.ACP_PROMPT, {"prompt": "stream"})
+    notes = editor.of(proto.ACP_SESSION_CHANGED)
+    changes = [c for n in notes for c in n["changes"]]
+    assert len(notes) < len(changes)  # several changes per notification
+    snapshot = await editor.request(proto.ACP_SNAPSHOT, {"sessionId": result["sessionId"]})
+    assert mirror_of(notes, result["sessionId"]) == snapshot["sessions"][0]
+
+
+async def test_late_editor_catches_up_with_a_snapshot(editor_factory: StartEditor) -> None:
+    editor = await editor_factory(features=["stream"])
+    first = await editor.request(proto.ACP_NEW_SESSION, {})
+    assert first["snapshot"]["sessionId"] == first["sessionId"]
+    await editor.request(proto.ACP_PROMPT, {"sessionId": first["sessionId"], "prompt": "plan"})
+    snapshot = await editor.request(proto.ACP_SNAPSHOT, {})
+    plan = snapshot["sessions"][0]["plan"]
+    assert plan and all(e["status"] == "completed" for e in plan["entries"])
+    assert snapshot["agent"]["state"] == "ready"
+    assert snapshot["agent"]["agentInfo"]["name"]
+
+
+async def test_modes_config_follow_and_sessions(editor_factory: StartEditor) -> None:
+    editor = await editor_factory(features=["stream"])
+    sid = (await editor.request(proto.ACP_NEW_SESSION, {}))["sessionId"]
+    assert await editor.request(proto.ACP_SET_MODE, {"sessionId": sid, "modeId": "ask"}) == {}
+    snap = (await editor.request(proto.ACP_SNAPSHOT, {"sessionId": sid}))["sessions"][0]
+    assert snap["modes"]["currentModeId"] == "ask"
+    option = snap["configOptions"][0]
+    value = next(o["value"] for o in option["options"] if o["value"] != option["currentValue"])
+    params = {"sessionId": sid, "configId": option["id"], "value": value}
+    assert await editor.request(proto.ACP_SET_CONFIG_OPTION, params) == {}
+    assert await editor.request(proto.ACP_SET_FOLLOW, {"enabled": False}) == {"enabled": False}
+    listed = await editor.request(proto.ACP_LIST_SESSIONS, {})
+    assert sid in [s["sessionId"] for s in listed["sessions"]]
+    loaded = await editor.request(proto.ACP_LOAD_SESSION, {"sessionId": sid})
+    assert loaded["sessionId"] == sid
+
+
+async def test_cancel_request_withdraws_the_permission(
+    editor_factory: StartEditor, workspace: Path
+) -> None:
+    never: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    editor = await editor_factory(features=ALL, answer_permission=lambda _p: never)
+    sid = (await editor.request(proto.ACP_NEW_SESSION, {}))["sessionId"]
+    turn = asyncio.ensure_future(
+        editor.request(proto.ACP_PROMPT, {"sessionId": sid, "prompt": "edit"})
+    )
+    await asyncio.wait_for(editor.asked_event.wait(), 15)
+    assert await editor.request(proto.ACP_CANCEL, {"sessionId": sid}) == {}
+    assert (await asyncio.wait_for(turn, 15))["stopReason"] == "cancelled"
+    await wait_until(lambda: bool(editor.withdrawn))
+    assert (workspace / "hello.py").read_text() == HELLO
+
+
+BAD_PARAMS = [
+    (proto.ACP_NEW_SESSION, {"cwd": 5}),
+    (proto.ACP_PROMPT, {"prompt": 5}),
+    (proto.ACP_PROMPT, {"prompt": []}),
+    (proto.ACP_CANCEL, {}),
+    (proto.ACP_SNAPSHOT, {"sessionId": 5}),
+    (proto.ACP_SET_MODE, {"sessionId": "x"}),
+    (proto.ACP_SET_CONFIG_OPTION, {"sessionId": "x", "configId": "y", "value": [1]}),
+    (proto.ACP_LIST_SESSIONS, {"cwd": 1}),
+    (proto.ACP_LOAD_SESSION, {}),
+    (proto.ACP_SET_FOLLOW, {"enabled": "yes"}),
+]
+REQUESTS = [
+    m.method
+    for m in proto.MESSAGES.values()
+    if m.direction == "editor → server" and m.kind == "request"
+]
+
+
+def test_every_request_has_a_bad_params_case() -> None:
+    assert {method for method, _ in BAD_PARAMS} == set(REQUESTS)
+
+
+async def test_bad_params_are_answered_with_invalid_params(editor_factory: StartEditor) -> None:
+    editor = await editor_factory(features=["stream"])
+    cases = BAD_PARAMS + [(method, 42) for method in REQUESTS] + [(m, [1, 2]) for m in REQUESTS]
+    for method, params in cases:
+        with pytest.raises(JsonRpcException) as err:
+            await asyncio.wait_for(editor.request(method, params), 10)
+        assert err.value.code == -32602, (method, params, err.value)
+    # The server is still fine afterwards.
+    assert (await editor.request(proto.ACP_SET_FOLLOW, {"enabled": True})) == {"enabled": True}
