@@ -215,3 +215,26 @@ async def test_missing_agent_is_shown_to_a_plugin_less_editor(editor_factory: St
     editor = await editor_factory(agent=["no-such-agent-xyz"])
     await wait_until(lambda: bool(editor.client.messages))
     assert "agent command not found" in editor.client.messages[0].message
+
+
+async def test_named_agent_preset(editor_factory: StartEditor, tmp_path: Path) -> None:
+    config = tmp_path / "agents.toml"
+    command = ", ".join(json.dumps(part) for part in SCRIPTED_AGENT)
+    config.write_text(f'[agents.scripted]\ncommand = [{command}]\nenv = {{ X = "1" }}\n')
+    editor = await editor_factory(
+        agent=[], server_args=("--config", str(config), "--agent", "scripted")
+    )
+    status = await editor.command("acp.status")
+    assert status["command"] == SCRIPTED_AGENT
+    assert (await editor.command("acp.prompt", "hi"))["stopReason"] == "end_turn"
+
+
+async def test_without_an_agent_the_demo_agent_is_used(
+    editor_factory: StartEditor, tmp_path: Path
+) -> None:
+    env = dict(os.environ, XDG_CONFIG_HOME=str(tmp_path))  # no presets file there
+    editor = await editor_factory(agent=[], env=env)
+    assert (await editor.command("acp.prompt", "hi"))["stopReason"] == "end_turn"
+    status = await editor.command("acp.status")
+    assert status["command"][1:] == ["-m", "acp_editor.demo.agent"]
+    assert status["agentInfo"]["name"]

@@ -134,8 +134,9 @@ async def start_editor(
     env: dict[str, str] | None = None,
     init_options: dict[str, Any] | None = None,
 ) -> Editor:
-    command = [sys.executable, "-m", "acp_editor", "--stdio", *server_args, "--"]
-    command += (agent or SCRIPTED_AGENT) + list(agent_flags)
+    command = [sys.executable, "-m", "acp_editor", "--stdio", *server_args]
+    if agent != []:  # [] : no agent after --, so presets (or the demo agent) decide
+        command += ["--", *(agent or SCRIPTED_AGENT), *agent_flags]
 
     def factory() -> LanguageClient:
         client = LanguageClient(protocol_cls=EditorProtocol, converter_factory=converter_factory)

@@ -1,0 +1,166 @@
+-- Test-side helpers for driving Neovim's built-in LSP client against acp-editor, with no plugin.
+--
+-- Loaded with dofile() into a fresh `nvim --clean` by tests/nvim/conftest.py. Nothing here changes
+-- what Neovim does with the server's messages: the recorders note each request the server sends
+-- and then call Neovim's own default handler unchanged. The only stand-in is vim.ui.select, which
+-- plays the user picking an option (that is what a user's picker plugin would replace anyway).
+
+local M = {
+  client_id = nil, ---@type integer?
+  seen = {}, ---@type table<string, table[]> server requests by method, with Neovim's answers
+  selects = {}, ---@type table[] every vim.ui.select call
+}
+
+local RECORDED = { 'window/showDocument', 'window/showMessageRequest', 'workspace/applyEdit' }
+
+--- Note every `method` request from the server, then let the default handler answer it.
+local function record(method)
+  local default = assert(vim.lsp.handlers[method], 'no default handler for ' .. method)
+  M.seen[method] = {}
+  vim.lsp.handlers[method] = function(err, params, ctx)
+    local entry = { params = vim.deepcopy(params), answered = false }
+    table.insert(M.seen[method], entry)
+    -- The default handler may yield (showMessageRequest waits for vim.ui.select): calling it
+    -- from here keeps it in the same coroutine.
+    local result, error = default(err, params, ctx)
+    entry.answered, entry.result, entry.error = true, result, error
+    return result, error
+  end
+end
+
+--- Start the server exactly as a user's config would, and wait until it is initialized.
+--- @param cmd string[]
+--- @param root string
+function M.start(cmd, root, timeout_ms)
+  for _, method in ipairs(RECORDED) do
+    record(method)
+  end
+  local id = vim.lsp.start({ name = 'acp-editor', cmd = cmd, root_dir = root })
+  if not id then
+    return { error = 'vim.lsp.start returned no client id' }
+  end
+  M.client_id = id
+  local ready = vim.wait(timeout_ms, function()
+    local client = vim.lsp.get_client_by_id(id)
+    return client ~= nil and client.initialized == true
+  end, 10)
+  local client = vim.lsp.get_client_by_id(id)
+  local provider = client and client.server_capabilities.executeCommandProvider
+  return {
+    id = id,
+    initialized = ready,
+    commands = type(provider) == 'table' and provider.commands or {},
+  }
+end
+
+--- Run `acp.prompt` through the client's standard command path and wait for the turn to end.
+function M.prompt(text, timeout_ms)
+  local client = vim.lsp.get_client_by_id(M.client_id)
+  if not client then
+    return { finished = false, error = { message = 'the LSP client is gone' } }
+  end
+  local done, result, err = false, nil, nil
+  client:exec_cmd(
+    { title = 'ACP prompt', command = 'acp.prompt', arguments = { text } },
+    { bufnr = vim.api.nvim_get_current_buf() },
+    function(e, r)
+      done, err, result = true, e, r
+    end
+  )
+  local finished = vim.wait(timeout_ms, function()
+    return done
+  end, 10)
+  return {
+    finished = finished,
+    result = result,
+    error = err and { code = err.code, message = err.message } or nil,
+  }
+end
+
+--- Let the event loop run for `ms` (server messages sent just after a turn ends get handled).
+function M.settle(ms)
+  vim.wait(ms, function()
+    return false
+  end, 10)
+end
+
+--- Make vim.ui.select answer like a user picking the item shown as `title` (nil: pressing Esc).
+--- The answer comes later on the event loop, as with a real picker.
+--- @param title string?
+function M.answer_with(title)
+  vim.ui.select = function(items, opts, on_choice)
+    local titles = {}
+    for i, item in ipairs(items) do
+      titles[i] = opts.format_item and opts.format_item(item) or tostring(item)
+    end
+    local index = title and vim.fn.index(titles, title) + 1 or 0
+    table.insert(M.selects, {
+      prompt = opts.prompt,
+      kind = opts.kind,
+      titles = titles,
+      items = vim.deepcopy(items),
+      chose = index > 0 and titles[index] or vim.NIL,
+    })
+    vim.schedule(function()
+      if index > 0 then
+        on_choice(items[index], index)
+      else
+        on_choice(nil, nil)
+      end
+    end)
+  end
+end
+
+--- Every window of the current tab: its buffer's file, cursor, and whether it has focus.
+function M.windows()
+  local current = vim.api.nvim_get_current_win()
+  local out = {}
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    local buf = vim.api.nvim_win_get_buf(win)
+    table.insert(out, {
+      win = win,
+      buf = buf,
+      name = vim.api.nvim_buf_get_name(buf),
+      cursor = vim.api.nvim_win_get_cursor(win),
+      current = win == current,
+    })
+  end
+  return out
+end
+
+--- The buffer's lines, undo position and modified flag.
+function M.buffer(buf)
+  local tree = vim.api.nvim_buf_call(buf, vim.fn.undotree)
+  return {
+    lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false),
+    seq_last = tree.seq_last,
+    seq_cur = tree.seq_cur,
+    modified = vim.bo[buf].modified,
+    eol = vim.bo[buf].eol,
+  }
+end
+
+--- One `:undo` in the buffer, as the user would type it.
+function M.undo(buf)
+  vim.api.nvim_buf_call(buf, function()
+    vim.cmd.undo()
+  end)
+  return M.buffer(buf)
+end
+
+--- Stop the client the way `:lsp stop` does and wait until Neovim has let go of it.
+function M.stop(timeout_ms)
+  local id = M.client_id
+  if not id then
+    return true
+  end
+  local client = vim.lsp.get_client_by_id(id)
+  if client then
+    client:stop()
+  end
+  return vim.wait(timeout_ms, function()
+    return vim.lsp.get_client_by_id(id) == nil
+  end, 10)
+end
+
+return M

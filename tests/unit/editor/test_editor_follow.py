@@ -1,0 +1,99 @@
+"""Follow-along policy: rate limit with the latest winning, never backwards within a stream."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from acp_editor.editor.follow import FollowPolicy, Jump
+
+
+class FakeLoop:
+    """A clock we move by hand, with ``call_at`` timers fired by ``advance``."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+        self.timers: list[tuple[float, Any]] = []
+
+    def time(self) -> float:
+        return self.now
+
+    def call_at(self, when: float, callback: Any) -> Any:
+        timer = Timer(when, callback)
+        self.timers.append((when, timer))
+        return timer
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+        due = [t for when, t in self.timers if when <= self.now and not t.cancelled]
+        self.timers = [(w, t) for w, t in self.timers if t not in due]
+        for timer in due:
+            timer.callback()
+
+
+class Timer:
+    def __init__(self, when: float, callback: Any) -> None:
+        self.when, self.callback, self.cancelled = when, callback, False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+def policy(**kwargs: Any) -> tuple[FollowPolicy, list[Jump], FakeLoop]:
+    sent: list[Jump] = []
+    loop = FakeLoop()
+    return FollowPolicy(sent.append, loop=loop, min_interval=0.25, **kwargs), sent, loop  # type: ignore[arg-type]
+
+
+def jump(line: int | None, path: str = "/w/a.py", call: str | None = "c1") -> Jump:
+    return Jump("s", path, line, "location", call)
+
+
+def test_first_jump_goes_out_at_once() -> None:
+    follow, sent, _ = policy()
+    follow.offer(jump(3))
+    assert sent == [jump(3)]
+
+
+def test_a_burst_is_rate_limited_and_the_latest_wins() -> None:
+    follow, sent, loop = policy()
+    follow.offer(jump(1))
+    for line in range(2, 10):
+        follow.offer(jump(line, call=None))
+    assert sent == [jump(1)]
+    loop.advance(0.25)
+    assert sent == [jump(1), jump(9, call=None)]
+    loop.advance(1.0)
+    assert len(sent) == 2  # nothing left over
+
+
+def test_no_jumping_backwards_within_one_tool_call_and_file() -> None:
+    follow, sent, loop = policy()
+    follow.offer(jump(10))
+    loop.advance(1)
+    follow.offer(jump(4))  # a stale update of the same edit stream
+    loop.advance(1)
+    follow.offer(jump(4, path="/w/b.py"))  # another file: fine
+    loop.advance(1)
+    follow.offer(jump(2, call="c2"))  # another tool call: fine
+    assert [(j.path, j.line) for j in sent] == [("/w/a.py", 10), ("/w/b.py", 4), ("/w/a.py", 2)]
+
+
+def test_jumps_without_a_line_are_never_backwards() -> None:
+    follow, sent, loop = policy()
+    follow.offer(jump(10))
+    loop.advance(1)
+    follow.offer(jump(None))
+    assert len(sent) == 2
+
+
+def test_switched_off_sends_nothing_and_drops_the_pending_jump() -> None:
+    follow, sent, loop = policy()
+    follow.offer(jump(1))
+    follow.offer(jump(2))
+    follow.set_enabled(False)
+    loop.advance(1)
+    follow.offer(jump(3))
+    assert sent == [jump(1)]
+    follow.set_enabled(True)
+    follow.offer(jump(5))
+    assert sent[-1] == jump(5)

@@ -1,0 +1,81 @@
+"""Agent presets from the TOML file, and how the command line picks the agent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from acp_editor.cli import split_agent
+from acp_editor.presets import PresetError, resolve
+
+PRESETS = """
+[agents.claude]
+command = ["npx", "@zed-industries/claude-code-acp"]
+env = { ANTHROPIC_API_KEY = "k" }
+
+[agents.gemini]
+command = "gemini"
+default = true
+"""
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    path = tmp_path / "agents.toml"
+    path.write_text(PRESETS, encoding="utf-8")
+    return path
+
+
+def test_named_preset(config: Path) -> None:
+    preset = resolve("claude", config)
+    assert preset is not None
+    assert preset.command == ["npx", "@zed-industries/claude-code-acp"]
+    assert preset.env == {"ANTHROPIC_API_KEY": "k"}
+
+
+def test_default_preset_and_a_plain_string_command(config: Path) -> None:
+    preset = resolve(None, config)
+    assert preset is not None and preset.command == ["gemini"]
+
+
+def test_missing_file_means_no_presets(tmp_path: Path) -> None:
+    assert resolve(None, tmp_path / "none.toml") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[agents.x]\ncommand = []\n", "agents.x.command must be a non-empty list"),
+        (
+            "[agents.x]\ncommand = ['a']\nenv = { A = 1 }\n",
+            "agents.x.env must be a table of strings",
+        ),
+        ("agents = 3\n", "must be a table"),
+        ("not toml ===", "cannot read agent presets"),
+    ],
+)
+def test_bad_files_say_what_is_wrong(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "agents.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(PresetError, match=message):
+        resolve(None, path)
+
+
+def test_unknown_preset_lists_the_known_ones(config: Path) -> None:
+    with pytest.raises(PresetError, match=r"no agent preset named 'x'.*claude, gemini"):
+        resolve("x", config)
+
+
+@pytest.mark.parametrize(
+    ("argv", "own", "agent"),
+    [
+        (["--stdio", "--", "agent", "--flag"], ["--stdio"], ["agent", "--flag"]),
+        (["--stdio"], ["--stdio"], []),
+        (["demo", "--", "a", "--", "b"], ["demo"], ["a", "--", "b"]),
+    ],
+)
+def test_the_agent_command_is_everything_after_the_first_double_dash(
+    argv: list[str], own: list[str], agent: list[str]
+) -> None:
+    assert split_agent(argv) == (own, agent)

@@ -1,0 +1,88 @@
+"""What a permission question says, and how answers map back to options."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from acp_editor.editor.prompts import (
+    auth_request,
+    choice_from_answer,
+    diff_previews,
+    permission_request,
+    summary,
+)
+
+OPTIONS = [
+    {"optionId": "ok", "name": "Allow", "kind": "allow_once"},
+    {"optionId": "no", "name": "Reject", "kind": "reject_once"},
+    {"optionId": "x", "name": "", "kind": "reject_always"},
+]
+EDIT = {
+    "toolCallId": "c1",
+    "title": "Edit a.py",
+    "kind": "edit",
+    "content": [{"type": "diff", "path": "/w/a.py", "oldText": "a\nb\n", "newText": "a\nB\nc\n"}],
+}
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        (EDIT, "/w/a.py (+2 -1)"),
+        ({"rawInput": {"command": "pytest -q"}}, "$ pytest -q"),
+        ({"rawInput": {"command": ["ls", "-la"]}}, "$ ls -la"),
+        ({"locations": [{"path": "/w/b.py", "line": 3}]}, "/w/b.py"),
+        (
+            {"content": [{"type": "diff", "path": "/w/new.py", "newText": "x\n"}]},
+            "/w/new.py (+1 -0)",
+        ),
+        ({"content": [{"type": "_chart"}], "rawInput": None}, ""),
+    ],
+)
+def test_summary_names_what_will_happen(call: dict[str, Any], expected: str) -> None:
+    assert summary(call) == expected
+
+
+def test_permission_request_with_and_without_additional_properties() -> None:
+    plain = permission_request(EDIT, OPTIONS, with_properties=False)
+    assert plain["message"] == "The agent asks permission: Edit a.py [edit]\n/w/a.py (+2 -1)"
+    assert plain["actions"] == [{"title": "Allow"}, {"title": "Reject"}, {"title": "Always reject"}]
+    rich = permission_request(EDIT, OPTIONS, with_properties=True)
+    assert rich["actions"][0] == {"title": "Allow", "optionId": "ok", "kind": "allow_once"}
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        ({"title": "Allow", "optionId": "ok"}, "ok"),
+        ({"title": "Reject"}, "no"),  # no properties echoed: matched by title
+        ({"title": "Always reject"}, "x"),  # the title we made up for an unnamed option
+        ({"title": "Something else"}, None),
+        ({"title": "Allow", "optionId": "forged"}, "ok"),  # an unknown id falls back to the title
+        (None, None),
+        ("Allow", None),
+    ],
+)
+def test_answers_map_back_to_option_ids(answer: Any, expected: str | None) -> None:
+    assert choice_from_answer(answer, OPTIONS, "optionId") == expected
+
+
+def test_diff_previews_carry_hunks_and_counts() -> None:
+    (preview,) = diff_previews(EDIT)
+    assert preview["uri"] == "file:///w/a.py"
+    assert (preview["added"], preview["removed"]) == (2, 1)
+    assert [h["newLines"] for h in preview["hunks"]] == [["B", "c"]]
+
+
+def test_new_file_diff_has_null_old_text() -> None:
+    (preview,) = diff_previews(
+        {"content": [{"type": "diff", "path": "/w/n.py", "oldText": None, "newText": "x\n"}]}
+    )
+    assert preview["oldText"] is None and preview["added"] == 1
+
+
+def test_auth_request_lists_methods() -> None:
+    request = auth_request([{"id": "login", "name": "Log in"}], with_properties=True)
+    assert request["actions"] == [{"title": "Log in", "methodId": "login"}]
