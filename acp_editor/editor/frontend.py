@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
@@ -114,8 +115,18 @@ class EditorFrontend(Frontend):
         self._offer(Jump(session_id, path, None, kind))
 
     def _show_jump(self, jump: Jump) -> None:
+        self.server.background(self._deliver_jump(jump))
+
+    async def _deliver_jump(self, jump: Jump) -> None:
+        line = jump.line
+        if line is not None:
+            # A location may name a line the file does not have (yet): an edit's location
+            # counts lines after the edit, and it can arrive before the write. Editors differ
+            # on out-of-range selections (Neovim reports an error), so clamp to the text now.
+            count = await self._line_count(Path(jump.path))
+            line = None if count == 0 else min(line, count) if count is not None else line
         target = location_to_lsp(
-            {"path": jump.path, "line": jump.line} if jump.line is not None else {"path": jump.path}
+            {"path": jump.path, "line": line} if line is not None else {"path": jump.path}
         )
         if target is None:
             return
@@ -133,7 +144,15 @@ class EditorFrontend(Frontend):
                 params["range"] = selection
             self.server.notify(proto.ACP_FOLLOW, params)
         elif self.features.show_document:
-            self.server.background(self._show_document(uri, selection))
+            await self._show_document(uri, selection)
+
+    async def _line_count(self, path: Path) -> int | None:
+        """Lines of the file as an editor counts them (no extra line after a final newline)."""
+        try:
+            text = await self.link.documents.read_text(path)
+        except Exception:  # a file that cannot be read is shown without a selection
+            return None
+        return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
 
     async def _show_document(self, uri: str, selection: Mapping[str, Any] | None) -> None:
         params: dict[str, Any] = {"uri": uri, "takeFocus": False}

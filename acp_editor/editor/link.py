@@ -43,6 +43,7 @@ class EditorLink:
         self.server = server
         self.options = options
         self.frontend = EditorFrontend(server, self)
+        self.documents = EditorDocuments(server, self.frontend.tool_call_title)
         self.client: AcpClient | None = None
         self.current_session: str | None = None
         self._starting: asyncio.Task[AcpClient] | None = None
@@ -88,8 +89,7 @@ class EditorLink:
             await self.client.shutdown()
             self.client, self.current_session = None, None
         self._set_status(state="starting")
-        documents = EditorDocuments(self.server, self.frontend.tool_call_title)
-        client = AcpClient(self.options.agent, self.frontend, documents)
+        client = AcpClient(self.options.agent, self.frontend, self.documents)
         try:
             init = await client.start(self.workspace_root())
         except AgentError as exc:

@@ -110,12 +110,29 @@ def minimal_edits(old: str, new: str) -> list[TextEdit]:
         for a1, a2, b1, b2 in pairs:
             piece = _trimmed(old, starts[a1], starts[a2], "".join(new_lines[b1:b2]))
             if piece is not None:
-                pieces.append(piece)
+                pieces.append(_not_after_final_newline(old, piece))
     index = LineIndex(old)
     return [
         TextEdit(range=Range(start=index.position(s), end=index.position(e)), newText=text)
         for s, e, text in pieces
     ]
+
+
+def _not_after_final_newline(old: str, piece: tuple[int, int, str]) -> tuple[int, int, str]:
+    """Move an insertion at the very end of a file that ends with a newline to just before
+    that newline: ``(end, end, "x\n")`` becomes ``(end - 1, end - 1, "\nx")``.
+
+    Both give the same text, but Neovim 0.11 turns an insertion on the empty line after the
+    final newline into an extra blank line at the end of the buffer.
+    """
+    start, end, text = piece
+    if start != len(old) or end != len(old) or not text:
+        return piece
+    newline = next((n for n in ("\r\n", "\n", "\r") if old.endswith(n)), None)
+    if newline is None or not text.endswith(newline):
+        return piece
+    at = len(old) - len(newline)
+    return at, at, newline + text[: -len(newline)]
 
 
 def apply_edits(text: str, edits: Sequence[Mapping[str, Any]]) -> str:

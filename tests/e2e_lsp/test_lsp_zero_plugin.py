@@ -71,12 +71,16 @@ async def test_edit_lands_in_the_unsaved_buffer_with_minimal_edits(
     (apply,) = editor.edits
     assert apply["label"] == "Edit hello.py"  # the tool call's title
     (changes,) = apply["edit"]["changes"].values()
-    assert changes == [
-        {
-            "range": {"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 0}},
-            "newText": EDIT_LINE,
-        }
-    ]
+    end_of_last_line = {"line": 2, "character": len(HELLO.splitlines()[-1])}
+    assert (
+        changes
+        == [  # one small insertion, not a whole-buffer replace
+            {
+                "range": {"start": end_of_last_line, "end": end_of_last_line},
+                "newText": "\n" + EDIT_LINE[:-1],
+            }
+        ]
+    )
     # Plugin-less editor: the sidecar writes the same text to disk after applied: true.
     assert (workspace / "hello.py").read_text() == unsaved + EDIT_LINE
 

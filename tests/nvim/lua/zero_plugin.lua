@@ -18,6 +18,8 @@ local function record(method)
   local default = assert(vim.lsp.handlers[method], 'no default handler for ' .. method)
   M.seen[method] = {}
   vim.lsp.handlers[method] = function(err, params, ctx)
+    -- answered stays false while the handler waits, or when it raised (Neovim then reports the
+    -- error to the user and answers the server with an error).
     local entry = { params = vim.deepcopy(params), answered = false }
     table.insert(M.seen[method], entry)
     -- The default handler may yield (showMessageRequest waits for vim.ui.select): calling it
@@ -85,9 +87,11 @@ function M.settle(ms)
 end
 
 --- Make vim.ui.select answer like a user picking the item shown as `title` (nil: pressing Esc).
---- The answer comes later on the event loop, as with a real picker.
+--- The answer comes later on the event loop, as with a real picker: after `delay_ms` (a person
+--- reading the question) or on the next turn of the loop.
 --- @param title string?
-function M.answer_with(title)
+--- @param delay_ms integer?
+function M.answer_with(title, delay_ms)
   vim.ui.select = function(items, opts, on_choice)
     local titles = {}
     for i, item in ipairs(items) do
@@ -101,14 +105,20 @@ function M.answer_with(title)
       items = vim.deepcopy(items),
       chose = index > 0 and titles[index] or vim.NIL,
     })
-    vim.schedule(function()
+    vim.defer_fn(function()
       if index > 0 then
         on_choice(items[index], index)
       else
         on_choice(nil, nil)
       end
-    end)
+    end, delay_ms or 0)
   end
+end
+
+--- Errors Neovim showed the user (what `:messages` holds, and v:errmsg).
+function M.errors()
+  local messages = vim.api.nvim_exec2('messages', { output = true }).output
+  return { messages = messages, errmsg = vim.v.errmsg }
 end
 
 --- Every window of the current tab: its buffer's file, cursor, and whether it has focus.

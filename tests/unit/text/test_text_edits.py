@@ -27,7 +27,10 @@ CASES = [
     pytest.param("a\nb", "", [edit(0, 0, 1, 1, "")], id="to empty"),
     pytest.param("hello world\n", "hello there\n", [edit(0, 6, 0, 11, "there")], id="word"),
     pytest.param("abc\n", "abXc\n", [edit(0, 2, 0, 2, "X")], id="insert one char"),
-    pytest.param("a\nb\n", "a\nb\nc\n", [edit(2, 0, 2, 0, "c\n")], id="append line"),
+    # Not at (2, 0) after the final newline: Neovim 0.11 would add a blank line there.
+    pytest.param("a\nb\n", "a\nb\nc\n", [edit(1, 1, 1, 1, "\nc")], id="append line"),
+    pytest.param("a\r\n", "a\r\nc\r\n", [edit(0, 1, 0, 1, "\r\nc")], id="append CRLF line"),
+    pytest.param("\r\n", "\r\n\n", [edit(1, 0, 1, 0, "\n")], id="append other ending"),
     pytest.param("b\n", "a\nb\n", [edit(0, 0, 0, 0, "a\n")], id="prepend line"),
     pytest.param("a\nb\nc\n", "a\nc\n", [edit(1, 0, 2, 0, "")], id="delete middle line"),
     pytest.param("a\nc\n", "a\nb\nc\n", [edit(1, 0, 1, 0, "b\n")], id="insert middle line"),
