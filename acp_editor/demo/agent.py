@@ -45,6 +45,7 @@ class Options:
     wait_seconds: float = 30.0
     login: bool = False
     log_level: str = "WARNING"
+    writes_itself: bool = False
 
 
 def parse_args(argv: Sequence[str] | None = None) -> Options:
@@ -75,6 +76,11 @@ def parse_args(argv: Sequence[str] | None = None) -> Options:
         "--wait-seconds", type=float, default=30.0, help="how long 'wait' waits (default 30)"
     )
     p.add_argument("--login", action="store_true", help="the terminal login flow: report, exit 0")
+    p.add_argument(
+        "--writes-itself",
+        action="store_true",
+        help="read and write files directly on disk, reporting only diffs (as many agents do)",
+    )
     p.add_argument("--log-level", default="WARNING", help="stderr log level (default WARNING)")
     a = p.parse_args(argv)
     return Options(
@@ -88,6 +94,7 @@ def parse_args(argv: Sequence[str] | None = None) -> Options:
         wait_seconds=max(0.0, a.wait_seconds),
         login=a.login,
         log_level=a.log_level,
+        writes_itself=a.writes_itself,
     )
 
 
@@ -165,6 +172,7 @@ async def serve(opts: Options, stdin: IO[bytes], stdout: IO[bytes]) -> int:
         fast=opts.fast,
         slow=opts.slow,
         wait_seconds=opts.wait_seconds,
+        writes_itself=opts.writes_itself,
     )
     agent.register()
     try:

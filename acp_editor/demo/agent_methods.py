@@ -92,11 +92,13 @@ class ScriptedAgent:
         fast: bool = False,
         slow: bool = False,
         wait_seconds: float = 30.0,
+        writes_itself: bool = False,
     ) -> None:
         self.peer = peer
         self.require_auth = require_auth
         self.answer_version = answer_version
         self.fast, self.slow, self.wait_seconds = fast, slow, wait_seconds
+        self.writes_itself = writes_itself
         self.version = 1
         self.caps = ClientCaps()
         self.authenticated = not require_auth
@@ -302,6 +304,7 @@ class ScriptedAgent:
             caps=self.caps,
             fast=self.fast,
             wait_seconds=self.wait_seconds,
+            writes_itself=self.writes_itself,
         )
         task = asyncio.ensure_future(run_turn(turn, text, slow=self.slow))
         session.turn = task

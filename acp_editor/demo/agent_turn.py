@@ -16,6 +16,7 @@ import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from acp_editor.agent.rpc import JsonRpcPeer
@@ -92,6 +93,7 @@ class Turn:
         caps: ClientCaps,
         fast: bool,
         wait_seconds: float,
+        writes_itself: bool = False,
     ) -> None:
         self.peer = peer
         self.session = session
@@ -99,6 +101,8 @@ class Turn:
         self.caps = caps
         self.fast = fast
         self.wait_seconds = wait_seconds
+        self.writes_itself = writes_itself
+        """Touch files directly, as many real agents do, reporting only diffs to the client."""
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -180,6 +184,8 @@ class Turn:
 
     async def read_optional(self, path: str) -> str | None:
         """The whole file, or ``None`` when the client says it does not exist (-32002)."""
+        if self.writes_itself:
+            return await asyncio.to_thread(_read_disk, path)
         try:
             return await self.read_file(path)
         except RpcError as exc:
@@ -188,6 +194,9 @@ class Turn:
             raise
 
     async def write_file(self, path: str, content: str) -> None:
+        if self.writes_itself:
+            await asyncio.to_thread(Path(path).write_text, content, encoding="utf-8")
+            return
         if not self.caps.write:
             raise RpcError("the client does not offer fs/write_text_file")
         await self._call("fs/write_text_file", {"path": path, "content": content}, FS_TIMEOUT)
@@ -237,3 +246,10 @@ class Turn:
         await self.tool_update(tool_id, {"status": "failed", "content": [text_item(message)]})
         await self.stream("agent_message_chunk", message)
         raise TurnStopped("end_turn")
+
+
+def _read_disk(path: str) -> str | None:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None

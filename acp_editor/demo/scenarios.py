@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from acp_editor.demo.agent_turn import Turn, TurnStopped, text_item
+from acp_editor.errors import RpcError
 
 HELLO = "hello.py"
 NOTES = "NOTES.md"
@@ -30,6 +31,7 @@ READ_LIMIT = 20
 EDIT_LINE = 'print("edited by the demo agent")\n'
 NEW_HELLO = 'print("hello from the demo agent")\n'
 NOTE_LINE = "- The demo agent was here.\n"
+HUNK_MARK = "  # reviewed by the demo agent"
 
 Scenario = Callable[[Turn], Awaitable[None]]
 
@@ -73,6 +75,34 @@ async def edit(turn: Turn) -> None:
                 "status": "pending",
                 "content": [diff],
                 "locations": [location],
+                "rawInput": {"path": path, "newText": new},
+            },
+        )
+        await turn.permit(tid, {"toolCallId": tid, "title": f"Edit {HELLO}"}, f"edit of {HELLO}")
+        await turn.tool_update(tid, {"status": "in_progress"})
+        await turn.write_file(path, new)
+        await turn.tool_update(tid, {"status": "completed"})
+
+
+async def hunks(turn: Turn) -> None:
+    """An edit with two separate hunks (the first line and the end), to review one by one."""
+    path, tid = turn.path(HELLO), turn.new_id("edit")
+    async with turn.tool_errors(tid, f"Editing {HELLO}"):
+        old = await turn.read_optional(path)
+        if old is None:
+            raise RpcError(f"{HELLO} does not exist")
+        lines = old.splitlines(keepends=True)
+        first = lines[0].rstrip("\r\n")
+        lines[0] = lines[0].replace(first, first + HUNK_MARK, 1)
+        new = _with_newline("".join(lines)) + EDIT_LINE
+        await turn.tool_call(
+            tid,
+            {
+                "title": f"Edit {HELLO} in two places",
+                "kind": "edit",
+                "status": "pending",
+                "content": [{"type": "diff", "path": path, "oldText": old, "newText": new}],
+                "locations": [{"path": path, "line": 1}],
                 "rawInput": {"path": path, "newText": new},
             },
         )
@@ -240,6 +270,7 @@ async def wait(turn: Turn) -> None:
 SCENARIOS: dict[str, tuple[Scenario, str]] = {
     "read": (read, f"Read {HELLO} through the client"),
     "edit": (edit, f"Edit {HELLO} after asking permission"),
+    "hunks": (hunks, f"Edit {HELLO} in two places (two hunks to review)"),
     "shell": (shell, "Run a shell command in a client terminal"),
     "plan": (plan, "Show a plan whose steps advance"),
     "stream": (stream, "Stream thoughts and a message in small chunks"),
