@@ -79,7 +79,11 @@ def is_plain_text(block: Any) -> bool:
 def append_block(content: list[Any], block: Any) -> None:
     """Append a streamed message block, merging consecutive plain text blocks."""
     if content and is_plain_text(block) and is_plain_text(content[-1]):
-        content[-1] = {"type": "text", "text": content[-1]["text"] + block["text"]}
+        # Pop the text first so this function holds the only reference: CPython then grows the
+        # string in place, and a message streamed in n chunks costs O(n), not O(n^2) copying.
+        text = content[-1].pop("text")
+        text += block["text"]
+        content[-1] = {"type": "text", "text": text}
     else:
         content.append(copy.deepcopy(block))
 
