@@ -65,6 +65,17 @@ def add_agent_options(parser: argparse.ArgumentParser) -> None:
         help="agent presets file (default: $XDG_CONFIG_HOME/acp-editor/agents.toml)",
     )
     parser.add_argument(
+        "--review",
+        choices=("after-write", "before-write", "off"),
+        default="after-write",
+        help="review agent edits: after they land (default), before they are written, or not",
+    )
+    parser.add_argument(
+        "--tell-agent-rejections",
+        action="store_true",
+        help="tell the agent, with the next prompt, which of its changes were rejected",
+    )
+    parser.add_argument(
         "--allow-outside-roots",
         action="store_true",
         help="let the agent read and write files outside the session roots",
@@ -134,6 +145,8 @@ def serve(args: argparse.Namespace, command: list[str], env: dict[str, str]) -> 
         protocol_version=args.protocol_version,
         auth_method=args.auth_method,
         unrestricted_fs=args.allow_outside_roots,
+        review_mode=args.review,
+        tell_agent_rejections=args.tell_agent_rejections,
     )
     server = create_server(LinkOptions(agent=config))
     logging.getLogger(LOGGER_NAME).addHandler(LspLogHandler(server))

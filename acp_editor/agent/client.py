@@ -21,6 +21,8 @@ from acp_editor.agent.serving import AgentRequests
 from acp_editor.errors import AgentError, AuthRequired, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp
+from acp_editor.review.documents import ReviewingDocuments
+from acp_editor.review.queue import Mode, ReviewQueue
 from acp_editor.services.documents import DiskDocuments, DocumentSource
 from acp_editor.session.state import SessionState
 
@@ -44,6 +46,10 @@ class AgentConfig:
     """session/new and friends: real agents take seconds to set up a session."""
     prompt_timeout: float = 6 * 3600.0
     shutdown_grace: float = 2.0
+    review_mode: Mode = "after-write"
+    """How the agent's changes are reviewed (see ``review.queue``)."""
+    tell_agent_rejections: bool = False
+    """Add a note about rejected changes to the next prompt."""
 
 
 class AcpClient:
@@ -64,7 +70,10 @@ class AcpClient:
         self.protocol_version = config.protocol_version
         self.root: str | None = None
         self.exited = asyncio.Event()
-        self.requests = AgentRequests(self, documents or DiskDocuments())
+        inner = documents or DiskDocuments()
+        self.review = ReviewQueue(inner, config.review_mode, self.frontend.review_changed)
+        self.reviewing = ReviewingDocuments(inner, self.review, lambda p: self.requests.allowed(p))
+        self.requests = AgentRequests(self, self.reviewing)
         self._tasks: list[asyncio.Task[Any]] = []
         self.tracers: list[Tracer] = []
         """Observers of every ACP message, both directions (traffic logs, schema checks)."""
@@ -279,6 +288,9 @@ class AcpClient:
     async def prompt(self, session_id: str, blocks: list[dict[str, Any]]) -> dict[str, Any]:
         """Send a prompt and wait for the turn to end; returns the agent's ``PromptResponse``."""
         session = self.session(session_id)
+        note = self.review.unreported_rejections(session_id)
+        if note is not None and self.config.tell_agent_rejections:
+            blocks = [{"type": "text", "text": note}, *blocks]
         self.requests.emit(session, session.state.add_user_prompt(blocks))
         session.prompting = True
         try:

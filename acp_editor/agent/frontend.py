@@ -44,6 +44,9 @@ class Frontend:
     def agent_exited(self, returncode: int | None, stderr_tail: str, expected: bool) -> None:
         """The agent process ended; ``expected`` is False for a crash."""
 
+    def review_changed(self, hunks: list[Any]) -> None:
+        """Review hunks (``review.queue.ReviewHunk``) appeared or changed state."""
+
 
 @dataclass
 class Session:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from acp_editor.agent.frontend import Session
 from acp_editor.agent.rpc import JsonRpcPeer
-from acp_editor.errors import InvalidParams
+from acp_editor.errors import InvalidParams, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp
 from acp_editor.services.documents import DocumentSource, FileService
@@ -72,7 +72,15 @@ class AgentRequests:
 
     def emit(self, session: Session, changes: list[dict[str, Any]]) -> None:
         if changes:
+            self.client.reviewing.observe(session.state, changes)
             self.client.frontend.session_changed(session.id, changes)
+
+    def allowed(self, path: str) -> Path | None:
+        """The checked path if the agent may touch it, else None (outside the session roots)."""
+        try:
+            return self.policy.check(path)
+        except RpcError:
+            return None
 
     def _session_of(self, params: Any) -> Session:
         session_id = acp.field(acp.obj(params), "sessionId", str)

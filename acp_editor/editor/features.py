@@ -25,6 +25,9 @@ class ClientFeatures:
     work_done_progress: bool = False
     apply_edit: bool = False
     document_changes: bool = False
+    review_mode: str | None = None
+    """From initializationOptions.acp.review; None: the server's own setting."""
+    tell_agent_rejections: bool | None = None
 
     def has(self, feature: str) -> bool:
         return feature in self.rich
@@ -52,6 +55,12 @@ class ClientFeatures:
             apply_edit=bool(workspace and workspace.apply_edit),
             document_changes=bool(
                 workspace and workspace.workspace_edit and workspace.workspace_edit.document_changes
+            ),
+            review_mode=options["review"] if options.get("review") in proto.REVIEW_MODES else None,
+            tell_agent_rejections=(
+                options["tellAgentRejections"]
+                if isinstance(options.get("tellAgentRejections"), bool)
+                else None
             ),
         )
 

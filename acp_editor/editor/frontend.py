@@ -262,5 +262,9 @@ class EditorFrontend(Frontend):
                 lsp.MessageType.Error,
             )
 
+    def review_changed(self, hunks: list[Any]) -> None:
+        self.coalescer.flush_all()
+        self.link.review.changed(hunks)
+
     def _send_changes(self, session_id: str, changes: list[dict[str, Any]]) -> None:
         self.server.notify(proto.ACP_SESSION_CHANGED, {"sessionId": session_id, "changes": changes})

@@ -80,6 +80,11 @@ def register(server: AcpLanguageServer) -> None:
     def on_initialize(ls: AcpLanguageServer, params: lsp.InitializeParams) -> None:
         ls.features = ClientFeatures.from_initialize(params)
         link.frontend.follow.set_enabled(ls.features.follow_default)
+        agent = link.options.agent  # editor settings win over the command line
+        if ls.features.review_mode is not None:
+            agent.review_mode = ls.features.review_mode  # type: ignore[assignment]
+        if ls.features.tell_agent_rejections is not None:
+            agent.tell_agent_rejections = ls.features.tell_agent_rejections
 
     @server.feature(lsp.INITIALIZED)
     def on_initialized(ls: AcpLanguageServer, params: lsp.InitializedParams) -> None:
@@ -138,6 +143,75 @@ def register(server: AcpLanguageServer) -> None:
     async def cmd_status(ls: AcpLanguageServer, *args: Any) -> dict[str, Any]:
         sessions = list(link.client.sessions) if link.client is not None else []
         return {**link.status, "sessions": sessions, "follow": link.frontend.follow.enabled}
+
+    # -- review ---------------------------------------------------------------------------------
+
+    @server.feature(
+        lsp.TEXT_DOCUMENT_CODE_ACTION,
+        lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]),
+    )
+    def code_actions(ls: AcpLanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        return link.review.code_actions(params)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: AcpLanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        link.review.text_changed(params.text_document.uri)
+
+    def one_string(args: tuple[Any, ...], what: str) -> str:
+        if len(args) != 1 or not isinstance(args[0], str):
+            raise InvalidParams(f"this command takes one argument: {what}")
+        return args[0]
+
+    @server.command(proto.CMD_ACCEPT_HUNK)
+    @answers_errors
+    async def cmd_accept_hunk(ls: AcpLanguageServer, *args: Any) -> dict[str, Any]:
+        return await link.review.decide(True, hunk_ids=[one_string(args, "the hunk id")])
+
+    @server.command(proto.CMD_REJECT_HUNK)
+    @answers_errors
+    async def cmd_reject_hunk(ls: AcpLanguageServer, *args: Any) -> dict[str, Any]:
+        return await link.review.decide(False, hunk_ids=[one_string(args, "the hunk id")])
+
+    @server.command(proto.CMD_ACCEPT_FILE)
+    @answers_errors
+    async def cmd_accept_file(ls: AcpLanguageServer, *args: Any) -> dict[str, Any]:
+        return await link.review.decide(True, uri=one_string(args, "the file URI"))
+
+    @server.command(proto.CMD_REJECT_FILE)
+    @answers_errors
+    async def cmd_reject_file(ls: AcpLanguageServer, *args: Any) -> dict[str, Any]:
+        return await link.review.decide(False, uri=one_string(args, "the file URI"))
+
+    @server.command(proto.CMD_ACCEPT_ALL)
+    @answers_errors
+    async def cmd_accept_all(ls: AcpLanguageServer, *args: Any) -> dict[str, Any]:
+        return await link.review.decide(True, everything=True)
+
+    @server.command(proto.CMD_REJECT_ALL)
+    @answers_errors
+    async def cmd_reject_all(ls: AcpLanguageServer, *args: Any) -> dict[str, Any]:
+        return await link.review.decide(False, everything=True)
+
+    @server.feature(proto.ACP_REVIEW_DECIDE)
+    @answers_errors
+    async def review_decide(ls: AcpLanguageServer, params: Any) -> dict[str, Any]:
+        p = params_obj(params)
+        decision = p.get("decision")
+        if decision not in ("accept", "reject"):
+            raise InvalidParams('params.decision must be "accept" or "reject"')
+        ids = p.get("hunkIds")
+        if ids is not None and not (isinstance(ids, list) and all(isinstance(i, str) for i in ids)):
+            raise InvalidParams("params.hunkIds must be a list of strings")
+        everything = p.get("all", False)
+        if not isinstance(everything, bool):
+            raise InvalidParams("params.all must be a boolean")
+        return await link.review.decide(
+            decision == "accept",
+            hunk_ids=ids,
+            uri=opt_str(p, "uri"),
+            tool_call_id=opt_str(p, "toolCallId"),
+            everything=everything,
+        )
 
     # -- rich requests --------------------------------------------------------------------------
 

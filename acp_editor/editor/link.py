@@ -17,6 +17,7 @@ from pygls.uris import to_fs_path
 from acp_editor.agent.client import AcpClient, AgentConfig
 from acp_editor.editor.documents import EditorDocuments
 from acp_editor.editor.frontend import EditorFrontend
+from acp_editor.editor.review import EditorReview
 from acp_editor.errors import AgentError, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import editor as proto
@@ -44,6 +45,7 @@ class EditorLink:
         self.options = options
         self.frontend = EditorFrontend(server, self)
         self.documents = EditorDocuments(server, self.frontend.tool_call_title)
+        self.review = EditorReview(server, self)
         self.client: AcpClient | None = None
         self.current_session: str | None = None
         self._starting: asyncio.Task[AcpClient] | None = None
@@ -193,4 +195,5 @@ class EditorLink:
             "currentSessionId": self.current_session,
             "follow": self.frontend.follow.enabled,
             "terminals": self.frontend.terminal_snapshots(session_id),
+            "review": [v for v in self.review.views() if session_id in (None, v["sessionId"])],
         }

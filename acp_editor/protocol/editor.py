@@ -31,6 +31,7 @@ ACP_SET_CONFIG_OPTION = "acp/setConfigOption"
 ACP_LIST_SESSIONS = "acp/listSessions"
 ACP_LOAD_SESSION = "acp/loadSession"
 ACP_SET_FOLLOW = "acp/setFollow"
+ACP_REVIEW_DECIDE = "acp/reviewDecide"
 # server → editor notifications
 ACP_SESSION_CHANGED = "acp/sessionChanged"
 ACP_AGENT_STATUS = "acp/agentStatus"
@@ -38,6 +39,7 @@ ACP_FOLLOW = "acp/follow"
 ACP_DIFF = "acp/diff"
 ACP_TERMINAL_OUTPUT = "acp/terminalOutput"
 ACP_TERMINAL_EXIT = "acp/terminalExit"
+ACP_REVIEW_CHANGED = "acp/reviewChanged"
 # server → editor requests
 ACP_REQUEST_PERMISSION = "acp/requestPermission"
 ACP_CHOOSE_AUTH_METHOD = "acp/chooseAuthMethod"
@@ -65,6 +67,8 @@ MESSAGES: dict[str, Message] = {
         Message(ACP_TERMINAL_EXIT, _OUT, "notification"),
         Message(ACP_REQUEST_PERMISSION, _OUT, "request"),
         Message(ACP_CHOOSE_AUTH_METHOD, _OUT, "request"),
+        Message(ACP_REVIEW_CHANGED, _OUT, "notification"),
+        Message(ACP_REVIEW_DECIDE, _IN, "request"),
     ]
 }
 """Every ``acp/...`` message, by method name."""
@@ -76,6 +80,7 @@ FEATURE_PERMISSIONS = "permissions"
 FEATURE_DIFFS = "diffs"
 FEATURE_TERMINALS = "terminals"
 FEATURE_AUTH = "auth"
+FEATURE_REVIEW = "review"
 FEATURES = (
     FEATURE_STREAM,
     FEATURE_FOLLOW,
@@ -83,6 +88,7 @@ FEATURES = (
     FEATURE_DIFFS,
     FEATURE_TERMINALS,
     FEATURE_AUTH,
+    FEATURE_REVIEW,
 )
 
 # Zero-plugin commands (workspace/executeCommand).
@@ -92,7 +98,29 @@ CMD_NEW_SESSION = "acp.newSession"
 CMD_SET_MODE = "acp.setMode"
 CMD_FOLLOW = "acp.follow"
 CMD_STATUS = "acp.status"
-COMMANDS = (CMD_PROMPT, CMD_CANCEL, CMD_NEW_SESSION, CMD_SET_MODE, CMD_FOLLOW, CMD_STATUS)
+CMD_ACCEPT_HUNK = "acp.acceptHunk"
+CMD_REJECT_HUNK = "acp.rejectHunk"
+CMD_ACCEPT_FILE = "acp.acceptFile"
+CMD_REJECT_FILE = "acp.rejectFile"
+CMD_ACCEPT_ALL = "acp.acceptAll"
+CMD_REJECT_ALL = "acp.rejectAll"
+COMMANDS = (
+    CMD_PROMPT,
+    CMD_CANCEL,
+    CMD_NEW_SESSION,
+    CMD_SET_MODE,
+    CMD_FOLLOW,
+    CMD_STATUS,
+    CMD_ACCEPT_HUNK,
+    CMD_REJECT_HUNK,
+    CMD_ACCEPT_FILE,
+    CMD_REJECT_FILE,
+    CMD_ACCEPT_ALL,
+    CMD_REJECT_ALL,
+)
+
+REVIEW_MODES = ("after-write", "before-write", "off")
+DIAGNOSTIC_SOURCE = "acp"
 
 AGENT_UNAVAILABLE = -32050
 """Error code: the agent failed to start or has exited."""

@@ -132,6 +132,10 @@ BAD_PARAMS = [
     (proto.ACP_LIST_SESSIONS, {"cwd": 1}),
     (proto.ACP_LOAD_SESSION, {}),
     (proto.ACP_SET_FOLLOW, {"enabled": "yes"}),
+    (proto.ACP_REVIEW_DECIDE, {"decision": "maybe"}),
+    (proto.ACP_REVIEW_DECIDE, {"decision": "accept", "hunkIds": "h1"}),
+    (proto.ACP_REVIEW_DECIDE, {"decision": "accept"}),
+    (proto.ACP_REVIEW_DECIDE, {"decision": "accept", "hunkIds": ["nope"]}),
 ]
 REQUESTS = [
     m.method

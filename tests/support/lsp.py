@@ -43,7 +43,9 @@ class EditorProtocol(LanguageClientProtocol):
 
     @lru_cache  # noqa: B019
     def get_result_type(self, method: str) -> type[Any] | None:
-        if method in UNTYPED_REQUESTS:
+        # Code actions too: lsprotocol reads a CodeAction as a Command (a union it resolves by
+        # shape), losing its command; an editor reads the JSON itself.
+        if method in UNTYPED_REQUESTS or method == lsp.TEXT_DOCUMENT_CODE_ACTION:
             return None
         return super().get_result_type(method)  # type: ignore[no-any-return]
 

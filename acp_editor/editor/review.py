@@ -1,0 +1,192 @@
+"""Review in the editor: pending hunks as ``acp/reviewChanged`` for rich editors, or as
+diagnostics with code actions for every other LSP editor.
+
+Hunk positions are looked up in the file's current text each time they are shown, so they follow
+the user's edits (a diagnostic stays on the agent's lines after the user adds lines above them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types as lsp
+
+from acp_editor.errors import InvalidParams, RpcError
+from acp_editor.log import get_logger
+from acp_editor.positions import path_to_uri, uri_to_path
+from acp_editor.protocol import editor as proto
+from acp_editor.review.queue import ReviewHunk, ReviewQueue
+
+if TYPE_CHECKING:
+    from acp_editor.editor.link import EditorLink
+    from acp_editor.editor.server import AcpLanguageServer
+
+log = get_logger("editor.review")
+REPUBLISH_DELAY = 0.1
+"""After the user types, diagnostics move with the text: at most every 100 ms per file."""
+
+
+class EditorReview:
+    def __init__(self, server: AcpLanguageServer, link: EditorLink) -> None:
+        self.server = server
+        self.link = link
+        self._published: set[str] = set()  # paths that have (or had) review diagnostics
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+
+    @property
+    def queue(self) -> ReviewQueue | None:
+        return self.link.client.review if self.link.client is not None else None
+
+    def hunks(self) -> list[ReviewHunk]:
+        queue = self.queue
+        return list(queue.hunks.values()) if queue is not None else []
+
+    # -- showing --------------------------------------------------------------------------------
+
+    def changed(self, hunks: list[ReviewHunk]) -> None:
+        self.server.background(self._show(sorted({h.path for h in hunks}), hunks))
+
+    def text_changed(self, uri: str) -> None:
+        """The user edited a file: move its diagnostics along (debounced)."""
+        path = uri_to_path(uri)
+        if path is None or path not in self._published:
+            return
+        timer = self._timers.pop(path, None)
+        if timer is not None:
+            timer.cancel()
+        loop = asyncio.get_running_loop()
+        self._timers[path] = loop.call_later(
+            REPUBLISH_DELAY, lambda: self.server.background(self._show([path], []))
+        )
+
+    async def _show(self, paths: list[str], hunks: list[ReviewHunk]) -> None:
+        texts = {path: await self._text(path) for path in paths}
+        if self.server.features.has(proto.FEATURE_REVIEW):
+            if hunks:
+                views = [h.view(texts.get(h.path)) for h in hunks]
+                self.server.notify(proto.ACP_REVIEW_CHANGED, {"hunks": views})
+            return
+        for path in paths:
+            self._publish(path, texts[path])
+
+    async def _text(self, path: str) -> str | None:
+        try:
+            return await self.link.documents.read_text(Path(path))
+        except RpcError:
+            return None
+
+    def _publish(self, path: str, text: str | None) -> None:
+        diagnostics = []
+        for hunk in self.hunks():
+            if hunk.path != path or hunk.state != "pending":
+                continue
+            view = hunk.view(text)
+            if view["range"] is None:
+                continue
+            diagnostics.append(
+                lsp.Diagnostic(
+                    range=_lsp_range(view["range"]),
+                    message=_message(hunk),
+                    severity=lsp.DiagnosticSeverity.Information,
+                    source=proto.DIAGNOSTIC_SOURCE,
+                    code=hunk.hunk_id,
+                    data={"hunkId": hunk.hunk_id},
+                )
+            )
+        if diagnostics or path in self._published:
+            self._published.add(path)
+            self.server.text_document_publish_diagnostics(
+                lsp.PublishDiagnosticsParams(uri=path_to_uri(path), diagnostics=diagnostics)
+            )
+
+    def views(self) -> list[dict[str, Any]]:
+        return [h.view(None) for h in self.hunks()]
+
+    # -- code actions ---------------------------------------------------------------------------
+
+    def code_actions(self, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        path = uri_to_path(params.text_document.uri)
+        wanted = {
+            d.data.get("hunkId")
+            for d in params.context.diagnostics
+            if d.source == proto.DIAGNOSTIC_SOURCE and isinstance(d.data, dict)
+        }
+        pending = [h for h in self.hunks() if h.path == path and h.state == "pending"]
+        if not pending:
+            return []
+        if not wanted:  # no diagnostic under the cursor was given: offer the hunks on its lines
+            doc = self.server.open_documents.get(params.text_document.uri)
+            text = doc.source if doc is not None else None
+            line = params.range.start.line
+            for hunk in pending:
+                where = hunk.view(text)["range"]
+                if where and where["start"]["line"] <= line <= max(
+                    where["end"]["line"], where["start"]["line"]
+                ):
+                    wanted.add(hunk.hunk_id)
+        actions = []
+        for hunk in pending:
+            if hunk.hunk_id in wanted:
+                actions.append(_action("Accept hunk", proto.CMD_ACCEPT_HUNK, hunk.hunk_id))
+                actions.append(_action("Reject hunk", proto.CMD_REJECT_HUNK, hunk.hunk_id))
+        uri = params.text_document.uri
+        actions.append(_action("Accept all in file", proto.CMD_ACCEPT_FILE, uri))
+        actions.append(_action("Reject all in file", proto.CMD_REJECT_FILE, uri))
+        return actions
+
+    # -- decisions ------------------------------------------------------------------------------
+
+    async def decide(
+        self,
+        accept: bool,
+        *,
+        hunk_ids: list[str] | None = None,
+        uri: str | None = None,
+        tool_call_id: str | None = None,
+        everything: bool = False,
+    ) -> dict[str, Any]:
+        path = None
+        if uri is not None:
+            path = uri_to_path(uri)
+            if path is None:
+                raise InvalidParams(f"not a file URI: {uri!r}")
+        if hunk_ids is None and path is None and tool_call_id is None and not everything:
+            raise InvalidParams("say which hunks: hunkIds, uri, toolCallId or all")
+        queue = self.queue
+        if queue is None:
+            if hunk_ids:
+                raise InvalidParams(f"unknown hunk ids: {', '.join(sorted(hunk_ids))}")
+            return {"results": []}
+        chosen = queue.select(hunk_ids=hunk_ids, path=path, tool_call_id=tool_call_id)
+        if hunk_ids is not None:
+            unknown = set(hunk_ids) - {h.hunk_id for h in chosen}
+            if unknown:
+                raise InvalidParams(f"unknown hunk ids: {', '.join(sorted(unknown))}")
+        chosen = [h for h in chosen if h.state == "pending" or h.hunk_id in (hunk_ids or [])]
+        return {"results": await queue.decide(chosen, accept)}
+
+
+def _message(hunk: ReviewHunk) -> str:
+    old, new = len(hunk.anchor.old_lines), len(hunk.anchor.new_lines)
+    what = "held until you accept it" if not hunk.applied else "pending review"
+    text = f"Agent change (+{new} -{old}), {what}"
+    if hunk.message:
+        text += f": {hunk.message}"
+    return text
+
+
+def _action(title: str, command: str, argument: str) -> lsp.CodeAction:
+    return lsp.CodeAction(
+        title=title,
+        kind=lsp.CodeActionKind.QuickFix,
+        command=lsp.Command(title=title, command=command, arguments=[argument]),
+    )
+
+
+def _lsp_range(r: Any) -> lsp.Range:
+    return lsp.Range(
+        start=lsp.Position(line=r["start"]["line"], character=r["start"]["character"]),
+        end=lsp.Position(line=r["end"]["line"], character=r["end"]["character"]),
+    )

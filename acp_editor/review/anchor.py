@@ -1,0 +1,231 @@
+"""Finding a reviewed hunk again in a file's current text, and swapping its lines there.
+
+A hunk is decided long after it was made: meanwhile the user types, other hunks of the same file
+are accepted or rejected, the agent edits other parts. Line numbers recorded at diff time are
+therefore only a hint. What identifies a hunk is its block of lines together with the unchanged
+lines around it (its context), so a hunk is *re-anchored*: the block is searched for with its
+context, and of several matches the one nearest to the hint wins.
+
+Rejecting an applied hunk and accepting a held one are the same operation seen from two sides:
+find one block (the new lines, resp. the old lines) and put the other in its place.
+
+Wrong text is worse than no text: a revert that lands on a look-alike block silently corrupts
+the user's file, while a refusal only leaves a hunk undecided with a message. So every doubt
+(block or context gone, two matches equally near) yields ``None`` and the caller tells the user.
+
+The context holds only lines no hunk of the same diff touches. Lines belonging to a neighbouring
+hunk would stop matching as soon as that hunk is decided, and the hunks could then no longer be
+decided one by one in any order.
+
+Lines follow the LSP model of ``acp_editor.text.hunks`` (``"a\\n"`` is ``"a"`` and ``""``), so a
+missing final newline is an ordinary line and needs no special case; the swap itself is
+``apply_hunks``, which keeps untouched lines' endings and gives new lines the dominant one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from acp_editor.positions import LineIndex, Position, Range, utf16_len
+from acp_editor.text.hunks import Hunk, apply_hunks, compute_hunks
+
+__all__ = [
+    "CONTEXT",
+    "Anchor",
+    "anchors_for",
+    "apply",
+    "block_range",
+    "current_range",
+    "locate",
+    "revert",
+]
+
+CONTEXT = 3
+"""Unchanged lines kept on each side of a hunk: enough to tell apart most repeated blocks
+(``}``, blank lines, a repeated call) while one edit near a hunk rarely touches all of them."""
+
+_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _contents(text: str) -> list[str]:
+    """The text's lines without endings, in the LSP model (never empty)."""
+    return _BREAK.split(text)
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """A hunk as something that can be found again in a later text."""
+
+    old_lines: tuple[str, ...]
+    """The lines before the change, without endings; empty for a pure insertion."""
+    new_lines: tuple[str, ...]
+    """The lines after the change, without endings; empty for a pure deletion."""
+    before: tuple[str, ...]
+    """Up to ``CONTEXT`` unchanged lines just above the hunk, nearest last. Fewer at the top of
+    the file or when another hunk is closer than ``CONTEXT`` lines."""
+    after: tuple[str, ...]
+    """Up to ``CONTEXT`` unchanged lines just below the hunk, nearest first."""
+    hint: int
+    """0-based line where ``new_lines`` start in the new text: where to look first to revert."""
+    old_hint: int | None = None
+    """0-based line where ``old_lines`` start in the old text: where to look first to apply a
+    held hunk, which sits in the old text. ``None``: use ``hint``."""
+
+
+def anchors_for(old: str, new: str) -> list[Anchor]:
+    """One anchor per ``compute_hunks(old, new)`` hunk, in order, with its context.
+
+    The context is taken between the neighbouring hunks only (see the module docstring); those
+    lines are the same in ``old`` and ``new``, so one anchor serves both directions.
+    """
+    lines = _contents(new)
+    hunks = compute_hunks(old, new)
+    anchors = []
+    for number, hunk in enumerate(hunks):
+        start = hunk.new_start
+        end = start + len(hunk.new_lines)
+        top = hunks[number - 1].new_start + len(hunks[number - 1].new_lines) if number else 0
+        bottom = hunks[number + 1].new_start if number + 1 < len(hunks) else len(lines)
+        anchors.append(
+            Anchor(
+                old_lines=tuple(hunk.old_lines),
+                new_lines=tuple(hunk.new_lines),
+                before=tuple(lines[max(top, start - CONTEXT) : start]),
+                after=tuple(lines[end : min(bottom, end + CONTEXT)]),
+                hint=start,
+                old_hint=hunk.old_start,
+            )
+        )
+    return anchors
+
+
+def _find_all(lines: list[str], pattern: list[str], limit: int = 0) -> list[int]:
+    """Where ``pattern`` (not empty) starts in ``lines``; at most ``limit`` hits if set.
+
+    ``list.index`` does the scanning in C, so a 10k-line file costs little per search.
+    """
+    size = len(pattern)
+    stop = len(lines) - size + 1
+    found: list[int] = []
+    start = 0
+    while start < stop:
+        try:
+            at = lines.index(pattern[0], start, stop)
+        except ValueError:
+            break
+        if lines[at : at + size] == pattern:
+            found.append(at)
+            if len(found) == limit:
+                break
+        start = at + 1
+    return found
+
+
+def _nearest(candidates: list[int], hint: int) -> int | None:
+    """The candidate nearest to ``hint``; None if there is none or two are equally near."""
+    ranked = sorted(candidates, key=lambda at: abs(at - hint))
+    if not ranked or (len(ranked) > 1 and abs(ranked[0] - hint) == abs(ranked[1] - hint)):
+        return None
+    return ranked[0]
+
+
+def locate(text: str, block: Sequence[str], anchor: Anchor, hint: int) -> int | None:
+    """The 0-based line where ``block`` starts in ``text``, or None when that is not certain.
+
+    A match needs all of ``anchor.before`` right above the block and all of ``anchor.after``
+    right below. A context cut short by the top or bottom of the file is matched as recorded,
+    wherever it is now, so lines added above or below do not lose the hunk. Of several matches
+    the nearest to ``hint`` wins, and a tie is refused. An empty block is an insertion point,
+    found by its context alone; the result is the line the inserted lines would start at.
+    When no match keeps its context (the user edited next to the hunk), a non-empty block is
+    still taken if it occurs exactly once in the whole text: then there is nothing else it
+    could be.
+    """
+    lines = _contents(text)
+    pattern = [*anchor.before, *block, *anchor.after]
+    if not pattern:
+        return None  # nothing to recognise the place by: any answer would be a guess
+    candidates = [at + len(anchor.before) for at in _find_all(lines, pattern)]
+    if candidates:
+        return _nearest(candidates, hint)
+    if not block:
+        return None
+    alone = _find_all(lines, list(block), limit=2)
+    return alone[0] if len(alone) == 1 else None
+
+
+def _swap(
+    text: str, anchor: Anchor, find: Sequence[str], put: Sequence[str], hint: int
+) -> str | None:
+    """``text`` with the located ``find`` block replaced by ``put``; None if not located."""
+    at = locate(text, find, anchor, hint)
+    if at is None:
+        return None
+    return apply_hunks(text, [Hunk(at, list(find), at, list(put))], {0})
+
+
+def _default_hint(anchor: Anchor, applied: bool) -> int:
+    """Where the hunk's block was when the anchor was made, on the side it is found on."""
+    if applied or anchor.old_hint is None:
+        return anchor.hint
+    return anchor.old_hint
+
+
+def revert(text: str, anchor: Anchor, hint: int | None = None) -> str | None:
+    """``text`` with an applied hunk undone: its new lines found and the old ones put back.
+
+    ``hint`` defaults to ``anchor.hint``. A caller that already decided hunks above this one in
+    the same file does better to pass that line shifted by their line-count changes: with
+    repeated text the nearest match to a stale hint can be a look-alike. None when the new
+    lines cannot be found for certain (see ``locate``).
+    """
+    where = _default_hint(anchor, applied=True) if hint is None else hint
+    return _swap(text, anchor, anchor.new_lines, anchor.old_lines, where)
+
+
+def apply(text: str, anchor: Anchor, hint: int | None = None) -> str | None:
+    """``text`` with a held hunk carried out: its old lines found and the new ones put in.
+
+    ``hint`` defaults to ``anchor.old_hint`` (the held lines sit in the old text), else
+    ``anchor.hint``; the advice on shifting it in ``revert`` holds here too. None when the old
+    lines cannot be found for certain.
+    """
+    where = _default_hint(anchor, applied=False) if hint is None else hint
+    return _swap(text, anchor, anchor.old_lines, anchor.new_lines, where)
+
+
+def block_range(text: str, block_start: int, block_len: int) -> Range:
+    """The LSP range of lines ``[block_start, block_start + block_len)`` of ``text``.
+
+    It ends at the end of the last line's content, not at the start of the next line, so a
+    diagnostic never spills onto a line outside the hunk. An empty block is an empty range at
+    its line; one after the last line (an insertion at the end) is clamped to the end of the
+    text, since some editors reject positions past it. Raises ``ValueError`` for lines outside
+    the text: a caller bug, as ``locate`` only returns lines inside it.
+    """
+    index = LineIndex(text)
+    if block_start < 0 or block_len < 0 or block_start + block_len > index.line_count:
+        raise ValueError(f"lines {block_start}+{block_len} are outside the text")
+    if block_len == 0:
+        if block_start == index.line_count:
+            last = index.line_count - 1
+            point = Position(line=last, character=utf16_len(index.line_text(last)))
+        else:
+            point = Position(line=block_start, character=0)
+        return Range(start=point, end=Position(line=point["line"], character=point["character"]))
+    last = block_start + block_len - 1
+    end = Position(line=last, character=utf16_len(index.line_text(last)))
+    return Range(start=Position(line=block_start, character=0), end=end)
+
+
+def current_range(
+    text: str, anchor: Anchor, applied: bool, hint: int | None = None
+) -> Range | None:
+    """Where the hunk's lines are in ``text`` now: its new lines if ``applied``, else its old
+    ones; None when they cannot be found for certain (then they cannot be decided either)."""
+    block = anchor.new_lines if applied else anchor.old_lines
+    where = _default_hint(anchor, applied) if hint is None else hint
+    at = locate(text, block, anchor, where)
+    return None if at is None else block_range(text, at, len(block))

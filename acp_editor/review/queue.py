@@ -1,0 +1,319 @@
+"""The review queue: every agent change to a file as hunks the user accepts or rejects.
+
+Two kinds of hunk, one mechanism (``review.anchor``):
+
+* *applied* (mode ``after-write``, and every change an agent writes to disk itself): the change is
+  in the file; rejecting finds the hunk's new lines in the file's current text and puts the old
+  lines back, nothing else;
+* *held* (mode ``before-write``): an ``fs/write_text_file`` waits; accepting finds the hunk's old
+  lines in the current text and puts the new lines in; once every hunk of the write is decided
+  the agent gets its answer (an error naming what was rejected, if anything was).
+
+Reading and writing go through a ``DocumentSource``, so an open file is changed through the
+editor (undoable, never clobbering the user's unsaved text) and a closed one on disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from acp_editor.errors import RpcError
+from acp_editor.log import get_logger
+from acp_editor.positions import path_to_uri
+from acp_editor.review.anchor import Anchor, anchors_for, apply, current_range, locate, revert
+from acp_editor.services.documents import DocumentSource
+
+log = get_logger("review")
+
+Mode = Literal["after-write", "before-write", "off"]
+State = Literal["pending", "accepted", "rejected"]
+
+
+class ChangeRejected(RpcError):
+    """The user rejected (part of) an agent's write: the agent is told what was kept."""
+
+    CODE = -32603
+    MESSAGE = "The user rejected the change"
+
+
+@dataclass
+class ReviewHunk:
+    hunk_id: str
+    session_id: str
+    tool_call_id: str | None
+    path: str
+    anchor: Anchor
+    applied: bool
+    state: State = "pending"
+    hint: int = 0
+    message: str | None = None
+    write: HeldWrite | None = None
+    reported: bool = False
+    """A rejection already told to the agent (``tellAgentRejections``)."""
+
+    def view(self, text: str | None) -> dict[str, Any]:
+        located = None
+        if text is not None and self.state == "pending":
+            located = current_range(text, self.anchor, self.applied, hint=self.hint)
+        out: dict[str, Any] = {
+            "hunkId": self.hunk_id,
+            "sessionId": self.session_id,
+            "toolCallId": self.tool_call_id,
+            "uri": path_to_uri(self.path),
+            "path": self.path,
+            "state": self.state,
+            "applied": self.applied,
+            "oldLines": list(self.anchor.old_lines),
+            "newLines": list(self.anchor.new_lines),
+            "range": located,
+        }
+        if self.message:
+            out["message"] = self.message
+        return out
+
+
+def _new_future() -> asyncio.Future[None]:
+    return asyncio.get_running_loop().create_future()
+
+
+@dataclass
+class HeldWrite:
+    """An ``fs/write_text_file`` waiting for the user (before-write mode)."""
+
+    hunks: list[ReviewHunk] = field(default_factory=list)
+    done: asyncio.Future[None] = field(default_factory=_new_future)
+
+
+class ReviewQueue:
+    def __init__(
+        self,
+        documents: DocumentSource,
+        mode: Mode = "after-write",
+        on_change: Callable[[list[ReviewHunk]], None] | None = None,
+    ) -> None:
+        self.documents = documents
+        self.mode: Mode = mode
+        self.on_change = on_change or (lambda _hunks: None)
+        self.hunks: dict[str, ReviewHunk] = {}
+        self._ids = itertools.count(1)
+        self._lock = asyncio.Lock()  # decisions rewrite files: one at a time
+
+    # -- new changes ----------------------------------------------------------------------------
+
+    def _make(
+        self,
+        session_id: str,
+        tool_call_id: str | None,
+        path: Path,
+        old: str,
+        new: str,
+        applied: bool,
+    ) -> list[ReviewHunk]:
+        made = []
+        for anchor in anchors_for(old, new):
+            hunk = ReviewHunk(
+                f"h{next(self._ids)}",
+                session_id,
+                tool_call_id,
+                str(path),
+                anchor,
+                applied,
+                # Where its lines are in the file now: the new text's for an applied hunk, the
+                # old text's for a held one (kept up to date as other hunks are decided).
+                hint=anchor.hint if applied or anchor.old_hint is None else anchor.old_hint,
+            )
+            self.hunks[hunk.hunk_id] = hunk
+            made.append(hunk)
+        return made
+
+    def record_applied(
+        self,
+        session_id: str,
+        tool_call_id: str | None,
+        path: Path,
+        old: str | None,
+        new: str | None,
+    ) -> list[ReviewHunk]:
+        """A change that is already in the file (``None``: the file did not / does not exist)."""
+        if self.mode == "off" or old == new:
+            return []
+        made = self._make(session_id, tool_call_id, path, old or "", new or "", applied=True)
+        if made:
+            self.on_change(made)
+        return made
+
+    async def hold_write(
+        self, session_id: str, tool_call_id: str | None, path: Path, old: str | None, new: str
+    ) -> None:
+        """Wait until the user decided every hunk of this write; the accepted ones are written
+        as they are decided. Raises ``ChangeRejected`` if any hunk was rejected."""
+        made = self._make(session_id, tool_call_id, path, old or "", new, applied=False)
+        if not made:
+            return
+        write = HeldWrite(made)
+        for hunk in made:
+            hunk.write = write
+        if old is None:  # a new file: create it empty, so accepted hunks have a text to go into
+            await self.documents.write_text(
+                path, "", session_id=session_id, tool_call_id=tool_call_id
+            )
+        self.on_change(made)
+        try:
+            await write.done
+        except asyncio.CancelledError:
+            for hunk in made:  # the agent gave up (cancelled turn): nothing left to decide
+                if hunk.state == "pending":
+                    hunk.state, hunk.message = "rejected", "the agent withdrew the write"
+            self.on_change(made)
+            raise
+        rejected = [h for h in made if h.state == "rejected"]
+        if rejected:
+            kept = len(made) - len(rejected)
+            raise ChangeRejected(
+                f"the user rejected {len(rejected)} of {len(made)} change(s) to {path}"
+                + (f"; the other {kept} were written" if kept else "; the file was not changed")
+                + ". Rejected: "
+                + "; ".join(_describe(h) for h in rejected)
+            )
+
+    # -- decisions ------------------------------------------------------------------------------
+
+    def select(
+        self,
+        *,
+        hunk_ids: Iterable[str] | None = None,
+        path: str | None = None,
+        tool_call_id: str | None = None,
+        session_id: str | None = None,
+    ) -> list[ReviewHunk]:
+        wanted = set(hunk_ids) if hunk_ids is not None else None
+        return [
+            hunk
+            for hunk in self.hunks.values()
+            if (wanted is None or hunk.hunk_id in wanted)
+            and (path is None or hunk.path == path)
+            and (tool_call_id is None or hunk.tool_call_id == tool_call_id)
+            and (session_id is None or hunk.session_id == session_id)
+        ]
+
+    async def decide(self, hunks: list[ReviewHunk], accept: bool) -> list[dict[str, Any]]:
+        """Carry out the decision on each pending hunk; one result per hunk."""
+        results: list[dict[str, Any]] = []
+        async with self._lock:
+            for path, group in _by_path(hunks).items():
+                results += await self._decide_file(Path(path), group, accept)
+        self.on_change(hunks)
+        writes = {id(h.write): h.write for h in hunks if h.write is not None}
+        for write in writes.values():
+            if all(h.state != "pending" for h in write.hunks) and not write.done.done():
+                write.done.set_result(None)
+        return results
+
+    async def _decide_file(
+        self, path: Path, hunks: list[ReviewHunk], accept: bool
+    ) -> list[dict[str, Any]]:
+        results = [{"hunkId": h.hunk_id, "state": h.state} for h in hunks if h.state != "pending"]
+        pending = [h for h in hunks if h.state == "pending"]
+        # The text changes for applied hunks rejected (reverted) and held hunks accepted.
+        changing = [h for h in pending if h.applied != accept]
+        unchanged = [h for h in pending if h.applied == accept]
+        done: list[ReviewHunk] = []
+        if changing:
+            done, failures = await self._rewrite(path, changing)
+            results += failures
+        state: State = "accepted" if accept else "rejected"
+        for hunk in unchanged + done:
+            hunk.state, hunk.message = state, None
+            results.append({"hunkId": hunk.hunk_id, "state": state})
+        return results
+
+    async def _rewrite(
+        self, path: Path, hunks: list[ReviewHunk]
+    ) -> tuple[list[ReviewHunk], list[dict[str, Any]]]:
+        """Swap each hunk's lines in the file's current text; what could not be done is reported."""
+        failures: list[dict[str, Any]] = []
+
+        def fail(hunk: ReviewHunk, message: str) -> None:
+            hunk.message = message
+            failures.append({"hunkId": hunk.hunk_id, "state": "pending", "error": message})
+
+        try:
+            text = await self.documents.read_text(path)
+        except RpcError as exc:
+            for hunk in hunks:
+                fail(hunk, f"cannot read {path}: {exc.message}")
+            return [], failures
+        new_text, done = text, []
+        # Bottom-up, so a change never moves the lines of the hunks still to do in this batch.
+        for hunk in sorted(hunks, key=lambda h: h.hint, reverse=True):
+            found, put = (
+                (hunk.anchor.new_lines, hunk.anchor.old_lines)
+                if hunk.applied
+                else (hunk.anchor.old_lines, hunk.anchor.new_lines)
+            )
+            at = locate(new_text, found, hunk.anchor, hunk.hint)
+            swap = revert if hunk.applied else apply
+            step = swap(new_text, hunk.anchor, at) if at is not None else None
+            if at is None or step is None:
+                verb = "reverted" if hunk.applied else "applied"
+                fail(hunk, f"its lines were changed since, so it cannot be {verb} safely")
+                continue
+            new_text = step
+            done.append(hunk)
+            self._shift(hunk, at, len(put) - len(found))
+        if done and new_text != text:
+            first = done[0]
+            try:
+                await self.documents.write_text(
+                    path, new_text, session_id=first.session_id, tool_call_id=first.tool_call_id
+                )
+            except RpcError as exc:
+                for hunk in done:
+                    fail(hunk, f"the file could not be written: {exc.message}")
+                return [], failures
+        return done, failures
+
+    def _shift(self, moved: ReviewHunk, at: int, delta: int) -> None:
+        """Keep the position hints of the file's other open hunks true after a swap at ``at``."""
+        moved.hint = at
+        if delta == 0:
+            return
+        for hunk in self.hunks.values():
+            same_file = hunk is not moved and hunk.path == moved.path
+            if same_file and hunk.state == "pending" and hunk.hint > at:
+                hunk.hint += delta
+
+    # -- for the next prompt --------------------------------------------------------------------
+
+    def unreported_rejections(self, session_id: str) -> str | None:
+        """A note for the agent about changes the user rejected since it was last told."""
+        rejected = [
+            h
+            for h in self.hunks.values()
+            if h.session_id == session_id and h.state == "rejected" and not h.reported
+        ]
+        if not rejected:
+            return None
+        for hunk in rejected:
+            hunk.reported = True
+        return (
+            "Note from the editor: the user reviewed your earlier changes and rejected these "
+            "(they are not in the files now): " + "; ".join(_describe(h) for h in rejected) + "."
+        )
+
+
+def _by_path(hunks: list[ReviewHunk]) -> dict[str, list[ReviewHunk]]:
+    grouped: dict[str, list[ReviewHunk]] = {}
+    for hunk in hunks:
+        grouped.setdefault(hunk.path, []).append(hunk)
+    return grouped
+
+
+def _describe(hunk: ReviewHunk) -> str:
+    old, new = len(hunk.anchor.old_lines), len(hunk.anchor.new_lines)
+    return f"{hunk.path} near line {hunk.hint + 1} (-{old} +{new} lines)"
