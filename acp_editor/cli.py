@@ -11,6 +11,7 @@ from pathlib import Path
 from acp_editor import __version__
 from acp_editor.log import configure
 from acp_editor.presets import PresetError, default_config_path, resolve
+from acp_editor.services.permissions import Rule, parse_setting
 
 
 def split_agent(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -76,6 +77,14 @@ def add_agent_options(parser: argparse.ArgumentParser) -> None:
         help="tell the agent, with the next prompt, which of its changes were rejected",
     )
     parser.add_argument(
+        "--auto-approve",
+        action="append",
+        default=[],
+        metavar="RULE",
+        help="answer matching permission requests with allow: KIND, execute:COMMAND PREFIX or "
+        "KIND:/path (repeatable; nothing is auto-approved unless set)",
+    )
+    parser.add_argument(
         "--allow-outside-roots",
         action="store_true",
         help="let the agent read and write files outside the session roots",
@@ -95,6 +104,13 @@ def agent_command(args: argparse.Namespace, agent: list[str]) -> tuple[list[str]
     if preset is not None:
         return preset.command, preset.env
     return [], {}
+
+
+def auto_approve_rules(values: list[str]) -> list[Rule]:
+    try:
+        return [parse_setting(v) for v in values]
+    except ValueError as exc:
+        raise SystemExit(f"acp-editor: --auto-approve: {exc}") from exc
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -147,6 +163,7 @@ def serve(args: argparse.Namespace, command: list[str], env: dict[str, str]) -> 
         unrestricted_fs=args.allow_outside_roots,
         review_mode=args.review,
         tell_agent_rejections=args.tell_agent_rejections,
+        auto_approve=auto_approve_rules(args.auto_approve),
     )
     server = create_server(LinkOptions(agent=config))
     logging.getLogger(LOGGER_NAME).addHandler(LspLogHandler(server))

@@ -24,6 +24,7 @@ from acp_editor.protocol import acp
 from acp_editor.review.documents import ReviewingDocuments
 from acp_editor.review.queue import Mode, ReviewQueue
 from acp_editor.services.documents import DiskDocuments, DocumentSource
+from acp_editor.services.permissions import PermissionPolicy, Rule
 from acp_editor.session.state import SessionState
 
 log = get_logger("agent")
@@ -50,6 +51,8 @@ class AgentConfig:
     """How the agent's changes are reviewed (see ``review.queue``)."""
     tell_agent_rejections: bool = False
     """Add a note about rejected changes to the next prompt."""
+    auto_approve: list[Rule] = field(default_factory=list)
+    """Explicit auto-approval rules (off unless set)."""
 
 
 class AcpClient:
@@ -70,6 +73,7 @@ class AcpClient:
         self.protocol_version = config.protocol_version
         self.root: str | None = None
         self.exited = asyncio.Event()
+        self.permissions = PermissionPolicy(config.auto_approve)
         inner = documents or DiskDocuments()
         self.review = ReviewQueue(inner, config.review_mode, self.frontend.review_changed)
         self.reviewing = ReviewingDocuments(inner, self.review, lambda p: self.requests.allowed(p))

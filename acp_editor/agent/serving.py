@@ -146,6 +146,23 @@ class AgentRequests:
     ) -> dict[str, Any]:
         if session.cancelling:
             return acp.cancelled_outcome()
+        policy = self.client.permissions
+        automatic = await asyncio.to_thread(policy.decide, session.cwd, tool_call, options)
+        if automatic is not None:
+            log.info("permission for %s answered by a rule: %s", tool_call.get("title"), automatic)
+            return acp.selected_outcome(automatic)
+        outcome = await self._ask_user(session, tool_call, options)
+        chosen = outcome["outcome"].get("optionId")
+        kind = next((o.get("kind") for o in options if o.get("optionId") == chosen), None)
+        if isinstance(kind, str):
+            rule = await asyncio.to_thread(policy.remember, session.cwd, tool_call, kind)
+            if rule is not None:
+                log.info("remembered for this workspace: %s", rule)
+        return outcome
+
+    async def _ask_user(
+        self, session: Session, tool_call: dict[str, Any], options: list[dict[str, Any]]
+    ) -> dict[str, Any]:
         key = next(self._permission_ids)
         decided: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         session.permissions[key] = decided

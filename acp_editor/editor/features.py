@@ -28,6 +28,8 @@ class ClientFeatures:
     review_mode: str | None = None
     """From initializationOptions.acp.review; None: the server's own setting."""
     tell_agent_rejections: bool | None = None
+    auto_approve: list[str] | None = None
+    """initializationOptions.acp.autoApprove: rules as for ``--auto-approve``."""
 
     def has(self, feature: str) -> bool:
         return feature in self.rich
@@ -57,6 +59,11 @@ class ClientFeatures:
                 workspace and workspace.workspace_edit and workspace.workspace_edit.document_changes
             ),
             review_mode=options["review"] if options.get("review") in proto.REVIEW_MODES else None,
+            auto_approve=(
+                [r for r in options["autoApprove"] if isinstance(r, str)]
+                if isinstance(options.get("autoApprove"), list)
+                else None
+            ),
             tell_agent_rejections=(
                 options["tellAgentRejections"]
                 if isinstance(options.get("tellAgentRejections"), bool)

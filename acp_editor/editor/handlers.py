@@ -19,6 +19,7 @@ from acp_editor.editor.server import AcpLanguageServer  # runtime: pygls reads t
 from acp_editor.errors import InvalidParams, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import editor as proto
+from acp_editor.services.permissions import parse_setting
 
 log = get_logger("editor.handlers")
 R = TypeVar("R")
@@ -85,6 +86,11 @@ def register(server: AcpLanguageServer) -> None:
             agent.review_mode = ls.features.review_mode  # type: ignore[assignment]
         if ls.features.tell_agent_rejections is not None:
             agent.tell_agent_rejections = ls.features.tell_agent_rejections
+        for text in ls.features.auto_approve or []:
+            try:
+                agent.auto_approve.append(parse_setting(text))
+            except ValueError as exc:
+                log.warning("ignoring the autoApprove setting %r: %s", text, exc)
 
     @server.feature(lsp.INITIALIZED)
     def on_initialized(ls: AcpLanguageServer, params: lsp.InitializedParams) -> None:

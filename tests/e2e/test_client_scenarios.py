@@ -198,3 +198,30 @@ async def test_cancel_during_a_long_tool_call(start_client: StartClient, workspa
     await client.cancel(session.id)
     result = await asyncio.wait_for(turn, 10)
     assert result["stopReason"] == "cancelled"
+
+
+async def test_allow_always_is_remembered_for_the_workspace(
+    start_client: StartClient, workspace: Path
+) -> None:
+    client, sid, rec, _ = await run_prompt(start_client, "edit", Recorder("allow_always"))
+    assert len(rec.permissions) == 1
+    assert "allow" in (workspace / ".acp-editor" / "permissions.json").read_text()
+    rec.answer_kind = "reject_once"  # would reject, but is not asked again
+    await client.prompt(sid, [{"type": "text", "text": "edit"}])
+    assert len(rec.permissions) == 1
+    assert (workspace / "hello.py").read_text().count("edited by the demo agent") == 2
+
+
+async def test_reject_always_is_remembered(start_client: StartClient, workspace: Path) -> None:
+    client, sid, rec, _ = await run_prompt(start_client, "edit", Recorder("reject_always"))
+    rec.answer_kind = "allow_once"
+    await client.prompt(sid, [{"type": "text", "text": "edit"}])
+    assert len(rec.permissions) == 1 and (workspace / "hello.py").read_text() == HELLO
+
+
+async def test_auto_approve_setting(start_client: StartClient, workspace: Path) -> None:
+    from acp_editor.services.permissions import Rule
+
+    rec = Recorder("reject_once")
+    await run_prompt(start_client, "edit", rec, auto_approve=[Rule("allow", "edit")])
+    assert rec.permissions == [] and "edited" in (workspace / "hello.py").read_text()

@@ -1,0 +1,181 @@
+"""Permission policy: remembered "always" answers and explicit auto-approval settings.
+
+When the user picks an ``allow_always`` or ``reject_always`` option, a rule is remembered for that
+workspace, scoped as narrowly as the tool call allows: its kind plus the exact command (as a
+prefix: "npm test" also covers "npm test -- -x") or the file path. Rules live in
+``<workspace>/.acp-editor/permissions.json``, plain JSON a person can read, edit or delete.
+Settings can add rules too; nothing is approved automatically unless a rule says so. When rules
+disagree, reject wins.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from acp_editor.log import get_logger
+
+log = get_logger("permissions")
+
+Decision = Literal["allow", "reject"]
+STORE = Path(".acp-editor") / "permissions.json"
+PATH_KINDS = ("read", "edit", "delete", "move")
+
+
+@dataclass(frozen=True)
+class Rule:
+    decision: Decision
+    kind: str | None = None
+    """Tool kind the rule covers (``execute``, ``edit``, ...); None: every kind."""
+    command: str | None = None
+    """Covers commands that start with this (word-wise)."""
+    path: str | None = None
+    """Covers this file, or everything below it when it is a directory."""
+
+    def matches(self, call: dict[str, Any]) -> bool:
+        if self.kind is not None and call.get("kind") != self.kind:
+            return False
+        if self.command is not None:
+            command = command_of(call)
+            if command is None or not _starts_with_words(command, self.command):
+                return False
+        if self.path is not None:
+            paths = paths_of(call)
+            if not paths or not all(_within(p, self.path) for p in paths):
+                return False
+        return True
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Rule:
+        if not isinstance(data, dict) or data.get("decision") not in ("allow", "reject"):
+            raise ValueError(f'a rule needs "decision": "allow" or "reject": {data!r}')
+        fields = {k: data.get(k) for k in ("kind", "command", "path")}
+        if not all(v is None or isinstance(v, str) for v in fields.values()):
+            raise ValueError(f"kind, command and path must be strings: {data!r}")
+        return cls(data["decision"], **fields)
+
+
+def parse_setting(text: str) -> Rule:
+    """``--auto-approve`` values: ``KIND``, ``execute:COMMAND PREFIX`` or ``KIND:/path``."""
+    kind, _, scope = text.partition(":")
+    if not kind:
+        raise ValueError(f"auto-approve rule without a tool kind: {text!r}")
+    if not scope:
+        return Rule("allow", kind)
+    if scope.startswith("/"):
+        return Rule("allow", kind, path=scope)
+    return Rule("allow", kind, command=scope)
+
+
+class PermissionPolicy:
+    def __init__(self, settings: list[Rule] | None = None) -> None:
+        self.settings = list(settings or [])
+
+    def rules(self, root: str) -> list[Rule]:
+        return self.settings + load_rules(Path(root) / STORE)
+
+    def decide(self, root: str, call: dict[str, Any], options: list[dict[str, Any]]) -> str | None:
+        """The option to answer with, without asking, or None to ask the user."""
+        matching = [r for r in self.rules(root) if r.matches(call)]
+        if any(r.decision == "reject" for r in matching):  # deny beats allow
+            return _option(options, ("reject_once", "reject_always"))
+        if matching:
+            return _option(options, ("allow_once", "allow_always"))
+        return None
+
+    def remember(self, root: str, call: dict[str, Any], option_kind: str) -> Rule | None:
+        """Store a rule for an ``allow_always``/``reject_always`` answer; returns it."""
+        if option_kind not in ("allow_always", "reject_always"):
+            return None
+        decision: Decision = "allow" if option_kind == "allow_always" else "reject"
+        kind = call.get("kind") if isinstance(call.get("kind"), str) else None
+        command = command_of(call)
+        paths = paths_of(call)
+        if command is not None:
+            rule = Rule(decision, kind, command=command)
+        elif len(paths) == 1 and (kind in PATH_KINDS or kind is None):
+            rule = Rule(decision, kind, path=paths[0])
+        elif kind is not None:
+            rule = Rule(decision, kind)
+        else:
+            return None  # nothing to scope it by: do not remember a rule covering everything
+        store = Path(root) / STORE
+        rules = load_rules(store)
+        if rule not in rules:
+            save_rules(store, [*rules, rule])
+        return rule
+
+
+def load_rules(store: Path) -> list[Rule]:
+    try:
+        data = json.loads(store.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError) as exc:
+        log.warning("ignoring unreadable permission rules in %s: %s", store, exc)
+        return []
+    rules = []
+    for item in data.get("rules", []) if isinstance(data, dict) else []:
+        try:
+            rules.append(Rule.from_json(item))
+        except ValueError as exc:
+            log.warning("ignoring a permission rule in %s: %s", store, exc)
+    return rules
+
+
+def save_rules(store: Path, rules: list[Rule]) -> None:
+    store.parent.mkdir(parents=True, exist_ok=True)
+    tmp = store.with_suffix(".tmp")
+    body = {
+        "about": "Permission answers remembered by acp-editor. Edit or delete freely; "
+        "reject rules win over allow rules.",
+        "rules": [r.to_json() for r in rules],
+    }
+    tmp.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, store)
+
+
+def command_of(call: dict[str, Any]) -> str | None:
+    raw = call.get("rawInput")
+    if isinstance(raw, dict):
+        command = raw.get("command") or raw.get("cmd")
+        if isinstance(command, list) and all(isinstance(c, str) for c in command):
+            return " ".join(command)
+        if isinstance(command, str) and command.strip():
+            return command.strip()
+    return None
+
+
+def paths_of(call: dict[str, Any]) -> list[str]:
+    paths: list[str] = []
+    for key in ("content", "locations"):
+        items = call.get(key)
+        for item in items if isinstance(items, list) else []:
+            path = item.get("path") if isinstance(item, dict) else None
+            if isinstance(path, str) and path not in paths:
+                paths.append(path)
+    return paths
+
+
+def _starts_with_words(command: str, prefix: str) -> bool:
+    words, wanted = command.split(), prefix.split()
+    return bool(wanted) and words[: len(wanted)] == wanted
+
+
+def _within(path: str, scope: str) -> bool:
+    norm_path, norm_scope = os.path.normpath(path), os.path.normpath(scope)
+    return norm_path == norm_scope or norm_path.startswith(norm_scope.rstrip("/") + "/")
+
+
+def _option(options: list[dict[str, Any]], kinds: tuple[str, ...]) -> str | None:
+    for kind in kinds:
+        for option in options:
+            if option.get("kind") == kind and isinstance(option.get("optionId"), str):
+                return str(option["optionId"])
+    return None
