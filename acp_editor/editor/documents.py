@@ -74,7 +74,13 @@ class EditorDocuments:
         return await self.disk.read_text(path)
 
     async def write_text(
-        self, path: Path, text: str, *, session_id: str, tool_call_id: str | None
+        self,
+        path: Path,
+        text: str,
+        *,
+        session_id: str,
+        tool_call_id: str | None,
+        label: str | None = None,
     ) -> None:
         doc = self.open_document(path)
         if doc is None:
@@ -85,7 +91,7 @@ class EditorDocuments:
             return
         edits = minimal_edits(doc.source, text)
         if edits:
-            label = self.title_for(session_id, tool_call_id) or f"Agent edit: {path.name}"
+            label = label or self.title_for(session_id, tool_call_id) or f"Agent edit: {path.name}"
             try:
                 applied, reason = await self.editor.apply_edit(doc.uri, doc.version, edits, label)
             except (RpcError, JsonRpcException) as exc:  # the editor answered with an error

@@ -79,9 +79,12 @@ class EditorReview:
 
     def _publish(self, path: str, text: str | None) -> None:
         diagnostics = []
-        for hunk in self.hunks():
-            if hunk.path != path or hunk.state != "pending":
-                continue
+        pending = [h for h in self.hunks() if h.path == path and h.state == "pending"]
+        if pending:
+            # Tracked even when nothing can be placed yet: the editor may report the agent's
+            # edit (didChange) after telling us it applied it; then we publish again.
+            self._published.add(path)
+        for hunk in pending:
             view = hunk.view(text)
             if view["range"] is None:
                 continue

@@ -49,7 +49,13 @@ class ReviewingDocuments:
         return await self.inner.read_text(path)
 
     async def write_text(
-        self, path: Path, text: str, *, session_id: str, tool_call_id: str | None
+        self,
+        path: Path,
+        text: str,
+        *,
+        session_id: str,
+        tool_call_id: str | None,
+        label: str | None = None,
     ) -> None:
         if self.queue.mode == "off":
             await self.inner.write_text(

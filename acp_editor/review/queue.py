@@ -268,9 +268,14 @@ class ReviewQueue:
             self._shift(hunk, at, len(put) - len(found))
         if done and new_text != text:
             first = done[0]
+            verb = "reject" if first.applied else "accept"
             try:
                 await self.documents.write_text(
-                    path, new_text, session_id=first.session_id, tool_call_id=first.tool_call_id
+                    path,
+                    new_text,
+                    session_id=first.session_id,
+                    tool_call_id=first.tool_call_id,
+                    label=f"Review: {verb} {len(done)} agent change(s) in {path.name}",
                 )
             except RpcError as exc:
                 for hunk in done:

@@ -36,9 +36,18 @@ class DocumentSource(Protocol):
         ...
 
     async def write_text(
-        self, path: Path, text: str, *, session_id: str, tool_call_id: str | None
+        self,
+        path: Path,
+        text: str,
+        *,
+        session_id: str,
+        tool_call_id: str | None,
+        label: str | None = None,
     ) -> None:
-        """Replace the whole text of ``path``, creating it (and its parents) when missing."""
+        """Replace the whole text of ``path``, creating it (and its parents) when missing.
+
+        ``label`` names the change where an editor shows it (its undo history); by default the
+        editor link names it after the tool call."""
         ...
 
 
@@ -64,7 +73,13 @@ class DiskDocuments:
         return await asyncio.to_thread(self._read, path)
 
     async def write_text(
-        self, path: Path, text: str, *, session_id: str, tool_call_id: str | None
+        self,
+        path: Path,
+        text: str,
+        *,
+        session_id: str,
+        tool_call_id: str | None,
+        label: str | None = None,
     ) -> None:
         try:
             data = text.encode("utf-8")

@@ -128,6 +128,33 @@ class Editor:
         state: dict[str, Any] = self.helper("buffer", buf)
         return state
 
+    def review_diagnostics(self, buf: int) -> list[dict[str, Any]]:
+        """The review diagnostics (source "acp") Neovim holds for ``buf``, sorted by line."""
+        diagnostics: list[dict[str, Any]] = self.helper("review_diagnostics", buf)
+        return diagnostics
+
+    def wait_review_diagnostics(
+        self, buf: int, count: int, timeout_ms: int = TURN_TIMEOUT_MS
+    ) -> list[dict[str, Any]]:
+        """Wait until ``buf`` has exactly ``count`` review diagnostics; those diagnostics."""
+        waited: dict[str, Any] = self.helper("wait_review_diagnostics", buf, count, timeout_ms)
+        assert waited["ok"], (
+            f"expected {count} review diagnostics, Neovim has {waited['diagnostics']}\n"
+            f"{self.server_log()}"
+        )
+        diagnostics: list[dict[str, Any]] = waited["diagnostics"]
+        return diagnostics
+
+    def code_action(self, buf: int, line: int, title: str) -> dict[str, Any]:
+        """Run the code action ``title`` at ``line`` (1-based) as ``vim.lsp.buf.code_action``
+        does; the actions offered there and the answer to its ``workspace/executeCommand``."""
+        ran: dict[str, Any] = self.helper("code_action", buf, line, title, TURN_TIMEOUT_MS)
+        assert "error" not in ran, ran
+        assert ran["finished"], (
+            f"the code action {title!r} never got an answer: {ran}\n{self.server_log()}"
+        )
+        return ran
+
     def close(self) -> None:
         """Stop the client, quit Neovim, and make sure every process it started is gone."""
         problems: list[str] = []

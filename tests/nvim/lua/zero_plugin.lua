@@ -9,6 +9,7 @@ local M = {
   client_id = nil, ---@type integer?
   seen = {}, ---@type table<string, table[]> server requests by method, with Neovim's answers
   selects = {}, ---@type table[] every vim.ui.select call
+  commands = {}, ---@type table[] answers to workspace/executeCommand sent by code actions
 }
 
 local RECORDED = { 'window/showDocument', 'window/showMessageRequest', 'workspace/applyEdit' }
@@ -156,6 +157,90 @@ function M.undo(buf)
     vim.cmd.undo()
   end)
   return M.buffer(buf)
+end
+
+--- The review diagnostics (source "acp") Neovim holds for `buf` in the client's push namespace,
+--- sorted by line: positions as vim.diagnostic has them (0-based), and the LSP fields the server
+--- sent (`data` is what comes back to the server in a code action request's context).
+function M.review_diagnostics(buf)
+  local ns = vim.lsp.diagnostic.get_namespace(M.client_id, false)
+  local out = {}
+  for _, d in ipairs(vim.diagnostic.get(buf, { namespace = ns })) do
+    if d.source == 'acp' then
+      local sent = d.user_data and d.user_data.lsp or {}
+      table.insert(out, {
+        lnum = d.lnum,
+        end_lnum = d.end_lnum,
+        severity = d.severity,
+        source = d.source,
+        code = d.code,
+        message = d.message,
+        data = sent.data,
+      })
+    end
+  end
+  table.sort(out, function(a, b)
+    return a.lnum < b.lnum
+  end)
+  return out
+end
+
+--- Wait until `buf` has exactly `count` review diagnostics (or `timeout_ms` passed).
+function M.wait_review_diagnostics(buf, count, timeout_ms)
+  local ok = vim.wait(timeout_ms, function()
+    return #M.review_diagnostics(buf) == count
+  end, 10)
+  return { ok = ok, diagnostics = M.review_diagnostics(buf) }
+end
+
+--- Note each answer to a workspace/executeCommand request that has no handler of its own (the
+--- ones code actions send), then let the default handler (which does nothing) see it.
+local function record_commands()
+  if M.commands_recorded then
+    return
+  end
+  M.commands_recorded = true
+  local method = 'workspace/executeCommand'
+  local default = vim.lsp.handlers[method]
+  vim.lsp.handlers[method] = function(err, result, ctx)
+    table.insert(M.commands, {
+      command = ctx.params and ctx.params.command,
+      arguments = ctx.params and vim.deepcopy(ctx.params.arguments),
+      result = vim.deepcopy(result),
+      error = err and { code = err.code, message = err.message } or nil,
+    })
+    if default then
+      return default(err, result, ctx)
+    end
+  end
+end
+
+--- Put the cursor on line `lnum` (1-based) of `buf` and run the code action titled `title` the way
+--- a user's mapping would: `vim.lsp.buf.code_action` with a filter and `apply = true`, which runs a
+--- single remaining action without asking (its command goes to the server as
+--- workspace/executeCommand). Returns every action the server offered there, and the answer to
+--- the command once it came.
+function M.code_action(buf, lnum, title, timeout_ms)
+  record_commands()
+  local win = vim.fn.bufwinid(buf)
+  if win == -1 then
+    return { error = 'no window shows buffer ' .. buf }
+  end
+  vim.api.nvim_set_current_win(win)
+  vim.api.nvim_win_set_cursor(win, { lnum, 0 })
+  local before = #M.commands
+  local offered = {}
+  vim.lsp.buf.code_action({
+    apply = true,
+    filter = function(action)
+      table.insert(offered, vim.deepcopy(action))
+      return action.title == title
+    end,
+  })
+  local finished = vim.wait(timeout_ms, function()
+    return #M.commands > before
+  end, 10)
+  return { finished = finished, offered = offered, command = M.commands[before + 1] }
 end
 
 --- Stop the client the way `:lsp stop` does and wait until Neovim has let go of it.

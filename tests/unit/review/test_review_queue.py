@@ -31,7 +31,13 @@ class Files:
         return self.texts[path]
 
     async def write_text(
-        self, path: Path, text: str, *, session_id: str, tool_call_id: str | None
+        self,
+        path: Path,
+        text: str,
+        *,
+        session_id: str,
+        tool_call_id: str | None,
+        label: str | None = None,
     ) -> None:
         self.texts[path] = text
         self.writes.append(path)
