@@ -12,8 +12,10 @@ from acp_editor.session.reducer import apply_change, empty_snapshot
 class Recorder(Frontend):
     """A front end that records everything and answers permissions by option kind."""
 
-    def __init__(self, answer_kind: str | None = "allow_once") -> None:
+    def __init__(self, answer_kind: str | None = "allow_once", delay: float = 0.0) -> None:
         self.answer_kind = answer_kind
+        self.delay = delay
+        """Seconds the "user" takes to answer."""
         """The option kind to choose; None leaves the dialog open until cancelled."""
         self.changes: dict[str, list[dict[str, Any]]] = {}
         self.mirrors: dict[str, dict[str, Any]] = {}
@@ -35,6 +37,8 @@ class Recorder(Frontend):
     ) -> str | None:
         self.permissions.append((tool_call, options))
         self.asked.set()
+        if self.delay:
+            await asyncio.sleep(self.delay)
         if self.answer_kind is None:
             try:
                 await asyncio.sleep(3600)

@@ -54,7 +54,9 @@ class ClientTrafficChecker:
     def __call__(self, direction: str, message: dict[str, Any]) -> None:
         if direction == "recv":
             if "method" in message and "id" in message:
-                self._incoming[message["id"]] = message["method"]
+                # A duplicate id while the first is in flight is ignored by the client: keep the
+                # first request's method for the one answer that will come.
+                self._incoming.setdefault(message["id"], message["method"])
             return
         self.checked += 1
         if message.get("jsonrpc") != "2.0":
@@ -66,13 +68,14 @@ class ClientTrafficChecker:
                 return
             self.problems += self.schema.errors(name, message.get("params"))
         elif "result" in message:
-            method = self._incoming.get(message.get("id"))
+            method = self._incoming.pop(message.get("id"), None)
             name = self.schema.results.get(method or "")
             if name is None:
                 self.problems.append(f"a result for an unknown request: {message}")
                 return
             self.problems += self.schema.errors(name, message["result"])
         elif "error" in message:
+            self._incoming.pop(message.get("id"), None)
             self.problems += self.schema.errors("Error", message["error"])
         else:
             self.problems.append(f"not a message: {message}")
