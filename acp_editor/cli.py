@@ -85,6 +85,11 @@ def add_agent_options(parser: argparse.ArgumentParser) -> None:
         "KIND:/path (repeatable; nothing is auto-approved unless set)",
     )
     parser.add_argument(
+        "--env-allow",
+        metavar="NAMES",
+        help="pass the agent only these environment variables (comma-separated; NAME or PREFIX*)",
+    )
+    parser.add_argument(
         "--allow-outside-roots",
         action="store_true",
         help="let the agent read and write files outside the session roots",
@@ -164,6 +169,9 @@ def serve(args: argparse.Namespace, command: list[str], env: dict[str, str]) -> 
         review_mode=args.review,
         tell_agent_rejections=args.tell_agent_rejections,
         auto_approve=auto_approve_rules(args.auto_approve),
+        env_allowlist=[n.strip() for n in args.env_allow.split(",") if n.strip()]
+        if args.env_allow is not None
+        else None,
     )
     server = create_server(LinkOptions(agent=config))
     logging.getLogger(LOGGER_NAME).addHandler(LspLogHandler(server))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -53,6 +54,20 @@ class AgentConfig:
     """Add a note about rejected changes to the next prompt."""
     auto_approve: list[Rule] = field(default_factory=list)
     """Explicit auto-approval rules (off unless set)."""
+    env_allowlist: list[str] | None = None
+    """When set, the agent (and the commands it runs) see only these variables of the sidecar's
+    environment (``NAME`` or ``PREFIX*``), plus ``env``. None: the whole environment."""
+
+    def base_env(self) -> dict[str, str]:
+        if self.env_allowlist is None:
+            return dict(os.environ)
+        return {k: v for k, v in os.environ.items() if _allowed(k, self.env_allowlist)}
+
+
+def _allowed(name: str, allowlist: list[str]) -> bool:
+    return any(
+        name.startswith(entry[:-1]) if entry.endswith("*") else name == entry for entry in allowlist
+    )
 
 
 class AcpClient:
@@ -111,7 +126,7 @@ class AcpClient:
         """Spawn the agent with ``cwd`` as its working directory and run ``initialize``."""
         self.root = cwd
         self.process = await AgentProcess.start(
-            self.config.command, cwd=cwd, extra_env=self.config.env
+            self.config.command, cwd=cwd, extra_env=self.config.env, base_env=self.config.base_env()
         )
         stdin = self.process.stdin
         self.peer = JsonRpcPeer(

@@ -34,11 +34,16 @@ class AgentProcess:
 
     @classmethod
     async def start(
-        cls, argv: Sequence[str], *, cwd: str, extra_env: Mapping[str, str] | None = None
+        cls,
+        argv: Sequence[str],
+        *,
+        cwd: str,
+        extra_env: Mapping[str, str] | None = None,
+        base_env: Mapping[str, str] | None = None,
     ) -> AgentProcess:
         if not argv:
             raise AgentError("no agent command given")
-        env = dict(os.environ)
+        env = dict(os.environ if base_env is None else base_env)
         env.update(extra_env or {})
         try:
             proc = await procs.spawn(argv, cwd=cwd, env=env)

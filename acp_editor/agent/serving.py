@@ -30,6 +30,8 @@ log = get_logger("agent.serving")
 
 ORPHAN_LIMIT = 10_000
 """Updates kept for a session id we do not know yet (see ``_on_update``)."""
+ORPHAN_SESSIONS = 8
+"""How many unknown session ids are waited for at once; beyond that updates are dropped."""
 
 
 class AgentRequests:
@@ -42,7 +44,10 @@ class AgentRequests:
         self.files.on_access = self._file_accessed
         frontend = client.frontend
         self.terminals = TerminalManager(
-            self.policy, on_output=frontend.terminal_output, on_exit=frontend.terminal_exited
+            self.policy,
+            env=client.config.base_env(),
+            on_output=frontend.terminal_output,
+            on_exit=frontend.terminal_exited,
         )
         self._permission_ids = itertools.count(1)
         # session/update for an id we do not know yet: an agent may send one right after its
@@ -107,13 +112,24 @@ class AgentRequests:
             return
         session = self.client.sessions.get(params["sessionId"])
         if session is None:
-            waiting = self._orphans.setdefault(params["sessionId"], [])
-            if len(waiting) >= ORPHAN_LIMIT:
-                log.warning("session/update for unknown session %r ignored", params["sessionId"])
-                return
-            waiting.append(params.get("update"))
+            self._keep_orphan(params["sessionId"], params.get("update"))
             return
         self._apply(session, params.get("update"))
+
+    def _keep_orphan(self, session_id: str, update: Any) -> None:
+        """Keep an update for a session not opened yet, within bounds (a confused or hostile
+        agent naming endless unknown sessions must not grow memory)."""
+        waiting = self._orphans.get(session_id)
+        if waiting is None:
+            if len(self._orphans) >= ORPHAN_SESSIONS:
+                log.warning("session/update for unknown session %r ignored", session_id)
+                return
+            waiting = self._orphans[session_id] = []
+            log.info("session/update for session %r, not open (yet): kept for now", session_id)
+        if len(waiting) >= ORPHAN_LIMIT:
+            log.warning("session/update for unknown session %r ignored", session_id)
+            return
+        waiting.append(update)
 
     def _apply(self, session: Session, update: Any) -> None:
         try:

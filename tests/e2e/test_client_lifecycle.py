@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 import time
@@ -174,3 +175,33 @@ def test_frontend_defaults_are_harmless() -> None:
     frontend = Frontend()
     assert asyncio.run(frontend.request_permission("s", {}, [])) is None
     assert SCRIPTED_AGENT[0] == sys.executable
+
+
+async def test_env_allowlist_restricts_what_the_agent_and_its_commands_see(
+    tmp_path: Path, start_client: StartClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SECRET_TOKEN", "s3cret")
+    monkeypatch.setenv("LC_DEMO", "x")
+    dump = tmp_path / "env.json"
+    script = f"import os, json; open({str(dump)!r}, 'w').write(json.dumps(dict(os.environ)))"
+    client = AcpClient(
+        AgentConfig(
+            [sys.executable, "-c", script], env={"EXTRA": "1"}, env_allowlist=["PATH", "LC_*"]
+        )
+    )
+    with pytest.raises(AgentError):
+        await client.start(str(tmp_path))  # it exits at once: we only want what it saw
+    seen = json.loads(dump.read_text())
+    assert "SECRET_TOKEN" not in seen and seen["LC_DEMO"] == "x" and seen["EXTRA"] == "1"
+    assert "PATH" in seen
+
+    agent = await start_client(env_allowlist=["PATH"])
+    session = await agent.new_session(str(tmp_path))
+    terminals = agent.requests.terminals
+    created = await terminals.create(
+        {"sessionId": session.id, "command": "env"}, default_cwd=str(tmp_path)
+    )
+    params = {"sessionId": session.id, "terminalId": created["terminalId"]}
+    await terminals.wait_for_exit(params)
+    output = (await terminals.output(params))["output"]
+    assert "PATH=" in output and "SECRET_TOKEN" not in output
