@@ -46,6 +46,7 @@ class Options:
     login: bool = False
     log_level: str = "WARNING"
     writes_itself: bool = False
+    state_dir: str | None = None
 
 
 def parse_args(argv: Sequence[str] | None = None) -> Options:
@@ -77,6 +78,11 @@ def parse_args(argv: Sequence[str] | None = None) -> Options:
     )
     p.add_argument("--login", action="store_true", help="the terminal login flow: report, exit 0")
     p.add_argument(
+        "--state-dir",
+        metavar="DIR",
+        help="keep sessions in DIR across restarts (for session/load after a crash)",
+    )
+    p.add_argument(
         "--writes-itself",
         action="store_true",
         help="read and write files directly on disk, reporting only diffs (as many agents do)",
@@ -95,6 +101,7 @@ def parse_args(argv: Sequence[str] | None = None) -> Options:
         login=a.login,
         log_level=a.log_level,
         writes_itself=a.writes_itself,
+        state_dir=a.state_dir,
     )
 
 
@@ -173,6 +180,7 @@ async def serve(opts: Options, stdin: IO[bytes], stdout: IO[bytes]) -> int:
         slow=opts.slow,
         wait_seconds=opts.wait_seconds,
         writes_itself=opts.writes_itself,
+        state_dir=opts.state_dir,
     )
     agent.register()
     try:

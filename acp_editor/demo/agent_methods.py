@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import uuid
 from collections.abc import Coroutine
@@ -93,8 +94,11 @@ class ScriptedAgent:
         slow: bool = False,
         wait_seconds: float = 30.0,
         writes_itself: bool = False,
+        state_dir: str | None = None,
     ) -> None:
         self.peer = peer
+        self.state_dir = state_dir
+        """Where sessions are kept across restarts (None: in memory only)."""
         self.require_auth = require_auth
         self.answer_version = answer_version
         self.fast, self.slow, self.wait_seconds = fast, slow, wait_seconds
@@ -102,7 +106,7 @@ class ScriptedAgent:
         self.version = 1
         self.caps = ClientCaps()
         self.authenticated = not require_auth
-        self.sessions: dict[str, SessionState] = {}
+        self.sessions: dict[str, SessionState] = load_sessions(state_dir)
         self._background: set[asyncio.Task[None]] = set()
 
     def register(self) -> None:
@@ -291,6 +295,7 @@ class ScriptedAgent:
         text = prompt_text(p.get("prompt"))
         await self._previous_turn_ended(session)
         session.history.append(("user", text))
+        save_session(self.state_dir, session)
         if session.title is None:
             session.title = text.strip()[:60] or "(empty prompt)"
             update = {"sessionUpdate": "session_info_update", "title": session.title}
@@ -341,3 +346,32 @@ class ScriptedAgent:
             log.info("session/cancel with nothing to cancel: %r", session_id)
             return
         session.turn.cancel()
+
+
+def load_sessions(state_dir: str | None) -> dict[str, SessionState]:
+    """Sessions an earlier run of this agent kept in ``state_dir``: loadable, not active."""
+    sessions: dict[str, SessionState] = {}
+    if state_dir is None or not os.path.isdir(state_dir):
+        return sessions
+    for name in sorted(os.listdir(state_dir)):
+        if not name.endswith(".json"):
+            continue
+        try:
+            with open(os.path.join(state_dir, name), encoding="utf-8") as f:
+                data = json.load(f)
+            session = SessionState(session_id=data["sessionId"], cwd=data["cwd"], active=False)
+            session.history = [(str(role), str(text)) for role, text in data["history"]]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            log.warning("skipping saved session %s: %s", name, exc)
+            continue
+        sessions[session.session_id] = session
+    return sessions
+
+
+def save_session(state_dir: str | None, session: SessionState) -> None:
+    if state_dir is None:
+        return
+    os.makedirs(state_dir, exist_ok=True)
+    data = {"sessionId": session.session_id, "cwd": session.cwd, "history": session.history}
+    with open(os.path.join(state_dir, f"{session.session_id}.json"), "w", encoding="utf-8") as f:
+        json.dump(data, f)

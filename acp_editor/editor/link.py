@@ -49,6 +49,8 @@ class EditorLink:
         self.client: AcpClient | None = None
         self.current_session: str | None = None
         self._starting: asyncio.Task[AcpClient] | None = None
+        self._lost_session: str | None = None
+        """The current session of an agent that crashed: loaded again when the agent can."""
         self.status: dict[str, Any] = {"state": "starting", "command": options.agent.command}
         self._closed = False
 
@@ -89,6 +91,7 @@ class EditorLink:
     async def _start(self) -> AcpClient:
         if self.client is not None:  # a crashed agent: its sessions are gone with it
             await self.client.shutdown()
+            self._lost_session = self.current_session or self._lost_session
             self.client, self.current_session = None, None
         self._set_status(state="starting")
         client = AcpClient(self.options.agent, self.frontend, self.documents)
@@ -150,8 +153,26 @@ class EditorLink:
                 raise InvalidParams(f"unknown session: {wanted!r}")
             return wanted
         if self.current_session is None or self.current_session not in client.sessions:
+            if await self._recover(client):
+                assert self.current_session is not None
+                return self.current_session
             return await self.new_session()
         return self.current_session
+
+    async def _recover(self, client: AcpClient) -> bool:
+        """After a crash, carry on in the same session if the new agent can load or resume it."""
+        lost, self._lost_session = self._lost_session, None
+        if lost is None or not (
+            client.supports("session/load") or client.supports("session/resume")
+        ):
+            return False
+        try:
+            await self.load_session(lost)
+        except RpcError as exc:
+            log.info("could not load session %s after the agent restarted: %s", lost, exc.message)
+            return False
+        log.info("the restarted agent carries on with session %s", lost)
+        return True
 
     async def prompt(
         self, blocks: list[dict[str, Any]], session_id: str | None = None

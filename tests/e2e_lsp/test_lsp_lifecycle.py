@@ -238,3 +238,26 @@ async def test_without_an_agent_the_demo_agent_is_used(
     status = await editor.command("acp.status")
     assert status["command"][1:] == ["-m", "acp_editor.demo.agent"]
     assert status["agentInfo"]["name"]
+
+
+async def test_after_a_crash_the_session_is_loaded_again_when_the_agent_can(
+    editor_factory: StartEditor, tmp_path: Path
+) -> None:
+    editor = await editor_factory(
+        agent_flags=("--state-dir", str(tmp_path / "agent-state")), features=["stream"]
+    )
+    first = await editor.request(proto.ACP_PROMPT, {"prompt": "remember me"})
+    server_pid = editor.client._server.pid  # type: ignore[union-attr]
+    (agent_pid,) = procs_of_parent(server_pid)
+    os.killpg(agent_pid, signal.SIGKILL)
+    await wait_until(lambda: editor.of(proto.ACP_AGENT_STATUS)[-1]["state"] == "failed")
+    again = await editor.request(proto.ACP_PROMPT, {"prompt": "still there?"})
+    assert again["sessionId"] == first["sessionId"]  # session/load on the new agent
+    snapshot = await editor.request(proto.ACP_SNAPSHOT, {"sessionId": first["sessionId"]})
+    said = [
+        block["text"]
+        for entry in snapshot["sessions"][0]["entries"]
+        if entry.get("role") == "user"
+        for block in entry["content"]
+    ]
+    assert said[0] == "remember me" and said[-1] == "still there?"
