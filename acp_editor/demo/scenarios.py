@@ -27,6 +27,7 @@ from acp_editor.errors import RpcError
 HELLO = "hello.py"
 NOTES = "NOTES.md"
 SHELL_COMMAND = "echo hello from the demo agent && ls"
+LONG_COMMAND = "sleep 60 & sleep 60; wait"
 READ_LIMIT = 20
 EDIT_LINE = 'print("edited by the demo agent")\n'
 NEW_HELLO = 'print("hello from the demo agent")\n'
@@ -166,6 +167,29 @@ async def shell(turn: Turn) -> None:
         )
 
 
+async def long_shell(turn: Turn) -> None:
+    """A command that runs for a minute, in a client terminal: for tests of what dies with what."""
+    tid = turn.new_id("shell")
+    async with turn.tool_errors(tid, "The long command"):
+        terminal_id = await turn.create_terminal(LONG_COMMAND)
+        terminal = {"type": "terminal", "terminalId": terminal_id}
+        try:
+            await turn.tool_call(
+                tid,
+                {
+                    "title": f"Run `{LONG_COMMAND}`",
+                    "kind": "execute",
+                    "status": "in_progress",
+                    "content": [terminal],
+                    "rawInput": {"command": LONG_COMMAND},
+                },
+            )
+            await turn.terminal_call("terminal/wait_for_exit", terminal_id)
+        finally:
+            await turn.release_terminal(terminal_id)
+        await turn.tool_update(tid, {"status": "completed"})
+
+
 async def plan(turn: Turn) -> None:
     """Resend the whole plan at each step, as the spec requires; statuses only move forward."""
     steps = [f"Read {HELLO}", f"Edit {HELLO}", "Run a command", "Summarise"]
@@ -278,6 +302,7 @@ SCENARIOS: dict[str, tuple[Scenario, str]] = {
     "early-permission": (early_permission, f"Ask to write {NOTES} before announcing the call"),
     "chunks": (chunks, "Stream tool-call content item by item"),
     "wait": (wait, "A tool call that waits long enough to be cancelled"),
+    "long-shell": (long_shell, "Run a command for a minute in a client terminal"),
 }
 ALL_ORDER = ("stream", "plan", "read", "edit", "shell", "early-permission", "custom", "chunks")
 
