@@ -163,9 +163,17 @@ def paths_of(call: dict[str, Any]) -> list[str]:
     return paths
 
 
+SHELL_CONTROL = set(";&|`$<>()\n")
+
+
 def _starts_with_words(command: str, prefix: str) -> bool:
+    """``npm test`` covers ``npm test -- -x``, but not ``npm test; rm -rf ~``: what follows the
+    prefix may hold no shell control characters, or the rule would cover any other command."""
     words, wanted = command.split(), prefix.split()
-    return bool(wanted) and words[: len(wanted)] == wanted
+    if not wanted or words[: len(wanted)] != wanted:
+        return False
+    rest = " ".join(words[len(wanted) :])
+    return not (SHELL_CONTROL & set(rest))
 
 
 def _within(path: str, scope: str) -> bool:

