@@ -261,3 +261,14 @@ async def test_after_a_crash_the_session_is_loaded_again_when_the_agent_can(
         for block in entry["content"]
     ]
     assert said[0] == "remember me" and said[-1] == "still there?"
+
+
+@pytest.mark.parametrize(("folders", "root"), [(True, True), (False, True), (False, False)])
+async def test_the_session_cwd_is_the_workspace_folder_else_root_uri_else_the_servers_cwd(
+    editor_factory: StartEditor, workspace: Path, folders: bool, root: bool
+) -> None:
+    editor = await editor_factory(folders=folders, root=root, features=["stream"])
+    result = await editor.request(proto.ACP_PROMPT, {"prompt": "hi"})
+    listed = await editor.request(proto.ACP_LIST_SESSIONS, {})
+    (cwd,) = [s["cwd"] for s in listed["sessions"] if s["sessionId"] == result["sessionId"]]
+    assert cwd == (str(workspace) if root else os.getcwd())  # pytest-lsp starts it in ours

@@ -135,6 +135,8 @@ async def start_editor(
     saves_after_apply: bool = False,
     env: dict[str, str] | None = None,
     init_options: dict[str, Any] | None = None,
+    folders: bool = True,
+    root: bool = True,
 ) -> Editor:
     command = [sys.executable, "-m", "acp_editor", "--stdio", *server_args]
     if agent != []:  # [] : no agent after --, so presets (or the demo agent) decide
@@ -179,8 +181,10 @@ async def start_editor(
     editor.init_result = await client.initialize_session(
         lsp.InitializeParams(
             capabilities=client_capabilities(capabilities),
-            root_uri=uri,
-            workspace_folders=[lsp.WorkspaceFolder(uri=uri, name=workspace.name)],
+            root_uri=uri if root else None,
+            workspace_folders=[lsp.WorkspaceFolder(uri=uri, name=workspace.name)]
+            if folders
+            else None,
             initialization_options=options,
         )
     )

@@ -1,0 +1,186 @@
+-- What each user command does (plugin/acp_editor.lua only declares them, loading this lazily).
+-- Every command works without an explicit setup(): it then runs setup({}) with the defaults.
+
+local state = require("acp_editor.state")
+
+local M = {}
+
+local function ensure()
+  local acp = require("acp_editor")
+  if not acp.configured() then
+    acp.setup({})
+  end
+  return acp.start() ~= nil
+end
+
+local function sessions()
+  return require("acp_editor.sessions")
+end
+
+local function report_error(what)
+  return function(err)
+    if err then
+      state.report(("acp-editor: %s failed: %s"):format(what, err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    end
+  end
+end
+
+function M.chat()
+  if ensure() then
+    require("acp_editor.chat").open()
+  end
+end
+
+--- :[range]AcpPrompt {text}: with a range, the selected lines go along as context.
+function M.prompt(o)
+  if not ensure() then
+    return
+  end
+  local sel = o.range > 0 and { buf = vim.api.nvim_get_current_buf(), first = o.line1, last = o.line2 } or nil
+  local function send(text)
+    if text and vim.trim(text) ~= "" then
+      sessions().prompt(require("acp_editor.context").prompt(text, sel))
+    end
+  end
+  if o.args ~= "" then
+    return send(o.args)
+  end
+  vim.ui.input({ prompt = "Ask the agent: " }, send)
+end
+
+function M.cancel()
+  if ensure() then
+    sessions().cancel(report_error("cancel"))
+  end
+end
+
+function M.follow(o)
+  if not ensure() then
+    return
+  end
+  local arg = o.args
+  if arg ~= "" and arg ~= "on" and arg ~= "off" then
+    return state.report("acp-editor: :AcpFollow takes on, off or nothing (toggle)", vim.log.levels.ERROR)
+  end
+  local enabled = nil -- no argument: toggle
+  if arg ~= "" then
+    enabled = arg == "on"
+  end
+  require("acp_editor.follow").set(enabled)
+end
+
+local function modes()
+  local snap = state.current()
+  return snap and type(snap.modes) == "table" and snap.modes.availableModes or {}
+end
+
+function M.mode(o)
+  if not ensure() then
+    return
+  end
+  if o.args ~= "" then
+    return sessions().set_mode(o.args, report_error("setting the mode"))
+  end
+  local available = modes()
+  if #available == 0 then
+    return state.report("acp-editor: the agent offers no modes (or no session yet: send a prompt first)")
+  end
+  vim.ui.select(available, {
+    prompt = "Agent mode:",
+    kind = "acp_editor.mode",
+    format_item = function(m)
+      return m.description and ("%s: %s"):format(m.name or m.id, m.description) or (m.name or m.id)
+    end,
+  }, function(choice)
+    if choice then
+      sessions().set_mode(choice.id, report_error("setting the mode"))
+    end
+  end)
+end
+
+function M.complete_mode()
+  return vim.tbl_map(function(m)
+    return m.id
+  end, modes())
+end
+
+--- :AcpReview: pending hunks in the quickfix list; :AcpReview accept|reject decides all of them.
+function M.review(o)
+  if not ensure() then
+    return
+  end
+  local review = require("acp_editor.review")
+  if o.args == "accept" or o.args == "reject" then
+    return review.decide(o.args, { all = true })
+  elseif o.args ~= "" then
+    return state.report("acp-editor: :AcpReview takes accept, reject or nothing", vim.log.levels.ERROR)
+  end
+  review.to_quickfix(true)
+end
+
+function M.sessions()
+  if not ensure() then
+    return
+  end
+  if not sessions().can_list() then
+    return state.report("acp-editor: this agent cannot list its sessions", vim.log.levels.WARN)
+  end
+  sessions().list(function(err, result)
+    if err then
+      return report_error("listing sessions")(err)
+    end
+    local listed = result and result.sessions or {}
+    if #listed == 0 then
+      return state.report("acp-editor: the agent has no earlier sessions")
+    end
+    vim.ui.select(listed, {
+      prompt = "Load a session:",
+      kind = "acp_editor.session",
+      format_item = function(s)
+        return ("%s  %s  %s"):format(s.title or s.sessionId, s.updatedAt or "", s.cwd or "")
+      end,
+    }, function(choice)
+      if choice then
+        sessions().load(choice.sessionId)
+      end
+    end)
+  end)
+end
+
+function M.new_session()
+  if ensure() then
+    sessions().new_session(report_error("starting a session"))
+  end
+end
+
+function M.permission()
+  if ensure() then
+    require("acp_editor.chat").choose()
+  end
+end
+
+function M.terminal(o)
+  if ensure() then
+    require("acp_editor.terminals").open(o.args)
+  end
+end
+
+function M.diff()
+  if ensure() then
+    require("acp_editor.preview_keys").diff()
+  end
+end
+
+function M.start(o)
+  local acp = require("acp_editor")
+  if not acp.configured() then
+    acp.setup({ autostart = false })
+  end
+  acp.start(o.args ~= "" and o.args or nil)
+end
+
+function M.stop()
+  require("acp_editor").stop()
+end
+
+return M

@@ -1,0 +1,226 @@
+-- Options: defaults, validation, and the one resolved table every module reads.
+--
+-- Validation fails early with a message naming the bad field (`agents.claude.cmd: expected
+-- table, got string`), because a typo in a plugin spec otherwise surfaces much later as an
+-- obscure error from the server process.
+
+---@class acp_editor.AgentSpec
+---@field cmd string[] the agent's command line (`{ "npx", "@zed-industries/claude-code-acp" }`)
+---@field env? table<string, string> extra environment for the agent (passed through the sidecar)
+
+---@class acp_editor.AutoApproveRule
+---@field kind string the tool call's kind (`read`, `edit`, `execute`, ...) or `*` for any
+---@field option string the permission option kind to choose (`allow_once`, `reject_once`, ...)
+
+---@class acp_editor.ChatOptions
+---@field position "right"|"left"|"bottom"|"tab"
+---@field width integer columns of a side chat
+---@field height integer lines of a bottom chat
+---@field prompt_height integer lines of the prompt area under the transcript
+
+---@class acp_editor.Keymaps
+---@field chat table<string, string|false> keys in the chat transcript and prompt buffers
+---@field preview table<string, string|false> keys in buffers that show agent edits inline
+
+---@class acp_editor.Config
+---@field server_cmd string[] how to run the sidecar (`acp-editor`)
+---@field server_args string[] extra sidecar arguments, before `--` (e.g. `--log-file`)
+---@field agents table<string, acp_editor.AgentSpec>
+---@field default_agent? string a key of `agents`; nil: the sidecar's own default preset
+---@field autostart boolean start the sidecar in setup() (else on the first command)
+---@field root_dir? string|fun(): string the workspace root (default: git root or cwd)
+---@field follow boolean start with follow-along on
+---@field follow_mark boolean mark the agent's cursor with a sign and a virtual-text tag
+---@field review? "after-write"|"before-write"|"off" nil: the sidecar's `--review`
+---@field saves_after_apply boolean Neovim saves the buffers the server edits (else the server writes the file)
+---@field auto_approve acp_editor.AutoApproveRule[] answered without asking (off by default)
+---@field permission_picker boolean open vim.ui.select for each permission (else the chat only)
+---@field dismiss "reject"|"keep" what closing the picker without a choice means
+---@field chat acp_editor.ChatOptions
+---@field keymaps acp_editor.Keymaps
+---@field schedule fun(fn: function) injected for tests (default vim.schedule)
+---@field notify fun(msg: string, level?: integer) injected for tests (default vim.notify)
+--- nil: vim.ui.select, looked up at each call, so a picker plugin that replaces it later wins
+---@field ui_select? fun(items: any[], opts: table, on_choice: fun(item: any?, idx: integer?))
+--- injected for the health check (default vim.system)
+---@field system fun(cmd: string[], opts: table, on_exit?: function): vim.SystemObj
+
+local M = {}
+
+---@return acp_editor.Config
+function M.defaults()
+  return {
+    server_cmd = { "acp-editor" },
+    server_args = {},
+    agents = {},
+    default_agent = nil,
+    autostart = true,
+    root_dir = nil,
+    follow = true,
+    follow_mark = true,
+    review = nil,
+    saves_after_apply = false,
+    auto_approve = {},
+    permission_picker = true,
+    dismiss = "reject",
+    chat = { position = "right", width = 64, height = 16, prompt_height = 5 },
+    keymaps = {
+      chat = {
+        send = "<CR>", -- normal mode, prompt buffer
+        send_insert = "<C-s>", -- insert mode, prompt buffer
+        cancel = "<C-c>",
+        allow = "a", -- transcript: answer the oldest pending permission
+        allow_always = "A",
+        reject = "r",
+        reject_always = "R",
+        choose = "p", -- transcript: open the picker for it
+        close = "q",
+      },
+      preview = {
+        accept = "<leader>aa",
+        reject = "<leader>ar",
+        accept_file = "<leader>aA",
+        reject_file = "<leader>aR",
+        diff = "<leader>ad",
+        next = "]a",
+        prev = "[a",
+      },
+    },
+    schedule = vim.schedule,
+    notify = vim.notify,
+    ui_select = nil,
+    system = vim.system,
+  }
+end
+
+local function fail(path, message)
+  error(("acp_editor.setup: %s: %s"):format(path, message), 0)
+end
+
+--- vim.validate with the full option path in the message, re-raised as a setup error.
+local function check(path, value, expected, optional)
+  local ok, err = pcall(vim.validate, path, value, expected, optional)
+  if not ok then
+    error("acp_editor.setup: " .. tostring(err), 0)
+  end
+end
+
+local function check_list_of_strings(path, value, non_empty)
+  check(path, value, "table")
+  if non_empty and #value == 0 then
+    fail(path, "expected a non-empty list of strings")
+  end
+  for i, item in ipairs(value) do
+    check(("%s[%d]"):format(path, i), item, "string")
+  end
+end
+
+local function one_of(path, value, choices, optional)
+  if value == nil and optional then
+    return
+  end
+  if not vim.tbl_contains(choices, value) then
+    fail(path, ("expected one of %s, got %s"):format(table.concat(choices, ", "), vim.inspect(value)))
+  end
+end
+
+--- Reject unknown keys: a misspelt option would otherwise be silently ignored.
+local function known_keys(path, value, defaults)
+  for key in pairs(value) do
+    if defaults[key] == nil and not M.optional_keys[key] then
+      fail(path == "" and key or (path .. "." .. key), "unknown option")
+    end
+  end
+end
+
+M.optional_keys = { default_agent = true, root_dir = true, review = true, ui_select = true }
+
+---@param cfg acp_editor.Config
+local function validate(cfg)
+  check("server_cmd", cfg.server_cmd, "table")
+  check_list_of_strings("server_cmd", cfg.server_cmd, true)
+  check_list_of_strings("server_args", cfg.server_args)
+  check("agents", cfg.agents, "table")
+  for name, spec in pairs(cfg.agents) do
+    local path = "agents." .. tostring(name)
+    check(path, spec, "table")
+    known_keys(path, spec, { cmd = true, env = true })
+    check_list_of_strings(path .. ".cmd", spec.cmd, true)
+    check(path .. ".env", spec.env, "table", true)
+    for key, val in pairs(spec.env or {}) do
+      check(("%s.env.%s"):format(path, key), val, "string")
+    end
+  end
+  check("default_agent", cfg.default_agent, "string", true)
+  if cfg.default_agent and not cfg.agents[cfg.default_agent] then
+    fail("default_agent", ("%q is not a key of agents"):format(cfg.default_agent))
+  end
+  for _, name in ipairs({ "autostart", "follow", "follow_mark", "saves_after_apply", "permission_picker" }) do
+    check(name, cfg[name], "boolean")
+  end
+  check("root_dir", cfg.root_dir, { "string", "function" }, true)
+  one_of("review", cfg.review, require("acp_editor.protocol").review_modes, true)
+  one_of("dismiss", cfg.dismiss, { "reject", "keep" })
+  check("auto_approve", cfg.auto_approve, "table")
+  local kinds = require("acp_editor.protocol").permission_kinds
+  for i, rule in ipairs(cfg.auto_approve) do
+    local path = ("auto_approve[%d]"):format(i)
+    check(path, rule, "table")
+    check(path .. ".kind", rule.kind, "string")
+    check(path .. ".option", rule.option, "string")
+    if not vim.tbl_contains(kinds, rule.option) and not rule.option:match("^_") then
+      fail(path .. ".option", ("expected one of %s, got %q"):format(table.concat(kinds, ", "), rule.option))
+    end
+  end
+  check("chat", cfg.chat, "table")
+  one_of("chat.position", cfg.chat.position, { "right", "left", "bottom", "tab" })
+  for _, name in ipairs({ "width", "height", "prompt_height" }) do
+    check("chat." .. name, cfg.chat[name], "number")
+  end
+  check("keymaps", cfg.keymaps, "table")
+  for group, maps in pairs(cfg.keymaps) do
+    check("keymaps." .. group, maps, "table")
+    for action, lhs in pairs(maps) do
+      if lhs ~= false then
+        check(("keymaps.%s.%s"):format(group, action), lhs, "string")
+      end
+    end
+  end
+  for _, name in ipairs({ "schedule", "notify", "system" }) do
+    check(name, cfg[name], "function")
+  end
+  check("ui_select", cfg.ui_select, "function", true)
+end
+
+--- Merge the user's options over the defaults and validate the result.
+---@param opts? table
+---@return acp_editor.Config
+function M.resolve(opts)
+  opts = opts or {}
+  check("opts", opts, "table")
+  local defaults = M.defaults()
+  known_keys("", opts, defaults)
+  for _, group in ipairs({ "chat", "keymaps" }) do
+    if type(opts[group]) == "table" then -- the inner keys too: `chat.widht` is a typo
+      known_keys(group, opts[group], defaults[group])
+    end
+  end
+  if type(opts.keymaps) == "table" then
+    for group, maps in pairs(opts.keymaps) do
+      if type(maps) == "table" then
+        known_keys("keymaps." .. group, maps, defaults.keymaps[group])
+      end
+    end
+  end
+  -- Lists are replaced, not merged index by index (vim.tbl_deep_extend would splice them).
+  local cfg = vim.tbl_deep_extend("force", defaults, opts)
+  for _, list in ipairs({ "server_cmd", "server_args", "auto_approve" }) do
+    if opts[list] ~= nil then
+      cfg[list] = opts[list]
+    end
+  end
+  validate(cfg)
+  return cfg
+end
+
+return M

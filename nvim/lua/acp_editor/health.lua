@@ -1,0 +1,113 @@
+-- :checkhealth acp_editor
+--
+-- Checks what a first run needs, in the order it fails: Neovim's version, the sidecar on PATH
+-- (and that its Python entry point actually runs), the agent commands, and, when the sidecar
+-- is running, that it initialized and what state the agent is in.
+
+local M = {}
+
+local health = vim.health
+
+local function config()
+  local state = require("acp_editor.state")
+  if state.config then
+    return state.config, true
+  end
+  return require("acp_editor.config").resolve({ autostart = false }), false
+end
+
+local function check_version()
+  if vim.fn.has("nvim-0.11") == 1 then
+    local v = vim.version()
+    health.ok(("Neovim %d.%d.%d"):format(v.major, v.minor, v.patch))
+  else
+    health.error("Neovim 0.11 or newer is needed (vim.lsp.start with the 0.11 client API)")
+  end
+end
+
+---@param cfg acp_editor.Config
+local function check_sidecar(cfg)
+  local exe = cfg.server_cmd[1]
+  if vim.fn.executable(exe) ~= 1 then
+    health.error(("`%s` not found"):format(exe), {
+      "Install it: `python3 -m pip install acp-editor` (or `pipx install acp-editor`)",
+      "or point `server_cmd` at it in setup()",
+    })
+    return false
+  end
+  health.ok(("`%s` found: %s"):format(exe, vim.fn.exepath(exe)))
+  local cmd = vim.list_extend(vim.list_extend({}, cfg.server_cmd), { "--version" })
+  local ok, result = pcall(function()
+    return cfg.system(cmd, { text = true }):wait(15000)
+  end)
+  if ok and result and result.code == 0 then
+    health.ok(("the sidecar runs: %s"):format(vim.trim(result.stdout or "")))
+    return true
+  end
+  local why = tostring(result) -- pcall's error, when vim.system itself failed
+  if ok and result then
+    why = result.stderr ~= "" and result.stderr or ("exit code " .. tostring(result.code))
+  end
+  health.error(("`%s --version` failed: %s"):format(table.concat(cfg.server_cmd, " "), vim.trim(why)))
+  return false
+end
+
+---@param cfg acp_editor.Config
+local function check_agents(cfg)
+  if vim.tbl_isempty(cfg.agents) then
+    health.info("no agents configured: the sidecar uses its default preset (agents.toml) or its demo agent")
+    return
+  end
+  for name, spec in pairs(cfg.agents) do
+    local exe = spec.cmd[1]
+    local mark = name == cfg.default_agent and " (default)" or ""
+    if vim.fn.executable(exe) == 1 then
+      health.ok(("agent %s%s: `%s` found"):format(name, mark, exe))
+    else
+      local report = name == cfg.default_agent and health.error or health.warn
+      local advice = { "Install the agent or fix agents." .. name .. ".cmd" }
+      report(("agent %s%s: `%s` not found"):format(name, mark, exe), advice)
+    end
+  end
+end
+
+local function check_running()
+  local state = require("acp_editor.state")
+  local client = require("acp_editor.client").get()
+  if not client then
+    health.info("the sidecar is not running (it starts with setup(), :AcpStart or any :Acp command)")
+    return
+  end
+  if client.initialized then
+    health.ok(("the sidecar is running (LSP client %d) and initialized"):format(client.id))
+  else
+    health.warn("the sidecar is running but has not finished initializing")
+  end
+  local agent = state.agent
+  if not agent then
+    health.info("no agent status yet")
+  elseif agent.state == "ready" then
+    local info = agent.agentInfo or {}
+    health.ok(("the agent is ready: %s %s"):format(info.title or info.name or agent.command[1], info.version or ""))
+  elseif agent.state == "failed" then
+    health.error("the agent failed: " .. (agent.message or "?"), agent.stderrTail and { agent.stderrTail } or nil)
+  else
+    health.info("the agent is " .. tostring(agent.state))
+  end
+end
+
+function M.check()
+  health.start("acp-editor")
+  check_version()
+  local cfg, configured = config()
+  if not configured then
+    health.info("setup() has not run: checking the default options")
+  end
+  check_sidecar(cfg)
+  health.start("acp-editor: agents")
+  check_agents(cfg)
+  health.start("acp-editor: sidecar")
+  check_running()
+end
+
+return M

@@ -1,0 +1,121 @@
+-- acp-editor for Neovim: watch and steer an ACP coding agent, through the acp-editor sidecar.
+--
+-- This module only wires: it resolves the options, connects the views to the state, and starts
+-- the sidecar with Neovim's built-in LSP client. Everything else lives in a module named after
+-- what it shows (chat, follow, preview, review, permissions, terminals). See :help acp_editor.
+
+local state = require("acp_editor.state")
+
+local M = {}
+
+local subscribed = false
+
+local function highlights()
+  local links = {
+    AcpEditorHeader = "Title",
+    AcpEditorUser = "Function",
+    AcpEditorAgent = "Identifier",
+    AcpEditorThought = "Comment",
+    AcpEditorToolCall = "Special",
+    AcpEditorPlan = "Title",
+    AcpEditorPermission = "WarningMsg",
+    AcpEditorUnknown = "NonText",
+    AcpEditorHint = "Comment",
+    AcpEditorAgentCursor = "Search",
+    AcpEditorAdded = "DiffAdd",
+    AcpEditorRemoved = "DiffDelete",
+    AcpEditorAddedVirt = "DiffAdd",
+    AcpEditorRemovedVirt = "DiffDelete",
+    AcpEditorStatus_pending = "Comment",
+    AcpEditorStatus_in_progress = "DiagnosticWarn",
+    AcpEditorStatus_completed = "DiagnosticOk",
+    AcpEditorStatus_failed = "DiagnosticError",
+    AcpEditorStatus_cancelled = "DiagnosticHint",
+    AcpEditorStatus_custom = "DiagnosticInfo",
+  }
+  for group, link in pairs(links) do
+    vim.api.nvim_set_hl(0, group, { link = link, default = true })
+  end
+end
+
+--- Connect the views to the state, once.
+local function subscribe()
+  if subscribed then
+    return
+  end
+  subscribed = true
+  local permissions = require("acp_editor.permissions")
+  local preview = require("acp_editor.preview")
+  local review = require("acp_editor.review")
+  require("acp_editor.chat").subscribe()
+  state.on("session", function(sid)
+    permissions.sweep(sid)
+    review.prune(sid)
+  end)
+  state.on("review", preview.render_all)
+  state.on("stopped", function()
+    permissions.reset()
+    review.reset()
+    preview.reset()
+  end)
+  -- A buffer opened after the previews were drawn gets its own.
+  vim.api.nvim_create_autocmd("BufWinEnter", {
+    group = vim.api.nvim_create_augroup("acp_editor_preview", { clear = true }),
+    callback = function(ev)
+      if vim.bo[ev.buf].buftype == "" then
+        preview.render(ev.buf)
+      end
+    end,
+  })
+end
+
+--- Configure the plugin (and start the sidecar unless `autostart = false`).
+---@param opts? table see :help acp_editor-options
+function M.setup(opts)
+  state.config = require("acp_editor.config").resolve(opts)
+  state.follow = state.config.follow
+  highlights()
+  subscribe()
+  if state.config.autostart then
+    M.start()
+  end
+end
+
+--- Whether setup() ran; commands call setup({}) themselves when it did not.
+function M.configured()
+  return state.config ~= nil
+end
+
+--- Start the sidecar (no-op when running).
+---@param agent_name? string a key of `agents` (default: `default_agent`)
+---@return integer? client_id
+function M.start(agent_name)
+  if not state.config then
+    M.setup({ autostart = false })
+  end
+  local client = require("acp_editor.client")
+  local id, err = client.start(state.config, require("acp_editor.handlers").build(state.config), agent_name)
+  if not id then
+    state.report("acp-editor: " .. err, vim.log.levels.ERROR)
+  end
+  return id
+end
+
+--- Stop the sidecar (and the agent with it).
+function M.stop(timeout_ms)
+  return require("acp_editor.client").stop(timeout_ms)
+end
+
+--- Send a prompt (text or ACP content blocks); `callback(err, {sessionId, stopReason})` when
+--- the turn ends. `session_id` defaults to the current session.
+function M.prompt(prompt, callback, session_id)
+  M.start()
+  return require("acp_editor.sessions").prompt(prompt, callback, session_id)
+end
+
+--- The plugin's state, read-only by convention (for statuslines and tests).
+function M.state()
+  return state
+end
+
+return M

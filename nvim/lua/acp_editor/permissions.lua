@@ -1,0 +1,270 @@
+-- Permission requests (acp/requestPermission) and auth choices (acp/chooseAuthMethod).
+--
+-- A request never blocks Neovim: its handler suspends (acp_editor.asyncreq) and is answered
+-- later from vim.ui.select, from the chat buffer, or by an auto-approve rule. Requests queue up:
+-- one picker at a time, oldest first, all of them listed in the chat. vim.ui.select is looked up
+-- at each call, so telescope / fzf-lua / snacks pickers (which replace it) are used.
+-- A request goes away when it is answered, when the server withdraws it ($/cancelRequest), when
+-- its tool call is cancelled, or when its session's turn ends (nobody is waiting any more).
+
+local asyncreq = require("acp_editor.asyncreq")
+local protocol = require("acp_editor.protocol")
+local state = require("acp_editor.state")
+
+---@class acp_editor.Permission
+---@field seq integer order of arrival
+---@field request_id? string|integer the server's JSON-RPC id, when it could be learnt
+---@field params table RequestPermissionParams
+---@field waiting acp_editor.Suspended
+---@field answer? string|vim.NIL the optionId sent (vim.NIL: dismissed)
+---@field withdrawn? boolean
+---@field dismissed? boolean the picker was closed without a choice (dismiss = "keep")
+
+local M = {
+  ---@type acp_editor.Permission[] oldest first
+  pending = {},
+  ---@type acp_editor.Permission? the one a picker is open for
+  picking = nil,
+  ---@type table[] answered/withdrawn requests, newest last (for the chat and for tests)
+  history = {},
+}
+local seq = 0
+
+--- A short line saying what the agent wants to do.
+---@param params table
+function M.describe(params)
+  local call = params.toolCall or {}
+  local what = call.title or call.kind or "a tool call"
+  if params.command then
+    what = ("%s: %s"):format(what, params.command)
+  end
+  for _, diff in ipairs(params.diffs or {}) do
+    local file = vim.fn.fnamemodify(diff.path or "", ":~:.")
+    what = ("%s (%s +%d -%d)"):format(what, file, diff.added or 0, diff.removed or 0)
+  end
+  return what
+end
+
+---@return table? option the first option of `kind` (allow_once, reject_once, ...)
+function M.option_of_kind(params, kind)
+  for _, option in ipairs(params.options or {}) do
+    if option.kind == kind then
+      return option
+    end
+  end
+end
+
+local function auto_choice(params)
+  local kind = (params.toolCall or {}).kind
+  for _, rule in ipairs(state.config.auto_approve) do
+    if rule.kind == "*" or rule.kind == kind then
+      local option = M.option_of_kind(params, rule.option)
+      if option then
+        return option
+      end
+    end
+  end
+end
+
+local function forget(entry, outcome)
+  for i, p in ipairs(M.pending) do
+    if p == entry then
+      table.remove(M.pending, i)
+      break
+    end
+  end
+  if M.picking == entry then
+    M.picking = nil -- a third-party picker cannot be closed from here; its late answer is ignored
+  end
+  M.remember(entry.params, outcome)
+  state.emit("permissions")
+end
+
+--- Keep the latest answers (for the chat and tests), not all of them forever.
+function M.remember(params, outcome)
+  table.insert(M.history, { params = params, outcome = outcome })
+  if #M.history > 50 then
+    table.remove(M.history, 1)
+  end
+end
+
+local function select_fn()
+  return state.config.ui_select or vim.ui.select
+end
+
+--- Open the picker for the oldest pending request not dismissed, unless one is open already.
+---@param entry? acp_editor.Permission this one (`:AcpPermission`), even if it was dismissed
+function M.pump(entry)
+  if M.picking or (not entry and not state.config.permission_picker) then
+    return
+  end
+  if not entry then
+    for _, p in ipairs(M.pending) do
+      if not p.dismissed then
+        entry = p
+        break
+      end
+    end
+  end
+  if not entry then
+    return
+  end
+  M.picking = entry
+  select_fn()(entry.params.options or {}, {
+    prompt = ("The agent asks: %s"):format(M.describe(entry.params)),
+    kind = "acp_editor.permission",
+    format_item = function(option)
+      return option.name or option.optionId
+    end,
+  }, function(choice)
+    if M.picking == entry then
+      M.picking = nil
+    end
+    if entry.answer == nil and not entry.withdrawn then
+      if choice then
+        M.answer(entry, choice.optionId)
+      elseif state.config.dismiss == "reject" then
+        M.answer(entry, nil)
+      else
+        entry.dismissed = true -- stays pending, answerable from the chat or :AcpPermission
+      end
+    end
+    state.config.schedule(function()
+      M.pump()
+    end)
+  end)
+end
+
+--- Answer a pending request with `option_id` (nil: dismissed; the server then rejects).
+---@param entry acp_editor.Permission
+---@param option_id? string
+---@return boolean answered false when it was no longer pending
+function M.answer(entry, option_id)
+  if entry.answer ~= nil or entry.withdrawn then
+    return false
+  end
+  entry.answer = option_id or vim.NIL
+  entry.waiting:resume({ optionId = entry.answer })
+  forget(entry, { optionId = option_id })
+  state.config.schedule(function()
+    M.pump()
+  end)
+  return true
+end
+
+--- Answer the oldest pending request with its first option of `kind` (for chat keymaps).
+---@return boolean
+function M.answer_oldest(kind)
+  local entry = M.pending[1]
+  if not entry then
+    state.report("acp-editor: no permission request is pending")
+    return false
+  end
+  local option = M.option_of_kind(entry.params, kind)
+  if not option then
+    state.report(("acp-editor: this request has no %s option"):format(kind), vim.log.levels.WARN)
+    return false
+  end
+  return M.answer(entry, option.optionId)
+end
+
+--- The request is void: answer the suspended handler with RequestCancelled (the server has
+--- stopped waiting, so the answer is only there to end the coroutine) and drop it.
+local function withdraw(entry, why, silent)
+  if entry.answer ~= nil or entry.withdrawn then
+    return
+  end
+  entry.withdrawn = true
+  if not silent then
+    entry.waiting:resume(nil, { code = protocol.errors.REQUEST_CANCELLED, message = why })
+  end
+  forget(entry, { withdrawn = why })
+  state.config.schedule(function()
+    M.pump()
+  end)
+end
+
+--- `$/cancelRequest {id}` from the server. Without a known id, a single pending request is
+--- the one (the other cases are caught by `sweep`).
+function M.cancel_request(_, params)
+  local id = params and params.id
+  for _, entry in ipairs(vim.list_slice(M.pending)) do
+    if entry.request_id ~= nil and entry.request_id == id then
+      return withdraw(entry, "withdrawn by the server")
+    end
+  end
+  if #M.pending == 1 and M.pending[1].request_id == nil then
+    withdraw(M.pending[1], "withdrawn by the server")
+  end
+end
+
+--- Drop requests of `session_id` that nobody waits for: its turn ended, or the tool call they
+--- are about was cancelled.
+---@param turn_ended? boolean
+function M.sweep(session_id, turn_ended)
+  local snap = state.sessions[session_id]
+  for _, entry in ipairs(vim.list_slice(M.pending)) do
+    if entry.params.sessionId == session_id then
+      local id = (entry.params.toolCall or {}).toolCallId
+      local call = snap and id and snap.toolCalls[id]
+      if turn_ended then
+        withdraw(entry, "the turn ended")
+      elseif call and call.status == "cancelled" then
+        withdraw(entry, "the tool call was cancelled")
+      end
+    end
+  end
+end
+
+--- The acp/requestPermission handler (runs in the coroutine Neovim gives each server request).
+function M.handle(_, params, ctx)
+  local auto = auto_choice(params)
+  if auto then
+    M.remember(params, { optionId = auto.optionId, auto = true })
+    state.emit("permissions")
+    return { optionId = auto.optionId }
+  end
+  local waiting = asyncreq.current()
+  if not waiting then
+    return { optionId = vim.NIL } -- cannot wait outside a coroutine: dismiss rather than block
+  end
+  seq = seq + 1
+  local entry = { seq = seq, request_id = asyncreq.request_id(ctx.method), params = params, waiting = waiting }
+  table.insert(M.pending, entry)
+  state.emit("permissions")
+  state.report(("acp-editor: permission needed: %s"):format(M.describe(params)))
+  state.config.schedule(function()
+    M.pump()
+  end)
+  return asyncreq.wait()
+end
+
+--- The acp/chooseAuthMethod handler: one picker, answered later like a permission.
+function M.choose_auth(_, params)
+  local waiting = asyncreq.current()
+  if not waiting then
+    return { methodId = vim.NIL }
+  end
+  state.config.schedule(function()
+    select_fn()(params.methods or {}, {
+      prompt = "The agent needs you to log in with:",
+      kind = "acp_editor.auth",
+      format_item = function(m)
+        return m.description and ("%s: %s"):format(m.name, m.description) or m.name
+      end,
+    }, function(choice)
+      waiting:resume({ methodId = choice and choice.id or vim.NIL })
+    end)
+  end)
+  return asyncreq.wait()
+end
+
+--- The sidecar is gone: nobody can be answered any more (the suspended handlers are dropped).
+function M.reset()
+  for _, entry in ipairs(vim.list_slice(M.pending)) do
+    withdraw(entry, "the sidecar stopped", true)
+  end
+  M.picking = nil
+end
+
+return M

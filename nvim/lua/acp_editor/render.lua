@@ -1,0 +1,200 @@
+-- The chat transcript as text: a session mirror in, lines + folds + highlights out.
+--
+-- Pure (no buffers or windows), so the chat view can redraw by diffing two line lists and a test
+-- can look at exactly what a user would read. Tool calls and thoughts become folded sections
+-- whose first line says what they are (kind, title, status); what the agent sends that nobody
+-- defined yet (custom kinds, statuses, content types, update variants) is shown generically.
+
+local session = require("acp_editor.session")
+
+---@class acp_editor.Rendered
+---@field lines string[]
+---@field folds string[] foldexpr value per line (">1" opens a section, "1" is inside, "0" outside)
+---@field hls {[1]: integer, [2]: string}[] (0-based line, highlight group) pairs
+
+local M = {}
+
+M.STATUS_ICONS = {
+  pending = "○",
+  in_progress = "◐",
+  completed = "✓",
+  failed = "✗",
+  cancelled = "⊘",
+}
+M.PLAN_ICONS = { pending = "○", in_progress = "▶", completed = "✓" }
+
+---@class acp_editor.Writer
+local Writer = {}
+Writer.__index = Writer
+
+local function writer()
+  return setmetatable({ lines = {}, folds = {}, hls = {} }, Writer)
+end
+
+function Writer:line(text, fold, hl)
+  table.insert(self.lines, (text:gsub("\n", " ")))
+  table.insert(self.folds, fold or "0")
+  if hl then
+    table.insert(self.hls, { #self.lines - 1, hl })
+  end
+end
+
+--- Several lines (text split at newlines), all with the same fold level and highlight.
+function Writer:text(text, indent, fold, hl)
+  for _, l in ipairs(vim.split(text, "\n", { plain = true })) do
+    self:line((indent or "") .. l, fold, hl)
+  end
+end
+
+function Writer:blank()
+  if #self.lines > 0 and self.lines[#self.lines] ~= "" then
+    self:line("")
+  end
+end
+
+--- One tool call content item.
+local function content_item(w, item)
+  local kind = type(item) == "table" and item.type or nil
+  if kind == "content" and type(item.content) == "table" then
+    local block = item.content
+    if block.type == "text" then
+      return w:text((block.text or ""):gsub("\n+$", ""), "  ", "1")
+    end
+    return w:line("  " .. session.text_of({ block }), "1")
+  elseif kind == "diff" then
+    w:line(("  diff %s"):format(vim.fn.fnamemodify(item.path or "?", ":~:.")), "1", "AcpEditorToolCall")
+    local ok, diff = pcall(vim.diff, item.oldText or "", item.newText or "", { ctxlen = 1 })
+    if ok and type(diff) == "string" then
+      for _, l in ipairs(vim.split(diff, "\n", { plain = true, trimempty = true })) do
+        local hl = l:match("^%+") and "AcpEditorAdded" or l:match("^%-") and "AcpEditorRemoved" or nil
+        w:line("  " .. l, "1", hl)
+      end
+    end
+  elseif kind == "terminal" then
+    w:line(("  terminal %s (:AcpTerminal %s)"):format(item.terminalId, item.terminalId), "1")
+  else
+    -- Nobody defined this content type yet: show it as it came.
+    w:line(("  [%s] %s"):format(tostring(kind), vim.json.encode(item)), "1", "AcpEditorUnknown")
+  end
+end
+
+local function tool_call(w, call)
+  local status = call.status or "pending"
+  local icon = M.STATUS_ICONS[status] or "?"
+  local title = call.title or call.toolCallId
+  local hl = "AcpEditorStatus_" .. (M.STATUS_ICONS[status] and status or "custom")
+  w:line(("%s [%s] %s · %s"):format(icon, call.kind or "other", title, status), ">1", hl)
+  for _, loc in ipairs(call.locations or {}) do
+    if type(loc) == "table" and loc.path then
+      local line = loc.line and (":" .. loc.line) or ""
+      w:line(("  at %s%s"):format(vim.fn.fnamemodify(loc.path, ":~:."), line), "1", "Comment")
+    end
+  end
+  for _, item in ipairs(type(call.content) == "table" and call.content or {}) do
+    content_item(w, item)
+  end
+end
+
+local ROLE = {
+  user = { "## You", "AcpEditorUser" },
+  agent = { "## Agent", "AcpEditorAgent" },
+}
+
+local function entry(w, snap, e, prev)
+  if e.kind == "message" then
+    local text = session.text_of(e.content)
+    if e.role == "thought" then
+      w:blank()
+      w:line("▸ Thinking", ">1", "AcpEditorThought")
+      return w:text(text, "  ", "1", "AcpEditorThought")
+    end
+    local role = ROLE[e.role] or { "## " .. tostring(e.role), "AcpEditorAgent" }
+    -- Consecutive agent messages (around tool calls) read as one reply without repeated headers.
+    if not (prev and prev.kind == "message" and prev.role == e.role) then
+      w:blank()
+      w:line(role[1], "0", role[2])
+    end
+    return w:text(text, "", "0")
+  elseif e.kind == "toolCall" then
+    w:blank()
+    return tool_call(w, snap.toolCalls[e.toolCallId] or { toolCallId = e.toolCallId })
+  end
+  local update = e.update or {}
+  w:blank()
+  w:line(("[%s] %s"):format(tostring(update.sessionUpdate), vim.json.encode(update)), "0", "AcpEditorUnknown")
+end
+
+local function plan(w, p)
+  if type(p) ~= "table" or type(p.entries) ~= "table" or #p.entries == 0 then
+    return
+  end
+  w:blank()
+  w:line("## Plan", "0", "AcpEditorPlan")
+  for _, item in ipairs(p.entries) do
+    local icon = M.PLAN_ICONS[item.status] or "?"
+    w:line(("  %s %s"):format(icon, item.content or ""), "0", item.status == "completed" and "Comment" or nil)
+  end
+end
+
+local function permission(w, entry_, keys)
+  local describe = require("acp_editor.permissions").describe
+  w:blank()
+  w:line("## Permission: " .. describe(entry_.params), "0", "AcpEditorPermission")
+  local parts = {}
+  local keyed = { -- chat keymap name, option kind it answers with
+    { "allow", "allow_once" },
+    { "allow_always", "allow_always" },
+    { "reject", "reject_once" },
+    { "reject_always", "reject_always" },
+  }
+  for _, pair in ipairs(keyed) do
+    local lhs = keys[pair[1]]
+    if lhs then
+      for _, option in ipairs(entry_.params.options or {}) do
+        if option.kind == pair[2] then
+          table.insert(parts, ("%s %s"):format(lhs, option.name))
+          break
+        end
+      end
+    end
+  end
+  if keys.choose then
+    table.insert(parts, keys.choose .. " choose…")
+  end
+  w:line("  " .. table.concat(parts, " · "), "0", "AcpEditorPermission")
+end
+
+---@param snap? acp_editor.SessionSnapshot
+---@param ctx {agent?: table, busy?: boolean, permissions?: table[], keys: table<string, string|false>}
+---@return acp_editor.Rendered
+function M.render(snap, ctx)
+  local w = writer()
+  local agent = ctx.agent or {}
+  local info = agent.agentInfo or {}
+  local header = { "acp-editor", info.title or info.name or (agent.command and agent.command[1]) or "agent" }
+  local modes = snap and snap.modes
+  if type(modes) == "table" and modes.currentModeId then
+    table.insert(header, "mode: " .. modes.currentModeId)
+  end
+  table.insert(header, ctx.busy and "working…" or (agent.state or "starting"))
+  w:line(table.concat(header, " · "), "0", "AcpEditorHeader")
+  if agent.state == "failed" and agent.message then
+    w:text(agent.message .. (agent.stderrTail and ("\n" .. agent.stderrTail) or ""), "  ", "0", "ErrorMsg")
+  end
+  local prev
+  for _, e in ipairs(snap and snap.entries or {}) do
+    entry(w, snap, e, prev)
+    prev = e
+  end
+  plan(w, snap and snap.plan)
+  for _, p in ipairs(ctx.permissions or {}) do
+    permission(w, p, ctx.keys)
+  end
+  if not snap or #snap.entries == 0 then
+    w:blank()
+    w:line("Type a prompt below and press Enter.", "0", "Comment")
+  end
+  return w
+end
+
+return M

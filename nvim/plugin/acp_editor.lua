@@ -1,0 +1,60 @@
+-- acp-editor: user commands only. Nothing is loaded until one of them runs (the work is in
+-- lua/acp_editor/commands.lua), so having the plugin installed costs nothing at startup.
+
+if vim.g.loaded_acp_editor then
+  return
+end
+vim.g.loaded_acp_editor = true
+
+local function run(name)
+  return function(o)
+    require("acp_editor.commands")[name](o)
+  end
+end
+
+local command = vim.api.nvim_create_user_command
+
+command("AcpChat", run("chat"), { desc = "acp-editor: open the chat" })
+command("AcpPrompt", run("prompt"), {
+  nargs = "*",
+  range = true,
+  desc = "acp-editor: send a prompt (a range adds the lines as context)",
+})
+command("AcpCancel", run("cancel"), { desc = "acp-editor: cancel the agent's turn" })
+command("AcpFollow", run("follow"), {
+  nargs = "?",
+  complete = function()
+    return { "on", "off" }
+  end,
+  desc = "acp-editor: follow the agent (toggle, on, off)",
+})
+command("AcpMode", run("mode"), {
+  nargs = "?",
+  complete = function()
+    return require("acp_editor.commands").complete_mode()
+  end,
+  desc = "acp-editor: choose the agent's mode",
+})
+command("AcpReview", run("review"), {
+  nargs = "?",
+  complete = function()
+    return { "accept", "reject" }
+  end,
+  desc = "acp-editor: agent changes in the quickfix list (accept/reject: all of them)",
+})
+command("AcpSessions", run("sessions"), { desc = "acp-editor: load an earlier session" })
+command("AcpNewSession", run("new_session"), { desc = "acp-editor: start a new session" })
+command("AcpPermission", run("permission"), { desc = "acp-editor: answer the pending permission request" })
+command("AcpTerminal", run("terminal"), {
+  nargs = "?",
+  complete = function()
+    return require("acp_editor.terminals").ids()
+  end,
+  desc = "acp-editor: show a command's output",
+})
+command("AcpDiff", run("diff"), { desc = "acp-editor: side-by-side diff of the agent's changes here" })
+command("AcpStart", run("start"), {
+  nargs = "?",
+  desc = "acp-editor: start the sidecar (optionally with a named agent)",
+})
+command("AcpStop", run("stop"), { desc = "acp-editor: stop the sidecar and the agent" })

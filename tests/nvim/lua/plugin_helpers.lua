@@ -1,0 +1,224 @@
+-- Test-side helpers for the acp-editor Neovim plugin (nvim/), loaded with dofile() into a fresh
+-- `nvim --clean` whose runtimepath has the plugin prepended (tests/nvim/plugin_driver.py).
+--
+-- Nothing here replaces plugin code. The stand-ins are the ones a user's setup provides anyway:
+-- vim.ui.select (a picker plugin) plays the user choosing; the rest only waits and reads state.
+
+local M = {
+  selects = {}, ---@type table[] every vim.ui.select call
+  turns = {}, ---@type table[] prompts sent with prompt_async, and their results
+}
+
+local function acp()
+  return require("acp_editor")
+end
+
+local function state()
+  return require("acp_editor.state")
+end
+
+--- setup() with `opts` and wait until the sidecar is initialized and the agent is ready. What
+--- the plugin tells the user goes to `M.notes` (its `notify` option is meant for this).
+function M.start(opts, timeout_ms)
+  opts.notify = M.record_notify
+  acp().setup(opts)
+  local ok = vim.wait(timeout_ms, function()
+    local client = require("acp_editor.client").get()
+    return client ~= nil and client.initialized and state().agent ~= nil and state().agent.state == "ready"
+  end, 10)
+  local client = require("acp_editor.client").get()
+  return {
+    ok = ok,
+    client_id = client and client.id,
+    agent = state().agent,
+    cmd = client and client.config.cmd,
+    init_options = client and client.config.init_options,
+  }
+end
+
+--- Send a prompt through the plugin's API and return at once; `turn_result(n)` tells the end.
+function M.prompt_async(prompt, session_id)
+  local turn = { done = false }
+  table.insert(M.turns, turn)
+  acp().prompt(prompt, function(err, result)
+    turn.done, turn.err, turn.result = true, err and { code = err.code, message = err.message } or nil, result
+  end, session_id)
+  return #M.turns
+end
+
+function M.wait_turn(n, timeout_ms)
+  local turn = M.turns[n]
+  local finished = vim.wait(timeout_ms, function()
+    return turn.done
+  end, 10)
+  return { finished = finished, result = turn.result, error = turn.err }
+end
+
+--- Wait until `expr` (a Lua expression, evaluated with the helpers as `H`) is truthy.
+function M.wait_until(expr, timeout_ms)
+  local fn = assert(loadstring("local H = ...; return " .. expr))
+  local ok = vim.wait(timeout_ms, function()
+    local good, value = pcall(fn, M)
+    return good and value and true or false
+  end, 10)
+  return ok
+end
+
+--- Let the event loop run for `ms`.
+function M.settle(ms)
+  vim.wait(ms, function()
+    return false
+  end, 10)
+end
+
+--- Make vim.ui.select answer like a user picking the item shown as `title` (nil: Esc), later on
+--- the event loop as a real picker does (after `delay_ms`, or on the next turn of the loop).
+function M.answer_with(title, delay_ms)
+  vim.ui.select = function(items, opts, on_choice)
+    local titles = {}
+    for i, item in ipairs(items) do
+      titles[i] = opts.format_item and opts.format_item(item) or tostring(item)
+    end
+    local index = title and vim.fn.index(titles, title) + 1 or 0
+    table.insert(M.selects, { prompt = opts.prompt, kind = opts.kind, titles = titles, chose = index > 0 and titles[index] or vim.NIL })
+    vim.defer_fn(function()
+      if index > 0 then
+        on_choice(items[index], index)
+      else
+        on_choice(nil, nil)
+      end
+    end, delay_ms or 0)
+  end
+end
+
+--- Every window of the current tab: its buffer's name, cursor, and whether it has focus.
+function M.windows()
+  local current = vim.api.nvim_get_current_win()
+  local out = {}
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    local buf = vim.api.nvim_win_get_buf(win)
+    table.insert(out, {
+      win = win,
+      buf = buf,
+      name = vim.api.nvim_buf_get_name(buf),
+      cursor = vim.api.nvim_win_get_cursor(win),
+      current = win == current,
+    })
+  end
+  return out
+end
+
+function M.buffer(buf)
+  local tree = vim.api.nvim_buf_call(buf, vim.fn.undotree)
+  return {
+    lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false),
+    seq_last = tree.seq_last,
+    seq_cur = tree.seq_cur,
+    modified = vim.bo[buf].modified,
+  }
+end
+
+function M.undo(buf)
+  vim.api.nvim_buf_call(buf, function()
+    vim.cmd.undo()
+  end)
+  return M.buffer(buf)
+end
+
+--- The extmarks a namespace of the plugin holds in `buf`, with the details tests look at.
+function M.extmarks(buf, ns_name)
+  local ns = vim.api.nvim_get_namespaces()[ns_name]
+  local out = {}
+  for _, m in ipairs(vim.api.nvim_buf_get_extmarks(buf, ns, 0, -1, { details = true })) do
+    local d = m[4]
+    local virt_lines = {}
+    for _, vl in ipairs(d.virt_lines or {}) do
+      table.insert(virt_lines, vl[1][1])
+    end
+    table.insert(out, {
+      row = m[2],
+      end_row = d.end_row,
+      line_hl = d.line_hl_group,
+      sign = d.sign_text and vim.trim(d.sign_text) or nil,
+      virt_text = d.virt_text and d.virt_text[1][1] or nil,
+      virt_lines = virt_lines,
+      virt_lines_above = d.virt_lines_above,
+    })
+  end
+  return out
+end
+
+--- Pending review hunks and the quickfix list the plugin would show.
+function M.review()
+  local review = require("acp_editor.review")
+  return { pending = review.pending(), proposed = review.proposed() }
+end
+
+--- The chat transcript's lines, and the fold level Neovim computed for each.
+function M.chat()
+  local chat = require("acp_editor.chat")
+  if not chat.buf then
+    return { lines = {}, folds = {} }
+  end
+  local win = vim.fn.bufwinid(chat.buf)
+  local folds = {}
+  if win ~= -1 then
+    vim.api.nvim_win_call(win, function()
+      for l = 1, vim.api.nvim_buf_line_count(chat.buf) do
+        folds[l] = { level = vim.fn.foldlevel(l), closed = vim.fn.foldclosed(l) }
+      end
+    end)
+  end
+  return { lines = vim.api.nvim_buf_get_lines(chat.buf, 0, -1, false), folds = folds, win = win }
+end
+
+--- Note the transcript's text after every redraw of the chat (to see a reply arrive in pieces).
+M.chat_frames = {}
+function M.record_chat_frames()
+  local chat = require("acp_editor.chat")
+  local redraw = chat.redraw
+  chat.redraw = function(...)
+    redraw(...)
+    if chat.buf then
+      table.insert(M.chat_frames, table.concat(vim.api.nvim_buf_get_lines(chat.buf, 0, -1, false), "\n"))
+    end
+  end
+end
+
+--- The session mirror of the current session, and the server's own snapshot of it.
+function M.mirror_and_snapshot(timeout_ms)
+  local sid = state().current_session
+  local got
+  require("acp_editor.client").request("acp/snapshot", { sessionId = sid }, function(err, result)
+    got = { err = err, result = result }
+  end)
+  vim.wait(timeout_ms, function()
+    return got ~= nil
+  end, 10)
+  return { mirror = state().sessions[sid], snapshot = got and got.result and got.result.sessions[1], err = got and got.err }
+end
+
+--- Messages shown to the user (notify is the plugin's injected one: recorded here).
+M.notes = {}
+function M.record_notify(msg, level)
+  table.insert(M.notes, { msg = msg, level = level })
+end
+
+function M.errors()
+  return { errmsg = vim.v.errmsg, messages = vim.api.nvim_exec2("messages", { output = true }).output }
+end
+
+--- Stop the sidecar the way :AcpStop does and wait until Neovim has let go of it.
+function M.stop(timeout_ms)
+  local client = require("acp_editor.client").get()
+  if not client then
+    return true
+  end
+  local id = client.id
+  client:stop()
+  return vim.wait(timeout_ms, function()
+    return vim.lsp.get_client_by_id(id) == nil
+  end, 10)
+end
+
+return M

@@ -1,0 +1,110 @@
+"""Following the agent with the plugin (``acp/follow``) in a real Neovim 0.11.
+
+* the cursor moves in the window showing the file while the chat's prompt area keeps focus, and
+  the agent's cursor is marked with a sign and a tag;
+* a file that is not shown yet opens in another window, still without taking focus;
+* ``:AcpFollow off`` turns it off (the server stops sending), ``:AcpFollow`` toggles it on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.nvim.driver import HELLO_LINES
+from tests.nvim.plugin_driver import PluginEditor, plugin_editor
+
+FOLLOW_NS = "acp_editor_follow"
+TRAILING_JUMP_MS = 400
+"""The server sends at most a few jumps a second: one may come just after a turn ends."""
+
+
+@pytest.fixture
+def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
+    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
+        yield editor
+
+
+def by_name(nv: PluginEditor, path: Path) -> list[dict[str, Any]]:
+    return [w for w in nv.windows() if w["name"] and Path(w["name"]).resolve() == path]
+
+
+def current(nv: PluginEditor) -> dict[str, Any]:
+    (win,) = [w for w in nv.windows() if w["current"]]
+    return win
+
+
+def test_follow_moves_the_cursor_while_the_chat_keeps_focus(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    hello = workspace / "hello.py"
+    buf = nv.edit(hello)
+    nv.lua("vim.api.nvim_win_set_cursor(0, {...})", len(HELLO_LINES), 0)  # the user is at the end
+    nv.setup()
+    nv.lua("vim.cmd('AcpChat')")
+    prompt_win = current(nv)
+    assert prompt_win["name"] == "acp-editor://prompt"
+
+    result = nv.prompt("read")  # the agent reads hello.py from line 1
+    assert result["stopReason"] == "end_turn", result
+    nv.settle(TRAILING_JUMP_MS)
+
+    (shown,) = by_name(nv, hello)
+    assert shown["cursor"] == [1, 0], "the cursor follows the agent to line 1"
+    assert current(nv)["win"] == prompt_win["win"], "the prompt area keeps focus"
+    assert len(nv.windows()) == 3, f"no extra window for a file already shown: {nv.windows()}"
+    (mark,) = nv.extmarks(buf, FOLLOW_NS)
+    assert mark["row"] == 0 and mark["sign"] == "A>", mark
+    assert mark["virt_text"] == " agent: location" or mark["virt_text"].startswith(" agent:"), mark
+
+
+def test_a_file_not_shown_opens_in_another_window_without_focus(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    nv.setup()
+    nv.lua("vim.cmd('AcpChat')")
+    nv.lua("vim.cmd('only')")  # the chat transcript alone: no window to reuse
+    nv.lua("vim.cmd('AcpChat')")
+    before = nv.windows()
+    assert {w["name"] for w in before} == {"acp-editor://chat", "acp-editor://prompt"}, before
+    prompt_win = current(nv)
+
+    nv.prompt("read")
+    nv.settle(TRAILING_JUMP_MS)
+
+    (shown,) = by_name(nv, workspace / "hello.py")
+    assert shown["cursor"] == [1, 0], shown
+    assert current(nv)["win"] == prompt_win["win"], nv.windows()
+    assert nv.lua("return vim.bo[...].buflisted", shown["buf"]), (
+        "a followed file is a normal buffer"
+    )
+    # The sidecar sees the buffer, so it reads unsaved text and edits it through the editor.
+    assert nv.lua(
+        "return vim.lsp.get_clients({bufnr = ..., name = 'acp-editor'})[1] ~= nil", shown["buf"]
+    )
+
+
+def test_follow_can_be_turned_off_and_on(nv: PluginEditor, workspace: Path) -> None:
+    hello = workspace / "hello.py"
+    nv.edit(hello)
+    nv.setup()
+    nv.lua("vim.cmd('AcpFollow off')")
+    nv.wait_until("require('acp_editor.state').follow == false", "follow off")
+    nv.lua("vim.cmd('AcpChat')")
+    nv.lua("vim.api.nvim_win_set_cursor(vim.fn.bufwinid(vim.fn.bufnr(...)), {5, 0})", str(hello))
+
+    nv.prompt("read")
+    nv.settle(TRAILING_JUMP_MS)
+    (shown,) = by_name(nv, hello)
+    assert shown["cursor"] == [5, 0], "follow off: the cursor stays where the user left it"
+
+    nv.lua("vim.cmd('AcpFollow')")  # toggle: back on
+    nv.wait_until("require('acp_editor.state').follow == true", "follow on")
+    nv.prompt("read")
+    nv.settle(TRAILING_JUMP_MS)
+    (shown,) = by_name(nv, hello)
+    assert shown["cursor"] == [1, 0], shown
+    assert "acp-editor: follow off" in nv.notes() and "acp-editor: follow on" in nv.notes()

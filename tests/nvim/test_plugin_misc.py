@@ -1,0 +1,160 @@
+"""The rest of the plugin in a real Neovim 0.11: health, options, terminals, sessions, loading.
+
+* ``:checkhealth acp_editor`` reports OK for Neovim, the sidecar, the agent and the running
+  sidecar, and no error;
+* bad options fail in setup() with a message naming the field;
+* only user commands exist until one is used (nothing of the plugin is loaded at startup);
+* an agent's command output is in a scratch buffer that fills as it runs;
+* ``:AcpSessions`` lists the agent's sessions and loads the chosen one;
+* with ``saves_after_apply`` the plugin saves the buffers the server edits;
+* the help file's tags are valid (``:helptags`` accepts it);
+* an agent that needs a login gets the method the user picks in ``vim.ui.select``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from acp_editor.demo.scenarios import EDIT_LINE, SHELL_COMMAND
+from tests.nvim.plugin_driver import AGENT, PLUGIN_ROOT, PluginEditor, plugin_editor
+
+
+@pytest.fixture
+def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
+    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
+        yield editor
+
+
+def test_checkhealth_reports_ok(nv: PluginEditor) -> None:
+    nv.setup()
+    lines: list[str] = nv.lua(
+        "vim.cmd('checkhealth acp_editor'); return vim.api.nvim_buf_get_lines(0, 0, -1, false)"
+    )
+    text = "\n".join(lines)
+    oks = [line for line in lines if "OK" in line]
+    assert not [line for line in lines if "ERROR" in line], text
+    assert any("Neovim 0.11" in line for line in oks), text
+    assert any("the sidecar runs: acp-editor" in line for line in oks), text
+    assert any("agent demo (default)" in line for line in oks), text
+    assert any("initialized" in line for line in oks), text
+    assert any("the agent is ready: acp-editor demo agent" in line for line in oks), text
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (
+            {"agents": {"claude": {"cmd": "claude"}}},
+            "agents.claude.cmd: expected table, got string",
+        ),
+        ({"follow": "yes"}, "follow: expected boolean, got string"),
+        ({"review": "sometimes"}, "review: expected one of after-write, before-write, off"),
+        ({"auto_approve": [{"kind": "read", "option": "yes"}]}, "auto_approve[1].option"),
+        ({"default_agent": "nope"}, 'default_agent: "nope" is not a key of agents'),
+        ({"chat": {"widht": 3}}, "chat.widht: unknown option"),
+    ],
+)
+def test_bad_options_fail_with_the_field_named(
+    nv: PluginEditor, options: dict[str, object], message: str
+) -> None:
+    error = nv.lua("local ok, err = pcall(require('acp_editor').setup, ...); return err", options)
+    assert error.startswith("acp_editor.setup: "), error
+    assert message in error, error
+
+
+def test_nothing_is_loaded_before_a_command_runs(nv: PluginEditor) -> None:
+    loaded = nv.lua(
+        "local l = {}; for name in pairs(package.loaded) do"
+        " if name:match('^acp_editor') then table.insert(l, name) end end; return l"
+    )
+    assert loaded == [], loaded
+    commands = nv.lua("return vim.tbl_keys(vim.api.nvim_get_commands({}))")
+    expected = {"AcpChat", "AcpPrompt", "AcpCancel", "AcpFollow", "AcpMode", "AcpReview"}
+    assert expected | {"AcpSessions", "AcpTerminal", "AcpDiff"} <= set(commands), commands
+
+
+def test_command_output_fills_a_scratch_buffer(nv: PluginEditor, workspace: Path) -> None:
+    nv.setup(auto_approve=[{"kind": "*", "option": "allow_once"}])
+    result = nv.prompt("shell")
+    assert result["stopReason"] == "end_turn", result
+    nv.wait_until("next(require('acp_editor.terminals').terminals)", "a terminal")
+    shown = nv.lua(
+        "vim.cmd('AcpTerminal'); local buf = vim.api.nvim_get_current_buf();"
+        " return {name = vim.api.nvim_buf_get_name(buf), buftype = vim.bo[buf].buftype,"
+        " lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)}"
+    )
+    assert shown["name"].startswith("acp-editor://terminal/"), shown
+    assert shown["buftype"] == "nofile", shown
+    assert shown["lines"][0] == "hello from the demo agent", shown
+    assert "hello.py" in shown["lines"], shown  # `ls` of the workspace
+    assert shown["lines"][-2:] == ["[exit code 0]", ""], shown
+    chat = nv.lua("vim.cmd('AcpChat'); return _G.acp_plugin_test.chat().lines")
+    assert f"✓ [execute] Run `{SHELL_COMMAND}` · completed" in chat, chat
+
+
+def test_sessions_are_listed_and_loaded(nv: PluginEditor) -> None:
+    nv.setup()
+    first = nv.prompt("hello")["sessionId"]
+    nv.lua("require('acp_editor.sessions').new_session()")
+    nv.wait_until(f"require('acp_editor.state').current_session ~= '{first}'", "a new session")
+    nv.lua(
+        """
+        local first = ...
+        vim.ui.select = function(items, opts, on_choice)
+          _G.acp_plugin_test.listed = vim.tbl_map(function(s) return s.sessionId end, items)
+          for i, item in ipairs(items) do
+            if item.sessionId == first then return on_choice(item, i) end
+          end
+          on_choice(nil, nil)
+        end
+        vim.cmd('AcpSessions')
+        """,
+        first,
+    )
+    nv.wait_until(f"require('acp_editor.state').current_session == '{first}'", "loaded")
+    assert first in nv.lua("return _G.acp_plugin_test.listed")
+    # The loaded session's history replays into the mirror (the demo agent resends it).
+    nv.wait_until(
+        "#require('acp_editor.state').current().entries > 0", "the replayed history", 3000
+    )
+
+
+def test_saves_after_apply_writes_the_edited_buffer(nv: PluginEditor, workspace: Path) -> None:
+    hello = workspace / "hello.py"
+    buf = nv.edit(hello)
+    # savesAfterApply: the server leaves the disk to Neovim, so only the plugin's save writes it.
+    nv.setup(saves_after_apply=True, auto_approve=[{"kind": "edit", "option": "allow_once"}])
+    nv.prompt("edit")
+    state = nv.buffer(buf)
+    assert state["lines"][-1] == EDIT_LINE.rstrip("\n"), state
+    assert not state["modified"], "the plugin saved the buffer after the server's edit"
+    assert hello.read_text().endswith(EDIT_LINE)
+
+
+def test_help_file_has_valid_tags(nv: PluginEditor, tmp_path: Path) -> None:
+    doc = tmp_path / "doc"
+    doc.mkdir()
+    (doc / "acp_editor.txt").write_text((PLUGIN_ROOT / "doc" / "acp_editor.txt").read_text())
+    errors = nv.lua(
+        "vim.v.errmsg = ''; vim.cmd.helptags(vim.fn.fnameescape(...)); return vim.v.errmsg",
+        str(doc),
+    )
+    assert errors == "", errors  # e.g. E154: duplicate tag
+    tags = {line.split("\t")[0] for line in (doc / "tags").read_text().splitlines()}
+    expected = {"acp_editor", "acp_editor-options", ":AcpChat", ":AcpPrompt", ":AcpReview"}
+    assert expected <= tags, sorted(tags)
+
+
+def test_the_login_method_is_chosen_with_vim_ui_select(nv: PluginEditor) -> None:
+    agent = [*AGENT, "--require-auth"]  # session/new fails until the client authenticates
+    nv.helper("answer_with", "Demo login: Always succeeds")
+    nv.setup(agents={"demo": {"cmd": agent}})
+    result = nv.prompt("hello")
+    assert result["stopReason"] == "end_turn", result
+    (select,) = nv.selects()
+    assert select["kind"] == "acp_editor.auth", select
+    # Terminal logins are never offered in the editor: the user runs those themselves.
+    assert select["titles"] == ["Demo login: Always succeeds"], select

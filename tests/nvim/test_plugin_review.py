@@ -1,0 +1,206 @@
+"""Inline previews of the agent's edits, and deciding them, in a real Neovim 0.11.
+
+* before-write review: the held hunks are drawn in the real buffer (old lines highlighted as
+  removed, new lines as virtual lines), the accept keymap applies one hunk as one undoable change,
+  the reject keymap leaves the buffer and the file unchanged there;
+* a proposed edit (``acp/diff``) is previewed while its permission is pending, and the accept
+  keymap answers that permission;
+* after-write review: the written lines are marked as added, and rejecting reverts exactly them;
+* ``:AcpReview`` lists the pending hunks in the quickfix list; ``:AcpDiff`` opens a side-by-side
+  diff of the buffer and the agent's proposal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from acp_editor.demo.scenarios import EDIT_LINE, HUNK_MARK
+from tests.nvim.driver import HELLO_LINES
+from tests.nvim.plugin_driver import PluginEditor, plugin_editor
+
+PREVIEW_NS = "acp_editor_preview"
+AGENT_LINE = EDIT_LINE.rstrip("\n")
+FIRST = HELLO_LINES[0] + HUNK_MARK
+ACCEPT, REJECT = "\\aa", "\\ar"  # the default <leader>aa / <leader>ar (leader is \ under --clean)
+
+
+@pytest.fixture
+def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
+    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
+        yield editor
+
+
+def hello_text(lines: list[str]) -> str:
+    return "\n".join(lines) + "\n"
+
+
+def at_row(marks: list[dict[str, Any]], row: int) -> list[dict[str, Any]]:
+    return [m for m in marks if m["row"] == row]
+
+
+def test_held_hunks_are_previewed_then_accepted_or_rejected_with_keymaps(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    hello = workspace / "hello.py"
+    buf = nv.edit(hello)
+    nv.setup(review="before-write", auto_approve=[{"kind": "edit", "option": "allow_once"}])
+    turn = nv.prompt_async("hunks")  # two hunks: a mark on line 1, a line after the last
+    nv.wait_until("#H.review().pending == 2", "two held hunks")
+
+    marks = nv.extmarks(buf, PREVIEW_NS)
+    first = at_row(marks, 0)
+    assert {"line_hl": "AcpEditorRemoved", "sign": "-"} in [
+        {"line_hl": m.get("line_hl"), "sign": m.get("sign")} for m in first
+    ], first
+    assert [f"+ {FIRST}"] in [m["virt_lines"] for m in first], first  # the new line, below
+    last = at_row(marks, len(HELLO_LINES) - 1)
+    assert [f"+ {AGENT_LINE}"] in [m["virt_lines"] for m in last], marks  # appended after it
+    assert nv.buffer(buf)["lines"] == HELLO_LINES, "nothing is written before it is accepted"
+    assert hello.read_text() == hello_text(HELLO_LINES)
+
+    before = nv.buffer(buf)
+    nv.lua("vim.api.nvim_win_set_cursor(0, {1, 0})")
+    nv.feed(ACCEPT)
+    nv.wait_until("#H.review().pending == 1", "the first hunk is accepted")
+    accepted = nv.buffer(buf)
+    assert accepted["lines"] == [FIRST, *HELLO_LINES[1:]], accepted
+    assert accepted["seq_last"] == before["seq_last"] + 1, "the accepted hunk is one undo step"
+
+    nv.lua("vim.api.nvim_win_set_cursor(0, {...})", len(HELLO_LINES), 0)
+    nv.feed(REJECT)
+    result = nv.wait_turn(turn)
+    assert result["stopReason"] == "end_turn", result
+    rejected = nv.buffer(buf)
+    assert rejected["lines"] == accepted["lines"], "rejecting leaves the buffer unchanged"
+    assert rejected["seq_last"] == accepted["seq_last"], "and adds no undo step"
+    assert hello.read_text() == hello_text([FIRST, *HELLO_LINES[1:]]), nv.server_log()
+
+    undone = nv.helper("undo", buf)
+    assert undone["lines"] == HELLO_LINES, "one :undo takes the accepted hunk back out"
+
+
+def test_a_proposed_edit_is_previewed_and_accepting_it_answers_the_permission(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    hello = workspace / "hello.py"
+    buf = nv.edit(hello)
+    nv.setup(permission_picker=False, review="off")
+    turn = nv.prompt_async("edit")
+    nv.wait_until("#require('acp_editor.permissions').pending == 1", "the permission request")
+    nv.wait_until(f"#H.extmarks({buf}, '{PREVIEW_NS}') > 0", "the proposal is drawn")
+
+    marks = nv.extmarks(buf, PREVIEW_NS)
+    assert any(m["virt_lines"] == [f"+ {AGENT_LINE}"] for m in marks), marks
+    assert any((m["virt_text"] or "").startswith(" agent proposal") for m in marks), marks
+
+    nv.feed(ACCEPT)  # anywhere: the only change in the buffer
+    result = nv.wait_turn(turn)
+    assert result["stopReason"] == "end_turn", result
+    assert nv.buffer(buf)["lines"] == [*HELLO_LINES, AGENT_LINE]
+    assert hello.read_text() == hello_text([*HELLO_LINES, AGENT_LINE])
+    nv.wait_until(f"#H.extmarks({buf}, '{PREVIEW_NS}') == 0", "the proposal is gone once done")
+    answers = [
+        m["result"]["outcome"]
+        for m in nv.agent_received()
+        if "result" in m and isinstance(m["result"], dict) and "outcome" in m["result"]
+    ]
+    assert answers == [{"outcome": "selected", "optionId": "proceed_once"}], answers
+
+
+def test_written_edit_is_marked_and_rejecting_reverts_it(nv: PluginEditor, workspace: Path) -> None:
+    hello = workspace / "hello.py"
+    buf = nv.edit(hello)
+    nv.setup(auto_approve=[{"kind": "edit", "option": "allow_once"}])  # after-write review
+    nv.prompt("edit")
+    nv.wait_until("#H.review().pending == 1", "one hunk to review")
+    assert nv.buffer(buf)["lines"] == [*HELLO_LINES, AGENT_LINE]
+
+    marks = nv.extmarks(buf, PREVIEW_NS)
+    added = at_row(marks, len(HELLO_LINES))
+    assert any(m.get("line_hl") == "AcpEditorAdded" and m.get("sign") == "+" for m in added), marks
+
+    items = nv.lua("vim.cmd('AcpReview'); return vim.fn.getqflist({items = 1, title = 1})")
+    assert items["title"] == "acp-editor review"
+    (item,) = items["items"]
+    assert item["lnum"] == len(HELLO_LINES) + 1 and item["bufnr"] == buf, item
+    assert "pending review" in item["text"] and "+1 -0" in item["text"], item
+
+    nv.lua("vim.cmd('wincmd p')")  # back from the quickfix window to hello.py
+    nv.lua("vim.api.nvim_win_set_cursor(0, {...})", len(HELLO_LINES) + 1, 0)
+    nv.feed(REJECT)
+    nv.wait_until("#H.review().pending == 0", "the hunk is rejected")
+    assert nv.buffer(buf)["lines"] == HELLO_LINES, "exactly the agent's line is reverted"
+    assert hello.read_text() == hello_text(HELLO_LINES)
+    nv.wait_until(f"#H.extmarks({buf}, '{PREVIEW_NS}') == 0", "no preview is left")
+
+
+def test_side_by_side_diff_of_the_proposal(nv: PluginEditor, workspace: Path) -> None:
+    hello = workspace / "hello.py"
+    buf = nv.edit(hello)
+    nv.setup(review="before-write", auto_approve=[{"kind": "edit", "option": "allow_once"}])
+    turn = nv.prompt_async("hunks")
+    nv.wait_until("#H.review().pending == 2", "two held hunks")
+
+    opened = nv.lua(
+        """
+        vim.cmd('AcpDiff')
+        local out = {}
+        for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+          local b = vim.api.nvim_win_get_buf(win)
+          table.insert(out, {buf = b, diff = vim.wo[win].diff,
+            lines = vim.api.nvim_buf_get_lines(b, 0, -1, false)})
+        end
+        return {tabs = #vim.api.nvim_list_tabpages(), wins = out}
+        """
+    )
+    assert opened["tabs"] == 2, opened
+    left, right = opened["wins"]
+    assert left["buf"] == buf and left["diff"] and right["diff"], opened
+    assert right["lines"] == [FIRST, *HELLO_LINES[1:], AGENT_LINE], right
+
+    nv.lua("vim.cmd('tabclose')")
+    nv.lua("vim.cmd('AcpReview reject')")
+    result = nv.wait_turn(turn)
+    assert result["stopReason"] == "end_turn", result
+    assert nv.buffer(buf)["lines"] == HELLO_LINES
+    assert hello.read_text() == hello_text(HELLO_LINES)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="server bug: in before-write mode an accepted held hunk comes back as a new pending "
+    "applied hunk when its tool call ends (review/documents.py's disk watch counts the "
+    "queue's own write as an agent write)",
+)
+def test_accepted_held_hunk_is_not_offered_again(nv: PluginEditor, workspace: Path) -> None:
+    nv.edit(workspace / "hello.py")
+    nv.setup(review="before-write", auto_approve=[{"kind": "edit", "option": "allow_once"}])
+    turn = nv.prompt_async("edit")
+    nv.wait_until("#H.review().pending == 1", "one held hunk")
+    nv.lua("vim.cmd('AcpReview accept')")
+    nv.wait_turn(turn)
+    nv.settle(300)
+    assert nv.helper("review")["pending"] == []
+
+
+def test_previews_follow_the_users_own_edits(nv: PluginEditor, workspace: Path) -> None:
+    hello = workspace / "hello.py"
+    buf = nv.edit(hello)
+    nv.setup(auto_approve=[{"kind": "edit", "option": "allow_once"}])  # after-write review
+    nv.prompt("hunks")
+    nv.wait_until("#H.review().pending == 2", "two written hunks")
+    written = [FIRST, *HELLO_LINES[1:], AGENT_LINE]
+    assert nv.buffer(buf)["lines"] == written
+
+    nv.feed("ggO# user line<Esc>")  # the user adds a line above both hunks
+    nv.lua("vim.api.nvim_win_set_cursor(0, {...})", len(written) + 1, 0)  # the agent's last line
+    nv.feed(REJECT)
+    nv.wait_until("#H.review().pending == 1", "the second hunk is rejected")
+    assert nv.buffer(buf)["lines"] == ["# user line", *written[:-1]], "only the agent's line goes"
+    # The first hunk is still drawn on its lines, one below where the server first put it.
+    added = [m for m in nv.extmarks(buf, PREVIEW_NS) if m.get("line_hl") == "AcpEditorAdded"]
+    assert [m["row"] for m in added] == [1], added
