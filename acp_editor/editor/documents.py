@@ -59,6 +59,9 @@ class EditorDocuments:
         self.editor = editor
         self.disk = disk or DiskDocuments()
         self.title_for = title_for or (lambda _session, _call: None)
+        # After the editor applied our edit it reports the new text (didChange) a little later
+        # (Neovim waits up to 150 ms): until then our copy is stale, so reads use what we wrote.
+        self._applied: dict[str, tuple[int | None, str]] = {}
 
     def open_document(self, path: Path) -> TextDocument | None:
         wanted = str(path)
@@ -70,6 +73,10 @@ class EditorDocuments:
     async def read_text(self, path: Path) -> str:
         doc = self.open_document(path)
         if doc is not None:
+            applied = self._applied.get(doc.uri)
+            if applied is not None and applied[0] == doc.version:
+                return applied[1]
+            self._applied.pop(doc.uri, None)
             return doc.source
         return await self.disk.read_text(path)
 
@@ -96,7 +103,9 @@ class EditorDocuments:
                 applied, reason = await self.editor.apply_edit(doc.uri, doc.version, edits, label)
             except (RpcError, JsonRpcException) as exc:  # the editor answered with an error
                 applied, reason = False, str(exc)
-            if not applied:
+            if applied:
+                self._applied[doc.uri] = (doc.version, text)
+            else:
                 raise EditRefused(
                     f"the editor did not apply the edit to {path}"
                     + (f": {reason}" if reason else "")

@@ -22,6 +22,7 @@ from acp_editor.editor.prompts import (
     permission_request,
     shell_command,
 )
+from acp_editor.editor.server_ids import new_request_id
 from acp_editor.log import get_logger
 from acp_editor.positions import location_to_lsp
 from acp_editor.protocol import editor as proto
@@ -189,7 +190,9 @@ class EditorFrontend(Frontend):
     ) -> str | None:
         self.coalescer.flush(session_id)
         if self.features.has(proto.FEATURE_PERMISSIONS):
+            request_id = new_request_id()
             params: dict[str, Any] = {
+                "requestId": request_id,
                 "sessionId": session_id,
                 "toolCall": tool_call,
                 "options": options,
@@ -198,7 +201,9 @@ class EditorFrontend(Frontend):
             command = shell_command(tool_call)
             if command:
                 params["command"] = command
-            answer = await self.server.request(proto.ACP_REQUEST_PERMISSION, params)
+            answer = await self.server.request(
+                proto.ACP_REQUEST_PERMISSION, params, msg_id=request_id
+            )
             option_id = answer.get("optionId") if isinstance(answer, dict) else None
             return option_id if isinstance(option_id, str) else None
         request = permission_request(

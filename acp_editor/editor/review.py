@@ -32,7 +32,7 @@ class EditorReview:
     def __init__(self, server: AcpLanguageServer, link: EditorLink) -> None:
         self.server = server
         self.link = link
-        self._published: set[str] = set()  # paths that have (or had) review diagnostics
+        self._published: set[str] = set()  # paths with (or once with) pending hunks shown
         self._timers: dict[str, asyncio.TimerHandle] = {}
 
     @property
@@ -64,12 +64,24 @@ class EditorReview:
     async def _show(self, paths: list[str], hunks: list[ReviewHunk]) -> None:
         texts = {path: await self._text(path) for path in paths}
         if self.server.features.has(proto.FEATURE_REVIEW):
-            if hunks:
-                views = [h.view(texts.get(h.path)) for h in hunks]
+            # The changed hunks, and every pending hunk of those files: their lines may have
+            # moved (an edit, a decision above them), and the editor keeps the latest view.
+            chosen = {h.hunk_id: h for h in hunks}
+            for hunk in self.hunks():
+                if hunk.path in texts and hunk.state == "pending":
+                    chosen.setdefault(hunk.hunk_id, hunk)
+            for path in paths:
+                self._track(path)
+            if chosen:
+                views = [h.view(texts.get(h.path)) for h in chosen.values()]
                 self.server.notify(proto.ACP_REVIEW_CHANGED, {"hunks": views})
             return
         for path in paths:
             self._publish(path, texts[path])
+
+    def _track(self, path: str) -> None:
+        if any(h.path == path and h.state == "pending" for h in self.hunks()):
+            self._published.add(path)
 
     async def _text(self, path: str) -> str | None:
         try:
@@ -80,10 +92,9 @@ class EditorReview:
     def _publish(self, path: str, text: str | None) -> None:
         diagnostics = []
         pending = [h for h in self.hunks() if h.path == path and h.state == "pending"]
-        if pending:
-            # Tracked even when nothing can be placed yet: the editor may report the agent's
-            # edit (didChange) after telling us it applied it; then we publish again.
-            self._published.add(path)
+        # Tracked even when nothing can be placed yet: the editor may report the agent's edit
+        # (didChange) after telling us it applied it; then we publish again.
+        self._track(path)
         for hunk in pending:
             view = hunk.view(text)
             if view["range"] is None:

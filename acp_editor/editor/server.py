@@ -10,7 +10,6 @@ import asyncio
 import contextlib
 import sys
 import threading
-import uuid
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -31,6 +30,7 @@ from pygls.workspace import TextDocument
 from acp_editor import __version__
 from acp_editor.editor.features import ClientFeatures
 from acp_editor.editor.link import EditorLink, LinkOptions
+from acp_editor.editor.server_ids import new_request_id
 from acp_editor.log import get_logger
 
 log = get_logger("editor")
@@ -141,9 +141,11 @@ class AcpLanguageServer(LanguageServer):
     def notify(self, method: str, params: Any) -> None:
         self.protocol.notify(method, params)
 
-    async def request(self, method: str, params: Any, *, timeout: float | None = None) -> Any:
+    async def request(
+        self, method: str, params: Any, *, timeout: float | None = None, msg_id: str | None = None
+    ) -> Any:
         """A request to the editor that is withdrawn (``$/cancelRequest``) when we stop waiting."""
-        msg_id = f"acp-{uuid.uuid4().hex[:12]}"
+        msg_id = msg_id or new_request_id()
         future = asyncio.wrap_future(self.protocol.send_request(method, params, msg_id=msg_id))
         try:
             return await asyncio.wait_for(future, timeout)

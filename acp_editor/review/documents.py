@@ -44,6 +44,7 @@ class ReviewingDocuments:
         """The checked path for a path the agent named, or None outside the session roots."""
         self._snapshots: dict[tuple[str, str], dict[str, str | None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        queue.on_written = self._written_by_us
 
     async def read_text(self, path: Path) -> str:
         return await self.inner.read_text(path)
@@ -68,9 +69,13 @@ class ReviewingDocuments:
             return
         await self.inner.write_text(path, text, session_id=session_id, tool_call_id=tool_call_id)
         self.queue.record_applied(session_id, tool_call_id, path, old, text)
-        if tool_call_id is not None:  # the disk watch must not count this change twice
-            snapshot = self._snapshots.get((session_id, tool_call_id))
-            if snapshot is not None and str(path) in snapshot:
+        self._written_by_us(path, text)  # already reviewed: the disk watch must not count it
+
+    def _written_by_us(self, path: Path, text: str) -> None:
+        """A write that went through us is not the agent writing behind our back: move every
+        open snapshot of that file to the written text."""
+        for snapshot in self._snapshots.values():
+            if str(path) in snapshot:
                 snapshot[str(path)] = text
 
     async def _current(self, path: Path) -> str | None:

@@ -100,6 +100,9 @@ class ReviewQueue:
         self.mode: Mode = mode
         self.on_change = on_change or (lambda _hunks: None)
         self.hunks: dict[str, ReviewHunk] = {}
+        self.on_written: Callable[[Path, str], None] = lambda _path, _text: None
+        """Told about every write the queue itself makes (the disk watch must not take them
+        for the agent's)."""
         self._ids = itertools.count(1)
         self._lock = asyncio.Lock()  # decisions rewrite files: one at a time
 
@@ -162,6 +165,7 @@ class ReviewQueue:
             await self.documents.write_text(
                 path, "", session_id=session_id, tool_call_id=tool_call_id
             )
+            self.on_written(path, "")
         self.on_change(made)
         try:
             await write.done
@@ -277,6 +281,7 @@ class ReviewQueue:
                     tool_call_id=first.tool_call_id,
                     label=f"Review: {verb} {len(done)} agent change(s) in {path.name}",
                 )
+                self.on_written(path, new_text)
             except RpcError as exc:
                 for hunk in done:
                     fail(hunk, f"the file could not be written: {exc.message}")

@@ -191,3 +191,42 @@ async def test_the_agent_is_told_what_was_rejected(
     ]
     assert "rejected" in prompts[-1][0]["text"] and "hello.py" in prompts[-1][0]["text"]
     assert "rejected" not in json.dumps(prompts[0])
+
+
+async def test_rich_review_ranges_follow_the_users_edits(
+    editor_factory: StartEditor, workspace: Path
+) -> None:
+    (workspace / "hello.py").write_text(ORIGINAL)
+    editor = await editor_factory(features=["stream", "review"])
+    editor.open("hello.py", ORIGINAL)
+    await editor.request(proto.ACP_PROMPT, {"prompt": "hunks"})
+    await wait_until(lambda: bool(editor.of(proto.ACP_REVIEW_CHANGED)))
+
+    def latest() -> dict[str, dict[str, Any]]:
+        views: dict[str, dict[str, Any]] = {}
+        for note in editor.of(proto.ACP_REVIEW_CHANGED):
+            views.update({h["hunkId"]: h for h in note["hunks"]})
+        return views
+
+    # Placed right away, even before the editor reported the applied edit.
+    assert sorted(h["range"]["start"]["line"] for h in latest().values()) == [0, 5]
+    uri = editor.uri("hello.py")
+    edited = "# one\n# two\n" + editor.text("hello.py")
+    version = editor.docs[uri][1] + 1
+    editor.docs[uri] = (edited, version)
+    editor.client.text_document_did_change(
+        lsp.DidChangeTextDocumentParams(
+            text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+            content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=edited)],
+        )
+    )
+    await wait_until(
+        lambda: sorted(h["range"]["start"]["line"] for h in latest().values()) == [2, 7]
+    )
+    first = min(latest().values(), key=lambda h: h["range"]["start"]["line"])
+    await editor.request(
+        proto.ACP_REVIEW_DECIDE, {"decision": "reject", "hunkIds": [first["hunkId"]]}
+    )
+    await wait_until(lambda: latest()[first["hunkId"]]["state"] == "rejected")
+    (other,) = [h for h in latest().values() if h["hunkId"] != first["hunkId"]]
+    assert other["state"] == "pending" and other["range"]["start"]["line"] == 7

@@ -53,6 +53,7 @@ async def test_rich_editor_gets_acp_messages_instead_of_fallbacks(
     ]
     (asked,) = editor.asked
     assert asked["toolCall"]["kind"] == "edit" and asked["diffs"][0]["added"] == 1
+    assert asked["requestId"].startswith("acp-")  # its own id, to match a $/cancelRequest
     assert asked["options"][0]["kind"] == "allow_once"
     output = "".join(n["data"] for n in editor.of(proto.ACP_TERMINAL_OUTPUT))
     assert "hello from the demo agent" in output

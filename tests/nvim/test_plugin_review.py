@@ -170,12 +170,6 @@ def test_side_by_side_diff_of_the_proposal(nv: PluginEditor, workspace: Path) ->
     assert hello.read_text() == hello_text(HELLO_LINES)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="server bug: in before-write mode an accepted held hunk comes back as a new pending "
-    "applied hunk when its tool call ends (review/documents.py's disk watch counts the "
-    "queue's own write as an agent write)",
-)
 def test_accepted_held_hunk_is_not_offered_again(nv: PluginEditor, workspace: Path) -> None:
     nv.edit(workspace / "hello.py")
     nv.setup(review="before-write", auto_approve=[{"kind": "edit", "option": "allow_once"}])
