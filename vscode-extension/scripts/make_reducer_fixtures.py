@@ -1,0 +1,220 @@
+"""Write test/fixtures/reducer/*.json: change streams and final snapshots from the Python state.
+
+The TypeScript mirror (src/core/reducer.ts) replays each stream from an empty snapshot and must end
+equal to the snapshot recorded here, which is the server's own `SessionState.snapshot()`. Rerun
+after changing acp_editor/session/ (from the repo root, with acp_editor importable):
+
+    python vscode-extension/scripts/make_reducer_fixtures.py
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from acp_editor.session.state import SessionState
+
+OUT = Path(__file__).resolve().parents[1] / "test" / "fixtures" / "reducer"
+
+
+def text(t: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "text", "text": t, **extra}
+
+
+def streamed_text(s: SessionState) -> list[list[dict[str, Any]]]:
+    """Plain text merges; annotated text, images and a new role start new blocks/entries."""
+    steps = [s.add_user_prompt([text("Fix "), text("it")])]
+    for part in ["Look", "ing ", "at ", "it"]:
+        steps.append(
+            s.apply_update({"sessionUpdate": "agent_message_chunk", "content": text(part)})
+        )
+    steps.append(
+        s.apply_update(
+            {"sessionUpdate": "agent_message_chunk", "content": text("!", annotations={"x": 1})}
+        )
+    )
+    steps.append(s.apply_update({"sessionUpdate": "agent_message_chunk", "content": text(" ok")}))
+    steps.append(
+        s.apply_update(
+            {"sessionUpdate": "agent_message_chunk", "content": {"type": "image", "data": "AA=="}}
+        )
+    )
+    steps.append(s.apply_update({"sessionUpdate": "agent_thought_chunk", "content": text("hm")}))
+    steps.append(s.apply_update({"sessionUpdate": "agent_thought_chunk", "content": text("m")}))
+    steps.append(s.apply_update({"sessionUpdate": "agent_message_chunk", "content": text("Done")}))
+    return steps
+
+
+def message_ids(s: SessionState) -> list[list[dict[str, Any]]]:
+    """Chunks with a messageId go back to their own message even after others started."""
+    u = "agent_message_chunk"
+    return [
+        s.apply_update({"sessionUpdate": u, "messageId": "m1", "content": text("one ")}),
+        s.apply_update({"sessionUpdate": u, "messageId": "m2", "content": text("two ")}),
+        s.apply_update({"sessionUpdate": u, "messageId": "m1", "content": text("more")}),
+        s.apply_update({"sessionUpdate": u, "messageId": 7, "content": text("bad id")}),
+    ]
+
+
+def tool_calls(s: SessionState) -> list[list[dict[str, Any]]]:
+    """Upserts: create, patch, unknown kinds/statuses, whole-array replacement, cancel."""
+    return [
+        s.apply_update(
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "c1",
+                "title": "Read a.py",
+                "kind": "read",
+                "status": "pending",
+                "locations": [{"path": "/w/a.py", "line": 3}],
+            }
+        ),
+        s.apply_update(
+            {"sessionUpdate": "tool_call_update", "toolCallId": "c1", "status": "in_progress"}
+        ),
+        s.apply_update(
+            {
+                "sessionUpdate": "tool_call_update",
+                "toolCallId": "c1",
+                "status": "completed",
+                "content": [{"type": "content", "content": text("x = 1")}],
+                "title": None,
+            }
+        ),
+        s.apply_update(
+            {
+                "sessionUpdate": "tool_call_update",
+                "toolCallId": "c2",
+                "kind": "_custom",
+                "status": "_odd",
+            }
+        ),
+        s.apply_permission_tool_call({"toolCallId": "c3", "title": "Run ls", "kind": "execute"}),
+        s.apply_update(
+            {
+                "sessionUpdate": "tool_call_update",
+                "toolCallId": "c1",
+                "locations": [],
+                "_meta": {"a": [1]},
+            }
+        ),
+        s.mark_unfinished_cancelled(),
+    ]
+
+
+def tool_calls_v2(s: SessionState) -> list[list[dict[str, Any]]]:
+    """Protocol 2: null clears a field; content chunks append (and create the call)."""
+    return [
+        s.apply_update(
+            {
+                "sessionUpdate": "tool_call_update",
+                "toolCallId": "c1",
+                "title": "Edit",
+                "rawInput": {"p": 1},
+            }
+        ),
+        s.apply_update({"sessionUpdate": "tool_call_update", "toolCallId": "c1", "rawInput": None}),
+        s.apply_update(
+            {
+                "sessionUpdate": "tool_call_content_chunk",
+                "toolCallId": "c1",
+                "content": {"type": "terminal", "terminalId": "t1"},
+            }
+        ),
+        s.apply_update(
+            {
+                "sessionUpdate": "tool_call_content_chunk",
+                "toolCallId": "c9",
+                "content": {"type": "content", "content": text("hi")},
+            }
+        ),
+        s.apply_update(
+            {
+                "sessionUpdate": "tool_call_content_chunk",
+                "toolCallId": "c9",
+                "content": {"type": "_new"},
+            }
+        ),
+    ]
+
+
+def replacements(s: SessionState) -> list[list[dict[str, Any]]]:
+    """Plan, commands, modes, config options, usage and info are replaced whole."""
+    return [
+        s.apply_update(
+            {
+                "sessionUpdate": "plan",
+                "entries": [{"content": "a", "status": "pending", "priority": "high"}],
+            }
+        ),
+        s.apply_update(
+            {
+                "sessionUpdate": "plan",
+                "entries": [{"content": "a", "status": "completed", "priority": "high"}],
+            }
+        ),
+        s.apply_update(
+            {
+                "sessionUpdate": "available_commands_update",
+                "availableCommands": [{"name": "read", "description": "r"}],
+            }
+        ),
+        s.set_modes(
+            {
+                "currentModeId": "ask",
+                "availableModes": [{"id": "ask", "name": "Ask"}, {"id": "code", "name": "Code"}],
+            }
+        ),
+        s.apply_update({"sessionUpdate": "current_mode_update", "currentModeId": "code"}),
+        s.set_current_mode("ask"),
+        s.set_config_options(
+            [{"id": "model", "type": "select", "currentValue": "a", "options": []}]
+        ),
+        s.apply_update({"sessionUpdate": "config_option_update", "configOptions": []}),
+        s.apply_update({"sessionUpdate": "usage_update", "used": 10, "size": 100}),
+        s.apply_update({"sessionUpdate": "session_info_update", "title": "T", "updatedAt": "now"}),
+        s.apply_update({"sessionUpdate": "session_info_update", "title": None}),
+    ]
+
+
+def unknown(s: SessionState) -> list[list[dict[str, Any]]]:
+    """Unknown update types (and known ones missing their member) become raw entries."""
+    return [
+        s.apply_update({"sessionUpdate": "_future_thing", "x": [1, {"y": None}]}),
+        s.apply_update({"sessionUpdate": "available_commands_update"}),
+        s.apply_update(
+            {"sessionUpdate": "agent_message_chunk", "content": {"type": "_weird", "z": True}}
+        ),
+    ]
+
+
+SCENARIOS: dict[str, tuple[int, Callable[[SessionState], list[list[dict[str, Any]]]]]] = {
+    "streamed_text": (1, streamed_text),
+    "message_ids": (1, message_ids),
+    "tool_calls": (1, tool_calls),
+    "tool_calls_v2": (2, tool_calls_v2),
+    "replacements": (1, replacements),
+    "unknown": (1, unknown),
+}
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    for name, (version, scenario) in SCENARIOS.items():
+        state = SessionState(f"s_{name}", version)
+        steps = scenario(state)
+        fixture = {
+            "sessionId": state.session_id,
+            "protocolVersion": version,
+            "changes": [c for step in steps for c in step],
+            "snapshot": state.snapshot(),
+        }
+        path = OUT / f"{name}.json"
+        path.write_text(json.dumps(fixture, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"{path.name}: {len(fixture['changes'])} changes")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,125 @@
+/**
+ * Where the inline review UI goes in a file: CodeLens actions and line decorations, computed from
+ * the review hunks (`acp/reviewChanged`) and proposed edits (`acp/diff`) of one document.
+ *
+ * Pure, so the placement rules are unit-tested; host/review.ts turns these specs into VS Code
+ * CodeLenses and decorations.
+ *
+ * - A pending review hunk gets "Accept hunk" / "Reject hunk" on its first line; the first pending
+ *   hunk of each tool call also gets the tool-call-wide actions and "Show diff".
+ * - A proposed edit with no review hunks yet (asked about, not written) gets "Show proposed diff"
+ *   on its first hunk, and its hunks are marked where the old lines are, but only while the file
+ *   still holds the old text (otherwise the hunk ranges point at the wrong lines).
+ */
+
+import { countsLabel } from "./format";
+import type { DiffParams, ReviewHunk } from "../wire";
+
+export type LensAction = "acceptHunk" | "rejectHunk" | "acceptToolCall" | "rejectToolCall" | "showDiff";
+
+export interface LensSpec {
+  line: number;
+  title: string;
+  action: LensAction;
+  /** hunkId for hunk actions, toolCallId for the others. */
+  arg: string;
+  /** For showDiff: the file, since one tool call may edit several. */
+  uri?: string;
+}
+
+export interface LineSpan {
+  startLine: number;
+  /** Inclusive. */
+  endLine: number;
+  /** A hover: what the lines were or will be. */
+  hover: string;
+  /** A short note drawn after the span's first line. */
+  note: string;
+}
+
+export interface DecorationSpecs {
+  /** Lines the agent added (after-write, pending review). */
+  added: LineSpan[];
+  /** Lines an edit will replace or remove (before-write, or a proposal not written yet). */
+  replaced: LineSpan[];
+  /** Where an edit will only insert lines: no line of the file changes, so only a note shows. */
+  inserts: LineSpan[];
+}
+
+/** The last line a range really covers: a range ending at column 0 stops before that line. */
+function lastLine(start: number, end: { line: number; character: number }): number {
+  return end.character === 0 && end.line > start ? end.line - 1 : end.line;
+}
+
+function fenced(lines: string[]): string {
+  return ["```", ...lines, "```"].join("\n");
+}
+
+export function lensSpecs(uri: string, hunks: readonly ReviewHunk[], diffs: readonly DiffParams[], docText: string): LensSpec[] {
+  const specs: LensSpec[] = [];
+  const pending = hunks
+    .filter((h) => h.uri === uri && h.state === "pending" && h.range !== null)
+    .sort((a, b) => (a.range?.start.line ?? 0) - (b.range?.start.line ?? 0));
+  const firstOfTool = new Set<string>();
+  for (const h of pending) {
+    const line = h.range?.start.line ?? 0;
+    const tool = h.toolCallId;
+    if (tool !== null && !firstOfTool.has(tool)) {
+      firstOfTool.add(tool);
+      const n = pending.filter((x) => x.toolCallId === tool).length;
+      if (n > 1) {
+        specs.push({ line, title: `Accept edit (${n} hunks)`, action: "acceptToolCall", arg: tool });
+        specs.push({ line, title: "Reject edit", action: "rejectToolCall", arg: tool });
+      }
+    }
+    const counts = countsLabel(h.newLines.length, h.oldLines.length);
+    specs.push({ line, title: `✓ Accept hunk ${counts}`, action: "acceptHunk", arg: h.hunkId });
+    specs.push({ line, title: "✗ Reject hunk", action: "rejectHunk", arg: h.hunkId });
+    if (tool !== null && specs.filter((s) => s.action === "showDiff" && s.arg === tool).length === 0) {
+      specs.push({ line, title: "Show diff", action: "showDiff", arg: tool, uri });
+    }
+  }
+  const reviewed = new Set(hunks.filter((h) => h.uri === uri).map((h) => h.toolCallId));
+  for (const d of diffs) {
+    if (d.uri !== uri || reviewed.has(d.toolCallId) || d.hunks.length === 0) continue;
+    const line = d.oldText === docText ? (d.hunks[0]?.range.start.line ?? 0) : 0;
+    specs.push({ line, title: `Show proposed diff ${countsLabel(d.added, d.removed)}`, action: "showDiff", arg: d.toolCallId, uri });
+  }
+  return specs;
+}
+
+export function decorationSpecs(uri: string, hunks: readonly ReviewHunk[], diffs: readonly DiffParams[], docText: string): DecorationSpecs {
+  const added: LineSpan[] = [];
+  const replaced: LineSpan[] = [];
+  const inserts: LineSpan[] = [];
+  /** A pending change of the old lines: painted when it replaces lines, a note when it inserts. */
+  const pending = (start: number, end: number, oldLines: string[], hover: string, note: string): void => {
+    if (oldLines.length === 0) inserts.push({ startLine: start, endLine: start, hover, note });
+    else replaced.push({ startLine: start, endLine: lastLine(start, { line: end, character: 0 }), hover, note });
+  };
+  for (const h of hunks) {
+    if (h.uri !== uri || h.state !== "pending" || h.range === null) continue;
+    const start = h.range.start.line;
+    if (h.applied) {
+      if (h.newLines.length === 0) {
+        added.push({ startLine: start, endLine: start, hover: `The agent removed:\n\n${fenced(h.oldLines)}`, note: `−${h.oldLines.length} removed` });
+      } else {
+        const hover = h.oldLines.length > 0 ? `The agent replaced:\n\n${fenced(h.oldLines)}` : "Added by the agent";
+        added.push({ startLine: start, endLine: lastLine(start, h.range.end), hover, note: "agent edit: pending review" });
+      }
+    } else {
+      const end = h.range.end.character === 0 ? h.range.end.line : h.range.end.line + 1;
+      pending(start, end, h.oldLines, `The agent wants to write:\n\n${fenced(h.newLines)}`, "held until you accept");
+    }
+  }
+  const reviewed = new Set(hunks.filter((h) => h.uri === uri).map((h) => h.toolCallId));
+  for (const d of diffs) {
+    if (d.uri !== uri || reviewed.has(d.toolCallId) || d.oldText !== docText) continue;
+    for (const h of d.hunks) {
+      const end = h.range.end.character === 0 ? h.range.end.line : h.range.end.line + 1;
+      const note = `proposed ${countsLabel(h.newLines.length, h.oldLines.length)}`;
+      pending(h.range.start.line, end, h.oldLines, `Proposed by the agent:\n\n${fenced(h.newLines)}`, note);
+    }
+  }
+  return { added, replaced, inserts };
+}

@@ -1,0 +1,178 @@
+/**
+ * The extension's settings, typed, and what they turn into: the sidecar's command line, its
+ * environment and the `initializationOptions` of `initialize`.
+ *
+ * Pure: the host reads `vscode.workspace.getConfiguration("acp-editor")` and hands the raw values
+ * to `parseSettings`, so every rule (defaults, bad values, which agent is chosen) is unit-tested
+ * without VS Code. Bad values are reported, never thrown: a typo in settings.json must not stop
+ * the extension from starting with the rest.
+ */
+
+import { FEATURES, REVIEW_MODES } from "../protocol";
+import type { InitializationOptions, ReviewMode } from "../wire";
+
+export interface AgentSetting {
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+export interface Settings {
+  agents: AgentSetting[];
+  defaultAgent: string;
+  path: string;
+  follow: boolean;
+  review: ReviewMode;
+  tellAgentRejections: boolean;
+  autoApprove: string[];
+  trace: boolean;
+  serverArgs: string[];
+}
+
+export const DEFAULTS: Settings = {
+  agents: [],
+  defaultAgent: "",
+  path: "",
+  follow: true,
+  review: "after-write",
+  tellAgentRejections: false,
+  autoApprove: [],
+  trace: false,
+  serverArgs: [],
+};
+
+export interface Parsed {
+  settings: Settings;
+  /** One line per ignored value, for the log: "acp-editor.review: ... (using after-write)". */
+  problems: string[];
+}
+
+/** `get(key)` returns the raw value of `acp-editor.<key>`, or undefined when unset. */
+export function parseSettings(get: (key: string) => unknown): Parsed {
+  const problems: string[] = [];
+  const bad = (key: string, why: string, fallback: unknown): void => {
+    problems.push(`acp-editor.${key}: ${why} (using ${JSON.stringify(fallback)})`);
+  };
+  const bool = (key: keyof Settings & string, fallback: boolean): boolean => {
+    const v = get(key);
+    if (v === undefined || typeof v === "boolean") return v ?? fallback;
+    bad(key, "not true or false", fallback);
+    return fallback;
+  };
+  const str = (key: keyof Settings & string): string => {
+    const v = get(key);
+    if (v === undefined || typeof v === "string") return (v ?? "").trim();
+    bad(key, "not a string", "");
+    return "";
+  };
+  const strings = (key: keyof Settings & string): string[] => {
+    const v = get(key);
+    if (v === undefined) return [];
+    if (Array.isArray(v) && v.every((x) => typeof x === "string")) return [...(v as string[])];
+    bad(key, "not a list of strings", []);
+    return [];
+  };
+  const review = get("review");
+  let reviewMode: ReviewMode = DEFAULTS.review;
+  if ((REVIEW_MODES as readonly unknown[]).includes(review)) reviewMode = review as ReviewMode;
+  else if (review !== undefined) bad("review", `unknown mode ${JSON.stringify(review)}`, reviewMode);
+  return {
+    settings: {
+      agents: parseAgents(get("agents"), problems),
+      defaultAgent: str("defaultAgent"),
+      path: str("path"),
+      follow: bool("follow", DEFAULTS.follow),
+      review: reviewMode,
+      tellAgentRejections: bool("tellAgentRejections", DEFAULTS.tellAgentRejections),
+      autoApprove: strings("autoApprove").map((r) => r.trim()).filter((r) => r !== ""),
+      trace: bool("trace", DEFAULTS.trace),
+      serverArgs: strings("serverArgs"),
+    },
+    problems,
+  };
+}
+
+function parseAgents(raw: unknown, problems: string[]): AgentSetting[] {
+  if (raw === undefined) return [];
+  if (!Array.isArray(raw)) {
+    problems.push("acp-editor.agents: not a list (no agents configured)");
+    return [];
+  }
+  const agents: AgentSetting[] = [];
+  raw.forEach((item: unknown, i) => {
+    const a = (typeof item === "object" && item !== null ? item : {}) as Record<string, unknown>;
+    const name = typeof a["name"] === "string" ? a["name"].trim() : "";
+    const command = typeof a["command"] === "string" ? a["command"].trim() : "";
+    if (name === "" || command === "") {
+      problems.push(`acp-editor.agents[${i}]: needs a "name" and a "command" (skipped)`);
+      return;
+    }
+    const args = Array.isArray(a["args"]) ? a["args"].filter((x): x is string => typeof x === "string") : [];
+    const env: Record<string, string> = {};
+    if (typeof a["env"] === "object" && a["env"] !== null && !Array.isArray(a["env"])) {
+      for (const [k, v] of Object.entries(a["env"] as Record<string, unknown>)) {
+        if (typeof v === "string") env[k] = v;
+        else problems.push(`acp-editor.agents[${i}].env.${k}: not a string (skipped)`);
+      }
+    }
+    agents.push({ name, command, args, env });
+  });
+  return agents;
+}
+
+/**
+ * The agent to start: `name` (a picked one), else `defaultAgent`, else the first listed, else
+ * none (the sidecar then uses its own default preset or its demo agent). An unknown name is an
+ * error the user must see, not a silent fallback to some other agent.
+ */
+export function chooseAgent(settings: Settings, name?: string): AgentSetting | null | { error: string } {
+  const wanted = name ?? settings.defaultAgent;
+  if (wanted !== "") {
+    const found = settings.agents.find((a) => a.name === wanted);
+    if (found) return found;
+    const known = settings.agents.map((a) => a.name).join(", ") || "none";
+    return { error: `No agent named "${wanted}" in acp-editor.agents (configured: ${known}).` };
+  }
+  return settings.agents[0] ?? null;
+}
+
+/** The sidecar's arguments after its program: `--stdio`, the log level, extras, `-- AGENT`. */
+export function serverArgs(settings: Settings, agent: AgentSetting | null): string[] {
+  const args = ["--stdio"];
+  // Without trace the sidecar's own default (WARNING) applies: its records reach the log channel
+  // twice (stderr and window/logMessage), which is tolerable for warnings, noisy for INFO.
+  if (settings.trace && !settings.serverArgs.includes("--log-level")) args.push("--log-level", "DEBUG");
+  args.push(...settings.serverArgs);
+  if (agent !== null) args.push("--", agent.command, ...agent.args);
+  return args;
+}
+
+/** The sidecar's environment: the agent inherits it, so the agent's `env` is added here. */
+export function serverEnv(base: Record<string, string | undefined>, agent: AgentSetting | null): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
+  return { ...env, ...(agent?.env ?? {}) };
+}
+
+export function initializationOptions(settings: Settings): InitializationOptions {
+  return {
+    acp: {
+      features: [...FEATURES],
+      // VS Code's workspace/applyEdit leaves the document dirty; the server then writes the same
+      // text to disk so the agent's next read sees it.
+      savesAfterApply: false,
+      follow: settings.follow,
+      review: settings.review,
+      tellAgentRejections: settings.tellAgentRejections,
+      autoApprove: [...settings.autoApprove],
+    },
+  };
+}
+
+/** Whether a settings change needs the sidecar restarted (its command line or init options). */
+export function needsRestart(before: Settings, after: Settings): boolean {
+  const key = (s: Settings): string =>
+    JSON.stringify([s.agents, s.defaultAgent, s.path, s.review, s.tellAgentRejections, s.autoApprove, s.trace, s.serverArgs]);
+  return key(before) !== key(after);
+}

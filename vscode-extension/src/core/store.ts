@@ -1,0 +1,216 @@
+/**
+ * Everything the extension knows about the sidecar, in one place, fed by the acp/... messages.
+ *
+ * Pure (no vscode): the client module feeds it, the UI modules (chat view, follow, diffs, review,
+ * terminals, status bar) subscribe to it, and the integration-test API reads it. Sessions are
+ * mirrored with the reducer; a change that does not fit (a missed notification) is reported so
+ * the caller fetches a fresh `acp/snapshot` instead of drawing a wrong transcript.
+ */
+
+import { MirrorError, applyChanges } from "./reducer";
+import type {
+  AgentStatus, DiffParams, ExitStatus, FollowParams, RequestPermissionParams, ReviewHunk,
+  SessionChangedParams, SessionSnapshot, SnapshotResult, TerminalOutputParams,
+} from "../wire";
+
+/** As on the server: a terminal keeps its last 64 KiB, enough for any card. */
+export const TERMINAL_KEEP = 64 * 1024;
+
+export interface PendingPermission {
+  /** The JSON-RPC id of the request, as a string: how the chat card answers it. */
+  id: string;
+  params: RequestPermissionParams;
+}
+
+export interface TerminalView {
+  sessionId: string;
+  terminalId: string;
+  output: string;
+  exitStatus: ExitStatus | null;
+}
+
+export type StoreEvent =
+  | { kind: "reset" }
+  | { kind: "changes"; sessionId: string; changes: unknown[] }
+  | { kind: "agent" }
+  | { kind: "follow" }
+  | { kind: "terminal"; terminalId: string; data?: string; exit?: ExitStatus }
+  | { kind: "review" }
+  | { kind: "diff"; diff: DiffParams }
+  | { kind: "permissions" }
+  | { kind: "busy" };
+
+export type Listener = (event: StoreEvent) => void;
+
+export function diffKey(toolCallId: string, uri: string): string {
+  return `${toolCallId}\u0000${uri}`;
+}
+
+export class Store {
+  agent: AgentStatus | null = null;
+  readonly sessions = new Map<string, SessionSnapshot>();
+  currentSessionId: string | null = null;
+  follow = true;
+  lastFollow: FollowParams | null = null;
+  readonly terminals = new Map<string, TerminalView>();
+  readonly review = new Map<string, ReviewHunk>();
+  readonly diffs = new Map<string, DiffParams>();
+  readonly permissions = new Map<string, PendingPermission>();
+  /** Sessions with a prompt turn running, and the stop reason of the last turn that ended. */
+  readonly busy = new Set<string>();
+  lastStopReason: string | null = null;
+  private readonly listeners = new Set<Listener>();
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(event: StoreEvent): void {
+    for (const listener of [...this.listeners]) listener(event);
+  }
+
+  current(): SessionSnapshot | null {
+    return this.currentSessionId === null ? null : (this.sessions.get(this.currentSessionId) ?? null);
+  }
+
+  /** Replace everything with an `acp/snapshot` answer (on start and after a missed change). */
+  loadSnapshot(result: SnapshotResult): void {
+    this.agent = result.agent;
+    this.sessions.clear();
+    for (const s of result.sessions) this.sessions.set(s.sessionId, s);
+    this.currentSessionId = result.currentSessionId;
+    this.follow = result.follow;
+    this.terminals.clear();
+    for (const t of result.terminals) this.terminals.set(t.terminalId, { ...t, output: t.output });
+    this.review.clear();
+    for (const h of result.review) this.review.set(h.hunkId, h);
+    this.emit({ kind: "reset" });
+  }
+
+  /** A session from `acp/newSession` or `acp/loadSession`; it becomes the current one. */
+  setSession(snapshot: SessionSnapshot): void {
+    this.sessions.set(snapshot.sessionId, snapshot);
+    this.currentSessionId = snapshot.sessionId;
+    this.emit({ kind: "reset" });
+  }
+
+  /** Apply `acp/sessionChanged`; false when the mirror lost track and needs a fresh snapshot. */
+  sessionChanged(params: SessionChangedParams): boolean {
+    const session = this.sessions.get(params.sessionId);
+    // A session we were never given (another client's prompt started it): only a snapshot can
+    // tell what came before these changes.
+    if (session === undefined) return false;
+    try {
+      applyChanges(session, params.changes);
+    } catch (error) {
+      if (error instanceof MirrorError) return false;
+      throw error;
+    }
+    if (this.currentSessionId === null) this.currentSessionId = session.sessionId;
+    this.emit({ kind: "changes", sessionId: params.sessionId, changes: params.changes });
+    return true;
+  }
+
+  setAgent(status: AgentStatus): void {
+    this.agent = status;
+    this.emit({ kind: "agent" });
+  }
+
+  setFollow(enabled: boolean): void {
+    this.follow = enabled;
+    this.emit({ kind: "follow" });
+  }
+
+  followed(params: FollowParams): void {
+    this.lastFollow = params;
+    this.emit({ kind: "follow" });
+  }
+
+  terminalOutput(params: TerminalOutputParams): void {
+    const t = this.terminal(params.sessionId, params.terminalId);
+    t.output += params.data;
+    if (t.output.length > TERMINAL_KEEP) t.output = t.output.slice(t.output.length - TERMINAL_KEEP);
+    this.emit({ kind: "terminal", terminalId: params.terminalId, data: params.data });
+  }
+
+  terminalExit(sessionId: string, terminalId: string, exitStatus: ExitStatus): void {
+    this.terminal(sessionId, terminalId).exitStatus = exitStatus;
+    this.emit({ kind: "terminal", terminalId, exit: exitStatus });
+  }
+
+  private terminal(sessionId: string, terminalId: string): TerminalView {
+    let t = this.terminals.get(terminalId);
+    if (t === undefined) {
+      t = { sessionId, terminalId, output: "", exitStatus: null };
+      this.terminals.set(terminalId, t);
+    }
+    return t;
+  }
+
+  /** `acp/reviewChanged`: each hunk carries its whole current view; the latest wins. */
+  reviewChanged(hunks: readonly ReviewHunk[]): void {
+    for (const h of hunks) this.review.set(h.hunkId, h);
+    this.emit({ kind: "review" });
+  }
+
+  diff(params: DiffParams): void {
+    this.diffs.set(diffKey(params.toolCallId, params.uri), params);
+    this.emit({ kind: "diff", diff: params });
+  }
+
+  addPermission(p: PendingPermission): void {
+    this.permissions.set(p.id, p);
+    this.emit({ kind: "permissions" });
+  }
+
+  removePermission(id: string): void {
+    if (this.permissions.delete(id)) this.emit({ kind: "permissions" });
+  }
+
+  setBusy(sessionId: string, busy: boolean, stopReason?: string): void {
+    if (busy) this.busy.add(sessionId);
+    else this.busy.delete(sessionId);
+    if (stopReason !== undefined) this.lastStopReason = stopReason;
+    this.emit({ kind: "busy" });
+  }
+
+  // -- queries the UI shares -----------------------------------------------------------------
+
+  pendingHunks(filter: { uri?: string; toolCallId?: string } = {}): ReviewHunk[] {
+    return [...this.review.values()].filter(
+      (h) =>
+        h.state === "pending" &&
+        (filter.uri === undefined || h.uri === filter.uri) &&
+        (filter.toolCallId === undefined || h.toolCallId === filter.toolCallId),
+    );
+  }
+
+  /** Review counts of one tool call's hunks, for its chat card. */
+  reviewSummary(toolCallId: string): { pending: number; accepted: number; rejected: number } {
+    const summary = { pending: 0, accepted: 0, rejected: 0 };
+    for (const h of this.review.values()) if (h.toolCallId === toolCallId) summary[h.state] += 1;
+    return summary;
+  }
+
+  diffsOf(toolCallId: string): DiffParams[] {
+    return [...this.diffs.values()].filter((d) => d.toolCallId === toolCallId);
+  }
+
+  /** The agent's capabilities as it announced them (`{}` before it is ready). */
+  capabilities(): Record<string, unknown> {
+    const caps = this.agent?.agentCapabilities;
+    return typeof caps === "object" && caps !== null ? (caps as Record<string, unknown>) : {};
+  }
+
+  canListSessions(): boolean {
+    const s = this.capabilities()["sessionCapabilities"];
+    return typeof s === "object" && s !== null && "list" in s && (s as Record<string, unknown>)["list"] != null;
+  }
+
+  canLoadSessions(): boolean {
+    const s = this.capabilities()["sessionCapabilities"];
+    const resume = typeof s === "object" && s !== null && (s as Record<string, unknown>)["resume"] != null;
+    return this.capabilities()["loadSession"] === true || resume;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Entry point: only wiring. Each piece lives in its own module (see README "Layout"); this file
+ * creates them in dependency order, starts the sidecar, and returns the test API.
+ */
+
+import * as vscode from "vscode";
+import { needsRestart, type Settings } from "./core/settings";
+import { Store } from "./core/store";
+import { ChatView } from "./host/chatView";
+import { Sidecar } from "./host/client";
+import { registerCommands } from "./host/commands";
+import { onSettingsChanged, readSettings } from "./host/config";
+import { Controller } from "./host/controller";
+import { ProposedDocs } from "./host/diffs";
+import { FollowView } from "./host/follow";
+import { Log } from "./host/log";
+import { Permissions, chooseAuthMethod } from "./host/permissions";
+import { InlineReview } from "./host/review";
+import { AgentTerminals } from "./host/terminals";
+import { createApi, type AcpEditorApi } from "./host/testApi";
+
+let sidecar: Sidecar | null = null;
+
+export function activate(context: vscode.ExtensionContext): AcpEditorApi {
+  const log = new Log();
+  const store = new Store();
+  const docs = new ProposedDocs(store);
+  const permissions = new Permissions(store, docs, log);
+  const follow = new FollowView(store, log);
+  sidecar = new Sidecar(store, log, { permission: permissions.handle, auth: chooseAuthMethod, follow: (p) => void follow.show(p) });
+  const side = sidecar;
+  const controller = new Controller(store, side, log);
+  const terminals = new AgentTerminals(store);
+  const chat = new ChatView(context.extensionUri, { store, sidecar: side, controller, permissions, docs, terminals });
+  let settings: Settings = readSettings(log);
+
+  const start = async (): Promise<boolean> => {
+    permissions.clear();
+    const ok = await side.start(settings);
+    chat.refresh();
+    if (settings.trace) log.show();
+    if (!ok) {
+      // Not awaited: `ready` must settle even when nobody clicks the message.
+      void vscode.window.showErrorMessage(`ACP: ${side.problem ?? "acp-editor did not start"}`, "Open settings", "Show log").then((choice) => {
+        if (choice === "Open settings") void vscode.commands.executeCommand("workbench.action.openSettings", "acp-editor");
+        if (choice === "Show log") log.show();
+      });
+    }
+    return ok;
+  };
+
+  context.subscriptions.push(
+    log, docs, follow, side, controller, terminals, chat, new InlineReview(store),
+    ...registerCommands({ store, sidecar: side, controller, docs, log, restart: start, setChatInput: (t) => chat.setInput(t) }),
+    onSettingsChanged((next) => {
+      const restart = needsRestart(settings, next);
+      const followChanged = next.follow !== settings.follow;
+      settings = next;
+      if (restart) void start();
+      else if (followChanged && side.running) void side.setFollow(next.follow);
+    }, log),
+  );
+  return createApi({ ready: start(), store, sidecar: side, controller, permissions, docs, follow, terminals });
+}
+
+export async function deactivate(): Promise<void> {
+  await sidecar?.stop();
+  sidecar = null;
+}

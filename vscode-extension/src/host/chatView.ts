@@ -1,0 +1,161 @@
+/**
+ * The chat view in the sidebar: a webview with a strict CSP (scripts only with this load's
+ * nonce, no inline styles, images only from the extension or data: URIs) fed from the store.
+ *
+ * The webview mirrors the current session itself (a snapshot on `reset`, then the change
+ * batches); the small rest of the state goes as `extras`, coalesced to one message per 50 ms.
+ * Pending permission questions show as a badge on the view.
+ */
+
+import * as crypto from "node:crypto";
+import * as vscode from "vscode";
+import { CHAT_VIEW } from "../protocol";
+import type { Store } from "../core/store";
+import { buildExtras } from "../core/viewModel";
+import type { HostMessage, ViewMessage } from "../webview/messages";
+import type { Controller } from "./controller";
+import type { ProposedDocs } from "./diffs";
+import type { Permissions } from "./permissions";
+import type { AgentTerminals } from "./terminals";
+import type { Sidecar } from "./client";
+
+export interface ChatDeps {
+  store: Store;
+  sidecar: Sidecar;
+  controller: Controller;
+  permissions: Permissions;
+  docs: ProposedDocs;
+  terminals: AgentTerminals;
+}
+
+export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | null = null;
+  private ready = false;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly extensionUri: vscode.Uri, private readonly deps: ChatDeps) {
+    this.disposables.push(
+      vscode.window.registerWebviewViewProvider(CHAT_VIEW, this, { webviewOptions: { retainContextWhenHidden: true } }),
+      deps.controller.onAttachmentsChanged(() => this.scheduleExtras()),
+    );
+    const unsubscribe = deps.store.subscribe((e) => {
+      if (e.kind === "reset") this.reset();
+      else if (e.kind === "changes") {
+        if (e.sessionId === deps.store.currentSessionId) this.post({ type: "changes", sessionId: e.sessionId, changes: e.changes });
+        // Cards show review counts and diffs per tool call, which changes may have added.
+        this.scheduleExtras();
+      } else this.scheduleExtras();
+      if (e.kind === "permissions") this.updateBadge();
+    });
+    this.disposables.push({ dispose: unsubscribe });
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.ready = false;
+    const media = vscode.Uri.joinPath(this.extensionUri, "media");
+    const dist = vscode.Uri.joinPath(this.extensionUri, "dist");
+    view.webview.options = { enableScripts: true, localResourceRoots: [media, dist] };
+    view.webview.html = this.html(view.webview);
+    view.webview.onDidReceiveMessage((m: ViewMessage) => void this.receive(m), null, this.disposables);
+    view.onDidDispose(() => {
+      this.view = null;
+      this.ready = false;
+    }, null, this.disposables);
+    this.updateBadge();
+  }
+
+  private post(message: HostMessage): void {
+    if (this.view !== null && this.ready) void this.view.webview.postMessage(message);
+  }
+
+  /** Redraw everything (after the sidecar started or failed to: that is not a store event). */
+  refresh(): void {
+    this.reset();
+  }
+
+  private reset(): void {
+    const { store, controller } = this.deps;
+    this.post({ type: "reset", session: store.current(), extras: buildExtras(store, controller.attachmentLabels(), this.deps.sidecar.problem) });
+  }
+
+  private scheduleExtras(): void {
+    if (this.timer !== undefined) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.post({ type: "extras", extras: buildExtras(this.deps.store, this.deps.controller.attachmentLabels(), this.deps.sidecar.problem) });
+    }, 50);
+  }
+
+  private updateBadge(): void {
+    if (this.view === null) return;
+    const n = this.deps.store.permissions.size;
+    this.view.badge = n > 0 ? { value: n, tooltip: `${n} question${n === 1 ? "" : "s"} from the agent waiting for you` } : undefined;
+  }
+
+  /** Put text into the prompt box (the prompt command without an argument uses this). */
+  setInput(text: string): void {
+    this.post({ type: "setInput", text });
+  }
+
+  private async receive(m: ViewMessage): Promise<void> {
+    const { controller: c, sidecar, permissions, docs, terminals } = this.deps;
+    switch (m.type) {
+      case "ready": this.ready = true; this.reset(); return;
+      case "resync": await sidecar.resync(); this.reset(); return;
+      case "prompt": await c.guard("prompt", () => c.prompt(m.text)); return;
+      case "cancel": await c.guard("cancel", () => sidecar.cancel()); return;
+      case "newSession": await c.guard("new session", () => sidecar.newSession()); return;
+      case "loadSession": await c.guard("load session", () => c.loadSession()); return;
+      case "setMode": await c.guard("set mode", () => c.setMode(m.modeId)); return;
+      case "setConfig": await c.guard("set option", () => sidecar.setConfigOption(m.configId, m.value)); return;
+      case "permission": permissions.answer(m.id, m.optionId); return;
+      case "open": await c.guard("open", () => c.open(m.target, m.line)); return;
+      case "showDiff": await c.guard("show diff", () => docs.show(m.toolCallId, m.uri)); return;
+      case "review": await c.guard(`${m.decision} edit`, () => c.decide(m.decision, { toolCallId: m.toolCallId })); return;
+      case "showTerminal": terminals.show(m.terminalId); return;
+      case "attachSelection": c.attachSelection(); return;
+      case "attachFile": c.attachFile(); return;
+      case "removeAttachment": c.removeAttachment(m.index); return;
+      case "toggleFollow": await c.guard("follow", () => c.toggleFollow()); return;
+    }
+  }
+
+  private html(webview: vscode.Webview): string {
+    const nonce = crypto.randomBytes(16).toString("base64");
+    const css = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, "media", "chat.css"));
+    const js = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, "dist", "webview.js"));
+    const csp = [
+      "default-src 'none'",
+      `style-src ${webview.cspSource}`,
+      `img-src ${webview.cspSource} data:`,
+      `font-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+    ].join("; ");
+    return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="${css.toString()}"><title>ACP chat</title></head>
+<body>
+<header><div id="status"></div><div id="toolbar">
+<button id="new" title="New session">+ New</button><button id="load" title="Load an earlier session" hidden>⟲ Load</button>
+<button id="follow" title="Follow the agent in the editor">◉</button></div><div id="pickers"></div></header>
+<div id="plan"></div>
+<main id="transcript" aria-live="polite"></main>
+<div id="empty">Ask the agent something below. Type / for its commands.</div>
+<div id="orphans"></div>
+<footer><div id="attachments"></div><div id="completions" hidden></div>
+<textarea id="input" rows="3" placeholder="Ask the agent (Enter to send, Shift+Enter for a new line, / for commands)"></textarea>
+<div id="actions"><button id="attachSelection" title="Attach the selection">+ Selection</button><button id="attachFile" title="Attach the current file">+ File</button>
+<span class="spacer"></span><button id="cancel" disabled>■ Cancel</button><button id="send" class="primary">Send ➤</button></div></footer>
+<script nonce="${nonce}" src="${js.toString()}"></script>
+</body></html>`;
+  }
+
+  dispose(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,236 @@
+/**
+ * The sidecar's lifecycle: find `acp-editor`, start it as a language server, feed the store from
+ * its acp/... notifications, and offer the acp/... requests to the rest of the extension.
+ *
+ * Requests from the server (permissions, auth) are delegated to handlers the UI modules install,
+ * so this module holds no UI. Method names come from protocol.ts only.
+ */
+
+import * as fs from "node:fs";
+import * as vscode from "vscode";
+import { LanguageClient, State, Trace, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
+import * as P from "../protocol";
+import { findAcpEditor } from "../core/discovery";
+import { chooseAgent, initializationOptions, serverArgs, serverEnv, type AgentSetting, type Settings } from "../core/settings";
+import type { Store } from "../core/store";
+import type * as w from "../wire";
+import type { Log } from "./log";
+
+export type PermissionHandler = (params: w.RequestPermissionParams, token: vscode.CancellationToken) => Promise<w.RequestPermissionResult>;
+export type AuthHandler = (params: w.ChooseAuthMethodParams, token: vscode.CancellationToken) => Promise<w.ChooseAuthMethodResult>;
+export type SimpleHandler<T> = (params: T) => void;
+
+export interface Handlers {
+  permission: PermissionHandler;
+  auth: AuthHandler;
+  follow: SimpleHandler<w.FollowParams>;
+}
+
+function isExecutable(path: string): boolean {
+  try {
+    fs.accessSync(path, fs.constants.X_OK);
+    return fs.statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+export class Sidecar implements vscode.Disposable {
+  private client: LanguageClient | null = null;
+  /** True while an acp/snapshot is in flight: changes arriving meanwhile are already in it. */
+  private resyncing = false;
+  private readonly disposables: vscode.Disposable[] = [];
+  /** Why the sidecar is not running, when it is not (shown by the chat view and the test API). */
+  problem: string | null = null;
+  agentName: string | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly log: Log,
+    private readonly handlers: Handlers,
+  ) {}
+
+  get running(): boolean {
+    return this.client?.state === State.Running;
+  }
+
+  async start(settings: Settings): Promise<boolean> {
+    await this.stop();
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath);
+    const found = findAcpEditor(
+      { configured: settings.path, workspaceFolders: folders, pathVariable: process.env["PATH"], platform: process.platform, home: process.env["HOME"] },
+      { isExecutable },
+    );
+    if (!found.found) return this.fail(found.message, `tried: ${found.tried.join(", ") || "nothing"}`);
+    const agent = chooseAgent(settings);
+    if (agent !== null && "error" in agent) return this.fail(agent.error);
+    this.agentName = agent?.name ?? null;
+    const args = serverArgs(settings, agent);
+    this.log.info(`starting ${found.path} ${args.join(" ")} (found via ${found.source})`);
+    const serverOptions: ServerOptions = {
+      command: found.path,
+      args,
+      options: { cwd: folders[0], env: serverEnv(process.env, agent as AgentSetting | null) },
+    };
+    const clientOptions: LanguageClientOptions = {
+      // Every file buffer: the server keeps the editor's unsaved text so agent writes go through it.
+      documentSelector: [{ scheme: "file" }],
+      initializationOptions: initializationOptions(settings),
+      outputChannel: this.log.channel,
+      // The server ends with the agent; a restart is the user's choice (acp-editor.restart).
+      connectionOptions: { maxRestartCount: 0 },
+    };
+    const client = new LanguageClient("acp-editor", "ACP Editor", serverOptions, clientOptions);
+    this.client = client;
+    this.register(client);
+    try {
+      await client.start();
+    } catch (error) {
+      this.client = null;
+      return this.fail(`acp-editor did not start: ${String(error)}`);
+    }
+    if (settings.trace) await client.setTrace(Trace.Verbose);
+    this.problem = null;
+    await this.resync();
+    return true;
+  }
+
+  private fail(message: string, detail?: string): boolean {
+    this.problem = message;
+    this.log.error(detail ? `${message} (${detail})` : message);
+    return false;
+  }
+
+  private register(client: LanguageClient): void {
+    const s = this.store;
+    const subs = [
+      client.onNotification(P.SESSION_CHANGED, (p) => {
+        if (this.resyncing) return;
+        if (!s.sessionChanged(p)) void this.resync();
+      }),
+      client.onNotification(P.AGENT_STATUS, (p) => s.setAgent(p)),
+      client.onNotification(P.FOLLOW, (p) => {
+        s.followed(p);
+        this.handlers.follow(p);
+      }),
+      client.onNotification(P.DIFF, (p) => s.diff(p)),
+      client.onNotification(P.TERMINAL_OUTPUT, (p) => s.terminalOutput(p)),
+      client.onNotification(P.TERMINAL_EXIT, (p) => s.terminalExit(p.sessionId, p.terminalId, p.exitStatus)),
+      client.onNotification(P.REVIEW_CHANGED, (p) => s.reviewChanged(p.hunks)),
+      client.onRequest(P.REQUEST_PERMISSION, (p, token) => this.handlers.permission(p, token)),
+      client.onRequest(P.CHOOSE_AUTH_METHOD, (p, token) => this.handlers.auth(p, token)),
+      client.onDidChangeState((e) => {
+        if (e.newState === State.Stopped && this.client === client) {
+          this.problem = "acp-editor stopped: see the log (ACP: Show the Log), then ACP: Restart the Sidecar.";
+          s.setAgent({ ...(s.agent ?? { command: [] }), state: "exited", message: this.problem });
+        }
+      }),
+    ];
+    this.disposables.push(...subs);
+  }
+
+  /** Fetch the whole state again (on start, and when the mirror missed a change). */
+  async resync(): Promise<void> {
+    if (this.client === null || this.resyncing) return;
+    this.resyncing = true;
+    try {
+      this.store.loadSnapshot(await this.client.sendRequest(P.SNAPSHOT, {}));
+    } catch (error) {
+      this.log.error(`acp/snapshot failed: ${String(error)}`);
+    } finally {
+      this.resyncing = false;
+    }
+  }
+
+  private need(): LanguageClient {
+    if (this.client === null || !this.running) {
+      throw new Error(this.problem ?? "acp-editor is not running (ACP: Restart the Sidecar)");
+    }
+    return this.client;
+  }
+
+  /** The current session, created first when there is none (so its changes have a mirror). */
+  async session(): Promise<string> {
+    const current = this.store.currentSessionId;
+    if (current !== null) return current;
+    return this.newSession();
+  }
+
+  async newSession(): Promise<string> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const params: w.NewSessionParams = folder?.uri.scheme === "file" ? { cwd: folder.uri.fsPath } : {};
+    const result = await this.need().sendRequest(P.NEW_SESSION, params);
+    this.store.setSession(result.snapshot);
+    return result.sessionId;
+  }
+
+  async prompt(prompt: string | w.ContentBlock[], token?: vscode.CancellationToken): Promise<w.PromptResult> {
+    const client = this.need();
+    const sessionId = await this.session();
+    this.store.setBusy(sessionId, true);
+    let stopReason = "error";
+    try {
+      const result = await client.sendRequest(P.PROMPT, { sessionId, prompt }, token);
+      stopReason = result.stopReason;
+      return result;
+    } finally {
+      this.store.setBusy(sessionId, false, stopReason);
+    }
+  }
+
+  async cancel(): Promise<boolean> {
+    const sessionId = this.store.currentSessionId;
+    if (sessionId === null || !this.store.busy.has(sessionId)) return false;
+    await this.need().sendRequest(P.CANCEL, { sessionId });
+    return true;
+  }
+
+  async setMode(modeId: string): Promise<void> {
+    await this.need().sendRequest(P.SET_MODE, { sessionId: await this.session(), modeId });
+  }
+
+  async setConfigOption(configId: string, value: string | boolean): Promise<void> {
+    await this.need().sendRequest(P.SET_CONFIG_OPTION, { sessionId: await this.session(), configId, value });
+  }
+
+  async listSessions(): Promise<w.ListedSession[]> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const params = folder?.uri.scheme === "file" ? { cwd: folder.uri.fsPath } : {};
+    return (await this.need().sendRequest(P.LIST_SESSIONS, params)).sessions;
+  }
+
+  async loadSession(sessionId: string, cwd?: string): Promise<void> {
+    const result = await this.need().sendRequest(P.LOAD_SESSION, cwd === undefined ? { sessionId } : { sessionId, cwd });
+    this.store.setSession(result.snapshot);
+    // The load's replay may still sit in the server's coalescing buffer; a snapshot (which
+    // flushes it first) is exact, and changes arriving meanwhile are dropped as already in it.
+    await this.resync();
+  }
+
+  async setFollow(enabled: boolean): Promise<boolean> {
+    const result = await this.need().sendRequest(P.SET_FOLLOW, { enabled });
+    this.store.setFollow(result.enabled);
+    return result.enabled;
+  }
+
+  async decide(params: w.ReviewDecideParams): Promise<w.ReviewResult[]> {
+    return (await this.need().sendRequest(P.REVIEW_DECIDE, params)).results;
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = null;
+    for (const d of this.disposables.splice(0)) d.dispose();
+    if (client !== null && client.state !== State.Stopped) {
+      try {
+        await client.stop(5000);
+      } catch (error) {
+        this.log.warn(`stopping acp-editor: ${String(error)}`);
+      }
+    }
+  }
+
+  dispose(): void {
+    void this.stop();
+  }
+}

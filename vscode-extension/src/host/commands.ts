@@ -1,0 +1,84 @@
+/**
+ * Every VS Code command of the extension (names from protocol.ts COMMANDS, which a unit test
+ * checks against package.json). Commands return their results so integration tests can drive
+ * the extension through `vscode.commands.executeCommand` alone.
+ */
+
+import * as vscode from "vscode";
+import { CHAT_VIEW, COMMANDS } from "../protocol";
+import type { Store } from "../core/store";
+import type { ReviewHunk } from "../wire";
+import type { Sidecar } from "./client";
+import type { Controller } from "./controller";
+import type { ProposedDocs } from "./diffs";
+import type { Log } from "./log";
+
+export interface CommandDeps {
+  store: Store;
+  sidecar: Sidecar;
+  controller: Controller;
+  docs: ProposedDocs;
+  log: Log;
+  restart: () => Promise<boolean>;
+  setChatInput: (text: string) => void;
+}
+
+/** The file a file-wide command applies to: its argument, else the active editor's. */
+function fileArg(arg: unknown): string | undefined {
+  if (typeof arg === "string") return arg;
+  if (arg instanceof vscode.Uri) return arg.toString();
+  return vscode.window.activeTextEditor?.document.uri.toString();
+}
+
+/** The pending hunk a hunk command without arguments means: the one at the cursor, else the
+ *  file's first (so the commands work from the palette and keybindings too). */
+function hunkAtCursor(store: Store): ReviewHunk | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (editor === undefined) return undefined;
+  const hunks = store.pendingHunks({ uri: editor.document.uri.toString() });
+  const line = editor.selection.active.line;
+  return hunks.find((h) => h.range !== null && h.range.start.line <= line && line <= Math.max(h.range.start.line, h.range.end.line)) ?? hunks[0];
+}
+
+function required<T>(value: T | undefined | null, what: string): T {
+  if (value === undefined || value === null) throw new Error(`no ${what}: give one, or put the cursor on a pending agent change`);
+  return value;
+}
+
+export function registerCommands(d: CommandDeps): vscode.Disposable[] {
+  const { controller: c, sidecar } = d;
+  const reg = (name: string, run: (...args: unknown[]) => unknown): vscode.Disposable => vscode.commands.registerCommand(name, run);
+  const str = (x: unknown): string | undefined => (typeof x === "string" ? x : undefined);
+  return [
+    reg(COMMANDS.prompt, async (text?: unknown) => {
+      if (typeof text === "string" && text.trim() !== "") return c.guard("prompt", () => c.prompt(text));
+      // No text: focus the chat's prompt box, the place where prompts are written.
+      await vscode.commands.executeCommand(`${CHAT_VIEW}.focus`);
+      d.setChatInput("");
+      return undefined;
+    }),
+    reg(COMMANDS.cancel, () => c.guard("cancel", () => sidecar.cancel())),
+    reg(COMMANDS.newSession, () => c.guard("new session", () => sidecar.newSession())),
+    reg(COMMANDS.loadSession, (id?: unknown) =>
+      c.guard("load session", () => (typeof id === "string" ? sidecar.loadSession(id) : c.loadSession())),
+    ),
+    reg(COMMANDS.setMode, (id?: unknown) => c.guard("set mode", () => c.setMode(str(id)))),
+    reg(COMMANDS.toggleFollow, (on?: unknown) =>
+      c.guard("follow", () => (typeof on === "boolean" ? sidecar.setFollow(on) : c.toggleFollow())),
+    ),
+    reg(COMMANDS.showDiff, (tool?: unknown, uri?: unknown) => c.guard("show diff", () => d.docs.show(str(tool), str(uri)))),
+    reg(COMMANDS.acceptHunk, (id?: unknown) => c.guard("accept hunk", () => c.decide("accept", { hunkId: required(str(id) ?? hunkAtCursor(d.store)?.hunkId, "hunk") }))),
+    reg(COMMANDS.rejectHunk, (id?: unknown) => c.guard("reject hunk", () => c.decide("reject", { hunkId: required(str(id) ?? hunkAtCursor(d.store)?.hunkId, "hunk") }))),
+    reg(COMMANDS.acceptToolCall, (id?: unknown) => c.guard("accept edit", () => c.decide("accept", { toolCallId: required(str(id) ?? hunkAtCursor(d.store)?.toolCallId, "tool call") }))),
+    reg(COMMANDS.rejectToolCall, (id?: unknown) => c.guard("reject edit", () => c.decide("reject", { toolCallId: required(str(id) ?? hunkAtCursor(d.store)?.toolCallId, "tool call") }))),
+    reg(COMMANDS.acceptFile, (uri?: unknown) => c.guard("accept file", () => c.decide("accept", { uri: fileArg(uri) ?? "" }))),
+    reg(COMMANDS.rejectFile, (uri?: unknown) => c.guard("reject file", () => c.decide("reject", { uri: fileArg(uri) ?? "" }))),
+    reg(COMMANDS.acceptAll, () => c.guard("accept all", () => c.decide("accept", { all: true }))),
+    reg(COMMANDS.rejectAll, () => c.guard("reject all", () => c.decide("reject", { all: true }))),
+    reg(COMMANDS.attachSelection, () => c.attachSelection()),
+    reg(COMMANDS.attachFile, () => c.attachFile()),
+    reg(COMMANDS.restart, () => d.restart()),
+    reg(COMMANDS.showLog, () => d.log.show()),
+    reg(COMMANDS.focusChat, () => vscode.commands.executeCommand(`${CHAT_VIEW}.focus`)),
+  ];
+}

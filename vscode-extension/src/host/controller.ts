@@ -1,0 +1,156 @@
+/**
+ * The user's actions, shared by commands, the chat view, CodeLenses and the test API: prompt
+ * (with attachments), cancel, sessions, modes, review decisions, opening locations.
+ *
+ * Errors become one notification each (with the message the server gave) instead of rejected
+ * promises nobody awaits; the functions the test API exposes still return or throw normally.
+ */
+
+import * as vscode from "vscode";
+import { acceptsEmbeddedContext, attachmentLabel, buildPrompt, type Attachment } from "../core/prompt";
+import type { Store } from "../core/store";
+import type * as w from "../wire";
+import type { Sidecar } from "./client";
+import type { Log } from "./log";
+
+export class Controller {
+  attachments: Attachment[] = [];
+  private readonly attachmentsChanged = new vscode.EventEmitter<void>();
+  readonly onAttachmentsChanged = this.attachmentsChanged.event;
+
+  constructor(private readonly store: Store, private readonly sidecar: Sidecar, private readonly log: Log) {}
+
+  /** Run an action for the UI: failures are shown and logged, never thrown at VS Code. */
+  async guard<T>(what: string, action: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await action();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      this.log.error(`${what}: ${message}`);
+      void vscode.window.showErrorMessage(`ACP: ${what} failed: ${message}`, "Show log").then((b) => {
+        if (b) this.log.show();
+      });
+      return undefined;
+    }
+  }
+
+  /** Send a prompt with the current attachments (which are then cleared). */
+  async prompt(text: string): Promise<w.PromptResult> {
+    const blocks = buildPrompt(text, this.attachments, acceptsEmbeddedContext(this.store.capabilities()));
+    this.attachments = [];
+    this.attachmentsChanged.fire();
+    return this.sidecar.prompt(blocks);
+  }
+
+  attachmentLabels(): string[] {
+    return this.attachments.map(attachmentLabel);
+  }
+
+  attach(a: Attachment): void {
+    this.attachments.push(a);
+    this.attachmentsChanged.fire();
+  }
+
+  removeAttachment(index: number): void {
+    this.attachments.splice(index, 1);
+    this.attachmentsChanged.fire();
+  }
+
+  attachSelection(): boolean {
+    const editor = vscode.window.activeTextEditor;
+    if (editor === undefined || editor.selection.isEmpty) {
+      void vscode.window.showInformationMessage("Select some text in an editor first.");
+      return false;
+    }
+    const sel = editor.selection;
+    const endLine = sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line - 1 : sel.end.line;
+    this.attach({
+      kind: "selection",
+      uri: editor.document.uri.toString(),
+      name: vscode.workspace.asRelativePath(editor.document.uri),
+      startLine: sel.start.line,
+      endLine,
+      text: editor.document.getText(sel),
+      languageId: editor.document.languageId,
+    });
+    return true;
+  }
+
+  attachFile(): boolean {
+    const doc = vscode.window.activeTextEditor?.document;
+    if (doc === undefined) {
+      void vscode.window.showInformationMessage("Open a file in an editor first.");
+      return false;
+    }
+    this.attach({ kind: "file", uri: doc.uri.toString(), name: vscode.workspace.asRelativePath(doc.uri) });
+    return true;
+  }
+
+  async loadSession(): Promise<void> {
+    if (!this.store.canListSessions()) {
+      void vscode.window.showInformationMessage("This agent cannot list its earlier sessions.");
+      return;
+    }
+    const sessions = await this.sidecar.listSessions();
+    const picked = await vscode.window.showQuickPick(
+      sessions.map((s) => ({ label: s.title ?? s.sessionId, description: s.updatedAt ?? "", detail: s.cwd, session: s })),
+      { title: "Load a session", placeHolder: sessions.length ? "Choose a session" : "The agent has no earlier sessions" },
+    );
+    if (picked) await this.sidecar.loadSession(picked.session.sessionId, picked.session.cwd);
+  }
+
+  async setMode(modeId?: string): Promise<void> {
+    let id = modeId;
+    if (id === undefined) {
+      const modes = this.store.current()?.modes;
+      const items = (modes?.availableModes ?? []).map((m) => {
+        const r = (m ?? {}) as Record<string, unknown>;
+        return { label: String(r["name"] ?? r["id"]), description: String(r["description"] ?? ""), id: String(r["id"] ?? "") };
+      });
+      if (items.length === 0) {
+        void vscode.window.showInformationMessage("The agent offers no modes.");
+        return;
+      }
+      id = (await vscode.window.showQuickPick(items, { title: "Agent mode" }))?.id;
+    }
+    if (id !== undefined) await this.sidecar.setMode(id);
+  }
+
+  async toggleFollow(): Promise<boolean> {
+    return this.sidecar.setFollow(!this.store.follow);
+  }
+
+  /** Accept or reject hunks by id, tool call, file or all (`acp/reviewDecide`). */
+  async decide(decision: w.Decision, scope: { hunkId?: string; toolCallId?: string; uri?: string; all?: boolean }): Promise<w.ReviewResult[]> {
+    const params: w.ReviewDecideParams = { decision };
+    if (scope.hunkId !== undefined) params.hunkIds = [scope.hunkId];
+    if (scope.toolCallId !== undefined) params.toolCallId = scope.toolCallId;
+    if (scope.uri !== undefined) params.uri = scope.uri;
+    if (scope.all === true) params.all = true;
+    const results = await this.sidecar.decide(params);
+    const failed = results.filter((r) => r.error !== undefined);
+    if (failed.length > 0) {
+      void vscode.window.showWarningMessage(`ACP: ${failed.length} hunk(s) could not be ${decision}ed: ${failed[0]?.error ?? ""}`);
+    }
+    return results;
+  }
+
+  /** Open a location from the chat: a path or URI, with an ACP (1-based) line. */
+  async open(target: string, line?: number): Promise<void> {
+    if (/^(https?|mailto):/i.test(target)) {
+      await vscode.env.openExternal(vscode.Uri.parse(target));
+      return;
+    }
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const uri = /^file:/i.test(target)
+      ? vscode.Uri.parse(target)
+      : target.startsWith("/") || folder === undefined ? vscode.Uri.file(target) : vscode.Uri.joinPath(folder, target);
+    const zeroBased = line !== undefined && line > 0 ? line - 1 : 0;
+    const range = new vscode.Range(zeroBased, 0, zeroBased, 0);
+    await vscode.window.showTextDocument(uri, { preview: true, selection: range, preserveFocus: false });
+  }
+
+  dispose(): void {
+    this.attachmentsChanged.dispose();
+  }
+}

@@ -1,0 +1,73 @@
+/**
+ * What `activate()` returns: a small API for integration tests (and other extensions) to drive
+ * and observe the extension without scraping the UI. Everything is a plain JSON-able value or a
+ * function; nothing here is needed by the extension itself.
+ */
+
+import type { Store } from "../core/store";
+import { buildExtras } from "../core/viewModel";
+import type { ViewExtras } from "../webview/messages";
+import type * as w from "../wire";
+import type { Sidecar } from "./client";
+import type { Controller } from "./controller";
+import type { ProposedDocs, ShownDiff } from "./diffs";
+import type { FollowView } from "./follow";
+import type { Permissions } from "./permissions";
+import type { AgentTerminals } from "./terminals";
+
+export interface AcpEditorApi {
+  /** Resolves once the sidecar started (true) or failed to (false: see `problem()`). */
+  ready: Promise<boolean>;
+  problem(): string | null;
+  /** The current session as the chat mirrors it, or null before the first session. */
+  session(): w.SessionSnapshot | null;
+  /** What the chat view shows besides the transcript (agent, permissions, terminals, review...). */
+  extras(): ViewExtras;
+  prompt(text: string): Promise<w.PromptResult>;
+  cancel(): Promise<boolean>;
+  newSession(): Promise<string>;
+  /** The last `acp/follow` received, and where the agent cursor is drawn now. */
+  lastFollow(): w.FollowParams | null;
+  followMark(): { uri: string; line: number } | null;
+  /** Pending permission questions, and answering one as the user would. */
+  pendingPermissions(): { id: string; params: w.RequestPermissionParams }[];
+  answerPermission(id: string, optionId: string | null): boolean;
+  reviewHunks(): w.ReviewHunk[];
+  diffs(): w.DiffParams[];
+  lastDiff(): ShownDiff | null;
+  terminals(): { terminalId: string; output: string; exitStatus: w.ExitStatus | null }[];
+  terminalNames(): string[];
+}
+
+export interface ApiDeps {
+  ready: Promise<boolean>;
+  store: Store;
+  sidecar: Sidecar;
+  controller: Controller;
+  permissions: Permissions;
+  docs: ProposedDocs;
+  follow: FollowView;
+  terminals: AgentTerminals;
+}
+
+export function createApi(d: ApiDeps): AcpEditorApi {
+  const copy = <T>(x: T): T => structuredClone(x);
+  return {
+    ready: d.ready,
+    problem: () => d.sidecar.problem,
+    session: () => copy(d.store.current()),
+    extras: () => copy(buildExtras(d.store, d.controller.attachmentLabels(), d.sidecar.problem)),
+    prompt: (text) => d.controller.prompt(text),
+    cancel: () => d.sidecar.cancel(),
+    newSession: () => d.sidecar.newSession(),
+    lastFollow: () => copy(d.store.lastFollow),
+    followMark: () => d.follow.markedAt(),
+    pendingPermissions: () => [...d.store.permissions.values()].map((p) => copy({ id: p.id, params: p.params })),
+    answerPermission: (id, optionId) => d.permissions.answer(id, optionId),
+    reviewHunks: () => copy([...d.store.review.values()]),
+    diffs: () => copy([...d.store.diffs.values()]),
+    lastDiff: () => copy(d.docs.last),
+    terminals: () => [...d.store.terminals.values()].map((t) => ({ terminalId: t.terminalId, output: t.output, exitStatus: t.exitStatus })),
+    terminalNames: () => d.terminals.names(),
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * The chat webview's script: keeps its own mirror of the current session (the shared reducer),
+ * redraws only the entries a change touched, and turns clicks and keys into messages for the host.
+ */
+
+import { escapeHtml } from "../core/markdown";
+import { MirrorError, applyChanges } from "../core/reducer";
+import { commandItems, matchCommands, type CommandItem } from "../core/prompt";
+import type { SessionSnapshot } from "../wire";
+import type { HostMessage, ViewExtras, ViewMessage } from "./messages";
+import { renderEntry, renderPermission, renderPickers, renderPlan, renderStatus } from "./render";
+
+declare function acquireVsCodeApi(): { postMessage(message: ViewMessage): void };
+const vscode = acquireVsCodeApi();
+const post = (m: ViewMessage): void => vscode.postMessage(m);
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+const transcript = $<HTMLDivElement>("transcript");
+const input = $<HTMLTextAreaElement>("input");
+const completions = $<HTMLDivElement>("completions");
+
+let session: SessionSnapshot | null = null;
+let extras: ViewExtras | null = null;
+/** The HTML last drawn per entry: an entry is redrawn only when its HTML changed. */
+let drawn: string[] = [];
+let frame = 0;
+let matches: CommandItem[] = [];
+let selected = 0;
+
+function schedule(): void {
+  if (frame === 0) frame = requestAnimationFrame(draw);
+}
+
+function draw(): void {
+  frame = 0;
+  if (extras === null) return;
+  $("status").innerHTML = renderStatus(extras);
+  $("pickers").innerHTML = renderPickers(session);
+  $("plan").innerHTML = renderPlan(session?.plan ?? null);
+  $("follow").textContent = extras.follow ? "◉ Following" : "○ Follow off";
+  $("cancel").toggleAttribute("disabled", !extras.busy);
+  $("load").toggleAttribute("hidden", !extras.canLoadSessions);
+  $("attachments").innerHTML = extras.attachments
+    .map((a, i) => `<span class="chip">⎘ ${escapeHtml(a)} <button data-act="removeAttachment" data-index="${i}">×</button></span>`)
+    .join("");
+  const entries = session?.entries ?? [];
+  const known = new Set(entries.flatMap((e) => (e.kind === "toolCall" ? [e.toolCallId] : [])));
+  // Questions about tool calls with no card (an agent asked before announcing one) still show.
+  $("orphans").innerHTML = extras.permissions.filter((p) => !known.has(p.toolCallId)).map(renderPermission).join("");
+  const atBottom = transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 40;
+  if (drawn.length > entries.length) {
+    transcript.innerHTML = "";
+    drawn = [];
+  }
+  entries.forEach((entry, i) => {
+    const html = session === null || extras === null ? "" : renderEntry(entry, session, extras);
+    if (drawn[i] === html) return;
+    let node = transcript.children[i] as HTMLElement | undefined;
+    if (node === undefined) {
+      node = document.createElement("div");
+      node.className = "entry";
+      transcript.appendChild(node);
+    }
+    // A thought the user opened stays open while more of it streams in.
+    const open = node.querySelector("details")?.open === true;
+    node.innerHTML = html;
+    if (open) node.querySelector("details")?.setAttribute("open", "");
+    drawn[i] = html;
+  });
+  $("empty").toggleAttribute("hidden", entries.length > 0);
+  if (atBottom) transcript.scrollTop = transcript.scrollHeight;
+}
+
+window.addEventListener("message", (event: MessageEvent<HostMessage>) => {
+  const m = event.data;
+  if (m.type === "reset") {
+    session = m.session;
+    extras = m.extras;
+    transcript.innerHTML = "";
+    drawn = [];
+  } else if (m.type === "changes") {
+    if (session === null || session.sessionId !== m.sessionId) return;
+    try {
+      applyChanges(session, m.changes);
+    } catch (error) {
+      if (!(error instanceof MirrorError)) throw error;
+      session = null;
+      post({ type: "resync" });
+      return;
+    }
+  } else if (m.type === "extras") {
+    extras = m.extras;
+  } else if (m.type === "setInput") {
+    input.value = m.text;
+    input.focus();
+  }
+  schedule();
+});
+
+document.addEventListener("click", (event) => {
+  const el = (event.target as HTMLElement).closest<HTMLElement>("[data-act]");
+  if (el === null || el.tagName === "SELECT" || el.tagName === "INPUT") return;
+  const d = el.dataset;
+  switch (d["act"]) {
+    case "open": event.preventDefault(); post({ type: "open", target: d["target"] ?? "", ...(d["line"] ? { line: Number(d["line"]) } : {}) }); break;
+    case "permission": post({ type: "permission", id: d["id"] ?? "", optionId: d["option"] ?? null }); break;
+    case "showDiff": post({ type: "showDiff", toolCallId: d["tool"] ?? "", ...(d["uri"] ? { uri: d["uri"] } : {}) }); break;
+    case "review": post({ type: "review", decision: d["decision"] === "accept" ? "accept" : "reject", toolCallId: d["tool"] ?? "" }); break;
+    case "showTerminal": post({ type: "showTerminal", terminalId: d["terminal"] ?? "" }); break;
+    case "removeAttachment": post({ type: "removeAttachment", index: Number(d["index"]) }); break;
+    case "pick": choose(Number(d["index"])); break;
+    default: break;
+  }
+});
+
+// Markdown links (<a href>) never navigate the webview: the host opens them.
+document.addEventListener("click", (event) => {
+  const a = (event.target as HTMLElement).closest<HTMLAnchorElement>("a[href]");
+  if (a === null) return;
+  event.preventDefault();
+  post({ type: "open", target: a.getAttribute("href") ?? "" });
+});
+
+document.addEventListener("change", (event) => {
+  const el = event.target as HTMLSelectElement | HTMLInputElement;
+  if (el.dataset["act"] === "setMode") post({ type: "setMode", modeId: el.value });
+  if (el.dataset["act"] === "setConfig") {
+    const value = el instanceof HTMLInputElement && el.type === "checkbox" ? el.checked : el.value;
+    post({ type: "setConfig", configId: el.dataset["config"] ?? "", value });
+  }
+});
+
+function send(): void {
+  const text = input.value.trim();
+  if (text === "") return;
+  post({ type: "prompt", text });
+  input.value = "";
+  showCompletions();
+}
+
+function choose(index: number): void {
+  const c = matches[index];
+  if (c === undefined) return;
+  input.value = `/${c.name} `;
+  input.focus();
+  showCompletions();
+}
+
+function showCompletions(): void {
+  matches = matchCommands(input.value, commandItems(session?.availableCommands ?? null));
+  selected = Math.min(selected, Math.max(0, matches.length - 1));
+  completions.toggleAttribute("hidden", matches.length === 0);
+  const esc = escapeHtml;
+  completions.innerHTML = matches
+    .map((c, i) => `<div class="completion${i === selected ? " selected" : ""}" data-act="pick" data-index="${i}"><b>/${esc(c.name)}</b> ${esc(c.description)}${c.hint ? ` <i>${esc(c.hint)}</i>` : ""}</div>`)
+    .join("");
+}
+
+input.addEventListener("input", () => {
+  selected = 0;
+  showCompletions();
+});
+
+input.addEventListener("keydown", (event) => {
+  if (matches.length > 0 && (event.key === "ArrowDown" || event.key === "ArrowUp")) {
+    selected = (selected + (event.key === "ArrowDown" ? 1 : matches.length - 1)) % matches.length;
+    showCompletions();
+    event.preventDefault();
+  } else if (matches.length > 0 && (event.key === "Tab" || (event.key === "Enter" && !event.shiftKey))) {
+    choose(selected);
+    event.preventDefault();
+  } else if (event.key === "Enter" && !event.shiftKey) {
+    send();
+    event.preventDefault();
+  } else if (event.key === "Escape") {
+    if (matches.length > 0) {
+      matches = [];
+      completions.toggleAttribute("hidden", true);
+    } else post({ type: "cancel" });
+  }
+});
+
+$("send").addEventListener("click", send);
+$("cancel").addEventListener("click", () => post({ type: "cancel" }));
+$("new").addEventListener("click", () => post({ type: "newSession" }));
+$("load").addEventListener("click", () => post({ type: "loadSession" }));
+$("follow").addEventListener("click", () => post({ type: "toggleFollow" }));
+$("attachSelection").addEventListener("click", () => post({ type: "attachSelection" }));
+$("attachFile").addEventListener("click", () => post({ type: "attachFile" }));
+
+post({ type: "ready" });

@@ -1,0 +1,61 @@
+/**
+ * The messages between the extension host and the chat webview (postMessage), types only.
+ *
+ * The webview mirrors the current session itself: it gets a snapshot on `reset` and then the
+ * same change batches as `acp/sessionChanged` carried, applied with the shared reducer, so a long
+ * transcript is never re-sent whole. Everything else it shows (agent status, pending permissions,
+ * terminal output, review counts) is small and sent whole as `extras`.
+ */
+
+import type { AgentStatus, ExitStatus, SessionSnapshot } from "../wire";
+
+export interface PermissionView {
+  id: string;
+  toolCallId: string;
+  title: string;
+  message: string;
+  options: { optionId: string; label: string; kind: string }[];
+  command?: string;
+  diffs: { uri: string; path: string; added: number; removed: number }[];
+}
+
+export interface ViewExtras {
+  agent: AgentStatus | null;
+  /** Why the sidecar is not running (not found, failed to start), or null. */
+  problem: string | null;
+  follow: boolean;
+  busy: boolean;
+  stopReason: string | null;
+  permissions: PermissionView[];
+  terminals: Record<string, { output: string; exitStatus: ExitStatus | null }>;
+  review: Record<string, { pending: number; accepted: number; rejected: number }>;
+  diffs: Record<string, { uri: string; path: string; added: number; removed: number }[]>;
+  attachments: string[];
+  canListSessions: boolean;
+  canLoadSessions: boolean;
+}
+
+export type HostMessage =
+  | { type: "reset"; session: SessionSnapshot | null; extras: ViewExtras }
+  | { type: "changes"; sessionId: string; changes: unknown[] }
+  | { type: "extras"; extras: ViewExtras }
+  | { type: "setInput"; text: string };
+
+export type ViewMessage =
+  | { type: "ready" }
+  | { type: "resync" }
+  | { type: "prompt"; text: string }
+  | { type: "cancel" }
+  | { type: "newSession" }
+  | { type: "loadSession" }
+  | { type: "setMode"; modeId: string }
+  | { type: "setConfig"; configId: string; value: string | boolean }
+  | { type: "permission"; id: string; optionId: string | null }
+  | { type: "open"; target: string; line?: number }
+  | { type: "showDiff"; toolCallId: string; uri?: string }
+  | { type: "review"; decision: "accept" | "reject"; toolCallId: string }
+  | { type: "showTerminal"; terminalId: string }
+  | { type: "attachSelection" }
+  | { type: "attachFile" }
+  | { type: "removeAttachment"; index: number }
+  | { type: "toggleFollow" };

@@ -1,0 +1,214 @@
+/**
+ * The chat view as HTML strings: transcript entries, tool-call cards, the plan, the header.
+ *
+ * Pure (no DOM) so it is unit-tested under node. Every value that came from the agent goes
+ * through `escapeHtml` or the safe Markdown renderer; buttons carry `data-act` and `data-*`
+ * arguments that the webview script turns into messages for the host (no inline handlers: the
+ * CSP forbids them).
+ */
+
+import { basename, countsLabel, diffCounts, kindIcon, oneLine, statusLabel, toolTitle } from "../core/format";
+import { escapeHtml as esc, renderInline, renderMarkdown } from "../core/markdown";
+import type { ContentBlock, Entry, SessionSnapshot, ToolCall } from "../wire";
+import type { PermissionView, ViewExtras } from "./messages";
+
+const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+
+function attrs(a: Record<string, string | number | undefined>): string {
+  return Object.entries(a)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => ` data-${k}="${esc(String(v))}"`)
+    .join("");
+}
+
+function button(label: string, act: string, args: Record<string, string | number | undefined> = {}, cls = ""): string {
+  return `<button class="${cls}" data-act="${act}"${attrs(args)}>${esc(label)}</button>`;
+}
+
+/** JSON shown as text, shortened: for content nobody defined yet, so nothing is hidden. */
+function rawJson(value: unknown, max = 2000): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value, null, 1) ?? String(value);
+  } catch {
+    text = String(value);
+  }
+  return `<pre class="raw">${esc(text.length > max ? `${text.slice(0, max)}…` : text)}</pre>`;
+}
+
+export function renderBlock(block: ContentBlock | unknown): string {
+  if (typeof block !== "object" || block === null) return rawJson(block);
+  const b = block as Record<string, unknown>;
+  switch (b["type"]) {
+    case "text":
+      return renderMarkdown(typeof b["text"] === "string" ? b["text"] : "");
+    case "image": {
+      const mime = String(b["mimeType"] ?? "");
+      if (IMAGE_TYPES.has(mime) && typeof b["data"] === "string" && /^[A-Za-z0-9+/=\s]*$/.test(b["data"])) {
+        return `<img class="image" alt="image from the agent" src="data:${mime};base64,${b["data"].replace(/\s/g, "")}">`;
+      }
+      return `<div class="unknown">[image ${esc(mime)}]</div>`;
+    }
+    case "resource_link": {
+      const uri = String(b["uri"] ?? "");
+      const name = typeof b["name"] === "string" ? b["name"] : basename(uri);
+      return `<div class="resource">↗ <a data-act="open"${attrs({ target: uri })}>${esc(name)}</a></div>`;
+    }
+    case "resource": {
+      const r = (typeof b["resource"] === "object" && b["resource"] !== null ? b["resource"] : {}) as Record<string, unknown>;
+      const uri = String(r["uri"] ?? "");
+      const text = typeof r["text"] === "string" ? `<pre>${esc(r["text"])}</pre>` : "";
+      return `<div class="resource">↗ <a data-act="open"${attrs({ target: uri })}>${esc(basename(uri))}</a>${text}</div>`;
+    }
+    default:
+      return `<div class="unknown">[${esc(String(b["type"]))}]${rawJson(block)}</div>`;
+  }
+}
+
+function renderMessage(entry: Extract<Entry, { kind: "message" }>): string {
+  const body = (Array.isArray(entry.content) ? entry.content : []).map(renderBlock).join("");
+  if (entry.role === "thought") {
+    return `<details class="thought"><summary>✱ Thinking</summary>${body}</details>`;
+  }
+  const role = entry.role === "user" ? "user" : entry.role === "agent" ? "agent" : "other";
+  return `<div class="msg ${role}">${body}</div>`;
+}
+
+function locationLinks(tc: ToolCall): string {
+  const locs = Array.isArray(tc.locations) ? tc.locations : [];
+  const links = locs.flatMap((l) => {
+    if (typeof l !== "object" || l === null || typeof (l as Record<string, unknown>)["path"] !== "string") return [];
+    const path = String((l as Record<string, unknown>)["path"]);
+    const line = (l as Record<string, unknown>)["line"];
+    const n = typeof line === "number" ? line : undefined;
+    const label = n !== undefined ? `${basename(path)}:${n}` : basename(path);
+    return [`<a class="loc" data-act="open"${attrs({ target: path, line: n })} title="${esc(path)}">${esc(label)}</a>`];
+  });
+  return links.length ? `<div class="locs">${links.join(" ")}</div>` : "";
+}
+
+function renderToolContent(tc: ToolCall, extras: ViewExtras): string {
+  const items = Array.isArray(tc.content) ? tc.content : [];
+  return items
+    .map((item) => {
+      if (typeof item !== "object" || item === null) return rawJson(item);
+      const it = item as Record<string, unknown>;
+      if (it["type"] === "content") return renderBlock(it["content"]);
+      if (it["type"] === "diff") {
+        const path = String(it["path"] ?? "");
+        const d = (extras.diffs[tc.toolCallId] ?? []).find((x) => x.path === path);
+        // Without an acp/diff (an editor that connected late), count from the item itself.
+        const c = d ?? diffCounts(typeof it["oldText"] === "string" ? it["oldText"] : null, String(it["newText"] ?? ""));
+        const counts = ` <span class="counts">${esc(countsLabel(c.added, c.removed))}</span>`;
+        return `<div class="diff">✎ ${esc(basename(path))}${counts} ${button("Show diff", "showDiff", { tool: tc.toolCallId, uri: d?.uri })}</div>`;
+      }
+      if (it["type"] === "terminal") {
+        const id = String(it["terminalId"] ?? "");
+        const t = extras.terminals[id];
+        const exit = t?.exitStatus ? `<div class="exit">exit ${esc(String(t.exitStatus.exitCode ?? t.exitStatus.signal))}</div>` : "";
+        return `<div class="terminal"><pre>${esc(t?.output ?? "")}</pre>${exit}${button("Open terminal", "showTerminal", { terminal: id })}</div>`;
+      }
+      return `<div class="unknown">[${esc(String(it["type"]))}]${rawJson(item)}</div>`;
+    })
+    .join("");
+}
+
+export function renderPermission(p: PermissionView): string {
+  const opts = p.options
+    .map((o) => button(o.label, "permission", { id: p.id, option: o.optionId }, o.kind.startsWith("allow") ? "allow" : o.kind.startsWith("reject") ? "reject" : ""))
+    .join("");
+  const command = p.command ? `<pre class="command">$ ${esc(p.command)}</pre>` : "";
+  const diffs = p.diffs.map((d) => button(`Show diff ${basename(d.path)} ${countsLabel(d.added, d.removed)}`, "showDiff", { tool: p.toolCallId, uri: d.uri })).join("");
+  return `<div class="permission"><div class="question">⚠ ${esc(p.message)}</div>${command}<div class="actions">${opts}${diffs}</div></div>`;
+}
+
+export function renderToolCard(tc: ToolCall, extras: ViewExtras): string {
+  const status = statusLabel(tc.status);
+  const review = extras.review[tc.toolCallId];
+  const reviewHtml = review && review.pending > 0
+    ? `<div class="review">${review.pending} change${review.pending === 1 ? "" : "s"} to review ` +
+      `${button("Accept", "review", { decision: "accept", tool: tc.toolCallId }, "allow")}` +
+      `${button("Reject", "review", { decision: "reject", tool: tc.toolCallId }, "reject")}</div>`
+    : review && review.rejected > 0 ? `<div class="review">${review.rejected} rejected</div>` : "";
+  const perms = extras.permissions.filter((p) => p.toolCallId === tc.toolCallId).map(renderPermission).join("");
+  return (
+    `<div class="tool status-${esc(String(tc.status ?? "pending"))}">` +
+    `<div class="tool-head"><span class="icon">${kindIcon(tc.kind)}</span> <span class="title">${renderInline(toolTitle(tc))}</span>` +
+    ` <span class="badge">${esc(status)}</span></div>` +
+    locationLinks(tc) + renderToolContent(tc, extras) + reviewHtml + perms + `</div>`
+  );
+}
+
+export function renderEntry(entry: Entry, snapshot: SessionSnapshot, extras: ViewExtras): string {
+  switch (entry.kind) {
+    case "message":
+      return renderMessage(entry);
+    case "toolCall": {
+      const tc = snapshot.toolCalls[entry.toolCallId] ?? { toolCallId: entry.toolCallId };
+      return renderToolCard(tc, extras);
+    }
+    default: {
+      const update = (entry as { update?: unknown }).update;
+      const name = typeof update === "object" && update !== null ? String((update as Record<string, unknown>)["sessionUpdate"] ?? "update") : "update";
+      return `<details class="unknown"><summary>${esc(name)}</summary>${rawJson(update)}</details>`;
+    }
+  }
+}
+
+const PLAN_MARKS: Readonly<Record<string, string>> = { pending: "○", in_progress: "◐", completed: "●" };
+
+export function renderPlan(plan: unknown): string {
+  const entries = typeof plan === "object" && plan !== null && Array.isArray((plan as Record<string, unknown>)["entries"])
+    ? ((plan as Record<string, unknown>)["entries"] as unknown[])
+    : [];
+  if (entries.length === 0) return "";
+  const items = entries.map((e) => {
+    const r = (typeof e === "object" && e !== null ? e : {}) as Record<string, unknown>;
+    const status = String(r["status"] ?? "pending");
+    return `<li class="plan-${esc(status)}"><span class="mark">${PLAN_MARKS[status] ?? "?"}</span> ${esc(String(r["content"] ?? ""))}</li>`;
+  });
+  return `<details class="plan" open><summary>Plan</summary><ul>${items.join("")}</ul></details>`;
+}
+
+/** The mode and config-option pickers (only select and boolean options are interactive). */
+export function renderPickers(snapshot: SessionSnapshot | null): string {
+  if (snapshot === null) return "";
+  const parts: string[] = [];
+  const modes = snapshot.modes;
+  if (modes && Array.isArray(modes.availableModes) && modes.availableModes.length > 0) {
+    const opts = modes.availableModes.map((m) => {
+      const r = (m ?? {}) as Record<string, unknown>;
+      const id = String(r["id"] ?? "");
+      return `<option value="${esc(id)}"${id === modes.currentModeId ? " selected" : ""}>${esc(String(r["name"] ?? id))}</option>`;
+    });
+    parts.push(`<label>Mode <select data-act="setMode">${opts.join("")}</select></label>`);
+  }
+  for (const o of Array.isArray(snapshot.configOptions) ? snapshot.configOptions : []) {
+    const r = (o ?? {}) as Record<string, unknown>;
+    const id = String(r["id"] ?? "");
+    const name = esc(String(r["name"] ?? id));
+    if (r["type"] === "select" && Array.isArray(r["options"])) {
+      const opts = (r["options"] as unknown[]).map((v) => {
+        const x = (v ?? {}) as Record<string, unknown>;
+        const value = String(x["value"] ?? "");
+        return `<option value="${esc(value)}"${value === r["currentValue"] ? " selected" : ""}>${esc(String(x["name"] ?? value))}</option>`;
+      });
+      parts.push(`<label>${name} <select data-act="setConfig"${attrs({ config: id })}>${opts.join("")}</select></label>`);
+    } else if (r["type"] === "boolean") {
+      parts.push(`<label><input type="checkbox" data-act="setConfig"${attrs({ config: id })}${r["currentValue"] === true ? " checked" : ""}> ${name}</label>`);
+    }
+  }
+  return parts.join(" ");
+}
+
+export function renderStatus(extras: ViewExtras): string {
+  const a = extras.agent;
+  const name = a?.agentInfo?.title ?? a?.agentInfo?.name ?? (a ? oneLine(a.command.join(" "), 40) : "agent");
+  const state = a?.state ?? "not started";
+  const busy = extras.busy ? `<span class="busy">working…</span>` : "";
+  const problem = a && (a.state === "failed" || a.state === "exited") && a.message
+    ? `<div class="problem">${esc(a.message)}${a.stderrTail ? `<pre>${esc(a.stderrTail)}</pre>` : ""}</div>`
+    : "";
+  const sidecar = extras.problem ? `<div class="problem">${esc(extras.problem)}</div>` : "";
+  return `<span class="agent state-${esc(state)}">${esc(name)}: ${esc(state)}</span> ${busy}${problem}${sidecar}`;
+}

@@ -1,0 +1,237 @@
+/**
+ * The payload types of the acp-editor editor protocol, as docs/protocol.md declares them.
+ *
+ * Types only: no runtime code, so the webview bundle and the unit tests can import them freely.
+ * Payloads that come from the agent keep an index signature: the server passes unknown fields,
+ * kinds and statuses on verbatim and the UI must render what it does not know generically.
+ */
+
+export type SessionId = string;
+export type ToolCallId = string;
+
+/** A JSON value: what every agent payload is, whatever its declared shape. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export interface ToolCall {
+  toolCallId: ToolCallId;
+  title?: string;
+  kind?: string;
+  status?: string;
+  content?: unknown[];
+  locations?: unknown[];
+  rawInput?: unknown;
+  rawOutput?: unknown;
+  [field: string]: unknown;
+}
+
+export interface ContentBlock {
+  type: string;
+  [field: string]: unknown;
+}
+
+export interface PermissionOption {
+  optionId: string;
+  name: string;
+  kind: string;
+  [field: string]: unknown;
+}
+
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+export type AgentState = "starting" | "ready" | "exited" | "failed";
+
+export interface AgentStatus {
+  state: AgentState;
+  command: string[];
+  agentInfo?: { name?: string; title?: string; version?: string };
+  protocolVersion?: number;
+  agentCapabilities?: unknown;
+  message?: string;
+  exitCode?: number | null;
+  stderrTail?: string;
+}
+
+export type MessageRole = "user" | "agent" | "thought";
+
+export type Entry =
+  | { kind: "message"; role: MessageRole; messageId: string | null; content: ContentBlock[] }
+  | { kind: "toolCall"; toolCallId: ToolCallId }
+  | { kind: "update"; update: unknown };
+
+export interface SessionSnapshot {
+  sessionId: SessionId;
+  protocolVersion: number;
+  entries: Entry[];
+  toolCalls: { [id: ToolCallId]: ToolCall };
+  plan: { entries: unknown[] } | null;
+  availableCommands: unknown[] | null;
+  modes: { currentModeId: string; availableModes: unknown[] } | null;
+  configOptions: unknown[] | null;
+  usage: unknown | null;
+  info: { [field: string]: unknown };
+}
+
+export type Change =
+  | { type: "entry"; index: number; entry: Entry }
+  | { type: "message_chunk"; index: number; content: ContentBlock }
+  | { type: "tool_call"; toolCallId: ToolCallId; set: { [field: string]: unknown }; unset: string[] }
+  | { type: "tool_call_content"; toolCallId: ToolCallId; content: unknown }
+  | { type: "plan"; plan: unknown }
+  | { type: "commands"; availableCommands: unknown }
+  | { type: "modes"; modes: unknown }
+  | { type: "config_options"; configOptions: unknown }
+  | { type: "usage"; usage: unknown }
+  | { type: "info"; info: unknown };
+
+export interface Hunk {
+  oldStart: number;
+  oldLines: string[];
+  newStart: number;
+  newLines: string[];
+  range: Range;
+}
+
+export interface DiffPreview {
+  uri: string;
+  path: string;
+  oldText: string | null;
+  newText: string;
+  hunks: Hunk[];
+  added: number;
+  removed: number;
+}
+
+export type HunkState = "pending" | "accepted" | "rejected";
+
+export interface ReviewHunk {
+  hunkId: string;
+  sessionId: SessionId;
+  toolCallId: ToolCallId | null;
+  uri: string;
+  path: string;
+  state: HunkState;
+  applied: boolean;
+  oldLines: string[];
+  newLines: string[];
+  range: Range | null;
+  message?: string;
+}
+
+export interface ReviewResult {
+  hunkId: string;
+  state: HunkState;
+  error?: string;
+}
+
+export interface ExitStatus {
+  exitCode: number | null;
+  signal: string | null;
+}
+
+export interface TerminalSnapshot {
+  sessionId: SessionId;
+  terminalId: string;
+  output: string;
+  exitStatus: ExitStatus | null;
+}
+
+export type ReviewMode = "after-write" | "before-write" | "off";
+
+export interface InitializationOptions {
+  acp?: {
+    features?: string[];
+    savesAfterApply?: boolean;
+    follow?: boolean;
+    review?: ReviewMode;
+    tellAgentRejections?: boolean;
+    autoApprove?: string[];
+  };
+}
+
+// -- message params and results, in the order of docs/protocol.md --------------------------------
+
+export interface NewSessionParams { cwd?: string }
+export interface NewSessionResult { sessionId: SessionId; snapshot: SessionSnapshot }
+
+export interface PromptParams { sessionId?: SessionId; prompt: string | ContentBlock[] }
+export interface PromptResult { sessionId: SessionId; stopReason: string }
+
+export interface CancelParams { sessionId: SessionId }
+export type CancelResult = Record<string, never>;
+
+export interface SnapshotParams { sessionId?: SessionId }
+export interface SnapshotResult {
+  agent: AgentStatus;
+  sessions: SessionSnapshot[];
+  currentSessionId: SessionId | null;
+  follow: boolean;
+  terminals: TerminalSnapshot[];
+  review: ReviewHunk[];
+}
+
+export interface SetModeParams { sessionId: SessionId; modeId: string }
+export type SetModeResult = Record<string, never>;
+
+export interface SetConfigOptionParams { sessionId: SessionId; configId: string; value: string | boolean }
+export type SetConfigOptionResult = Record<string, never>;
+
+export interface ListedSession { sessionId: SessionId; cwd: string; title?: string; updatedAt?: string }
+export interface ListSessionsParams { cwd?: string }
+export interface ListSessionsResult { sessions: ListedSession[] }
+
+export interface LoadSessionParams { sessionId: SessionId; cwd?: string }
+export interface LoadSessionResult { sessionId: SessionId; snapshot: SessionSnapshot }
+
+export interface SetFollowParams { enabled: boolean }
+export interface SetFollowResult { enabled: boolean }
+
+export interface SessionChangedParams { sessionId: SessionId; changes: Change[] }
+
+export type AgentStatusParams = AgentStatus;
+
+export type FollowReason = "location" | "read" | "write";
+export interface FollowParams {
+  sessionId: SessionId;
+  toolCallId?: ToolCallId;
+  uri: string;
+  range?: Range;
+  reason: FollowReason;
+}
+
+export interface DiffParams extends DiffPreview { sessionId: SessionId; toolCallId: ToolCallId }
+
+export interface TerminalOutputParams { sessionId: SessionId; terminalId: string; data: string }
+export interface TerminalExitParams { sessionId: SessionId; terminalId: string; exitStatus: ExitStatus }
+
+export interface RequestPermissionParams {
+  sessionId: SessionId;
+  toolCall: ToolCall;
+  options: PermissionOption[];
+  diffs: DiffPreview[];
+  command?: string;
+}
+export interface RequestPermissionResult { optionId: string | null }
+
+export interface AuthMethod { id: string; name: string; description?: string }
+export interface ChooseAuthMethodParams { methods: AuthMethod[] }
+export interface ChooseAuthMethodResult { methodId: string | null }
+
+export interface ReviewChangedParams { hunks: ReviewHunk[] }
+
+export type Decision = "accept" | "reject";
+export interface ReviewDecideParams {
+  decision: Decision;
+  hunkIds?: string[];
+  uri?: string;
+  toolCallId?: ToolCallId;
+  all?: boolean;
+}
+export interface ReviewDecideResult { results: ReviewResult[] }

@@ -1,0 +1,78 @@
+/** The chat view's HTML: escaping everywhere, cards, plan, pickers, generic rendering of unknowns. */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { emptySnapshot } from "../src/core/reducer";
+import type { ViewExtras } from "../src/webview/messages";
+import { renderBlock, renderEntry, renderPickers, renderPlan, renderStatus, renderToolCard } from "../src/webview/render";
+
+const extras = (over: Partial<ViewExtras> = {}): ViewExtras => ({
+  agent: null, problem: null, follow: true, busy: false, stopReason: null, permissions: [], terminals: {}, review: {}, diffs: {}, attachments: [],
+  canListSessions: false, canLoadSessions: false, ...over,
+});
+
+test("messages render Markdown; thoughts are collapsible; nothing from the agent is markup", () => {
+  const s = emptySnapshot("s", 1);
+  const agent = renderEntry({ kind: "message", role: "agent", messageId: null, content: [{ type: "text", text: "**hi** <b>x</b>" }] }, s, extras());
+  assert.equal(agent, '<div class="msg agent"><p><strong>hi</strong> &lt;b&gt;x&lt;/b&gt;</p></div>');
+  const thought = renderEntry({ kind: "message", role: "thought", messageId: null, content: [{ type: "text", text: "hmm" }] }, s, extras());
+  assert.match(thought, /^<details class="thought"><summary>/);
+});
+
+test("images only as base64 data of image types; unknown blocks shown as escaped JSON", () => {
+  assert.match(renderBlock({ type: "image", mimeType: "image/png", data: "AAAA" }), /src="data:image\/png;base64,AAAA"/);
+  assert.doesNotMatch(renderBlock({ type: "image", mimeType: "image/svg+xml", data: "AAAA" }), /<img/);
+  assert.doesNotMatch(renderBlock({ type: "image", mimeType: "image/png", data: '" onerror="x' }), /<img/);
+  assert.match(renderBlock({ type: "_new", v: "<i>" }), /\[_new\]<pre class="raw">[^<]*&lt;i&gt;/);
+});
+
+test("a tool card: icon, escaped title, status, location links, diff counts, terminal output", () => {
+  const tc = {
+    toolCallId: "c1", kind: "execute", status: "in_progress", title: "<Run>",
+    locations: [{ path: "/w/a.py", line: 4 }],
+    content: [{ type: "terminal", terminalId: "t1" }, { type: "diff", path: "/w/a.py", oldText: "a\n", newText: "b\nc\n" }, { type: "_odd" }],
+  };
+  const html = renderToolCard(tc, extras({ terminals: { t1: { output: "<ok>\n", exitStatus: { exitCode: 0, signal: null } } } }));
+  assert.match(html, /<span class="icon">▶<\/span>/);
+  assert.match(html, /&lt;Run&gt;/);
+  assert.match(renderToolCard({ toolCallId: "c", title: "Run `npm test`" }, extras()), /Run <code>npm test<\/code>/);
+  assert.match(html, /<span class="badge">running<\/span>/);
+  assert.match(html, /data-act="open" data-target="\/w\/a.py" data-line="4"[^>]*>a\.py:4<\/a>/);
+  assert.match(html, /<span class="counts">\+2 −1<\/span>/);
+  assert.match(html, /<pre>&lt;ok&gt;\n<\/pre><div class="exit">exit 0<\/div>/);
+  assert.match(html, /\[_odd\]/);
+});
+
+test("review counts and pending permissions appear on their tool card with answer buttons", () => {
+  const html = renderToolCard({ toolCallId: "c1", kind: "edit" }, extras({
+    review: { c1: { pending: 2, accepted: 0, rejected: 0 } },
+    permissions: [{ id: "p1", toolCallId: "c1", title: "Edit", message: "Edit a.py?", options: [{ optionId: "ok", label: "Allow once", kind: "allow_once" }, { optionId: "no", label: "Reject", kind: "reject_once" }], diffs: [{ uri: "file:///w/a.py", path: "/w/a.py", added: 1, removed: 0 }] }],
+  }));
+  assert.match(html, /2 changes to review/);
+  assert.match(html, /data-act="review" data-decision="accept" data-tool="c1"/);
+  assert.match(html, /class="allow" data-act="permission" data-id="p1" data-option="ok">Allow once</);
+  assert.match(html, /class="reject" data-act="permission" data-id="p1" data-option="no">Reject</);
+  assert.match(html, /Show diff a\.py \+1 −0/);
+});
+
+test("unknown transcript entries are shown generically", () => {
+  const html = renderEntry({ kind: "update", update: { sessionUpdate: "_future", x: 1 } }, emptySnapshot("s", 1), extras());
+  assert.match(html, /<summary>_future<\/summary>/);
+});
+
+test("the plan, the pickers and the status line", () => {
+  assert.equal(renderPlan(null), "");
+  assert.match(renderPlan({ entries: [{ content: "<a>", status: "completed" }, { content: "b", status: "_x" }] }), /●<\/span> &lt;a&gt;.*\?<\/span> b/s);
+  const s = emptySnapshot("s", 1);
+  s.modes = { currentModeId: "code", availableModes: [{ id: "ask", name: "Ask" }, { id: "code", name: "Code" }] };
+  s.configOptions = [{ id: "model", name: "Model", type: "select", currentValue: "b", options: [{ value: "a", name: "A" }, { value: "b", name: "B" }] }, { id: "x", type: "boolean", currentValue: true }];
+  const p = renderPickers(s);
+  assert.match(p, /<option value="code" selected>Code<\/option>/);
+  assert.match(p, /data-act="setConfig" data-config="model"/);
+  assert.match(p, /<option value="b" selected>B<\/option>/);
+  assert.match(p, /type="checkbox" data-act="setConfig" data-config="x" checked/);
+  const st = renderStatus(extras({ agent: { state: "failed", command: ["x"], message: "no key", stderrTail: "<err>" }, busy: true }));
+  assert.match(st, /x: failed/);
+  assert.match(st, /working…/);
+  assert.match(st, /&lt;err&gt;/);
+  assert.match(renderStatus(extras({ problem: "acp-editor was not found: pip install acp-editor" })), /<div class="problem">acp-editor was not found: pip install acp-editor<\/div>/);
+});

@@ -1,0 +1,79 @@
+/** Settings: parsing with defaults and problems, the agent choice, the sidecar's command line. */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { DEFAULTS, chooseAgent, initializationOptions, needsRestart, parseSettings, serverArgs, serverEnv } from "../src/core/settings";
+import { FEATURES } from "../src/protocol";
+
+const from = (values: Record<string, unknown>) => parseSettings((k) => values[k]);
+
+test("nothing set: the defaults, no problems; auto-approve is off", () => {
+  const { settings, problems } = from({});
+  assert.deepEqual(settings, DEFAULTS);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(settings.autoApprove, []);
+});
+
+test("good values are taken, bad ones reported and replaced by defaults", () => {
+  const { settings, problems } = from({
+    follow: false, review: "before-write", autoApprove: [" read ", "", "execute:npm test"], trace: "yes", serverArgs: [1], path: " ~/bin/acp-editor ",
+  });
+  assert.equal(settings.follow, false);
+  assert.equal(settings.review, "before-write");
+  assert.deepEqual(settings.autoApprove, ["read", "execute:npm test"]);
+  assert.equal(settings.trace, false);
+  assert.deepEqual(settings.serverArgs, []);
+  assert.equal(settings.path, "~/bin/acp-editor");
+  assert.equal(problems.length, 2);
+  assert.match(problems[0] ?? "", /acp-editor\.trace/);
+  const bad = from({ review: "sometimes" });
+  assert.equal(bad.settings.review, "after-write");
+  assert.match(bad.problems[0] ?? "", /unknown mode "sometimes"/);
+});
+
+test("agents: well-formed ones kept, others skipped with a reason", () => {
+  const { settings, problems } = from({
+    agents: [
+      { name: "claude", command: "npx", args: ["@zed-industries/claude-code-acp", 3], env: { KEY: "v", N: 1 } },
+      { name: "", command: "x" },
+      "nonsense",
+      { name: "demo", command: "python", args: ["-m", "acp_editor.demo.agent"] },
+    ],
+  });
+  assert.deepEqual(settings.agents, [
+    { name: "claude", command: "npx", args: ["@zed-industries/claude-code-acp"], env: { KEY: "v" } },
+    { name: "demo", command: "python", args: ["-m", "acp_editor.demo.agent"], env: {} },
+  ]);
+  assert.equal(problems.length, 3);
+  assert.deepEqual(from({ agents: {} }).problems, ["acp-editor.agents: not a list (no agents configured)"]);
+});
+
+test("the agent: picked, else default, else the first, else none; an unknown name is an error", () => {
+  const a = { name: "a", command: "a", args: [], env: {} };
+  const b = { name: "b", command: "b", args: ["--x"], env: { K: "1" } };
+  const s = { ...DEFAULTS, agents: [a, b] };
+  assert.equal(chooseAgent(s), a);
+  assert.equal(chooseAgent({ ...s, defaultAgent: "b" }), b);
+  assert.equal(chooseAgent(s, "b"), b);
+  assert.equal(chooseAgent(DEFAULTS), null);
+  assert.deepEqual(chooseAgent(s, "c"), { error: 'No agent named "c" in acp-editor.agents (configured: a, b).' });
+});
+
+test("the command line: --stdio, trace, extras, then -- AGENT ARGS", () => {
+  const b = { name: "b", command: "b", args: ["--x"], env: { K: "1" } };
+  assert.deepEqual(serverArgs(DEFAULTS, null), ["--stdio"]);
+  assert.deepEqual(serverArgs({ ...DEFAULTS, trace: true, serverArgs: ["--protocol-version", "2"] }, b), ["--stdio", "--log-level", "DEBUG", "--protocol-version", "2", "--", "b", "--x"]);
+  // An explicit --log-level in serverArgs wins over trace.
+  assert.deepEqual(serverArgs({ ...DEFAULTS, trace: true, serverArgs: ["--log-level", "INFO"] }, null), ["--stdio", "--log-level", "INFO"]);
+  assert.deepEqual(serverEnv({ PATH: "/bin", GONE: undefined, K: "0" }, b), { PATH: "/bin", K: "1" });
+});
+
+test("initialization options declare every feature and carry the review settings", () => {
+  const o = initializationOptions({ ...DEFAULTS, follow: false, review: "off", autoApprove: ["read"], tellAgentRejections: true });
+  assert.deepEqual(o, { acp: { features: [...FEATURES], savesAfterApply: false, follow: false, review: "off", tellAgentRejections: true, autoApprove: ["read"] } });
+});
+
+test("a restart is needed for command-line and init changes, not for follow", () => {
+  assert.equal(needsRestart(DEFAULTS, { ...DEFAULTS, follow: false }), false);
+  assert.equal(needsRestart(DEFAULTS, { ...DEFAULTS, trace: true }), true);
+  assert.equal(needsRestart(DEFAULTS, { ...DEFAULTS, autoApprove: ["read"] }), true);
+});

@@ -1,0 +1,95 @@
+/** The store (fed by the acp/... messages) and the chat view's extras built from it. */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { emptySnapshot } from "../src/core/reducer";
+import { Store, TERMINAL_KEEP, type StoreEvent } from "../src/core/store";
+import { buildExtras } from "../src/core/viewModel";
+import type { ReviewHunk, SnapshotResult } from "../src/wire";
+
+function started(): { store: Store; events: StoreEvent[] } {
+  const store = new Store();
+  const events: StoreEvent[] = [];
+  store.subscribe((e) => events.push(e));
+  const snapshot: SnapshotResult = {
+    agent: { state: "ready", command: ["demo"], agentInfo: { name: "demo" }, agentCapabilities: { loadSession: true, sessionCapabilities: { list: {} } } },
+    sessions: [emptySnapshot("s1", 1)],
+    currentSessionId: "s1",
+    follow: true,
+    terminals: [],
+    review: [],
+  };
+  store.loadSnapshot(snapshot);
+  return { store, events };
+}
+
+const hunk = (id: string, state: ReviewHunk["state"], toolCallId = "c1"): ReviewHunk => ({
+  hunkId: id, sessionId: "s1", toolCallId, uri: "file:///w/a.py", path: "/w/a.py", state, applied: true, oldLines: ["a"], newLines: ["b"],
+  range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } },
+});
+
+test("a snapshot resets everything; capabilities tell list/load support", () => {
+  const { store, events } = started();
+  assert.deepEqual(events, [{ kind: "reset" }]);
+  assert.equal(store.current()?.sessionId, "s1");
+  assert.equal(store.canListSessions(), true);
+  assert.equal(store.canLoadSessions(), true);
+});
+
+test("session changes apply in order; a change that does not fit asks for a resync", () => {
+  const { store, events } = started();
+  const entry = { type: "entry", index: 0, entry: { kind: "message", role: "agent", messageId: null, content: [{ type: "text", text: "a" }] } };
+  assert.equal(store.sessionChanged({ sessionId: "s1", changes: [entry as never] }), true);
+  assert.equal(events.at(-1)?.kind, "changes");
+  assert.equal(store.sessionChanged({ sessionId: "s1", changes: [entry as never] }), false);
+  assert.equal(store.sessionChanged({ sessionId: "unknown", changes: [] }), false);
+});
+
+test("terminal output accumulates up to 64 KiB, then keeps the tail", () => {
+  const { store } = started();
+  store.terminalOutput({ sessionId: "s1", terminalId: "t", data: "x".repeat(TERMINAL_KEEP) });
+  store.terminalOutput({ sessionId: "s1", terminalId: "t", data: "END" });
+  const t = store.terminals.get("t");
+  assert.equal(t?.output.length, TERMINAL_KEEP);
+  assert.ok(t?.output.endsWith("END"));
+  store.terminalExit("s1", "t", { exitCode: 0, signal: null });
+  assert.deepEqual(store.terminals.get("t")?.exitStatus, { exitCode: 0, signal: null });
+});
+
+test("review: the latest view of a hunk wins; queries filter pending ones", () => {
+  const { store } = started();
+  store.reviewChanged([hunk("h1", "pending"), hunk("h2", "pending"), hunk("h3", "pending", "c2")]);
+  store.reviewChanged([hunk("h1", "rejected")]);
+  assert.deepEqual(store.pendingHunks({ toolCallId: "c1" }).map((h) => h.hunkId), ["h2"]);
+  assert.deepEqual(store.pendingHunks({ uri: "file:///w/a.py" }).map((h) => h.hunkId), ["h2", "h3"]);
+  assert.deepEqual(store.reviewSummary("c1"), { pending: 1, accepted: 0, rejected: 1 });
+});
+
+test("busy state and the stop reason follow the turn", () => {
+  const { store } = started();
+  store.setBusy("s1", true);
+  assert.equal(buildExtras(store, []).busy, true);
+  store.setBusy("s1", false, "end_turn");
+  assert.equal(buildExtras(store, []).busy, false);
+  assert.equal(store.lastStopReason, "end_turn");
+});
+
+test("extras: permissions worded, terminals and review of the current session only", () => {
+  const { store } = started();
+  store.sessionChanged({ sessionId: "s1", changes: [{ type: "tool_call", toolCallId: "c1", set: { kind: "edit" }, unset: [] }] });
+  store.reviewChanged([hunk("h1", "pending")]);
+  store.diff({ sessionId: "s1", toolCallId: "c1", uri: "file:///w/a.py", path: "/w/a.py", oldText: "a\n", newText: "b\n", hunks: [], added: 1, removed: 1 });
+  store.terminalOutput({ sessionId: "s1", terminalId: "t1", data: "ok\n" });
+  store.terminalOutput({ sessionId: "other", terminalId: "t2", data: "no\n" });
+  store.addPermission({
+    id: "p1",
+    params: { sessionId: "s1", toolCall: { toolCallId: "c1", title: "Edit a.py", kind: "edit" }, options: [{ optionId: "ok", name: "Allow", kind: "allow_once" }], diffs: [] },
+  });
+  const x = buildExtras(store, ["a.py"]);
+  assert.deepEqual(Object.keys(x.terminals), ["t1"]);
+  assert.deepEqual(x.review, { c1: { pending: 1, accepted: 0, rejected: 0 } });
+  assert.deepEqual(x.diffs["c1"], [{ uri: "file:///w/a.py", path: "/w/a.py", added: 1, removed: 1 }]);
+  assert.deepEqual(x.permissions, [{ id: "p1", toolCallId: "c1", title: "Edit a.py", message: "demo wants to edit: Edit a.py", options: [{ optionId: "ok", label: "Allow once", kind: "allow_once" }], diffs: [] }]);
+  assert.deepEqual(x.attachments, ["a.py"]);
+  store.removePermission("p1");
+  assert.deepEqual(buildExtras(store, []).permissions, []);
+});
