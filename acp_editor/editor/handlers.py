@@ -225,6 +225,9 @@ def register(server: AcpLanguageServer) -> None:
     @answers_errors
     async def new_session(ls: AcpLanguageServer, params: Any) -> dict[str, Any]:
         sid = await link.new_session(opt_str(params_obj(params), "cwd"))
+        # Changes still buffered are part of the snapshot: send them first, or an editor that
+        # applies them on top of the snapshot would apply them twice.
+        link.frontend.coalescer.flush(sid)
         return {"sessionId": sid, "snapshot": link.snapshot(sid)["sessions"][0]}
 
     @server.feature(proto.ACP_PROMPT)
@@ -285,6 +288,7 @@ def register(server: AcpLanguageServer) -> None:
     async def load_session(ls: AcpLanguageServer, params: Any) -> dict[str, Any]:
         p = params_obj(params)
         sid = await link.load_session(req_str(p, "sessionId"), opt_str(p, "cwd"))
+        link.frontend.coalescer.flush(sid)  # as for acp/newSession
         return {"sessionId": sid, "snapshot": link.snapshot(sid)["sessions"][0]}
 
     @server.feature(proto.ACP_SET_FOLLOW)

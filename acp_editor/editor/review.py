@@ -179,7 +179,11 @@ class EditorReview:
             if unknown:
                 raise InvalidParams(f"unknown hunk ids: {', '.join(sorted(unknown))}")
         chosen = [h for h in chosen if h.state == "pending" or h.hunk_id in (hunk_ids or [])]
-        return {"results": await queue.decide(chosen, accept)}
+        results = await queue.decide(chosen, accept)
+        # Show the outcome before answering, so the editor never sees a stale hunk after the
+        # answer (the queue's own notice of the change is shown again later: harmless).
+        await self._show(sorted({h.path for h in chosen}), chosen)
+        return {"results": results}
 
 
 def _message(hunk: ReviewHunk) -> str:
