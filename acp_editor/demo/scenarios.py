@@ -66,23 +66,7 @@ async def edit(turn: Turn) -> None:
     async with turn.tool_errors(tid, f"Editing {HELLO}"):
         old = await turn.read_optional(path)
         new = NEW_HELLO if old is None else _with_newline(old) + EDIT_LINE
-        diff = {"type": "diff", "path": path, "oldText": old, "newText": new}
-        location = {"path": path, "line": new.count("\n")}
-        await turn.tool_call(
-            tid,
-            {
-                "title": f"Edit {HELLO}",
-                "kind": "edit",
-                "status": "pending",
-                "content": [diff],
-                "locations": [location],
-                "rawInput": {"path": path, "newText": new},
-            },
-        )
-        await turn.permit(tid, {"toolCallId": tid, "title": f"Edit {HELLO}"}, f"edit of {HELLO}")
-        await turn.tool_update(tid, {"status": "in_progress"})
-        await turn.write_file(path, new)
-        await turn.tool_update(tid, {"status": "completed"})
+        await _propose_and_write(turn, tid, f"Edit {HELLO}", path, old, new, new.count("\n"))
 
 
 async def hunks(turn: Turn) -> None:
@@ -96,21 +80,29 @@ async def hunks(turn: Turn) -> None:
         first = lines[0].rstrip("\r\n")
         lines[0] = lines[0].replace(first, first + HUNK_MARK, 1)
         new = _with_newline("".join(lines)) + EDIT_LINE
-        await turn.tool_call(
-            tid,
-            {
-                "title": f"Edit {HELLO} in two places",
-                "kind": "edit",
-                "status": "pending",
-                "content": [{"type": "diff", "path": path, "oldText": old, "newText": new}],
-                "locations": [{"path": path, "line": 1}],
-                "rawInput": {"path": path, "newText": new},
-            },
-        )
-        await turn.permit(tid, {"toolCallId": tid, "title": f"Edit {HELLO}"}, f"edit of {HELLO}")
-        await turn.tool_update(tid, {"status": "in_progress"})
-        await turn.write_file(path, new)
-        await turn.tool_update(tid, {"status": "completed"})
+        await _propose_and_write(turn, tid, f"Edit {HELLO} in two places", path, old, new, 1)
+
+
+async def _propose_and_write(
+    turn: Turn, tid: str, title: str, path: str, old: str | None, new: str, line: int
+) -> None:
+    """Announce an edit with its diff and location, ask, then write (through the client, or
+    straight to disk with ``--writes-itself``)."""
+    await turn.tool_call(
+        tid,
+        {
+            "title": title,
+            "kind": "edit",
+            "status": "pending",
+            "content": [{"type": "diff", "path": path, "oldText": old, "newText": new}],
+            "locations": [{"path": path, "line": line}],
+            "rawInput": {"path": path, "newText": new},
+        },
+    )
+    await turn.permit(tid, {"toolCallId": tid, "title": f"Edit {HELLO}"}, f"edit of {HELLO}")
+    await turn.tool_update(tid, {"status": "in_progress"})
+    await turn.write_file(path, new)
+    await turn.tool_update(tid, {"status": "completed"})
 
 
 async def early_permission(turn: Turn) -> None:
