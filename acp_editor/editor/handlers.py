@@ -15,6 +15,7 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 
 from acp_editor.editor.features import ClientFeatures
+from acp_editor.editor.link import AgentUnavailable
 from acp_editor.editor.server import AcpLanguageServer  # runtime: pygls reads the hints
 from acp_editor.errors import InvalidParams, RpcError
 from acp_editor.log import get_logger
@@ -278,8 +279,6 @@ def register(server: AcpLanguageServer) -> None:
         cwd = opt_str(params_obj(params), "cwd")
         client = await link.ensure_client()
         if not client.supports("session/list"):
-            from acp_editor.editor.link import AgentUnavailable
-
             raise AgentUnavailable("the agent does not support listing sessions")
         return await client.list_sessions(cwd)
 

@@ -18,7 +18,7 @@ from acp_editor.agent.client import AcpClient, AgentConfig
 from acp_editor.editor.documents import EditorDocuments
 from acp_editor.editor.frontend import EditorFrontend
 from acp_editor.editor.review import EditorReview
-from acp_editor.errors import AgentError, RpcError
+from acp_editor.errors import AgentError, InvalidParams, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import editor as proto
 
@@ -148,8 +148,6 @@ class EditorLink:
         client = await self.ensure_client()
         if wanted is not None:
             if wanted not in client.sessions:
-                from acp_editor.errors import InvalidParams
-
                 raise InvalidParams(f"unknown session: {wanted!r}")
             return wanted
         if self.current_session is None or self.current_session not in client.sessions:
