@@ -1,14 +1,24 @@
 #!/usr/bin/env bash
-# Runs test/integration/ (a smoke suite) in a real VS Code through ../test-harness (which needs
+# Runs test/integration/ (the smoke suite) in a real VS Code through ../test-harness (which needs
 # its dependencies installed first: scripts/vscode-test-deps in the repository).
 #   bash scripts/integration.sh [--update-screenshots]
-# --update-screenshots copies the run's screenshots to media/screenshot-*.png (the README's).
+# Exits non-zero when any test fails (or the harness times out or crashes), and ends with the
+# harness's closing `N passed, N failed` line. --update-screenshots copies the run's screenshots
+# to media/screenshot-{chat,diff,permission}.png (the README's), only after a passing run.
+# On a failure the run's screenshots and workbench.log are kept (the path is printed).
 # acp-editor: $ACP_EDITOR, else the repository's .venv, else PATH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 EXT=$(pwd)
 REPO=$(cd .. && pwd)
 HARNESS=$EXT/test-harness/run.mjs
+UPDATE=0
+for arg in "$@"; do
+  case $arg in
+    --update-screenshots) UPDATE=1 ;;
+    *) echo "usage: bash scripts/integration.sh [--update-screenshots]" >&2; exit 2 ;;
+  esac
+done
 [ -f "$HARNESS" ] || { echo "integration: no harness at $HARNESS" >&2; exit 1; }
 ACP=${ACP_EDITOR:-}
 [ -n "$ACP" ] || { [ -x "$REPO/.venv/bin/acp-editor" ] && ACP=$REPO/.venv/bin/acp-editor; } || true
@@ -17,21 +27,34 @@ ACP=${ACP_EDITOR:-}
 PY=$(dirname "$ACP")/python
 
 SCRATCH=$(mktemp -d)
-trap 'rm -rf "$SCRATCH"' EXIT
+KEEP=0
+trap '[ "$KEEP" = 1 ] || rm -rf "$SCRATCH"' EXIT
 mkdir -p "$SCRATCH/workspace" "$SCRATCH/shots"
 printf 'print("hello")\nx = 1\ny = 2\nz = 3\n' >"$SCRATCH/workspace/hello.py"
+# The demo agent runs without --fast: its text streams word by word (20 ms apart), as the
+# streaming test needs.
 cat >"$SCRATCH/settings.json" <<JSON
 {
   "acp-editor.path": "$ACP",
-  "acp-editor.agents": [{ "name": "demo", "command": "$PY", "args": ["-m", "acp_editor.demo.agent", "--fast"] }],
+  "acp-editor.agents": [{ "name": "demo", "command": "$PY", "args": ["-m", "acp_editor.demo.agent"] }],
   "workbench.startupEditor": "none"
 }
 JSON
 
-node esbuild.mjs >/dev/null
+node esbuild.mjs >/dev/null 2>&1 || { node esbuild.mjs; exit 1; }
+status=0
 node "$HARNESS" --extension "$EXT" --tests "$EXT/test/integration" --workspace "$SCRATCH/workspace" \
-  --screenshots "$SCRATCH/shots" --settings "$SCRATCH/settings.json" --timeout 150
-if [ "${1:-}" = "--update-screenshots" ]; then
+  --screenshots "$SCRATCH/shots" --settings "$SCRATCH/settings.json" --timeout 150 \
+  | tee "$SCRATCH/output.txt" || status=$?
+closing=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$SCRATCH/output.txt" | tail -1 || true)
+if [ "$status" -ne 0 ] || [ -z "$closing" ]; then
+  KEEP=1
+  echo "integration: FAILED (harness exit $status); screenshots and workbench.log kept in $SCRATCH/shots" >&2
+  echo "${closing:-0 passed, 1 failed}"
+  exit $(( status == 0 ? 1 : status ))
+fi
+if [ "$UPDATE" = 1 ]; then
   for name in chat diff permission; do cp "$SCRATCH/shots/$name.png" "media/screenshot-$name.png"; done
   echo "integration: media/screenshot-{chat,diff,permission}.png updated"
 fi
+echo "$closing"

@@ -1,85 +1,215 @@
-// A smoke suite for the real VS Code (code-server) through the harness in ../../test-harness
-// (another module's; see scripts/integration.sh). It drives the extension only through its
-// commands and the API that activate() returns, with the scripted demo agent.
+// The extension's integration suite in a real VS Code (code-server), run by scripts/integration.sh
+// through the harness in ../../test-harness. It drives the extension the way a user does (the
+// chat view's messages, commands, notification buttons) with the scripted demo agent, which runs
+// without --fast so that text streams in word by word, and checks what happened on the extension's
+// test API (activate()'s return value), in the editor and on disk.
+//
+// Workspace (made by integration.sh): hello.py with four lines. The tests run in order and share
+// one session: stream, read (follow), edit allowed, diff preview, edit rejected, cancel.
 'use strict';
 
 const assert = require('assert');
+const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
 const { test, run, screenshot } = require(path.join(__dirname, '..', '..', 'test-harness', 'host'));
+const { sleep, until, chatViewProbe, notificationSpy, editorWithFocus } = require('./probes');
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-async function until(what, probe, ms = 15000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
-const file = (name) => vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, name);
+const EXTENSION_ID = 'acp-editor.acp-editor';
+// What the demo agent says and writes (acp_editor/demo/scenarios.py).
+const STREAMED = 'Here is a streamed answer. Each word arrives as its own chunk, all sharing one messageId, so the client can join them into one message.';
+const EDIT_LINE = 'print("edited by the demo agent")\n';
+const REJECTED = 'The edit of hello.py was rejected, so I stopped here.';
+
+const hello = vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, 'hello.py');
+const readDisk = () => fs.readFileSync(hello.fsPath);
+const ORIGINAL = readDisk();
+
+// Installed before the extension activates (it activates in the first test), see probes.js.
+const wasActive = vscode.extensions.getExtension(EXTENSION_ID)?.isActive;
+const chat = chatViewProbe('acp-editor.chat');
+const notifications = notificationSpy();
 
 let api;
+const session = () => api.session();
+const toolCalls = () => Object.values(session().toolCalls);
+const textOf = (entry) => entry.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
+const entries = () => (session() ? session().entries : []);
+const agentMessages = () => entries().filter((e) => e.kind === 'message' && e.role === 'agent').map(textOf);
+const userMessages = () => entries().filter((e) => e.kind === 'message' && e.role === 'user').length;
 
-test('activating starts the sidecar; the chat view opens', async () => {
-  const extension = vscode.extensions.getExtension('acp-editor.acp-editor');
-  assert.ok(extension, 'the extension is not installed');
-  api = await extension.activate();
+/** Send `text` as the chat view's Send button does: the webview posts {type: 'prompt', text} and
+ *  the view's handler runs the prompt (see chatViewProbe). Resolves once the prompt is in the
+ *  session; `turnEnded()` then waits for its stop reason. */
+async function sendFromChat(text) {
+  const before = userMessages();
+  chat.post({ type: 'prompt', text });
+  await until(`the prompt "${text}" in the session`, () => userMessages() > before, 5000, 10);
+}
+async function turnEnded(ms = 15000) {
+  await until('the end of the turn', () => !api.extras().busy, ms);
+  return api.extras().stopReason;
+}
+const question = () => until('a permission question', () => api.pendingPermissions()[0]);
+
+test('activating starts the sidecar; the chat view loads its webview', async () => {
+  assert.strictEqual(wasActive, false, 'the extension was active before the tests could attach to the chat view');
+  api = await vscode.extensions.getExtension(EXTENSION_ID).activate();
   assert.strictEqual(await api.ready, true, String(api.problem()));
   await vscode.commands.executeCommand('acp-editor.focusChat');
-  await sleep(3000); // the webview's first load
+  await until('the chat webview to post "ready"', chat.readySeen, 10000);
 });
 
-test('a turn streams, follows, asks permission, edits and runs a command', async () => {
-  await vscode.window.showTextDocument(file('hello.py'));
-  const turn = api.prompt('stream plan read edit shell');
-  const question = await until('a permission question', () => api.pendingPermissions()[0]);
-  await sleep(1000);
+test('a prompt sent from the chat view streams the agent message in', async () => {
+  await vscode.commands.executeCommand('acp-editor.prompt'); // no text: focuses the prompt box
+  const posted = chat.toWebview.length;
+  const earlier = agentMessages().length;
+  await sendFromChat('stream');
+  const lengths = []; // of the turn's first agent message, each time it changed
+  while (api.extras().busy) {
+    const streamed = agentMessages()[earlier];
+    if (streamed !== undefined && streamed.length !== lengths[lengths.length - 1]) {
+      assert.ok(STREAMED.startsWith(streamed), `not a prefix of the answer: ${JSON.stringify(streamed)}`);
+      lengths.push(streamed.length);
+    }
+    await sleep(10);
+  }
+  assert.strictEqual(api.extras().stopReason, 'end_turn');
+  assert.deepStrictEqual(agentMessages().slice(-2), [STREAMED, 'Done: stream.']);
+  console.log(`    the message grew through ${lengths.length} lengths: ${lengths.join(' ')}`);
+  const partial = lengths.filter((n) => n < STREAMED.length);
+  assert.ok(partial.length >= 5, `only ${partial.length} intermediate lengths seen: ${lengths.join(' ')}`);
+  const batches = chat.toWebview.slice(posted).filter((m) => m.type === 'changes').length;
+  assert.ok(batches >= 5, `the chat view was sent ${batches} change batches`);
+});
+
+test('follow shows hello.py at the agent\'s line while focus stays in the chat', async () => {
+  // Focus probe check first: with focus in a text editor, the probe finds that editor.
+  const scratch = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: '' }));
+  assert.strictEqual((await editorWithFocus())?.uri.toString(), scratch.document.uri.toString(), 'the focus probe missed a focused editor');
+  await vscode.commands.executeCommand('acp-editor.prompt'); // focuses the chat's prompt box
+  await sleep(300);
+  assert.strictEqual(await editorWithFocus(), null, 'a text editor still has focus after focusing the chat');
+  assert.strictEqual(vscode.window.activeTextEditor?.document.uri.toString(), scratch.document.uri.toString());
+
+  await sendFromChat('read');
+  assert.strictEqual(await turnEnded(), 'end_turn');
+  const follow = api.lastFollow();
+  assert.ok(follow && follow.uri === hello.toString(), JSON.stringify(follow));
+  const line = follow.range ? follow.range.start.line : 0;
+  const editor = await until('hello.py as the active editor', () => {
+    const e = vscode.window.activeTextEditor;
+    return e && e.document.uri.toString() === hello.toString() ? e : null;
+  }, 3000);
+  assert.deepStrictEqual(api.followMark(), { uri: hello.toString(), line }, 'the agent cursor is not at the followed line');
+  assert.ok(editor.visibleRanges.some((r) => r.start.line <= line && line <= r.end.line), 'the agent\'s line is not in view');
+  // The user's own cursor is not moved by follow (the agent cursor is a decoration), so it is not checked.
+  assert.strictEqual(await editorWithFocus(), null, 'following moved focus into a text editor');
+  const read = toolCalls().find((t) => t.kind === 'read');
+  assert.strictEqual(read.status, 'completed');
+
+  // Closed in the background (it is empty again, so not dirty): showing it would replace
+  // hello.py's editor, and the agent cursor with it.
+  const scratchTab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input?.uri?.toString() === scratch.document.uri.toString());
+  assert.ok(await vscode.window.tabGroups.close(scratchTab), 'the scratch editor did not close');
+  // The transcript so far (the streamed answer, the read card) next to the followed file.
+  await vscode.commands.executeCommand('acp-editor.focusChat');
+  await sleep(500);
+  await screenshot('chat', { settleMs: 800 });
+});
+
+let proposed; // the permission's diff, for the diff preview test
+test('a permission question raises a notification; "allow" from the chat card reaches the agent', async () => {
+  const shown = notifications.calls.length;
+  await sendFromChat('edit');
+  const q = await question();
+  assert.strictEqual(q.params.toolCall.title, 'Edit hello.py');
+  proposed = q.params.diffs[0];
+  assert.strictEqual(proposed.newText, ORIGINAL.toString('utf8') + EDIT_LINE);
+  const note = await until('the notification', () => notifications.calls.slice(shown).find((c) => c.message.includes('hello.py')));
+  assert.strictEqual(note.severity, 'warning');
+  assert.match(note.message, /wants to edit: Edit hello\.py \(hello\.py \+1\b/);
+  assert.ok(note.titles.includes('Show diff'), note.titles.join(' | '));
+  for (const option of q.params.options) {
+    assert.ok(note.items.some((i) => i.optionId === option.optionId), `no button for ${option.optionId}: ${note.titles.join(' | ')}`);
+  }
+  const allow = q.params.options.find((o) => o.kind === 'allow_once');
+  await until('the card in the chat view', () => chat.toWebview.some((m) => m.type === 'extras' && m.extras.permissions.some((p) => p.id === q.id)));
+  await sleep(500);
   await screenshot('permission', { settleMs: 800, notifications: true });
-  const allow = question.params.options.find((o) => o.kind === 'allow_once');
-  assert.ok(api.answerPermission(question.id, allow.optionId));
-  assert.strictEqual((await turn).stopReason, 'end_turn');
-  const session = api.session();
-  assert.ok(session.entries.some((e) => e.kind === 'toolCall'));
-  assert.ok(api.lastFollow().uri.endsWith('/hello.py'));
-  assert.ok(api.followMark(), 'no agent cursor drawn');
-  assert.ok(api.diffs().length > 0, 'no acp/diff');
-  assert.match(api.terminals()[0].output, /hello from the demo agent/);
-  assert.ok(api.terminalNames().length > 0, 'no agent terminal');
-  assert.ok(api.reviewHunks().some((h) => h.state === 'pending'), 'no hunk to review');
-});
 
-test('the proposed diff opens in a diff editor; CodeLenses offer accept/reject', async () => {
+  chat.post({ type: 'permission', id: q.id, optionId: allow.optionId }); // the card's "Allow" button
+  assert.strictEqual(await turnEnded(), 'end_turn');
+  assert.strictEqual(readDisk().toString('utf8'), ORIGINAL.toString('utf8') + EDIT_LINE, 'the agent did not write the allowed edit');
+  assert.strictEqual(toolCalls().find((t) => t.toolCallId === q.params.toolCall.toolCallId).status, 'completed');
+  assert.deepStrictEqual(api.pendingPermissions(), []);
+}, { timeoutMs: 30000 });
+
+test('the diff preview shows the proposed text; the edit is then rejected in review', async () => {
   const shown = await vscode.commands.executeCommand('acp-editor.showDiff');
-  assert.ok(shown && shown.left.startsWith('acp-proposed:') && shown.right.startsWith('acp-proposed:'));
-  await sleep(800);
+  assert.ok(shown, 'no diff was shown');
+  const tab = await until('a diff editor', () => {
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    return input instanceof vscode.TabInputTextDiff ? input : null;
+  }, 5000);
+  assert.strictEqual(tab.modified.toString(), shown.right);
+  const right = await vscode.workspace.openTextDocument(tab.modified);
+  const left = await vscode.workspace.openTextDocument(tab.original);
+  assert.strictEqual(right.getText(), proposed.newText);
+  assert.strictEqual(left.getText(), ORIGINAL.toString('utf8'));
+  await sleep(500);
   await screenshot('diff', { settleMs: 800 });
-  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  await vscode.window.showTextDocument(file('hello.py'));
-  const lenses = await vscode.commands.executeCommand('vscode.executeCodeLensProvider', file('hello.py'));
+
+  await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  const lenses = await vscode.commands.executeCommand('vscode.executeCodeLensProvider', hello);
   const titles = lenses.map((l) => l.command && l.command.title);
   assert.ok(titles.some((t) => t.startsWith('✓ Accept hunk')), titles.join(' | '));
-  await sleep(800);
-  await screenshot('chat', { settleMs: 800 });
-  const hunk = api.reviewHunks().filter((h) => h.state === 'pending').pop();
+  const hunk = api.reviewHunks().find((h) => h.state === 'pending');
   const results = await vscode.commands.executeCommand('acp-editor.rejectHunk', hunk.hunkId);
   assert.deepStrictEqual(results.map((r) => r.state), ['rejected']);
+  await until('hello.py back to its text on disk', () => readDisk().equals(ORIGINAL), 5000);
 });
 
-test('follow, mode, new session; cancelling withdraws a pending permission', async () => {
-  assert.strictEqual(await vscode.commands.executeCommand('acp-editor.toggleFollow', false), false);
-  assert.strictEqual(api.extras().follow, false);
-  await vscode.commands.executeCommand('acp-editor.toggleFollow', true);
-  await vscode.commands.executeCommand('acp-editor.setMode', 'ask');
-  await until('mode ask', () => api.session().modes.currentModeId === 'ask');
-  const sessionId = await vscode.commands.executeCommand('acp-editor.newSession');
-  assert.strictEqual(api.session().sessionId, sessionId);
-  const turn = vscode.commands.executeCommand('acp-editor.prompt', 'early-permission');
-  await until('a permission question', () => api.pendingPermissions()[0]);
+test('"reject" from the notification leaves hello.py untouched and fails the tool call', async () => {
+  const before = readDisk();
+  const shown = notifications.calls.length;
+  await sendFromChat('edit');
+  const q = await question();
+  const note = await until('the notification', () => notifications.calls.slice(shown).find((c) => c.message.includes('hello.py')));
+  const reject = q.params.options.find((o) => o.kind === 'reject_once');
+  notifications.click(note, (item) => item.optionId === reject.optionId); // its "Reject" button
+  assert.strictEqual(await turnEnded(), 'end_turn');
+  const call = toolCalls().find((t) => t.toolCallId === q.params.toolCall.toolCallId);
+  assert.strictEqual(call.status, 'failed');
+  assert.strictEqual(textOf({ content: call.content.map((c) => c.content) }), REJECTED);
+  assert.strictEqual(agentMessages().pop(), REJECTED);
+  assert.ok(readDisk().equals(before), 'hello.py changed on disk');
+  // The buffer too: same text, and not dirty (after the review's revert, written through the
+  // buffer and then the disk, VS Code takes a moment to see that the disk matches).
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === hello.toString());
+  assert.ok(doc, 'hello.py is not open');
+  assert.strictEqual(doc.getText(), before.toString('utf8'));
+  await until('hello.py not dirty', () => !doc.isDirty, 5000);
+  assert.deepStrictEqual(api.pendingPermissions(), []);
+}, { timeoutMs: 30000 });
+
+test('cancel stops a running turn promptly, and withdraws a pending question', async () => {
+  // Through the "ACP: Send a Prompt" command, whose result carries the stop reason.
+  const turn = vscode.commands.executeCommand('acp-editor.prompt', 'wait');
+  await until('the waiting tool call', () => toolCalls().some((t) => t.title.startsWith('Wait') && t.status === 'in_progress'));
+  const start = Date.now();
   await vscode.commands.executeCommand('acp-editor.cancel');
   assert.strictEqual((await turn).stopReason, 'cancelled');
-  await until('the question withdrawn', () => api.pendingPermissions().length === 0);
+  const took = Date.now() - start;
+  console.log(`    the turn ended ${took} ms after cancel`);
+  assert.ok(took < 3000, `the turn took ${took} ms to stop`);
+  assert.strictEqual(api.extras().busy, false);
+
+  const asking = vscode.commands.executeCommand('acp-editor.prompt', 'early-permission');
+  await question();
+  await vscode.commands.executeCommand('acp-editor.cancel');
+  assert.strictEqual((await asking).stopReason, 'cancelled');
+  await until('the question withdrawn', () => api.pendingPermissions().length === 0, 3000);
 });
 
 exports.run = run;
