@@ -25,7 +25,14 @@ export class FollowView implements vscode.Disposable {
   private readonly status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
   private readonly unsubscribe: () => void;
   /** The editor and range last marked, so the mark moves instead of piling up. */
-  private marked: { editor: vscode.TextEditor; range: vscode.Range } | null = null;
+  private marked: { editor: vscode.TextEditor; range: vscode.Range; reason: string } | null = null;
+  /** VS Code drops decorations when it recreates an editor (a tab hidden and shown again). */
+  private readonly remark = vscode.window.onDidChangeVisibleTextEditors((editors) => {
+    const marked = this.marked;
+    if (!marked) return;
+    const again = editors.find((e) => e.document.uri.toString() === marked.editor.document.uri.toString());
+    if (again && again !== marked.editor) this.mark(again, marked.range, marked.reason);
+  });
 
   constructor(private readonly store: Store, private readonly log: Log) {
     this.status.command = COMMANDS.toggleFollow;
@@ -75,7 +82,7 @@ export class FollowView implements vscode.Disposable {
         renderOptions: { after: { contentText: `  ◆ agent ${REASONS[reason] ?? reason}`, color: new vscode.ThemeColor("editorInfo.foreground") } },
       },
     ]);
-    this.marked = { editor, range };
+    this.marked = { editor, range, reason };
   }
 
   /** Where the agent cursor is drawn now (for the test API). */
@@ -84,6 +91,7 @@ export class FollowView implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.remark.dispose();
     this.unsubscribe();
     this.cursor.dispose();
     this.status.dispose();
