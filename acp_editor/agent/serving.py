@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -237,19 +237,17 @@ FINISHED = ("completed", "failed", "cancelled")
 def _tool_call_for(session: Session, path: str) -> str | None:
     """The unfinished tool call a write belongs to: ``fs/write_text_file`` names no tool call,
     so the latest one whose diff, locations or input name the same path is taken."""
-    snapshot = session.state.snapshot()
-    for entry in reversed(snapshot["entries"]):
-        if entry.get("kind") != "toolCall":
-            continue
-        call = snapshot["toolCalls"].get(entry["toolCallId"], {})
+    state = session.state
+    for call_id in reversed(state.tool_call_order()):
+        call = state.peek_tool_call(call_id) or {}
         if call.get("status") in FINISHED:
             continue
         if path in _paths_named(call):
-            return str(entry["toolCallId"])
+            return call_id
     return None
 
 
-def _paths_named(call: dict[str, Any]) -> set[str]:
+def _paths_named(call: Mapping[str, Any]) -> set[str]:
     paths = set()
     for key in ("content", "locations"):
         items = call.get(key)

@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -93,7 +93,7 @@ class ReviewingDocuments:
             if change.get("type") not in ("tool_call", "tool_call_content"):
                 continue
             call_id = str(change["toolCallId"])
-            call = state.tool_call(call_id)
+            call = state.peek_tool_call(call_id)
             if call is None:
                 continue
             key = (state.session_id, call_id)
@@ -127,7 +127,7 @@ class ReviewingDocuments:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
 
-def _edited_paths(call: dict[str, Any]) -> list[str]:
+def _edited_paths(call: Mapping[str, Any]) -> list[str]:
     paths: list[str] = []
     content = call.get("content")
     for item in content if isinstance(content, list) else []:

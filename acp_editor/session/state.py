@@ -14,6 +14,7 @@ and unknown fields, kinds, statuses and content types are stored verbatim.
 from __future__ import annotations
 
 import copy
+from collections.abc import Mapping
 from typing import Any
 
 from acp_editor.session.reducer import apply_change, empty_snapshot, json_equal
@@ -84,6 +85,16 @@ class SessionState:
         """A copy of the stored tool call, or ``None`` if the id was never reported."""
         record = self._snapshot["toolCalls"].get(tool_call_id)
         return copy.deepcopy(record) if record is not None else None
+
+    def peek_tool_call(self, tool_call_id: str) -> Mapping[str, Any] | None:
+        """The stored tool call itself, not a copy: for code that only looks (on every update,
+        where copying a tool call with large content would dominate). Never modify it."""
+        record: dict[str, Any] | None = self._snapshot["toolCalls"].get(tool_call_id)
+        return record
+
+    def tool_call_order(self) -> list[str]:
+        """Tool call ids in the order they first appeared."""
+        return [e["toolCallId"] for e in self._snapshot["entries"] if e.get("kind") == "toolCall"]
 
     # -- agent reports ---------------------------------------------------------------------
 
