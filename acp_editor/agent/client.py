@@ -91,7 +91,9 @@ class AcpClient:
         self.permissions = PermissionPolicy(config.auto_approve)
         inner = documents or DiskDocuments()
         self.review = ReviewQueue(inner, config.review_mode, self.frontend.review_changed)
-        self.reviewing = ReviewingDocuments(inner, self.review, lambda p: self.requests.allowed(p))
+        self.reviewing = ReviewingDocuments(
+            inner, self.review, lambda p, s: self.requests.allowed(p, s)
+        )
         self.requests = AgentRequests(self, self.reviewing)
         self._tasks: list[asyncio.Task[Any]] = []
         self.tracers: list[Tracer] = []

@@ -71,7 +71,7 @@ class AgentRequests:
 
     def session_opened(self, session: Session) -> None:
         for root in [session.cwd, *session.additional_directories]:
-            self.policy.add_root(root)
+            self.policy.add_root(root, session=session.id)
         for update in self._orphans.pop(session.id, []):
             self._apply(session, update)
 
@@ -80,10 +80,10 @@ class AgentRequests:
             self.client.reviewing.observe(session.state, changes)
             self.client.frontend.session_changed(session.id, changes)
 
-    def allowed(self, path: str) -> Path | None:
-        """The checked path if the agent may touch it, else None (outside the session roots)."""
+    def allowed(self, path: str, session_id: str) -> Path | None:
+        """The checked path if the session may touch it, else None (outside its roots)."""
         try:
-            return self.policy.check(path)
+            return self.policy.check(path, session=session_id)
         except RpcError:
             return None
 

@@ -36,12 +36,12 @@ class ReviewingDocuments:
         self,
         inner: DocumentSource,
         queue: ReviewQueue,
-        allowed: Callable[[str], Path | None],
+        allowed: Callable[[str, str], Path | None],
     ) -> None:
         self.inner = inner
         self.queue = queue
         self.allowed = allowed
-        """The checked path for a path the agent named, or None outside the session roots."""
+        """The checked path for a path a session named, or None outside its roots."""
         self._snapshots: dict[tuple[str, str], dict[str, str | None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         queue.on_written = self._written_by_us
@@ -104,7 +104,7 @@ class ReviewingDocuments:
                 continue
             snapshot = self._snapshots.setdefault(key, {})
             for path in _edited_paths(call):
-                checked = self.allowed(path)
+                checked = self.allowed(path, state.session_id)
                 if checked is not None and str(checked) not in snapshot:
                     snapshot[str(checked)] = _read_now(checked)
 

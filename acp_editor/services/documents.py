@@ -179,7 +179,7 @@ class FileService:
         session_id = require_str(p, "sessionId")
         line = optional_uint(p, "line")
         limit = optional_uint(p, "limit")
-        path = await asyncio.to_thread(self.policy.check, p.get("path"))
+        path = await asyncio.to_thread(self.policy.check, p.get("path"), session=session_id)
         self._notify("read", path, session_id)
         text = await self.source.read_text(path)
         return {"content": select_lines(text, line, limit)}
@@ -192,7 +192,7 @@ class FileService:
         p = require_params(params)
         session_id = require_str(p, "sessionId")
         content = require_str(p, "content")
-        path = await asyncio.to_thread(self.policy.check, p.get("path"))
+        path = await asyncio.to_thread(self.policy.check, p.get("path"), session=session_id)
         self._notify("write", path, session_id)
         await self.source.write_text(
             path, content, session_id=session_id, tool_call_id=tool_call_id

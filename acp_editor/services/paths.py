@@ -32,11 +32,15 @@ def _resolve(path: str) -> Path:
 
 class PathPolicy:
     """Allows paths inside a set of roots (the session directories), or anywhere when
-    ``unrestricted`` (a user who runs the agent unsandboxed on purpose)."""
+    ``unrestricted`` (a user who runs the agent unsandboxed on purpose).
+
+    Roots added for a session bind that session only: one agent with sessions in two projects
+    cannot reach the second project through a request of the first."""
 
     def __init__(self, roots: Sequence[str | Path], unrestricted: bool = False) -> None:
         self.unrestricted = unrestricted
         self._roots: tuple[Path, ...] = ()
+        self._by_session: dict[str, tuple[Path, ...]] = {}
         for root in roots:
             self.add_root(root)
 
@@ -45,14 +49,23 @@ class PathPolicy:
         """The resolved roots, in the order they were added."""
         return self._roots
 
-    def add_root(self, path: str | Path) -> None:
-        """Allow ``path`` and everything below it (a new session's cwd, an added folder)."""
+    def add_root(self, path: str | Path, *, session: str | None = None) -> None:
+        """Allow ``path`` and everything below it: for every request, or with ``session`` only
+        for that session's (its cwd, its additional directories)."""
         root = _resolve(os.fspath(path))
-        if root not in self._roots:
-            # A new tuple rather than a mutation: ``check`` may run in a worker thread.
-            self._roots = (*self._roots, root)
+        # New tuples rather than mutation: ``check`` may run in a worker thread.
+        if session is None:
+            if root not in self._roots:
+                self._roots = (*self._roots, root)
+            return
+        current = self._by_session.get(session, ())
+        if root not in current:
+            self._by_session = {**self._by_session, session: (*current, root)}
 
-    def check(self, raw: Any, *, what: str = "path") -> Path:
+    def roots_for(self, session: str | None) -> tuple[Path, ...]:
+        return self._roots + (self._by_session.get(session, ()) if session is not None else ())
+
+    def check(self, raw: Any, *, what: str = "path", session: str | None = None) -> Path:
         """The resolved path for ``raw``, or ``InvalidParams`` saying why it is refused.
 
         Does a few ``lstat``/``readlink`` calls: async callers run it via ``asyncio.to_thread``.
@@ -64,13 +77,14 @@ class PathPolicy:
         if not os.path.isabs(raw):
             raise InvalidParams(f"{what} must be absolute: {raw!r}")
         resolved = _resolve(raw)
-        if self.unrestricted or any(resolved.is_relative_to(root) for root in self._roots):
+        roots = self.roots_for(session)
+        if self.unrestricted or any(resolved.is_relative_to(root) for root in roots):
             return resolved
-        allowed = ", ".join(str(root) for root in self._roots) or "(none)"
+        allowed = ", ".join(str(root) for root in roots) or "(none)"
         shown = raw if str(resolved) == raw else f"{raw} (resolves to {resolved})"
         raise InvalidParams(
             f"{what} is outside the allowed roots: {shown}; allowed: {allowed}",
-            {"path": raw, "resolved": str(resolved), "roots": [str(r) for r in self._roots]},
+            {"path": raw, "resolved": str(resolved), "roots": [str(r) for r in roots]},
         )
 
 

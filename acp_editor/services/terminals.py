@@ -140,7 +140,7 @@ class TerminalManager:
         env = self._command_env(p.get("env"))
         limit = optional_uint(p, "outputByteLimit")
         limit = min(self._default_limit if limit is None else limit, MAX_OUTPUT_LIMIT)
-        cwd = await asyncio.to_thread(self._cwd, p.get("cwd"), default_cwd)
+        cwd = await asyncio.to_thread(self._cwd, p.get("cwd"), default_cwd, session_id)
         r, w = os.pipe()  # stdout and stderr share it, interleaved as a terminal shows them
         try:
             proc = await procs.spawn(argv, cwd=cwd, env=env, stdin=DEVNULL, stdout=w, stderr=w)
@@ -242,8 +242,11 @@ class TerminalManager:
             env[name] = value
         return env
 
-    def _cwd(self, raw: Any, default_cwd: str) -> str:  # runs in a worker thread
-        path = Path(default_cwd) if raw is None else self.policy.check(raw, what="cwd")
+    def _cwd(self, raw: Any, default_cwd: str, session_id: str) -> str:  # in a worker thread
+        if raw is None:
+            path = Path(default_cwd)
+        else:
+            path = self.policy.check(raw, what="cwd", session=session_id)
         if not path.is_dir():
             raise InvalidParams(f"cwd is not a directory: {path}")
         return str(path)

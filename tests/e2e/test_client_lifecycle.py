@@ -15,7 +15,7 @@ import pytest
 from acp_editor import procs
 from acp_editor.agent.client import AcpClient, AgentConfig
 from acp_editor.agent.frontend import Frontend
-from acp_editor.errors import AgentError
+from acp_editor.errors import AgentError, InvalidParams
 from tests.support.recorder import Recorder
 from tests.support.starter import SCRIPTED_AGENT, StartClient
 
@@ -205,3 +205,24 @@ async def test_env_allowlist_restricts_what_the_agent_and_its_commands_see(
     await terminals.wait_for_exit(params)
     output = (await terminals.output(params))["output"]
     assert "PATH=" in output and "SECRET_TOKEN" not in output
+
+
+async def test_a_session_cannot_reach_another_sessions_project(
+    start_client: StartClient, tmp_path: Path
+) -> None:
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir(), two.mkdir()
+    (two / "secret.txt").write_text("two's file")
+    client = await start_client(cwd=one)
+    first = await client.new_session(str(one))
+    second = await client.new_session(str(two))
+    files = client.requests.files
+    read = {"sessionId": second.id, "path": str(two / "secret.txt")}
+    assert (await files.read_text_file(read))["content"] == "two's file"
+    with pytest.raises(InvalidParams, match="outside the allowed roots") as err:
+        await files.read_text_file({**read, "sessionId": first.id})
+    assert str(one) in err.value.message and str(two) not in err.value.message.split("allowed:")[1]
+    with pytest.raises(InvalidParams, match="outside the allowed roots"):
+        await client.requests.terminals.create(
+            {"sessionId": first.id, "command": "true", "cwd": str(two)}, default_cwd=str(one)
+        )
