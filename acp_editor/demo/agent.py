@@ -199,7 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     opts = parse_args(argv)
     logs.configure(opts.log_level)
     if opts.login:
-        print("demo agent: logged in (nothing to do).", file=sys.stderr)
+        sys.stderr.write("demo agent: logged in (nothing to do).\n")
         return 0
     if opts.stderr_flood:
         flood_stderr(opts.stderr_flood)

@@ -157,25 +157,31 @@ class Editor:
 
     def close(self) -> None:
         """Stop the client, quit Neovim, and make sure every process it started is gone."""
-        problems: list[str] = []
-        processes = [*descendants(self.pid), *self.server_processes]
-        try:
-            if not self.helper("stop", 5_000):
-                problems.append("the LSP client did not stop within 5 s")
-        except Exception as exc:  # Neovim already gone (killed by the watchdog)
-            problems.append(f"could not stop the client: {exc}")
-        # Neovim exits on `:qa!` before answering it, so pynvim reports the closed channel.
-        with contextlib.suppress(Exception):
-            self.nvim.quit()
-        with contextlib.suppress(Exception):
-            self.nvim.close()
-        processes.append(self.pid)
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline and any(map(process_alive, processes)):
-            time.sleep(0.05)
-        left = [pid for pid in set(processes) if process_alive(pid)]
-        for pid in left:  # only processes this fixture started (Neovim and what it spawned)
-            os.kill(pid, signal.SIGKILL)
-        if left:
-            problems.append(f"processes still running 5 s after quitting: {left}")
-        assert not problems, "; ".join(problems) + f"\n{self.server_log()}"
+        quit_nvim(self, [*descendants(self.pid), *self.server_processes])
+
+
+def quit_nvim(editor: Any, processes: list[int]) -> None:
+    """Stop the LSP client, quit Neovim and check that it and ``processes`` are gone (killing
+    what is left: only processes the test started). ``editor`` has ``helper``, ``nvim``,
+    ``pid`` and ``server_log``: both drivers' editors do."""
+    problems: list[str] = []
+    try:
+        if not editor.helper("stop", 5_000):
+            problems.append("the LSP client did not stop within 5 s")
+    except Exception as exc:  # Neovim already gone (killed by the watchdog)
+        problems.append(f"could not stop the client: {exc}")
+    # Neovim exits on `:qa!` before answering it, so pynvim reports the closed channel.
+    with contextlib.suppress(Exception):
+        editor.nvim.quit()
+    with contextlib.suppress(Exception):
+        editor.nvim.close()
+    processes = [*processes, editor.pid]
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(map(process_alive, processes)):
+        time.sleep(0.05)
+    left = [pid for pid in set(processes) if process_alive(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    if left:
+        problems.append(f"processes still running 5 s after quitting: {left}")
+    assert not problems, "; ".join(problems) + f"\n{editor.server_log()}"

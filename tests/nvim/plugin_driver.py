@@ -15,7 +15,6 @@ import os
 import signal
 import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ from typing import Any
 import pynvim  # type: ignore[import-untyped]
 import pytest
 
-from tests.nvim.driver import descendants, find_nvim, process_alive
+from tests.nvim.driver import descendants, find_nvim, quit_nvim
 
 HERE = Path(__file__).resolve().parent
 PLUGIN_ROOT = HERE.parents[1] / "nvim"
@@ -150,27 +149,7 @@ class PluginEditor:
         self.lua("vim.api.nvim_feedkeys(vim.keycode(...), 'mtx', false)", keys)
 
     def close(self) -> None:
-        problems: list[str] = []
-        processes = [*descendants(self.pid), *self.started]
-        try:
-            if not self.helper("stop", 5_000):
-                problems.append("the LSP client did not stop within 5 s")
-        except Exception as exc:  # Neovim already gone (killed by the watchdog)
-            problems.append(f"could not stop the client: {exc}")
-        with contextlib.suppress(Exception):
-            self.nvim.quit()
-        with contextlib.suppress(Exception):
-            self.nvim.close()
-        processes.append(self.pid)
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline and any(map(process_alive, processes)):
-            time.sleep(0.05)
-        left = [pid for pid in set(processes) if process_alive(pid)]
-        for pid in left:  # only processes this fixture started (Neovim and what it spawned)
-            os.kill(pid, signal.SIGKILL)
-        if left:
-            problems.append(f"processes still running 5 s after quitting: {left}")
-        assert not problems, "; ".join(problems) + f"\n{self.server_log()}"
+        quit_nvim(self, [*descendants(self.pid), *self.started])
 
 
 @contextlib.contextmanager
