@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import difflib
+import json
 import os
 import sys
 from typing import Any, TextIO
@@ -53,10 +54,10 @@ class TerminalView(Frontend):
         self.auto_yes = auto_yes
         self.colour = use_colour(self.out)
         self._open_line: str | None = None  # role of a streamed message line still open
-        self._shown_diffs: set[tuple[str, str, str]] = set()
         self._followed: dict[str, str] = {}
         self.tool_calls: dict[str, dict[str, Any]] = {}
         self._roles: dict[int, str] = {}  # transcript index -> message role
+        self._shown_items: dict[str, set[str]] = {}
 
     # -- output ---------------------------------------------------------------------------------
 
@@ -156,14 +157,16 @@ class TerminalView(Frontend):
         self.line(f"  follow -> {where}", "blue")
 
     def _content(self, call_id: str, items: list[Any]) -> None:
+        # Agents resend a tool call's whole content with each update: show each item once.
+        shown = self._shown_items.setdefault(call_id, set())
         for item in items:
             if not isinstance(item, dict):
                 continue
+            key = json.dumps(item, sort_keys=True)
+            if key in shown:
+                continue
+            shown.add(key)
             if item.get("type") == "diff" and isinstance(item.get("newText"), str):
-                key = (call_id, str(item.get("path")), item["newText"])
-                if key in self._shown_diffs:
-                    continue
-                self._shown_diffs.add(key)
                 self.line(f"  proposed edit: {item.get('path')}", "bold")
                 for text in diff_lines(str(item.get("path")), item.get("oldText"), item["newText"]):
                     colour = (
