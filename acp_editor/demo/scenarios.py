@@ -128,19 +128,29 @@ async def early_permission(turn: Turn) -> None:
 
 async def shell(turn: Turn) -> None:
     """A whole command line in ``command`` and no ``args``, shown live as a terminal."""
+    await _run_command(turn, SHELL_COMMAND, "The command")
+
+
+async def long_shell(turn: Turn) -> None:
+    """A command that runs for a minute, in a client terminal: for tests of what dies with what."""
+    await _run_command(turn, LONG_COMMAND, "The long command")
+
+
+async def _run_command(turn: Turn, command: str, what: str) -> None:
+    """Run ``command`` in a client terminal shown in an execute tool call; report its output."""
     tid = turn.new_id("shell")
-    async with turn.tool_errors(tid, "The command"):
-        terminal_id = await turn.create_terminal(SHELL_COMMAND)
+    async with turn.tool_errors(tid, what):
+        terminal_id = await turn.create_terminal(command)
         terminal = {"type": "terminal", "terminalId": terminal_id}
         try:
             await turn.tool_call(
                 tid,
                 {
-                    "title": f"Run `{SHELL_COMMAND}`",
+                    "title": f"Run `{command}`",
                     "kind": "execute",
                     "status": "in_progress",
                     "content": [terminal],
-                    "rawInput": {"command": SHELL_COMMAND},
+                    "rawInput": {"command": command},
                 },
             )
             exit_status = await turn.terminal_call("terminal/wait_for_exit", terminal_id)
@@ -157,29 +167,6 @@ async def shell(turn: Turn) -> None:
                 "rawOutput": {"exitCode": code, "output": text},
             },
         )
-
-
-async def long_shell(turn: Turn) -> None:
-    """A command that runs for a minute, in a client terminal: for tests of what dies with what."""
-    tid = turn.new_id("shell")
-    async with turn.tool_errors(tid, "The long command"):
-        terminal_id = await turn.create_terminal(LONG_COMMAND)
-        terminal = {"type": "terminal", "terminalId": terminal_id}
-        try:
-            await turn.tool_call(
-                tid,
-                {
-                    "title": f"Run `{LONG_COMMAND}`",
-                    "kind": "execute",
-                    "status": "in_progress",
-                    "content": [terminal],
-                    "rawInput": {"command": LONG_COMMAND},
-                },
-            )
-            await turn.terminal_call("terminal/wait_for_exit", terminal_id)
-        finally:
-            await turn.release_terminal(terminal_id)
-        await turn.tool_update(tid, {"status": "completed"})
 
 
 async def plan(turn: Turn) -> None:

@@ -74,11 +74,7 @@ class Editor:
 
     def server_log(self) -> str:
         """The tail of the server's log, for failure messages."""
-        try:
-            text = self.log_file.read_text(errors="replace")
-        except FileNotFoundError:
-            return "(no server log)"
-        return "\n".join(text.splitlines()[-40:])
+        return log_tail(self.log_file)
 
     def start_server(self) -> dict[str, Any]:
         cmd = [*SERVER, "--log-level", "INFO", "--log-file", str(self.log_file), "--", *AGENT]
@@ -185,3 +181,12 @@ def quit_nvim(editor: Any, processes: list[int]) -> None:
     if left:
         problems.append(f"processes still running 5 s after quitting: {left}")
     assert not problems, "; ".join(problems) + f"\n{editor.server_log()}"
+
+
+def log_tail(path: Path, lines: int = 40) -> str:
+    """The last lines of a log file, for failure messages."""
+    try:
+        text = path.read_text(errors="replace")
+    except FileNotFoundError:
+        return "(no server log)"
+    return "\n".join(text.splitlines()[-lines:])

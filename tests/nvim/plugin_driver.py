@@ -22,7 +22,7 @@ from typing import Any
 import pynvim  # type: ignore[import-untyped]
 import pytest
 
-from tests.nvim.driver import descendants, find_nvim, quit_nvim
+from tests.nvim.driver import descendants, find_nvim, log_tail, quit_nvim
 
 HERE = Path(__file__).resolve().parent
 PLUGIN_ROOT = HERE.parents[1] / "nvim"
@@ -54,11 +54,7 @@ class PluginEditor:
         return self.lua(f"return _G.acp_plugin_test.{function}(...)", *args)
 
     def server_log(self) -> str:
-        try:
-            text = self.log_file.read_text(errors="replace")
-        except FileNotFoundError:
-            return "(no server log)"
-        return "\n".join(text.splitlines()[-40:])
+        return log_tail(self.log_file)
 
     def setup(self, **options: Any) -> dict[str, Any]:
         """``require("acp_editor").setup`` with the sidecar and agent of this checkout, plus

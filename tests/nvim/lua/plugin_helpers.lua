@@ -9,6 +9,16 @@ local M = {
   turns = {}, ---@type table[] prompts sent with prompt_async, and their results
 }
 
+-- The helpers both test files share, from the file beside this one.
+local shared = dofile(debug.getinfo(1, 'S').source:sub(2):match('(.*/)') .. 'nvim_state.lua')
+M.settle, M.errors, M.windows, M.buffer, M.undo =
+  shared.settle, shared.errors, shared.windows, shared.buffer, shared.undo
+
+--- Make vim.ui.select answer like a user picking `title` (see nvim_state.lua).
+function M.answer_with(title, delay_ms)
+  shared.answer_with(M.selects, title, delay_ms)
+end
+
 local function acp()
   return require("acp_editor")
 end
@@ -65,66 +75,6 @@ function M.wait_until(expr, timeout_ms)
 end
 
 --- Let the event loop run for `ms`.
-function M.settle(ms)
-  vim.wait(ms, function()
-    return false
-  end, 10)
-end
-
---- Make vim.ui.select answer like a user picking the item shown as `title` (nil: Esc), later on
---- the event loop as a real picker does (after `delay_ms`, or on the next turn of the loop).
-function M.answer_with(title, delay_ms)
-  vim.ui.select = function(items, opts, on_choice)
-    local titles = {}
-    for i, item in ipairs(items) do
-      titles[i] = opts.format_item and opts.format_item(item) or tostring(item)
-    end
-    local index = title and vim.fn.index(titles, title) + 1 or 0
-    table.insert(M.selects, { prompt = opts.prompt, kind = opts.kind, titles = titles, chose = index > 0 and titles[index] or vim.NIL })
-    vim.defer_fn(function()
-      if index > 0 then
-        on_choice(items[index], index)
-      else
-        on_choice(nil, nil)
-      end
-    end, delay_ms or 0)
-  end
-end
-
---- Every window of the current tab: its buffer's name, cursor, and whether it has focus.
-function M.windows()
-  local current = vim.api.nvim_get_current_win()
-  local out = {}
-  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
-    local buf = vim.api.nvim_win_get_buf(win)
-    table.insert(out, {
-      win = win,
-      buf = buf,
-      name = vim.api.nvim_buf_get_name(buf),
-      cursor = vim.api.nvim_win_get_cursor(win),
-      current = win == current,
-    })
-  end
-  return out
-end
-
-function M.buffer(buf)
-  local tree = vim.api.nvim_buf_call(buf, vim.fn.undotree)
-  return {
-    lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false),
-    seq_last = tree.seq_last,
-    seq_cur = tree.seq_cur,
-    modified = vim.bo[buf].modified,
-  }
-end
-
-function M.undo(buf)
-  vim.api.nvim_buf_call(buf, function()
-    vim.cmd.undo()
-  end)
-  return M.buffer(buf)
-end
-
 --- The extmarks a namespace of the plugin holds in `buf`, with the details tests look at.
 function M.extmarks(buf, ns_name)
   local ns = vim.api.nvim_get_namespaces()[ns_name]
@@ -204,9 +154,6 @@ function M.record_notify(msg, level)
   table.insert(M.notes, { msg = msg, level = level })
 end
 
-function M.errors()
-  return { errmsg = vim.v.errmsg, messages = vim.api.nvim_exec2("messages", { output = true }).output }
-end
 
 --- Stop the sidecar the way :AcpStop does and wait until Neovim has let go of it.
 function M.stop(timeout_ms)
