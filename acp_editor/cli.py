@@ -153,11 +153,12 @@ def serve(args: argparse.Namespace, command: list[str], env: dict[str, str]) -> 
     import logging
 
     from acp_editor import procs
-    from acp_editor.agent.client import AgentConfig
+    from acp_editor.agent.config import AgentConfig
     from acp_editor.demo.run import DEMO_AGENT
+    from acp_editor.editor.build import create_server
     from acp_editor.editor.link import LinkOptions
     from acp_editor.editor.lsp_log import LspLogHandler
-    from acp_editor.editor.server import create_server, serve_stdio
+    from acp_editor.editor.server import serve_stdio
     from acp_editor.log import LOGGER_NAME
 
     config = AgentConfig(

@@ -1,73 +1,40 @@
 """The ACP client: start the agent, negotiate, drive sessions.
 
 This module is the sidecar's side of the protocol's lifecycle (initialize, authenticate, session
-calls, prompt, cancel, shutdown). Serving the agent's own requests (fs, terminals, permissions)
-lives in ``agent.serving``; what the user sees is the ``Frontend``'s business.
+calls, prompt, cancel, shutdown) and the one place the agent side is assembled: the services the
+agent may use, review, and the handlers that serve the agent's requests (``agent.serving``). What
+the user sees is the ``Frontend``'s business.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from acp_editor import __version__
-from acp_editor.agent.frontend import Frontend, Session
+from acp_editor.agent.asking import PermissionAsker
+from acp_editor.agent.config import AgentConfig
+from acp_editor.agent.frontend import Frontend, SilentFrontend
+from acp_editor.agent.handshake import AgentInfo, agreed_version, initialize_params
 from acp_editor.agent.process import AgentProcess
 from acp_editor.agent.rpc import JsonRpcPeer, Tracer, Writer
 from acp_editor.agent.serving import AgentRequests
+from acp_editor.agent.sessions import Session
 from acp_editor.errors import AgentError, AuthRequired, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp
 from acp_editor.review.documents import ReviewingDocuments
-from acp_editor.review.queue import Mode, ReviewQueue
-from acp_editor.services.documents import DiskDocuments, DocumentSource
-from acp_editor.services.permissions import PermissionPolicy, Rule
-from acp_editor.session.state import SessionState
+from acp_editor.review.queue import ReviewQueue
+from acp_editor.services.documents import DiskDocuments, DocumentSource, FileService
+from acp_editor.services.paths import PathPolicy
+from acp_editor.services.permissions import PermissionPolicy
+from acp_editor.services.terminals import TerminalManager
+from acp_editor.session.state import SessionState, SessionView
+
+__all__ = ["AcpClient", "AgentConfig"]
 
 log = get_logger("agent")
-
-
-@dataclass
-class AgentConfig:
-    """How to start and talk to one agent."""
-
-    command: list[str]
-    env: dict[str, str] = field(default_factory=dict)
-    """Extra environment variables on top of the sidecar's own."""
-    protocol_version: int = acp.PROTOCOL_VERSION
-    auth_method: str | None = None
-    """Preselected auth method id (``--auth-method``); otherwise the front end asks."""
-    unrestricted_fs: bool = False
-    """Allow reads/writes outside the session roots."""
-    request_timeout: float = 60.0
-    session_timeout: float = 180.0
-    """session/new and friends: real agents take seconds to set up a session."""
-    prompt_timeout: float = 6 * 3600.0
-    shutdown_grace: float = 2.0
-    review_mode: Mode = "after-write"
-    """How the agent's changes are reviewed (see ``review.queue``)."""
-    tell_agent_rejections: bool = False
-    """Add a note about rejected changes to the next prompt."""
-    auto_approve: list[Rule] = field(default_factory=list)
-    """Explicit auto-approval rules (off unless set)."""
-    env_allowlist: list[str] | None = None
-    """When set, the agent (and the commands it runs) see only these variables of the sidecar's
-    environment (``NAME`` or ``PREFIX*``), plus ``env``. None: the whole environment."""
-
-    def base_env(self) -> dict[str, str]:
-        if self.env_allowlist is None:
-            return dict(os.environ)
-        return {k: v for k, v in os.environ.items() if _allowed(k, self.env_allowlist)}
-
-
-def _allowed(name: str, allowlist: list[str]) -> bool:
-    return any(
-        name.startswith(entry[:-1]) if entry.endswith("*") else name == entry for entry in allowlist
-    )
 
 
 class AcpClient:
@@ -80,47 +47,60 @@ class AcpClient:
         documents: DocumentSource | None = None,
     ) -> None:
         self.config = config
-        self.frontend = frontend or Frontend()
+        self.frontend = frontend or SilentFrontend()
         self.sessions: dict[str, Session] = {}
         self.process: AgentProcess | None = None
         self.peer: JsonRpcPeer | None = None
-        self.init_result: dict[str, Any] = {}
+        self.info = AgentInfo()
         self.protocol_version = config.protocol_version
         self.root: str | None = None
+        """The working directory the agent was started in."""
         self.exited = asyncio.Event()
-        self.permissions = PermissionPolicy(config.auto_approve)
+        paths = PathPolicy([], unrestricted=config.unrestricted_fs)
         inner = documents or DiskDocuments()
         self.review = ReviewQueue(inner, config.review_mode, self.frontend.review_changed)
-        self.reviewing = ReviewingDocuments(
-            inner, self.review, lambda p, s: self.requests.allowed(p, s)
+        self.reviewing = ReviewingDocuments(inner, self.review, paths.allowed)
+        terminals = TerminalManager(
+            paths,
+            env=config.base_env(),
+            on_output=self.frontend.terminal_output,
+            on_exit=self.frontend.terminal_exited,
         )
-        self.requests = AgentRequests(self, self.reviewing)
+        files = FileService(paths, self.reviewing, on_access=self._file_accessed)
+        self.asker = PermissionAsker(self.frontend, PermissionPolicy(config.auto_approve))
+        self.requests = AgentRequests(
+            self.sessions, self.frontend, files, terminals, self.asker, [self.reviewing.observe]
+        )
         self._tasks: list[asyncio.Task[Any]] = []
         self.tracers: list[Tracer] = []
         """Observers of every ACP message, both directions (traffic logs, schema checks)."""
 
-    # -- agent capabilities ---------------------------------------------------------------------
+    def _file_accessed(self, kind: str, path: Any, session_id: str) -> None:
+        self.frontend.file_accessed(kind, str(path), session_id)
+
+    # -- what the agent can do ------------------------------------------------------------------
+
+    @property
+    def init_result(self) -> dict[str, Any]:
+        return self.info.result
 
     @property
     def agent_capabilities(self) -> dict[str, Any]:
-        caps = self.init_result.get("agentCapabilities")
-        return caps if isinstance(caps, dict) else {}
-
-    @property
-    def auth_methods(self) -> list[dict[str, Any]]:
-        methods = self.init_result.get("authMethods")
-        return [m for m in methods if isinstance(m, dict)] if isinstance(methods, list) else []
+        return self.info.capabilities
 
     def supports(self, method: str) -> bool:
-        """Whether the agent advertised an optional session method."""
-        caps = self.agent_capabilities
-        if method == acp.SESSION_LOAD:
-            return caps.get("loadSession") is True
-        session_caps = caps.get("sessionCapabilities")
-        if not isinstance(session_caps, dict):
-            return False
-        name = method.removeprefix("session/")
-        return name in session_caps and session_caps[name] is not None
+        return self.info.supports(method)
+
+    def session_ids(self) -> list[str]:
+        return list(self.sessions)
+
+    def session_state(self, session_id: str) -> SessionView | None:
+        session = self.sessions.get(session_id)
+        return session.state if session is not None else None
+
+    def snapshots(self, session_id: str | None = None) -> list[dict[str, Any]]:
+        """The state of every session (or of one), to send whole."""
+        return [s.state.snapshot() for sid, s in self.sessions.items() if session_id in (None, sid)]
 
     # -- lifecycle ------------------------------------------------------------------------------
 
@@ -131,73 +111,59 @@ class AcpClient:
             self.config.command, cwd=cwd, extra_env=self.config.env, base_env=self.config.base_env()
         )
         stdin = self.process.stdin
-        self.peer = JsonRpcPeer(
-            "agent",
-            Writer(stdin.write, stdin.drain),
-            default_timeout=self.config.request_timeout,
+        peer = JsonRpcPeer(
+            "agent", Writer(stdin.write, stdin.drain), default_timeout=self.config.request_timeout
         )
-        self.peer.tracers = self.tracers  # shared: observers added later see traffic too
-        self.requests.register(self.peer)
-        self._tasks.append(asyncio.ensure_future(self._read()))
-        self._tasks.append(asyncio.ensure_future(self._watch_exit()))
+        self._tasks.append(asyncio.ensure_future(self._read(peer)))
+        self._tasks.append(asyncio.ensure_future(self._watch_exit(peer)))
+        return await self.connect(peer)
+
+    async def connect(self, peer: JsonRpcPeer) -> dict[str, Any]:
+        """Serve the agent's requests on ``peer`` and run ``initialize`` over it. ``start`` gives
+        the peer of a spawned process; unit tests give one wired to an agent in memory."""
+        self.peer = peer
+        peer.tracers = self.tracers  # shared: observers added later see traffic too
+        self.requests.register(peer)
         try:
-            result = await self.peer.request(
-                acp.INITIALIZE,
-                {
-                    "protocolVersion": self.config.protocol_version,
-                    "clientCapabilities": {
-                        "fs": {"readTextFile": True, "writeTextFile": True},
-                        "terminal": True,
-                    },
-                    "clientInfo": {
-                        "name": "acp-editor",
-                        "title": "acp-editor",
-                        "version": __version__,
-                    },
-                },
+            result = await peer.request(
+                acp.INITIALIZE, initialize_params(self.config.protocol_version)
             )
+            self.info = AgentInfo(result if isinstance(result, dict) else {})
+            self.protocol_version = agreed_version(self.info.result, self.config.protocol_version)
         except RpcError as exc:
             await self.shutdown()
             raise AgentError(
                 f"the agent failed to initialize: {exc.message}{self._tail()}"
             ) from exc
-        self.init_result = result if isinstance(result, dict) else {}
-        version = self.init_result.get("protocolVersion")
-        if version not in acp.SUPPORTED_VERSIONS or version > self.config.protocol_version:
+        except AgentError:
             await self.shutdown()
-            raise AgentError(
-                f"the agent speaks ACP protocol version {version!r}; acp-editor speaks version 1 "
-                "(and the version 2 draft with --protocol-version 2)"
-            )
-        self.protocol_version = int(version)
-        return self.init_result
+            raise
+        return self.info.result
 
     def _tail(self) -> str:
         tail = self.process.stderr_tail() if self.process else ""
         return f"\nagent stderr (last lines):\n{tail}" if tail else ""
 
-    async def _read(self) -> None:
-        assert self.process is not None and self.peer is not None
-        await self.peer.run(self.process.stdout, close_at_eof=False)
+    async def _read(self, peer: JsonRpcPeer) -> None:
+        assert self.process is not None
+        await peer.run(self.process.stdout, close_at_eof=False)
         # EOF usually means the agent is exiting: wait a moment so the error says how it ended.
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(self.process.proc.wait()), 2.0)
         code = self.process.returncode
-        self.peer.close(
+        peer.close(
             f"the agent exited with code {code}"
             if code is not None
             else "the agent closed its output"
         )
 
-    async def _watch_exit(self) -> None:
-        assert self.process is not None and self.peer is not None
+    async def _watch_exit(self, peer: JsonRpcPeer) -> None:
+        assert self.process is not None
         code = await self.process.wait()
         expected = self.process.stopping
-        self.peer.close(f"the agent exited with code {code}")
+        peer.close(f"the agent exited with code {code}")
         for session in self.sessions.values():
-            for fut in session.permissions.values():
-                if not fut.done():
-                    fut.cancel()
+            self.asker.abandon(session)
         if not expected:
             log.error("the agent exited unexpectedly with code %s%s", code, self._tail())
         self.exited.set()
@@ -240,14 +206,15 @@ class AcpClient:
 
     async def authenticate(self) -> None:
         # Terminal-type methods are run by the user as an interactive program, never sent here.
-        usable = [m for m in self.auth_methods if m.get("type", "agent") != "terminal"]
+        offered = self.info.auth_methods
+        usable = [m for m in offered if m.get("type", "agent") != "terminal"]
         ids = [str(m.get("id")) for m in usable]
         chosen = self.config.auth_method
         if chosen is None:
             chosen = await self.frontend.choose_auth_method(usable) if usable else None
         if chosen is None:
-            offered = ", ".join(str(m.get("id")) for m in self.auth_methods) or "none"
-            raise AgentError(f"the agent requires authentication (methods: {offered})")
+            names = ", ".join(str(m.get("id")) for m in offered) or "none"
+            raise AgentError(f"the agent requires authentication (methods: {names})")
         if chosen not in ids:
             raise AgentError(
                 f"auth method {chosen!r} cannot be used with this agent "
@@ -256,9 +223,8 @@ class AcpClient:
         await self.call(acp.AUTHENTICATE, {"methodId": chosen}, timeout=self.config.session_timeout)
 
     def _open(self, session_id: str, cwd: str, dirs: Sequence[str]) -> Session:
-        session = Session(
-            session_id, cwd, SessionState(session_id, self.protocol_version), list(dirs)
-        )
+        state = SessionState(session_id, self.protocol_version)
+        session = Session(session_id, cwd, state, list(dirs))
         self.sessions[session_id] = session
         self.requests.session_opened(session)
         return session
@@ -301,7 +267,7 @@ class AcpClient:
     async def close_session(self, session_id: str) -> None:
         session = self.sessions.pop(session_id, None)
         if session is not None:
-            self.requests.cancel_permissions(session)
+            self.asker.cancel(session)
             await self.requests.terminals.close_session(session_id)
         if self.supports(acp.SESSION_CLOSE):
             await self.call(acp.SESSION_CLOSE, {"sessionId": session_id})
@@ -335,7 +301,7 @@ class AcpClient:
         session = self.session(session_id)
         if session.prompting:
             session.cancelling = True
-        self.requests.cancel_permissions(session)
+        self.asker.cancel(session)
         self.requests.emit(session, session.state.mark_unfinished_cancelled())
         if self.peer is not None and not self.peer.is_closed:
             with contextlib.suppress(RpcError):

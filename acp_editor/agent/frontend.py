@@ -1,30 +1,34 @@
-"""What the ACP client needs from whoever shows things to the user.
+"""What the ACP client needs from whoever shows things to the user: the agent side's one view of
+its front end.
 
-Two front ends implement this: the terminal view of ``acp-editor demo`` and the editor link. Every
-method has a harmless default, so a front end overrides only what it renders.
+Two front ends implement it: the terminal view of ``acp-editor demo`` and the editor link. Every
+method has a harmless default, so a front end subclasses ``Frontend`` and overrides only what it
+renders (a test's fake front end, too).
 """
 
 from __future__ import annotations
 
-import asyncio
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from acp_editor.session.state import SessionState
+from acp_editor.session.state import SessionView
 
 
-class Frontend:
+class Frontend(Protocol):
     """Callbacks from the ACP client. Sync ones are called in the agent's message order."""
 
-    def session_changed(self, session_id: str, changes: list[dict[str, Any]]) -> None:
-        """State changes of a session, minimal and in arrival order (see ``session.state``)."""
+    def session_changed(self, state: SessionView, changes: list[dict[str, Any]]) -> None:
+        """State changes of a session, minimal and in arrival order (see ``session.state``).
+
+        ``state`` is the session's state after them, to read (never to keep or change)."""
+        return None
 
     async def request_permission(
         self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
     ) -> str | None:
         """Ask the user; return the chosen ``optionId`` or None when the dialog was dismissed.
 
-        The task is cancelled when the turn is cancelled: withdraw the dialog then.
+        The answer is checked against ``options`` by the caller. The task is cancelled when the
+        turn is cancelled: withdraw the dialog then.
         """
         return None
 
@@ -34,31 +38,24 @@ class Frontend:
 
     def file_accessed(self, kind: str, path: str, session_id: str) -> None:
         """The agent reads (``"read"``) or writes (``"write"``) ``path`` through us."""
+        return None
 
     def terminal_output(self, session_id: str, terminal_id: str, text: str) -> None:
         """Live output of a terminal the agent started."""
+        return None
 
     def terminal_exited(self, session_id: str, terminal_id: str, status: dict[str, Any]) -> None:
         """A terminal's command ended with ``{"exitCode", "signal"}``."""
+        return None
 
     def agent_exited(self, returncode: int | None, stderr_tail: str, expected: bool) -> None:
         """The agent process ended; ``expected`` is False for a crash."""
+        return None
 
     def review_changed(self, hunks: list[Any]) -> None:
         """Review hunks (``review.queue.ReviewHunk``) appeared or changed state."""
+        return None
 
 
-@dataclass
-class Session:
-    """One ACP session as the client tracks it around the pure state."""
-
-    id: str
-    cwd: str
-    state: SessionState
-    additional_directories: list[str] = field(default_factory=list)
-    prompting: bool = False
-    cancelling: bool = False
-    """Set by ``cancel`` until the prompt's response arrives: new permission requests are then
-    answered ``cancelled`` at once."""
-    permissions: dict[int, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
-    """Pending permission requests: the future resolves to the outcome sent to the agent."""
+class SilentFrontend(Frontend):
+    """Shows nothing and answers every question with "no": for scripts and tests."""

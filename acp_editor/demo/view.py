@@ -12,10 +12,12 @@ import difflib
 import json
 import os
 import sys
+from collections.abc import Mapping
 from typing import Any, TextIO
 
 from acp_editor.agent.frontend import Frontend
 from acp_editor.protocol import acp
+from acp_editor.session.state import SessionView
 
 STYLES = {
     "dim": "2",
@@ -55,9 +57,9 @@ class TerminalView(Frontend):
         self.colour = use_colour(self.out)
         self._open_line: str | None = None  # role of a streamed message line still open
         self._followed: dict[str, str] = {}
-        self.tool_calls: dict[str, dict[str, Any]] = {}
         self._roles: dict[int, str] = {}  # transcript index -> message role
         self._shown_items: dict[str, set[str]] = {}
+        self._titled: set[str] = set()  # tool calls whose line was printed once they had a title
 
     # -- output ---------------------------------------------------------------------------------
 
@@ -90,11 +92,11 @@ class TerminalView(Frontend):
 
     # -- Frontend -------------------------------------------------------------------------------
 
-    def session_changed(self, session_id: str, changes: list[dict[str, Any]]) -> None:
+    def session_changed(self, state: SessionView, changes: list[dict[str, Any]]) -> None:
         for change in changes:
-            self._show(change)
+            self._show(state, change)
 
-    def _show(self, change: dict[str, Any]) -> None:
+    def _show(self, state: SessionView, change: dict[str, Any]) -> None:
         kind = change.get("type")
         if kind == "entry":
             entry = change["entry"]
@@ -109,10 +111,8 @@ class TerminalView(Frontend):
             # Chunks of the user's own prompt are not echoed back.
             self._block(self._roles.get(change.get("index", -1), "agent"), change["content"])
         elif kind == "tool_call":
-            self._tool_call(change)
+            self._tool_call(state.peek_tool_call(change["toolCallId"]) or {}, change)
         elif kind == "tool_call_content":
-            call = self.tool_calls.setdefault(change["toolCallId"], {})
-            call.setdefault("content", []).append(change["content"])
             self._content(change["toolCallId"], [change["content"]])
         elif kind == "plan":
             self._plan(change.get("plan") or {})
@@ -129,14 +129,12 @@ class TerminalView(Frontend):
             kind = block.get("type") if isinstance(block, dict) else type(block).__name__
             self.line(f"[{kind} content]", "dim")
 
-    def _tool_call(self, change: dict[str, Any]) -> None:
+    def _tool_call(self, call: Mapping[str, Any], change: dict[str, Any]) -> None:
         call_id = change["toolCallId"]
-        call = self.tool_calls.setdefault(call_id, {"toolCallId": call_id})
-        new = "title" in change.get("set", {}) and "title" not in call
-        call.update(change.get("set", {}))
-        for name in change.get("unset", []):
-            call.pop(name, None)
         fields = change.get("set", {})
+        new = "title" in fields and call_id not in self._titled
+        if "title" in fields:
+            self._titled.add(call_id)
         if new or "status" in fields:
             status = call.get("status", "pending")
             colour = {"completed": "green", "failed": "red", "cancelled": "red"}.get(status, "cyan")
@@ -219,21 +217,13 @@ class TerminalView(Frontend):
         for number, option in enumerate(options, 1):
             self.line(f"  {number}) {option.get('name')} ({option.get('kind')})", "yellow")
         if self.auto_yes:
-            choice = _first_allow(options)
+            choice = acp.first_allow(options)
             self.line(f"  --yes: {choice}", "dim")
             return choice
         answer = await asyncio.to_thread(_ask_number, len(options))
         if answer is None:
             return None
         return str(options[answer - 1]["optionId"])
-
-
-def _first_allow(options: list[dict[str, Any]]) -> str | None:
-    for kind in acp.ALLOW_KINDS:
-        for option in options:
-            if option.get("kind") == kind:
-                return str(option["optionId"])
-    return None
 
 
 def _ask_number(count: int) -> int | None:

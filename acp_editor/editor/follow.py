@@ -1,16 +1,30 @@
-"""Follow-along policy: where the agent works, shown at most a few times a second.
+"""Follow-along: where the agent works, shown at most a few times a second.
 
 Agents report locations in bursts (every streamed update of an edit carries them). Showing each
 would make the editor flicker and steal the user's attention, so jumps are rate-limited with the
 latest winning, and within one tool call's stream of locations in one file the view never moves
-backwards (a stale update must not yank the cursor up).
+backwards (a stale update must not yank the cursor up). ``FollowPolicy`` decides (pure, no I/O);
+``Follower`` shows what it lets through: ``acp/follow`` for rich editors, else
+``window/showDocument`` without taking focus.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import os
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types as lsp
+
+from acp_editor.editor.channel import EditorChannel
+from acp_editor.log import get_logger
+from acp_editor.positions import location_to_lsp
+from acp_editor.protocol import editor as proto
+
+log = get_logger("editor.follow")
 
 MIN_INTERVAL = 0.25
 """Seconds between two jumps: at most four a second."""
@@ -83,3 +97,93 @@ class FollowPolicy:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+
+
+class Follower:
+    """Shows the jumps the policy lets through.
+
+    ``read_text`` gives a file's text as the editor has it (to clamp a selection to its lines);
+    ``before_send`` flushes the session's buffered changes so the editor never follows to a
+    tool call it has not been told about."""
+
+    def __init__(
+        self,
+        channel: EditorChannel,
+        read_text: Callable[[Path], Awaitable[str]],
+        before_send: Callable[[str], None],
+    ) -> None:
+        self.channel = channel
+        self.read_text = read_text
+        self.before_send = before_send
+        self.policy = FollowPolicy(self._show)
+
+    @property
+    def enabled(self) -> bool:
+        return self.policy.enabled
+
+    def set_enabled(self, enabled: bool) -> None:
+        self.policy.set_enabled(enabled)
+
+    def offer(self, jump: Jump) -> None:
+        if not os.path.isdir(jump.path):
+            self.policy.offer(jump)
+
+    def location(self, session_id: str, tool_call_id: str, locations: Any) -> None:
+        """A tool call's new ``locations``: the first is where the work is."""
+        first = locations[0] if isinstance(locations, list) and locations else None
+        if isinstance(first, dict) and isinstance(first.get("path"), str):
+            line = first.get("line")
+            line = line if isinstance(line, int) and not isinstance(line, bool) else None
+            self.offer(Jump(session_id, first["path"], line, "location", tool_call_id))
+
+    def close(self) -> None:
+        self.policy.close()
+
+    def _show(self, jump: Jump) -> None:
+        self.channel.background(self._deliver(jump))
+
+    async def _deliver(self, jump: Jump) -> None:
+        line = jump.line
+        if line is not None:
+            # A location may name a line the file does not have (yet): an edit's location
+            # counts lines after the edit, and it can arrive before the write. Editors differ
+            # on out-of-range selections (Neovim reports an error), so clamp to the text now.
+            count = await self._line_count(Path(jump.path))
+            line = None if count == 0 else min(line, count) if count is not None else line
+        target = location_to_lsp(
+            {"path": jump.path, "line": line} if line is not None else {"path": jump.path}
+        )
+        if target is None:
+            return
+        uri, selection = target
+        if self.channel.features.has(proto.FEATURE_FOLLOW):
+            self.before_send(jump.session_id)
+            params: dict[str, Any] = {"sessionId": jump.session_id, "uri": uri}
+            params["reason"] = jump.reason
+            if jump.tool_call_id is not None:
+                params["toolCallId"] = jump.tool_call_id
+            if selection is not None:
+                params["range"] = selection
+            self.channel.notify(proto.ACP_FOLLOW, params)
+        elif self.channel.features.show_document:
+            await self._show_document(uri, selection)
+
+    async def _line_count(self, path: Path) -> int | None:
+        """Lines of the file as an editor counts them (no extra line after a final newline)."""
+        try:
+            text = await self.read_text(path)
+        except Exception:  # a file that cannot be read is shown without a selection
+            return None
+        return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+
+    async def _show_document(self, uri: str, selection: Mapping[str, Any] | None) -> None:
+        params: dict[str, Any] = {"uri": uri, "takeFocus": False}
+        if selection is not None:
+            params["selection"] = selection
+        try:
+            result = await self.channel.request(lsp.WINDOW_SHOW_DOCUMENT, params, timeout=10)
+        except Exception as exc:  # an editor that fails to show a file must not stop the agent
+            log.info("the editor could not show %s: %s", uri, exc)
+            return
+        if isinstance(result, dict) and result.get("success") is False:
+            log.info("the editor did not show %s", uri)

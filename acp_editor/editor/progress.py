@@ -9,47 +9,46 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
 from lsprotocol import types as lsp
 
+from acp_editor.editor.channel import EditorChannel
 from acp_editor.log import get_logger
-
-if TYPE_CHECKING:
-    from acp_editor.editor.server import AcpLanguageServer
+from acp_editor.protocol.acp import FINISHED_STATUSES
 
 log = get_logger("editor.progress")
-FINISHED = {"completed", "failed", "cancelled"}
 
 
 class ToolProgress:
-    def __init__(self, server: AcpLanguageServer) -> None:
-        self.server = server
-        self._queue: asyncio.Queue[tuple[str, str, dict[str, Any]]] = asyncio.Queue()
+    def __init__(self, channel: EditorChannel) -> None:
+        self.channel = channel
+        self._queue: asyncio.Queue[tuple[str, str, str]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
         self._open: dict[str, str] = {}  # token -> last status
         self._titles: dict[str, str] = {}
 
-    def update(self, session_id: str, change: dict[str, Any], call: dict[str, Any]) -> None:
-        """A ``tool_call`` change and the tool call as it now is."""
-        token = f"acp/{session_id}/{change['toolCallId']}"
-        self._queue.put_nowait((token, str(call.get("status", "pending")), call))
+    def update(self, session_id: str, call_id: str, call: Mapping[str, Any]) -> None:
+        """A tool call whose status or title changed, as it now is."""
+        token = f"acp/{session_id}/{call_id}"
+        title = str(call.get("title") or call.get("kind") or "Tool call")
+        self._queue.put_nowait((token, str(call.get("status", "pending")), title))
         if self._task is None:
             self._task = asyncio.ensure_future(self._serve())
 
     async def _serve(self) -> None:
         while True:
-            token, status, call = await self._queue.get()
+            token, status, title = await self._queue.get()
             try:
-                await self._step(token, status, call)
+                await self._step(token, status, title)
             except Exception as exc:  # a refused token must not stop the others
                 log.info("progress for %s not shown: %s", token, exc)
 
-    async def _step(self, token: str, status: str, call: dict[str, Any]) -> None:
-        title = str(call.get("title") or call.get("kind") or "Tool call")
-        progress = self.server.work_done_progress
+    async def _step(self, token: str, status: str, title: str) -> None:
+        progress = self.channel.work_done_progress
         if token not in self._open:
-            if status in FINISHED and token in self._titles:
+            if status in FINISHED_STATUSES and token in self._titles:
                 return  # already ended
             await progress.create_async(token)
             progress.begin(token, lsp.WorkDoneProgressBegin(title=title, message=status))
@@ -58,7 +57,7 @@ class ToolProgress:
         elif self._open[token] != status:
             progress.report(token, lsp.WorkDoneProgressReport(message=f"{title}: {status}"))
             self._open[token] = status
-        if status in FINISHED:
+        if status in FINISHED_STATUSES:
             progress.end(token, lsp.WorkDoneProgressEnd(message=f"{title}: {status}"))
             del self._open[token]
 

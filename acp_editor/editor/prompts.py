@@ -7,11 +7,13 @@ previews with hunks an editor can draw.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from lsprotocol import types as lsp
 
 from acp_editor.positions import path_to_uri
+from acp_editor.protocol import acp
 from acp_editor.text.hunks import compute_hunks, unified_line_counts
 
 KIND_WORDS = {
@@ -22,7 +24,7 @@ KIND_WORDS = {
 }
 
 
-def diff_previews(call: dict[str, Any]) -> list[dict[str, Any]]:
+def diff_previews(call: Mapping[str, Any]) -> list[dict[str, Any]]:
     """``DiffPreview`` objects for the diff items of a tool call's content."""
     previews = []
     content = call.get("content")
@@ -48,31 +50,15 @@ def diff_previews(call: dict[str, Any]) -> list[dict[str, Any]]:
     return previews
 
 
-def shell_command(call: dict[str, Any]) -> str | None:
-    raw = call.get("rawInput")
-    if isinstance(raw, dict):
-        command = raw.get("command") or raw.get("cmd")
-        if isinstance(command, list):
-            return " ".join(str(part) for part in command)
-        if isinstance(command, str):
-            return command
-    return None
-
-
-def summary(call: dict[str, Any]) -> str:
+def summary(call: Mapping[str, Any]) -> str:
     """One line: what exactly the agent wants to do."""
     parts = []
-    command = shell_command(call)
+    command = acp.shell_command(call)
     if command:
         parts.append(f"$ {command}")
     for preview in diff_previews(call):
         parts.append(f"{preview['path']} (+{preview['added']} -{preview['removed']})")
-    if not parts:
-        locations = call.get("locations")
-        for loc in locations if isinstance(locations, list) else []:
-            if isinstance(loc, dict) and isinstance(loc.get("path"), str):
-                parts.append(loc["path"])
-    return "; ".join(parts)
+    return "; ".join(parts or acp.location_paths(call))
 
 
 def permission_request(
@@ -112,16 +98,17 @@ def auth_request(methods: list[dict[str, Any]], with_properties: bool) -> dict[s
 
 
 def choice_from_answer(answer: Any, options: list[dict[str, Any]], id_key: str) -> str | None:
-    """The chosen ``optionId`` from a showMessageRequest answer (None: dismissed or unknown).
+    """The chosen id from a showMessageRequest answer (None: dismissed or unknown).
 
     Clients with ``additionalPropertiesSupport`` echo the id back; others only the title, so the
-    title is matched against the option names as a fallback.
+    title is matched against the option names as a fallback (and an echoed id we did not offer
+    falls back to the title too). This only maps the answer back; whether the agent offered the
+    option is checked once, by ``agent.asking``.
     """
     if not isinstance(answer, dict):
         return None
     chosen = answer.get(id_key)
-    ids = [o.get("optionId") for o in options]
-    if isinstance(chosen, str) and chosen in ids:
+    if isinstance(chosen, str) and any(o.get("optionId") == chosen for o in options):
         return chosen
     title = answer.get("title")
     for option in options:

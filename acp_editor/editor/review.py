@@ -8,20 +8,19 @@ the user's edits (a diagnostic stays on the agent's lines after the user adds li
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from lsprotocol import types as lsp
 
+from acp_editor.editor.agent_port import AgentSlot
+from acp_editor.editor.channel import EditorChannel
 from acp_editor.errors import InvalidParams, RpcError
 from acp_editor.log import get_logger
 from acp_editor.positions import path_to_uri, uri_to_path
 from acp_editor.protocol import editor as proto
 from acp_editor.review.queue import ReviewHunk, ReviewQueue
-
-if TYPE_CHECKING:
-    from acp_editor.editor.link import EditorLink
-    from acp_editor.editor.server import AcpLanguageServer
 
 log = get_logger("editor.review")
 REPUBLISH_DELAY = 0.1
@@ -29,15 +28,21 @@ REPUBLISH_DELAY = 0.1
 
 
 class EditorReview:
-    def __init__(self, server: AcpLanguageServer, link: EditorLink) -> None:
-        self.server = server
-        self.link = link
+    def __init__(
+        self,
+        channel: EditorChannel,
+        read_text: Callable[[Path], Awaitable[str]],
+        slot: AgentSlot,
+    ) -> None:
+        self.channel = channel
+        self.read_text = read_text
+        self.slot = slot
         self._published: set[str] = set()  # paths with (or once with) pending hunks shown
         self._timers: dict[str, asyncio.TimerHandle] = {}
 
     @property
     def queue(self) -> ReviewQueue | None:
-        return self.link.client.review if self.link.client is not None else None
+        return self.slot.review_queue()
 
     def hunks(self) -> list[ReviewHunk]:
         queue = self.queue
@@ -46,7 +51,7 @@ class EditorReview:
     # -- showing --------------------------------------------------------------------------------
 
     def changed(self, hunks: list[ReviewHunk]) -> None:
-        self.server.background(self._show(sorted({h.path for h in hunks}), hunks))
+        self.channel.background(self._show(sorted({h.path for h in hunks}), hunks))
 
     def text_changed(self, uri: str) -> None:
         """The user edited a file: move its diagnostics along (debounced)."""
@@ -58,12 +63,12 @@ class EditorReview:
             timer.cancel()
         loop = asyncio.get_running_loop()
         self._timers[path] = loop.call_later(
-            REPUBLISH_DELAY, lambda: self.server.background(self._show([path], []))
+            REPUBLISH_DELAY, lambda: self.channel.background(self._show([path], []))
         )
 
     async def _show(self, paths: list[str], hunks: list[ReviewHunk]) -> None:
         texts = {path: await self._text(path) for path in paths}
-        if self.server.features.has(proto.FEATURE_REVIEW):
+        if self.channel.features.has(proto.FEATURE_REVIEW):
             # The changed hunks, and every pending hunk of those files: their lines may have
             # moved (an edit, a decision above them), and the editor keeps the latest view.
             chosen = {h.hunk_id: h for h in hunks}
@@ -74,7 +79,7 @@ class EditorReview:
                 self._track(path)
             if chosen:
                 views = [h.view(texts.get(h.path)) for h in chosen.values()]
-                self.server.notify(proto.ACP_REVIEW_CHANGED, {"hunks": views})
+                self.channel.notify(proto.ACP_REVIEW_CHANGED, {"hunks": views})
             return
         for path in paths:
             self._publish(path, texts[path])
@@ -85,7 +90,7 @@ class EditorReview:
 
     async def _text(self, path: str) -> str | None:
         try:
-            return await self.link.documents.read_text(Path(path))
+            return await self.read_text(Path(path))
         except RpcError:
             return None
 
@@ -111,9 +116,7 @@ class EditorReview:
             )
         if diagnostics or path in self._published:
             self._published.add(path)
-            self.server.text_document_publish_diagnostics(
-                lsp.PublishDiagnosticsParams(uri=path_to_uri(path), diagnostics=diagnostics)
-            )
+            self.channel.publish_diagnostics(path_to_uri(path), diagnostics)
 
     def views(self) -> list[dict[str, Any]]:
         return [h.view(None) for h in self.hunks()]
@@ -131,7 +134,7 @@ class EditorReview:
         if not pending:
             return []
         if not wanted:  # no diagnostic under the cursor was given: offer the hunks on its lines
-            doc = self.server.open_documents.get(params.text_document.uri)
+            doc = self.channel.open_documents.get(params.text_document.uri)
             text = doc.source if doc is not None else None
             line = params.range.start.line
             for hunk in pending:

@@ -1,7 +1,7 @@
-"""The language server: pygls plumbing, capabilities, and the typed ways of talking to the editor.
+"""The language server: pygls plumbing and the ways of talking to the editor (``EditorChannel``).
 
-``create_server()`` builds a server; ``serve_stdio()`` runs it on stdin/stdout. Everything about
-agents and sessions lives in ``editor.link``; what the editor is shown, in ``editor.frontend``.
+It knows nothing of agents, sessions or its own handlers: ``editor.build`` assembles the editor
+side around it, and ``serve_stdio()`` runs it on stdin/stdout.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import sys
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -28,9 +28,8 @@ from pygls.protocol import (
 from pygls.workspace import TextDocument
 
 from acp_editor import __version__
+from acp_editor.editor.channel import new_request_id
 from acp_editor.editor.features import ClientFeatures
-from acp_editor.editor.link import EditorLink, LinkOptions
-from acp_editor.editor.server_ids import new_request_id
 from acp_editor.log import get_logger
 
 log = get_logger("editor")
@@ -79,7 +78,9 @@ def converter_factory() -> cattrs.Converter:
 
 
 class AcpLanguageServer(LanguageServer):
-    def __init__(self, options: LinkOptions) -> None:
+    """The ``EditorChannel`` of the editor side."""
+
+    def __init__(self) -> None:
         super().__init__(
             "acp-editor",
             __version__,
@@ -90,9 +91,10 @@ class AcpLanguageServer(LanguageServer):
         self.features = ClientFeatures()
         self.initialized = False
         self._background: set[asyncio.Task[Any]] = set()
-        self.link = EditorLink(self, options)
+        self.on_close: list[Callable[[], Awaitable[None]]] = []
+        """Run when the editor is gone (``exit``, or its pipe closed): the agent goes too."""
 
-    def background(self, coro: Any) -> None:
+    def background(self, coro: Coroutine[Any, Any, Any]) -> None:
         """Run a coroutine we do not wait for, owned here so shutdown can cancel it."""
         task = asyncio.ensure_future(coro)
         self._background.add(task)
@@ -105,7 +107,7 @@ class AcpLanguageServer(LanguageServer):
     # -- for editor.documents -------------------------------------------------------------------
 
     @property
-    def open_documents(self) -> dict[str, TextDocument]:
+    def open_documents(self) -> Mapping[str, TextDocument]:
         if not self.initialized:
             return {}
         docs: dict[str, TextDocument] = self.workspace.text_documents
@@ -158,19 +160,15 @@ class AcpLanguageServer(LanguageServer):
     def show_message(self, message: str, kind: lsp.MessageType = lsp.MessageType.Info) -> None:
         self.window_show_message(lsp.ShowMessageParams(type=kind, message=message))
 
+    def publish_diagnostics(self, uri: str, diagnostics: Sequence[lsp.Diagnostic]) -> None:
+        self.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=list(diagnostics))
+        )
+
     def report_server_error(self, error: Exception, source: Any) -> None:
         # pygls would pop up a message for every failed request; the error already went back to
         # the editor in the response, so the log is enough.
         log.warning("request failed: %s", error)
-
-
-def create_server(options: LinkOptions) -> AcpLanguageServer:
-    """A server with every handler registered; see ``editor.handlers``."""
-    from acp_editor.editor import handlers
-
-    server = AcpLanguageServer(options)
-    handlers.register(server)
-    return server
 
 
 async def _serve(server: AcpLanguageServer) -> None:
@@ -181,8 +179,8 @@ async def _serve(server: AcpLanguageServer) -> None:
     try:
         await run_async(stop_event=stop, reader=reader, protocol=server.protocol, logger=log)
     finally:
-        # The editor left (exit, or its pipe closed): the agent and every terminal go too.
-        await asyncio.shield(server.link.close())
+        for close in server.on_close:
+            await asyncio.shield(close())
 
 
 def serve_stdio(server: AcpLanguageServer) -> int:

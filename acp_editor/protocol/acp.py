@@ -1,12 +1,16 @@
-"""ACP method names, versions and small helpers for reading untrusted params.
+"""The vocabulary of ACP as the sidecar uses it: method names, versions, what a tool call says,
+permission options and outcomes, and reading untrusted params.
 
 Payloads stay plain JSON (dicts and lists) end to end: that is how unknown fields, kinds and
-``_meta`` survive untouched from the agent to the editor. These helpers only check the few fields
-the sidecar itself acts on, and raise ``InvalidParams`` with a message a human can act on.
+``_meta`` survive untouched from the agent to the editor. These helpers only read the few fields
+the sidecar itself acts on, and raise ``InvalidParams`` with a message a human can act on. Every
+module that asks "is this tool call finished?", "which paths does it name?", "which command does
+it run?" or "which option is the reject?" asks here, so the answers cannot drift apart.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from acp_editor.errors import InvalidParams
@@ -43,13 +47,30 @@ TERMINAL_RELEASE = "terminal/release"
 REJECT_KINDS = ("reject_once", "reject_always")
 ALLOW_KINDS = ("allow_once", "allow_always")
 
+FINISHED_STATUSES = frozenset({"completed", "failed", "cancelled"})
+"""Statuses after which a tool call no longer runs. Custom (``_``-prefixed) or missing statuses
+count as unfinished: the client cannot know they are final."""
+EDIT_KINDS = ("edit", "delete", "move")
+"""Tool kinds whose locations are files the tool call changes."""
+PATH_KEYS = ("path", "file_path", "abs_path")
+"""Keys of ``rawInput`` that real agents use for the file a tool works on."""
+
 T = TypeVar("T")
 
 
+# -- params -------------------------------------------------------------------------------------
+
+
 def obj(params: Any, what: str = "params") -> dict[str, Any]:
+    """``params`` as an object: JSON-RPC allows arrays and omission, ACP methods never do."""
     if not isinstance(params, dict):
         raise InvalidParams(f"{what} must be an object, got {type(params).__name__}")
     return params
+
+
+def obj_or_empty(params: Any) -> dict[str, Any]:
+    """Params of an editor request whose fields are all optional: omitted params mean ``{}``."""
+    return {} if params is None else obj(params)
 
 
 def field(params: dict[str, Any], name: str, kind: type[T], *, what: str = "params") -> T:
@@ -59,18 +80,141 @@ def field(params: dict[str, Any], name: str, kind: type[T], *, what: str = "para
     return value
 
 
+def require_str(params: dict[str, Any], key: str) -> str:
+    """A required string field (``sessionId``, ``terminalId``, ``content``, ...)."""
+    value = params.get(key)
+    if not isinstance(value, str):
+        if value is None:
+            raise InvalidParams(f"missing required field {key!r}")
+        raise InvalidParams(f"{key!r} must be a string, got {type(value).__name__}")
+    return value
+
+
+def nonempty_str(params: dict[str, Any], name: str) -> str:
+    value = params.get(name)
+    if not isinstance(value, str) or not value:
+        raise InvalidParams(f"params.{name} must be a non-empty string")
+    return value
+
+
+def optional_str(params: dict[str, Any], name: str) -> str | None:
+    value = params.get(name)
+    if value is not None and not isinstance(value, str):
+        raise InvalidParams(f"params.{name} must be a string")
+    return value
+
+
+def optional_uint(params: dict[str, Any], key: str) -> int | None:
+    """An optional non-negative integer (``line``, ``limit``, ``outputByteLimit``); null means
+    absent. ``True`` is refused although Python counts it as an int."""
+    value = params.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidParams(f"{key!r} must be a non-negative integer, got {value!r}")
+    return value
+
+
+def permission_options(params: dict[str, Any]) -> list[dict[str, Any]]:
+    """``options`` of a permission request: each must carry an ``optionId`` to answer with."""
+    options = params.get("options")
+    if not isinstance(options, list) or not all(
+        isinstance(o, dict) and isinstance(o.get("optionId"), str) for o in options
+    ):
+        raise InvalidParams("params.options must be a list of options with an optionId")
+    return options
+
+
+# -- tool calls ---------------------------------------------------------------------------------
+
+
+def is_finished(call: Mapping[str, Any]) -> bool:
+    status = call.get("status")
+    return isinstance(status, str) and status in FINISHED_STATUSES
+
+
+def _items(call: Mapping[str, Any], key: str) -> list[dict[str, Any]]:
+    items = call.get(key)
+    return [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []
+
+
+def location_paths(call: Mapping[str, Any]) -> list[str]:
+    """The paths of a tool call's ``locations``, first (where the work is) first."""
+    return [i["path"] for i in _items(call, "locations") if isinstance(i.get("path"), str)]
+
+
+def diff_paths(call: Mapping[str, Any]) -> list[str]:
+    return [
+        i["path"]
+        for i in _items(call, "content")
+        if i.get("type") == "diff" and isinstance(i.get("path"), str)
+    ]
+
+
+def paths_named(call: Mapping[str, Any]) -> list[str]:
+    """Every path a tool call names: its content items, its locations, then its raw input's
+    path fields; each once, in that order."""
+    found = [i["path"] for i in _items(call, "content") if isinstance(i.get("path"), str)]
+    found += location_paths(call)
+    raw = call.get("rawInput")
+    if isinstance(raw, dict):
+        found += [raw[k] for k in PATH_KEYS if isinstance(raw.get(k), str)]
+    return list(dict.fromkeys(found))
+
+
+def edited_paths(call: Mapping[str, Any]) -> list[str]:
+    """The files a tool call changes: its diffs, and the locations of an edit-kind tool."""
+    found = diff_paths(call)
+    if call.get("kind") in EDIT_KINDS:
+        found += location_paths(call)
+    return list(dict.fromkeys(found))
+
+
+def shell_command(call: Mapping[str, Any]) -> str | None:
+    """The command line a tool call runs, from its raw input (``command`` or ``cmd``, a string or
+    a list of words)."""
+    raw = call.get("rawInput")
+    if not isinstance(raw, dict):
+        return None
+    command = raw.get("command") or raw.get("cmd")
+    if isinstance(command, list) and command and all(isinstance(c, str) for c in command):
+        return " ".join(command)
+    if isinstance(command, str) and command.strip():
+        return command.strip()
+    return None
+
+
+# -- permission options and outcomes --------------------------------------------------------------
+
+
+def option_of_kind(options: list[dict[str, Any]], kinds: tuple[str, ...]) -> str | None:
+    """The id of the first option of the first of ``kinds`` offered."""
+    for kind in kinds:
+        for option in options:
+            if option.get("kind") == kind and isinstance(option.get("optionId"), str):
+                return str(option["optionId"])
+    return None
+
+
+def kind_of_option(options: list[dict[str, Any]], option_id: str | None) -> str | None:
+    for option in options:
+        if option.get("optionId") == option_id and isinstance(option.get("kind"), str):
+            return str(option["kind"])
+    return None
+
+
+def default_reject(options: list[dict[str, Any]]) -> str | None:
+    """The option a dismissed dialog means: reject_once if offered, else the first reject."""
+    return option_of_kind(options, REJECT_KINDS)
+
+
+def first_allow(options: list[dict[str, Any]]) -> str | None:
+    return option_of_kind(options, ALLOW_KINDS)
+
+
 def cancelled_outcome() -> dict[str, Any]:
     return {"outcome": {"outcome": "cancelled"}}
 
 
 def selected_outcome(option_id: str) -> dict[str, Any]:
     return {"outcome": {"outcome": "selected", "optionId": option_id}}
-
-
-def default_reject(options: list[dict[str, Any]]) -> str | None:
-    """The option a dismissed dialog means: reject_once if offered, else the first reject."""
-    for kind in REJECT_KINDS:
-        for option in options:
-            if option.get("kind") == kind and isinstance(option.get("optionId"), str):
-                return str(option["optionId"])
-    return None

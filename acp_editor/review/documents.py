@@ -11,22 +11,21 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
+from acp_editor.protocol.acp import edited_paths, is_finished
 from acp_editor.review.queue import ReviewQueue
 from acp_editor.services.documents import DocumentSource
-from acp_editor.session.state import SessionState
+from acp_editor.session.state import SessionView
 
 log = get_logger("review.documents")
 
 SNAPSHOT_LIMIT = 4 * 1024 * 1024
 """Larger files are not snapshotted (their changes are not reviewed): memory stays bounded."""
-FINISHED = ("completed", "failed", "cancelled")
-EDIT_KINDS = ("edit", "delete", "move")
 
 
 class ReviewingDocuments:
@@ -86,7 +85,7 @@ class ReviewingDocuments:
 
     # -- agents that write to disk themselves ---------------------------------------------------
 
-    def observe(self, state: SessionState, changes: list[dict[str, Any]]) -> None:
+    def observe(self, state: SessionView, changes: list[dict[str, Any]]) -> None:
         if self.queue.mode == "off":
             return
         for change in changes:
@@ -97,13 +96,13 @@ class ReviewingDocuments:
             if call is None:
                 continue
             key = (state.session_id, call_id)
-            if call.get("status") in FINISHED:
+            if is_finished(call):
                 snapshot = self._snapshots.pop(key, None)
                 if snapshot:
                     self._spawn(self._compare(state.session_id, call_id, snapshot))
                 continue
             snapshot = self._snapshots.setdefault(key, {})
-            for path in _edited_paths(call):
+            for path in edited_paths(call):
                 checked = self.allowed(path, state.session_id)
                 if checked is not None and str(checked) not in snapshot:
                     snapshot[str(checked)] = _read_now(checked)
@@ -125,24 +124,6 @@ class ReviewingDocuments:
         """Wait for pending disk comparisons (tests, and before answering a snapshot)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
-
-
-def _edited_paths(call: Mapping[str, Any]) -> list[str]:
-    paths: list[str] = []
-    content = call.get("content")
-    for item in content if isinstance(content, list) else []:
-        if (
-            isinstance(item, dict)
-            and item.get("type") == "diff"
-            and isinstance(item.get("path"), str)
-        ):
-            paths.append(item["path"])
-    if call.get("kind") in EDIT_KINDS:
-        locations = call.get("locations")
-        for loc in locations if isinstance(locations, list) else []:
-            if isinstance(loc, dict) and isinstance(loc.get("path"), str):
-                paths.append(loc["path"])
-    return paths
 
 
 def _read_now(path: Path) -> str | None:

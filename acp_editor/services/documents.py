@@ -19,7 +19,8 @@ from typing import Any, Protocol
 
 from acp_editor.errors import InternalError, InvalidParams, ResourceNotFound
 from acp_editor.log import get_logger
-from acp_editor.services.paths import PathPolicy, optional_uint, require_params, require_str
+from acp_editor.protocol.acp import obj, optional_uint, require_str
+from acp_editor.services.paths import PathPolicy
 
 log = get_logger("services.documents")
 
@@ -175,7 +176,7 @@ class FileService:
 
     async def read_text_file(self, params: Any) -> dict[str, Any]:
         """``fs/read_text_file`` → ``{"content": ...}``."""
-        p = require_params(params)
+        p = obj(params)
         session_id = require_str(p, "sessionId")
         line = optional_uint(p, "line")
         limit = optional_uint(p, "limit")
@@ -189,7 +190,7 @@ class FileService:
     ) -> dict[str, Any]:
         """``fs/write_text_file`` → ``{}``. The request carries no tool call id; the agent link
         passes the one it correlated, if any, for the editor to attribute the edit."""
-        p = require_params(params)
+        p = obj(params)
         session_id = require_str(p, "sessionId")
         content = require_str(p, "content")
         path = await asyncio.to_thread(self.policy.check, p.get("path"), session=session_id)

@@ -87,30 +87,9 @@ class PathPolicy:
             {"path": raw, "resolved": str(resolved), "roots": [str(r) for r in roots]},
         )
 
-
-def require_params(params: Any) -> dict[str, Any]:
-    """``params`` as an object: JSON-RPC allows arrays and omission, ACP methods never do."""
-    if not isinstance(params, dict):
-        raise InvalidParams(f"params must be an object, got {type(params).__name__}")
-    return params
-
-
-def require_str(params: dict[str, Any], key: str) -> str:
-    """A required string field (``sessionId``, ``terminalId``, ``content``, ...)."""
-    value = params.get(key)
-    if not isinstance(value, str):
-        if value is None:
-            raise InvalidParams(f"missing required field {key!r}")
-        raise InvalidParams(f"{key!r} must be a string, got {type(value).__name__}")
-    return value
-
-
-def optional_uint(params: dict[str, Any], key: str) -> int | None:
-    """An optional non-negative integer (``line``, ``limit``, ``outputByteLimit``); null means
-    absent. ``True`` is refused although Python counts it as an int."""
-    value = params.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InvalidParams(f"{key!r} must be a non-negative integer, got {value!r}")
-    return value
+    def allowed(self, raw: str, session_id: str) -> Path | None:
+        """The checked path if the session may touch it, else None (outside its roots)."""
+        try:
+            return self.check(raw, session=session_id)
+        except InvalidParams:
+            return None

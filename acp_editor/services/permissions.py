@@ -17,6 +17,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from acp_editor.log import get_logger
+from acp_editor.protocol.acp import (
+    ALLOW_KINDS,
+    REJECT_KINDS,
+    option_of_kind,
+    paths_named,
+    shell_command,
+)
 
 log = get_logger("permissions")
 
@@ -39,11 +46,11 @@ class Rule:
         if self.kind is not None and call.get("kind") != self.kind:
             return False
         if self.command is not None:
-            command = command_of(call)
+            command = shell_command(call)
             if command is None or not _starts_with_words(command, self.command):
                 return False
         if self.path is not None:
-            paths = paths_of(call)
+            paths = paths_named(call)
             if not paths or not all(_within(p, self.path) for p in paths):
                 return False
         return True
@@ -84,9 +91,9 @@ class PermissionPolicy:
         """The option to answer with, without asking, or None to ask the user."""
         matching = [r for r in self.rules(root) if r.matches(call)]
         if any(r.decision == "reject" for r in matching):  # deny beats allow
-            return _option(options, ("reject_once", "reject_always"))
+            return option_of_kind(options, REJECT_KINDS)
         if matching:
-            return _option(options, ("allow_once", "allow_always"))
+            return option_of_kind(options, ALLOW_KINDS)
         return None
 
     def remember(self, root: str, call: dict[str, Any], option_kind: str) -> Rule | None:
@@ -95,8 +102,8 @@ class PermissionPolicy:
             return None
         decision: Decision = "allow" if option_kind == "allow_always" else "reject"
         kind = call.get("kind") if isinstance(call.get("kind"), str) else None
-        command = command_of(call)
-        paths = paths_of(call)
+        command = shell_command(call)
+        paths = paths_named(call)
         if command is not None:
             rule = Rule(decision, kind, command=command)
         elif len(paths) == 1 and (kind in PATH_KINDS or kind is None):
@@ -141,28 +148,6 @@ def save_rules(store: Path, rules: list[Rule]) -> None:
     os.replace(tmp, store)
 
 
-def command_of(call: dict[str, Any]) -> str | None:
-    raw = call.get("rawInput")
-    if isinstance(raw, dict):
-        command = raw.get("command") or raw.get("cmd")
-        if isinstance(command, list) and all(isinstance(c, str) for c in command):
-            return " ".join(command)
-        if isinstance(command, str) and command.strip():
-            return command.strip()
-    return None
-
-
-def paths_of(call: dict[str, Any]) -> list[str]:
-    paths: list[str] = []
-    for key in ("content", "locations"):
-        items = call.get(key)
-        for item in items if isinstance(items, list) else []:
-            path = item.get("path") if isinstance(item, dict) else None
-            if isinstance(path, str) and path not in paths:
-                paths.append(path)
-    return paths
-
-
 SHELL_CONTROL = set(";&|`$<>()\n")
 
 
@@ -179,11 +164,3 @@ def _starts_with_words(command: str, prefix: str) -> bool:
 def _within(path: str, scope: str) -> bool:
     norm_path, norm_scope = os.path.normpath(path), os.path.normpath(scope)
     return norm_path == norm_scope or norm_path.startswith(norm_scope.rstrip("/") + "/")
-
-
-def _option(options: list[dict[str, Any]], kinds: tuple[str, ...]) -> str | None:
-    for kind in kinds:
-        for option in options:
-            if option.get("kind") == kind and isinstance(option.get("optionId"), str):
-                return str(option["optionId"])
-    return None

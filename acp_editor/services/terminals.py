@@ -26,7 +26,8 @@ from typing import Any
 from acp_editor import procs
 from acp_editor.errors import InvalidParams
 from acp_editor.log import get_logger
-from acp_editor.services.paths import PathPolicy, optional_uint, require_params, require_str
+from acp_editor.protocol.acp import obj, optional_uint, require_str
+from acp_editor.services.paths import PathPolicy
 
 log = get_logger("services.terminals")
 
@@ -134,7 +135,7 @@ class TerminalManager:
     async def create(self, params: Any, *, default_cwd: str) -> dict[str, Any]:
         """``terminal/create`` → ``{"terminalId"}`` as soon as the command has started.
         ``default_cwd`` is the session's directory, chosen by us, so only ``cwd`` is policed."""
-        p = require_params(params)
+        p = obj(params)
         session_id = require_str(p, "sessionId")
         argv = self._argv(require_str(p, "command"), p.get("args"))
         env = self._command_env(p.get("env"))
@@ -203,7 +204,7 @@ class TerminalManager:
         await asyncio.gather(*(self._close(t) for t in list(self._terminals.values())))
 
     def _lookup(self, params: Any) -> _Terminal:
-        p = require_params(params)
+        p = obj(params)
         session_id = require_str(p, "sessionId")
         terminal_id = require_str(p, "terminalId")
         term = self._terminals.get(terminal_id)

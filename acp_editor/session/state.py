@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from acp_editor.session.reducer import apply_change, empty_snapshot, json_equal
 from acp_editor.session.tool_calls import cancel_changes, content_chunk_changes, upsert_changes
@@ -62,6 +62,18 @@ def _require_content(update: dict[str, Any], what: str) -> Any:
     if content is None:
         raise InvalidUpdate(f"{what} has no content")
     return content
+
+
+class SessionView(Protocol):
+    """Reading a session's state without changing it: what front ends and review are given, so
+    they look at the one state instead of keeping copies of tool calls."""
+
+    @property
+    def session_id(self) -> str: ...
+
+    def peek_tool_call(self, tool_call_id: str) -> Mapping[str, Any] | None: ...
+
+    def tool_call_order(self) -> list[str]: ...
 
 
 class SessionState:

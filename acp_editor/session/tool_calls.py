@@ -16,13 +16,12 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from acp_editor.protocol.acp import is_finished
 from acp_editor.session.reducer import json_equal
 
 #: Keys of an update that address the tool call rather than describe it.
 _ADDRESS_KEYS = frozenset({"toolCallId", "sessionUpdate"})
 
-#: Statuses after which a tool call no longer runs, so a cancel leaves them alone.
-FINISHED_STATUSES = frozenset({"completed", "failed", "cancelled"})
 
 _MISSING = object()
 
@@ -92,13 +91,11 @@ def cancel_changes(snapshot: dict[str, Any]) -> list[dict[str, Any]]:
     """Changes marking every tool call that may still be running as locally ``cancelled``.
 
     After ``session/cancel`` the agent is allowed to stop without reporting a final status, so
-    without this an editor would show spinners forever. Custom (``_``-prefixed) or missing
-    statuses count as unfinished: the client cannot know they are final.
+    without this an editor would show spinners forever.
     """
     changes: list[dict[str, Any]] = []
     for tool_call_id, record in snapshot["toolCalls"].items():
-        status = record.get("status")
-        if isinstance(status, str) and status in FINISHED_STATUSES:
+        if is_finished(record):
             continue
         changes.append(
             {

@@ -14,7 +14,7 @@ import pytest
 
 from acp_editor import procs
 from acp_editor.agent.client import AcpClient, AgentConfig
-from acp_editor.agent.frontend import Frontend
+from acp_editor.agent.frontend import SilentFrontend
 from acp_editor.errors import AgentError, InvalidParams
 from tests.support.recorder import Recorder
 from tests.support.starter import SCRIPTED_AGENT, StartClient
@@ -85,7 +85,7 @@ async def test_terminal_auth_method_is_never_sent(
     start_client: StartClient, tmp_path: Path
 ) -> None:
     client = await start_client("--require-auth")
-    terminal_ids = [m["id"] for m in client.auth_methods if m.get("type") == "terminal"]
+    terminal_ids = [m["id"] for m in client.info.auth_methods if m.get("type") == "terminal"]
     assert terminal_ids, "the scripted agent offers a terminal-type method"
     client.config.auth_method = terminal_ids[0]
     methods = record_methods(client)
@@ -172,7 +172,7 @@ async def test_crash_mid_turn_fails_the_prompt_and_tells_the_front_end(
 
 
 def test_frontend_defaults_are_harmless() -> None:
-    frontend = Frontend()
+    frontend = SilentFrontend()
     assert asyncio.run(frontend.request_permission("s", {}, [])) is None
     assert SCRIPTED_AGENT[0] == sys.executable
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from acp_editor.agent.frontend import Frontend
 from acp_editor.session.reducer import apply_change, empty_snapshot
+from acp_editor.session.state import SessionView
 
 
 class Recorder(Frontend):
@@ -26,7 +27,8 @@ class Recorder(Frontend):
         self.exits: list[tuple[int | None, str, bool]] = []
         self.asked = asyncio.Event()
 
-    def session_changed(self, session_id: str, changes: list[dict[str, Any]]) -> None:
+    def session_changed(self, state: SessionView, changes: list[dict[str, Any]]) -> None:
+        session_id = state.session_id
         self.changes.setdefault(session_id, []).extend(changes)
         mirror = self.mirrors.setdefault(session_id, empty_snapshot(session_id, 0))
         for change in changes:

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from acp_editor.errors import InvalidParams
-from acp_editor.services.paths import PathPolicy, optional_uint, require_params, require_str
+from acp_editor.protocol.acp import obj, optional_uint, require_str
+from acp_editor.services.paths import PathPolicy
 
 
 @pytest.fixture
@@ -135,8 +136,8 @@ def test_what_names_the_field(tree: dict[str, Path]) -> None:
 
 def test_param_helpers() -> None:
     with pytest.raises(InvalidParams, match="params must be an object"):
-        require_params([1])
-    p = require_params({"s": "x", "n": 3, "b": True, "neg": -1, "z": None, "f": 1.5})
+        obj([1])
+    p = obj({"s": "x", "n": 3, "b": True, "neg": -1, "z": None, "f": 1.5})
     assert require_str(p, "s") == "x"
     with pytest.raises(InvalidParams, match="missing required field 'absent'"):
         require_str(p, "absent")

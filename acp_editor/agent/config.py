@@ -1,0 +1,47 @@
+"""How to start and talk to one agent: the settings the agent side is built from."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from acp_editor.protocol import acp
+from acp_editor.review.queue import Mode
+from acp_editor.services.permissions import Rule
+
+
+@dataclass
+class AgentConfig:
+    command: list[str]
+    env: dict[str, str] = field(default_factory=dict)
+    """Extra environment variables on top of the sidecar's own."""
+    protocol_version: int = acp.PROTOCOL_VERSION
+    auth_method: str | None = None
+    """Preselected auth method id (``--auth-method``); otherwise the front end asks."""
+    unrestricted_fs: bool = False
+    """Allow reads/writes outside the session roots."""
+    request_timeout: float = 60.0
+    session_timeout: float = 180.0
+    """session/new and friends: real agents take seconds to set up a session."""
+    prompt_timeout: float = 6 * 3600.0
+    shutdown_grace: float = 2.0
+    review_mode: Mode = "after-write"
+    """How the agent's changes are reviewed (see ``review.queue``)."""
+    tell_agent_rejections: bool = False
+    """Add a note about rejected changes to the next prompt."""
+    auto_approve: list[Rule] = field(default_factory=list)
+    """Explicit auto-approval rules (off unless set)."""
+    env_allowlist: list[str] | None = None
+    """When set, the agent (and the commands it runs) see only these variables of the sidecar's
+    environment (``NAME`` or ``PREFIX*``), plus ``env``. None: the whole environment."""
+
+    def base_env(self) -> dict[str, str]:
+        if self.env_allowlist is None:
+            return dict(os.environ)
+        return {k: v for k, v in os.environ.items() if _allowed(k, self.env_allowlist)}
+
+
+def _allowed(name: str, allowlist: list[str]) -> bool:
+    return any(
+        name.startswith(entry[:-1]) if entry.endswith("*") else name == entry for entry in allowlist
+    )

@@ -1,0 +1,60 @@
+"""``initialize``: what the client offers, which version is agreed, what the agent can do."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from acp_editor import __version__
+from acp_editor.errors import AgentError
+from acp_editor.protocol import acp
+
+
+def initialize_params(protocol_version: int) -> dict[str, Any]:
+    return {
+        "protocolVersion": protocol_version,
+        "clientCapabilities": {
+            "fs": {"readTextFile": True, "writeTextFile": True},
+            "terminal": True,
+        },
+        "clientInfo": {"name": "acp-editor", "title": "acp-editor", "version": __version__},
+    }
+
+
+def agreed_version(result: dict[str, Any], offered: int) -> int:
+    """The version the agent answered, if we speak it and did not offer less."""
+    version = result.get("protocolVersion")
+    if version not in acp.SUPPORTED_VERSIONS or version > offered:
+        raise AgentError(
+            f"the agent speaks ACP protocol version {version!r}; acp-editor speaks version 1 "
+            "(and the version 2 draft with --protocol-version 2)"
+        )
+    return int(version)
+
+
+@dataclass
+class AgentInfo:
+    """The agent's ``initialize`` answer, read defensively (it is the agent's JSON)."""
+
+    result: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def capabilities(self) -> dict[str, Any]:
+        caps = self.result.get("agentCapabilities")
+        return caps if isinstance(caps, dict) else {}
+
+    @property
+    def auth_methods(self) -> list[dict[str, Any]]:
+        methods = self.result.get("authMethods")
+        return [m for m in methods if isinstance(m, dict)] if isinstance(methods, list) else []
+
+    def supports(self, method: str) -> bool:
+        """Whether the agent advertised an optional session method."""
+        caps = self.capabilities
+        if method == acp.SESSION_LOAD:
+            return caps.get("loadSession") is True
+        session_caps = caps.get("sessionCapabilities")
+        if not isinstance(session_caps, dict):
+            return False
+        name = method.removeprefix("session/")
+        return name in session_caps and session_caps[name] is not None

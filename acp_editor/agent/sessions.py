@@ -1,0 +1,27 @@
+"""One ACP session as the client tracks it around the pure state."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from acp_editor.session.state import SessionState
+
+
+@dataclass
+class Session:
+    id: str
+    cwd: str
+    state: SessionState
+    additional_directories: list[str] = field(default_factory=list)
+    prompting: bool = False
+    cancelling: bool = False
+    """Set by ``cancel`` until the prompt's response arrives: new permission requests are then
+    answered ``cancelled`` at once."""
+    permissions: dict[int, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
+    """Pending permission requests: the future resolves to the outcome sent to the agent."""
+
+    @property
+    def roots(self) -> list[str]:
+        return [self.cwd, *self.additional_directories]

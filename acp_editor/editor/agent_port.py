@@ -1,0 +1,89 @@
+"""The editor side's one view of the agent side: what it may call, and which agent is current.
+
+``editor.link`` starts agents through an ``AgentFactory`` and drives them through ``AgentSide``;
+nothing in ``editor/`` imports ``agent.client``. ``editor.build`` passes the real ``AcpClient``
+(mypy checks there that it fits), unit tests a fake.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from acp_editor.agent.config import AgentConfig
+from acp_editor.agent.frontend import Frontend
+from acp_editor.review.queue import ReviewQueue
+from acp_editor.services.documents import DocumentSource
+from acp_editor.session.state import SessionView
+
+
+class OpenedSession(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+class AgentSide(Protocol):
+    """One running agent and its sessions."""
+
+    exited: asyncio.Event
+    protocol_version: int
+    review: ReviewQueue
+
+    @property
+    def agent_capabilities(self) -> dict[str, Any]: ...
+
+    async def start(self, cwd: str) -> dict[str, Any]:
+        """Spawn and ``initialize``; the agent's answer. Raises ``AgentError``."""
+        ...
+
+    async def shutdown(self) -> None: ...
+
+    def supports(self, method: str) -> bool: ...
+
+    def session_ids(self) -> list[str]: ...
+
+    def session_state(self, session_id: str) -> SessionView | None: ...
+
+    def snapshots(self, session_id: str | None = None) -> list[dict[str, Any]]: ...
+
+    async def new_session(
+        self, cwd: str, additional_directories: Sequence[str] = ()
+    ) -> OpenedSession: ...
+
+    async def load_session(
+        self, session_id: str, cwd: str, *, resume: bool = False
+    ) -> OpenedSession: ...
+
+    async def list_sessions(self, cwd: str | None = None) -> dict[str, Any]: ...
+
+    async def prompt(self, session_id: str, blocks: list[dict[str, Any]]) -> dict[str, Any]: ...
+
+    async def cancel(self, session_id: str) -> None: ...
+
+    async def set_mode(self, session_id: str, mode_id: str) -> None: ...
+
+    async def set_config_option(self, session_id: str, config_id: str, value: Any) -> None: ...
+
+
+AgentFactory = Callable[[AgentConfig, Frontend, DocumentSource], AgentSide]
+
+
+class AgentSlot:
+    """The agent the editor talks to now: None before the first start and while one restarts.
+    Whoever only reads (review, edit labels) is given the slot, not the link that fills it."""
+
+    def __init__(self) -> None:
+        self.agent: AgentSide | None = None
+
+    def review_queue(self) -> ReviewQueue | None:
+        return self.agent.review if self.agent is not None else None
+
+    def session_state(self, session_id: str) -> SessionView | None:
+        return self.agent.session_state(session_id) if self.agent is not None else None
+
+    def tool_call_title(self, session_id: str, tool_call_id: str | None) -> str | None:
+        state = self.session_state(session_id)
+        call = state.peek_tool_call(tool_call_id) if state and tool_call_id else None
+        title = call.get("title") if call is not None else None
+        return title if isinstance(title, str) else None

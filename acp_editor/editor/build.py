@@ -1,0 +1,106 @@
+"""Building the editor side: the one module that knows every part and wires them together.
+
+The server knows none of its features; each part is handed what it uses (the channel to the
+editor, the agent slot, a callable), never a back-pointer to the whole. The agent side comes in
+through ``start_agent`` (``AcpClient`` unless a test passes a fake), and ``assemble`` works on
+any ``EditorChannel``, so unit tests build the same editor side around a fake editor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from pygls.uris import to_fs_path
+
+from acp_editor.agent.client import AcpClient
+from acp_editor.editor.agent_port import AgentFactory, AgentSlot
+from acp_editor.editor.channel import EditorChannel
+from acp_editor.editor.commands import Commands
+from acp_editor.editor.documents import EditorDocuments
+from acp_editor.editor.frontend import EditorFrontend
+from acp_editor.editor.lifecycle import Lifecycle
+from acp_editor.editor.link import EditorLink, LinkOptions
+from acp_editor.editor.review import EditorReview
+from acp_editor.editor.review_handlers import ReviewHandlers
+from acp_editor.editor.rich import RichRequests
+from acp_editor.editor.server import AcpLanguageServer
+from acp_editor.editor.status import AgentStatus
+
+
+@dataclass
+class EditorSide:
+    """The parts of the editor side, built around one channel."""
+
+    slot: AgentSlot
+    status: AgentStatus
+    documents: EditorDocuments
+    review: EditorReview
+    frontend: EditorFrontend
+    link: EditorLink
+    commands: Commands
+    rich: RichRequests
+    review_handlers: ReviewHandlers
+
+    async def close(self) -> None:
+        """The editor is done (``shutdown``, ``exit`` or a closed pipe): the agent goes too."""
+        self.frontend.close()
+        await self.link.close()
+
+
+def assemble(
+    channel: EditorChannel,
+    options: LinkOptions,
+    start_agent: AgentFactory,
+    workspace_root: Callable[[], str | None],
+) -> EditorSide:
+    slot = AgentSlot()
+    status = AgentStatus(channel, options.agent.command)
+    documents = EditorDocuments(channel, slot.tool_call_title)
+    review = EditorReview(channel, documents.read_text, slot)
+    frontend = EditorFrontend(channel, documents, review, status)
+    link = EditorLink(
+        options,
+        slot=slot,
+        status=status,
+        frontend=frontend,
+        documents=documents,
+        start_agent=start_agent,
+        workspace_root=workspace_root,
+        turn_ended=frontend.flush,
+    )
+    return EditorSide(
+        slot,
+        status,
+        documents,
+        review,
+        frontend,
+        link,
+        Commands(link, frontend.follow, status),
+        RichRequests(link, frontend, review),
+        ReviewHandlers(review),
+    )
+
+
+def create_server(options: LinkOptions, start_agent: AgentFactory = AcpClient) -> AcpLanguageServer:
+    """A language server with every handler registered, ready for ``serve_stdio``."""
+    server = AcpLanguageServer()
+    side = assemble(server, options, start_agent, lambda: workspace_root(server))
+    Lifecycle(server, side.link, side.frontend.follow, side.close).register()
+    side.commands.register(server)
+    side.rich.register(server)
+    side.review_handlers.register(server)
+    server.on_close.append(side.close)
+    return server
+
+
+def workspace_root(server: AcpLanguageServer) -> str | None:
+    """The first workspace folder, else ``rootUri``; None before ``initialized``."""
+    if not server.initialized:
+        return None
+    for folder in server.workspace.folders.values():
+        path = to_fs_path(folder.uri)
+        if path:
+            return path
+    root = server.workspace.root_uri
+    return (to_fs_path(root) or None) if root else None

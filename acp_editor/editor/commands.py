@@ -1,0 +1,69 @@
+"""The zero-plugin surface's commands (``workspace/executeCommand``): any LSP editor can drive
+the agent with these, no plugin needed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pygls.lsp.server import LanguageServer
+
+from acp_editor.editor.follow import Follower
+from acp_editor.editor.handling import prompt_blocks, register_commands
+from acp_editor.editor.link import EditorLink
+from acp_editor.editor.status import AgentStatus
+from acp_editor.errors import InvalidParams
+from acp_editor.protocol import editor as proto
+
+
+class Commands:
+    def __init__(self, link: EditorLink, follow: Follower, status: AgentStatus) -> None:
+        self.link = link
+        self.follow = follow
+        self.status = status
+
+    def register(self, server: LanguageServer) -> None:
+        register_commands(
+            server,
+            {
+                proto.CMD_PROMPT: self.prompt,
+                proto.CMD_CANCEL: self.cancel,
+                proto.CMD_NEW_SESSION: self.new_session,
+                proto.CMD_SET_MODE: self.set_mode,
+                proto.CMD_FOLLOW: self.set_follow,
+                proto.CMD_STATUS: self.agent_status,
+            },
+        )
+
+    async def prompt(self, *args: Any) -> dict[str, Any]:
+        if len(args) != 1 or not isinstance(args[0], str):
+            raise InvalidParams("acp.prompt takes one argument: the prompt text")
+        return await self.link.prompt(prompt_blocks(args[0]))
+
+    async def cancel(self, *args: Any) -> dict[str, Any] | None:
+        sid = await self.link.cancel()
+        return {"sessionId": sid} if sid else None
+
+    async def new_session(self, *args: Any) -> dict[str, Any]:
+        return {"sessionId": await self.link.new_session()}
+
+    async def set_mode(self, *args: Any) -> dict[str, Any]:
+        if len(args) != 1 or not isinstance(args[0], str):
+            raise InvalidParams("acp.setMode takes one argument: the mode id")
+        sid = await self.link.set_mode(args[0])
+        return {"sessionId": sid, "modeId": args[0]}
+
+    async def set_follow(self, *args: Any) -> dict[str, Any]:
+        if len(args) == 1 and isinstance(args[0], bool):
+            self.follow.set_enabled(args[0])
+        elif not args:
+            self.follow.set_enabled(not self.follow.enabled)
+        else:
+            raise InvalidParams("acp.follow takes no argument (toggle) or true/false")
+        return {"follow": self.follow.enabled}
+
+    async def agent_status(self, *args: Any) -> dict[str, Any]:
+        return {
+            **self.status.current,
+            "sessions": self.link.session_ids(),
+            "follow": self.follow.enabled,
+        }

@@ -1,0 +1,82 @@
+"""What every group of editor handlers shares: registering methods on the server, answering our
+errors with their JSON-RPC codes, and reading a prompt.
+
+pygls marks each function it registers with attributes, which a bound method cannot take, so
+handlers (methods of the surface classes) are registered through small wrapper functions.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from pygls.exceptions import JsonRpcException
+from pygls.lsp.server import LanguageServer
+
+from acp_editor.errors import InvalidParams, RpcError
+
+AsyncHandler = Callable[..., Awaitable[Any]]
+
+
+def answers_errors(handler: AsyncHandler) -> AsyncHandler:
+    """Turn our ``RpcError``s into pygls's, keeping their code and message, so every request
+    gets an answer the editor can show."""
+
+    @functools.wraps(handler)
+    async def wrapper(*args: Any) -> Any:
+        try:
+            return await handler(*args)
+        except RpcError as exc:
+            raise JsonRpcException(exc.message, code=exc.code, data=exc.data) from exc
+
+    return wrapper
+
+
+def plain(handler: Callable[..., Any]) -> Callable[..., Any]:
+    """A function pygls can register that calls ``handler`` (sync or async) as it is."""
+    if inspect.iscoroutinefunction(handler):
+
+        @functools.wraps(handler)
+        async def call_async(*args: Any) -> Any:
+            return await handler(*args)
+
+        return call_async
+
+    @functools.wraps(handler)
+    def call(*args: Any) -> Any:
+        return handler(*args)
+
+    return call
+
+
+def register_requests(server: LanguageServer, table: dict[str, AsyncHandler]) -> None:
+    """Requests (``acp/...`` or standard) whose errors are answered with their codes."""
+    for method, handler in table.items():
+        server.feature(method)(answers_errors(handler))
+
+
+def register_commands(server: LanguageServer, table: dict[str, AsyncHandler]) -> None:
+    """``workspace/executeCommand`` commands; each handler takes the command's arguments."""
+    for name, handler in table.items():
+        server.command(name)(answers_errors(handler))
+
+
+def prompt_blocks(prompt: Any) -> list[dict[str, Any]]:
+    if isinstance(prompt, str):
+        return [{"type": "text", "text": prompt}]
+    if (
+        isinstance(prompt, list)
+        and prompt
+        and all(isinstance(b, dict) and isinstance(b.get("type"), str) for b in prompt)
+    ):
+        return prompt
+    raise InvalidParams("prompt must be a string or a non-empty list of content blocks")
+
+
+def one_string(args: tuple[Any, ...], what: str) -> str:
+    """The single string argument of a command."""
+    if len(args) != 1 or not isinstance(args[0], str):
+        raise InvalidParams(f"this command takes one argument: {what}")
+    return args[0]

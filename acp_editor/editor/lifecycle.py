@@ -1,0 +1,76 @@
+"""The LSP lifecycle: what the editor can do (``initialize``), starting the agent early
+(``initialized``), and ending everything (``shutdown``)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from lsprotocol import types as lsp
+
+from acp_editor.agent.config import AgentConfig
+from acp_editor.editor.features import ClientFeatures
+from acp_editor.editor.follow import Follower
+from acp_editor.editor.handling import plain
+from acp_editor.editor.link import EditorLink
+from acp_editor.editor.server import AcpLanguageServer
+from acp_editor.errors import RpcError
+from acp_editor.log import get_logger
+from acp_editor.protocol import editor as proto
+from acp_editor.services.permissions import parse_setting
+
+log = get_logger("editor.lifecycle")
+
+
+class Lifecycle:
+    def __init__(
+        self,
+        server: AcpLanguageServer,
+        link: EditorLink,
+        follow: Follower,
+        close: Callable[[], Awaitable[None]],
+    ) -> None:
+        self.server = server
+        self.link = link
+        self.follow = follow
+        self.close = close
+
+    def register(self) -> None:
+        self.server.feature(lsp.INITIALIZE)(plain(self.initialize))
+        self.server.feature(lsp.INITIALIZED)(plain(self.initialized))
+        self.server.feature(lsp.SHUTDOWN)(plain(self.shutdown))
+
+    def initialize(self, params: lsp.InitializeParams) -> None:
+        self.server.features = ClientFeatures.from_initialize(params)
+        self.follow.set_enabled(self.server.features.follow_default)
+        apply_editor_settings(self.server.features, self.link.options.agent)
+
+    def initialized(self, params: lsp.InitializedParams) -> None:
+        self.server.initialized = True
+        self.server.background(self._warm_up())
+
+    async def shutdown(self, params: Any) -> None:
+        await self.close()
+        self.server.cancel_background()
+
+    async def _warm_up(self) -> None:
+        """Start the agent as soon as the editor is ready, so the first prompt does not wait."""
+        try:
+            await self.link.ensure_agent()
+        except RpcError as exc:
+            log.error("%s", exc.message)
+            if not self.server.features.has(proto.FEATURE_STREAM):
+                self.server.show_message(f"acp-editor: {exc.message}", lsp.MessageType.Error)
+
+
+def apply_editor_settings(features: ClientFeatures, agent: AgentConfig) -> None:
+    """Settings from ``initializationOptions.acp`` win over the command line."""
+    if features.review_mode is not None:
+        agent.review_mode = features.review_mode  # type: ignore[assignment]
+    if features.tell_agent_rejections is not None:
+        agent.tell_agent_rejections = features.tell_agent_rejections
+    for text in features.auto_approve or []:
+        try:
+            agent.auto_approve.append(parse_setting(text))
+        except ValueError as exc:
+            log.warning("ignoring the autoApprove setting %r: %s", text, exc)

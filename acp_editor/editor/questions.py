@@ -1,0 +1,63 @@
+"""Questions for the user: a permission or a sign-in method, as the rich ``acp/...`` request
+when the editor declared it, else as ``window/showMessageRequest``.
+
+The answer goes back as the editor gave it (an option id or None); ``agent.asking`` checks it
+against the options, once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types as lsp
+
+from acp_editor.editor.channel import EditorChannel, new_request_id
+from acp_editor.editor.prompts import (
+    auth_request,
+    choice_from_answer,
+    diff_previews,
+    permission_request,
+)
+from acp_editor.protocol import acp
+from acp_editor.protocol import editor as proto
+
+
+class Questions:
+    def __init__(self, channel: EditorChannel) -> None:
+        self.channel = channel
+
+    async def permission(
+        self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
+    ) -> str | None:
+        features = self.channel.features
+        if features.has(proto.FEATURE_PERMISSIONS):
+            request_id = new_request_id()
+            params: dict[str, Any] = {
+                "requestId": request_id,
+                "sessionId": session_id,
+                "toolCall": tool_call,
+                "options": options,
+                "diffs": diff_previews(tool_call),
+            }
+            command = acp.shell_command(tool_call)
+            if command:
+                params["command"] = command
+            answer = await self.channel.request(
+                proto.ACP_REQUEST_PERMISSION, params, msg_id=request_id
+            )
+            option_id = answer.get("optionId") if isinstance(answer, dict) else None
+            return option_id if isinstance(option_id, str) else None
+        request = permission_request(tool_call, options, features.message_actions_with_properties)
+        answer = await self.channel.request(lsp.WINDOW_SHOW_MESSAGE_REQUEST, request)
+        return choice_from_answer(answer, options, "optionId")
+
+    async def auth_method(self, methods: list[dict[str, Any]]) -> str | None:
+        features = self.channel.features
+        if features.has(proto.FEATURE_AUTH):
+            answer = await self.channel.request(proto.ACP_CHOOSE_AUTH_METHOD, {"methods": methods})
+            method_id = answer.get("methodId") if isinstance(answer, dict) else None
+            return method_id if isinstance(method_id, str) else None
+        request = auth_request(methods, features.message_actions_with_properties)
+        answer = await self.channel.request(lsp.WINDOW_SHOW_MESSAGE_REQUEST, request)
+        named = [{"optionId": m.get("id"), "name": m.get("name", m.get("id"))} for m in methods]
+        return choice_from_answer(answer, named, "methodId")

@@ -1,0 +1,82 @@
+"""Review from the editor: code actions and commands on every LSP editor, ``acp/reviewDecide``
+for rich ones, and the user's typing, which moves pending hunks' diagnostics along."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+
+from acp_editor.editor.handling import one_string, plain, register_commands, register_requests
+from acp_editor.editor.review import EditorReview
+from acp_editor.errors import InvalidParams
+from acp_editor.protocol import editor as proto
+from acp_editor.protocol.acp import obj_or_empty, optional_str
+
+
+class ReviewHandlers:
+    def __init__(self, review: EditorReview) -> None:
+        self.review = review
+
+    def register(self, server: LanguageServer) -> None:
+        server.feature(
+            lsp.TEXT_DOCUMENT_CODE_ACTION,
+            lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]),
+        )(plain(self.code_actions))
+        server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)(plain(self.did_change))
+        register_commands(
+            server,
+            {
+                proto.CMD_ACCEPT_HUNK: self.accept_hunk,
+                proto.CMD_REJECT_HUNK: self.reject_hunk,
+                proto.CMD_ACCEPT_FILE: self.accept_file,
+                proto.CMD_REJECT_FILE: self.reject_file,
+                proto.CMD_ACCEPT_ALL: self.accept_all,
+                proto.CMD_REJECT_ALL: self.reject_all,
+            },
+        )
+        register_requests(server, {proto.ACP_REVIEW_DECIDE: self.decide})
+
+    def code_actions(self, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        return self.review.code_actions(params)
+
+    def did_change(self, params: lsp.DidChangeTextDocumentParams) -> None:
+        self.review.text_changed(params.text_document.uri)
+
+    async def accept_hunk(self, *args: Any) -> dict[str, Any]:
+        return await self.review.decide(True, hunk_ids=[one_string(args, "the hunk id")])
+
+    async def reject_hunk(self, *args: Any) -> dict[str, Any]:
+        return await self.review.decide(False, hunk_ids=[one_string(args, "the hunk id")])
+
+    async def accept_file(self, *args: Any) -> dict[str, Any]:
+        return await self.review.decide(True, uri=one_string(args, "the file URI"))
+
+    async def reject_file(self, *args: Any) -> dict[str, Any]:
+        return await self.review.decide(False, uri=one_string(args, "the file URI"))
+
+    async def accept_all(self, *args: Any) -> dict[str, Any]:
+        return await self.review.decide(True, everything=True)
+
+    async def reject_all(self, *args: Any) -> dict[str, Any]:
+        return await self.review.decide(False, everything=True)
+
+    async def decide(self, params: Any) -> dict[str, Any]:
+        p = obj_or_empty(params)
+        decision = p.get("decision")
+        if decision not in ("accept", "reject"):
+            raise InvalidParams('params.decision must be "accept" or "reject"')
+        ids = p.get("hunkIds")
+        if ids is not None and not (isinstance(ids, list) and all(isinstance(i, str) for i in ids)):
+            raise InvalidParams("params.hunkIds must be a list of strings")
+        everything = p.get("all", False)
+        if not isinstance(everything, bool):
+            raise InvalidParams("params.all must be a boolean")
+        return await self.review.decide(
+            decision == "accept",
+            hunk_ids=ids,
+            uri=optional_str(p, "uri"),
+            tool_call_id=optional_str(p, "toolCallId"),
+            everything=everything,
+        )

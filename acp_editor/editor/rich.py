@@ -1,0 +1,103 @@
+"""The rich surface's requests (``acp/...``, see docs/protocol.md): what the VS Code extension
+and the Neovim plugin call to drive sessions and to get the whole picture at once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pygls.lsp.server import LanguageServer
+
+from acp_editor.editor.frontend import EditorFrontend
+from acp_editor.editor.handling import prompt_blocks, register_requests
+from acp_editor.editor.link import EditorLink
+from acp_editor.editor.review import EditorReview
+from acp_editor.errors import InvalidParams
+from acp_editor.protocol import editor as proto
+from acp_editor.protocol.acp import nonempty_str, obj_or_empty, optional_str
+
+
+class RichRequests:
+    def __init__(self, link: EditorLink, frontend: EditorFrontend, review: EditorReview) -> None:
+        self.link = link
+        self.frontend = frontend
+        self.review = review
+
+    def register(self, server: LanguageServer) -> None:
+        register_requests(
+            server,
+            {
+                proto.ACP_NEW_SESSION: self.new_session,
+                proto.ACP_PROMPT: self.prompt,
+                proto.ACP_CANCEL: self.cancel,
+                proto.ACP_SNAPSHOT: self.snapshot,
+                proto.ACP_SET_MODE: self.set_mode,
+                proto.ACP_SET_CONFIG_OPTION: self.set_config_option,
+                proto.ACP_LIST_SESSIONS: self.list_sessions,
+                proto.ACP_LOAD_SESSION: self.load_session,
+                proto.ACP_SET_FOLLOW: self.set_follow,
+            },
+        )
+
+    def picture(self, session_id: str | None = None) -> dict[str, Any]:
+        """Everything an editor shows, at once: for one session or all of them."""
+        return {
+            "agent": self.frontend.status.current,
+            "sessions": self.link.snapshots(session_id),
+            "currentSessionId": self.link.current_session,
+            "follow": self.frontend.follow.enabled,
+            "terminals": self.frontend.terminals.snapshots(session_id),
+            "review": [v for v in self.review.views() if session_id in (None, v["sessionId"])],
+        }
+
+    def _opened(self, session_id: str) -> dict[str, Any]:
+        # Changes still buffered are part of the snapshot: send them first, or an editor that
+        # applies them on top of the snapshot would apply them twice.
+        self.frontend.flush(session_id)
+        return {"sessionId": session_id, "snapshot": self.link.snapshots(session_id)[0]}
+
+    async def new_session(self, params: Any) -> dict[str, Any]:
+        return self._opened(await self.link.new_session(optional_str(obj_or_empty(params), "cwd")))
+
+    async def load_session(self, params: Any) -> dict[str, Any]:
+        p = obj_or_empty(params)
+        sid = await self.link.load_session(nonempty_str(p, "sessionId"), optional_str(p, "cwd"))
+        return self._opened(sid)
+
+    async def prompt(self, params: Any) -> dict[str, Any]:
+        p = obj_or_empty(params)
+        blocks = prompt_blocks(p.get("prompt"))
+        return await self.link.prompt(blocks, optional_str(p, "sessionId"))
+
+    async def cancel(self, params: Any) -> dict[str, Any]:
+        sid = nonempty_str(obj_or_empty(params), "sessionId")
+        await self.link.session_id(sid)
+        await self.link.cancel(sid)
+        return {}
+
+    async def snapshot(self, params: Any) -> dict[str, Any]:
+        self.frontend.flush()  # nothing in flight is left out of the picture
+        return self.picture(optional_str(obj_or_empty(params), "sessionId"))
+
+    async def set_mode(self, params: Any) -> dict[str, Any]:
+        p = obj_or_empty(params)
+        await self.link.set_mode(nonempty_str(p, "modeId"), nonempty_str(p, "sessionId"))
+        return {}
+
+    async def set_config_option(self, params: Any) -> dict[str, Any]:
+        p = obj_or_empty(params)
+        value = p.get("value")
+        if not isinstance(value, str | bool):
+            raise InvalidParams("params.value must be a string or a boolean")
+        sid = nonempty_str(p, "sessionId")
+        await self.link.set_config_option(sid, nonempty_str(p, "configId"), value)
+        return {}
+
+    async def list_sessions(self, params: Any) -> dict[str, Any]:
+        return await self.link.list_sessions(optional_str(obj_or_empty(params), "cwd"))
+
+    async def set_follow(self, params: Any) -> dict[str, Any]:
+        enabled = obj_or_empty(params).get("enabled")
+        if not isinstance(enabled, bool):
+            raise InvalidParams("params.enabled must be a boolean")
+        self.frontend.follow.set_enabled(enabled)
+        return {"enabled": enabled}

@@ -1,0 +1,43 @@
+"""The agent's terminals as the editor sees them: live output for rich editors, and the last
+64 KiB of each kept for snapshots (an editor that connects late still sees what ran)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from acp_editor.editor.channel import EditorChannel
+from acp_editor.protocol import editor as proto
+
+TERMINAL_TAIL = 64 * 1024
+
+
+class TerminalStreams:
+    def __init__(self, channel: EditorChannel) -> None:
+        self.channel = channel
+        self._terminals: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def _terminal(self, session_id: str, terminal_id: str) -> dict[str, Any]:
+        return self._terminals.setdefault(
+            (session_id, terminal_id),
+            {"sessionId": session_id, "terminalId": terminal_id, "output": "", "exitStatus": None},
+        )
+
+    def output(self, session_id: str, terminal_id: str, text: str) -> None:
+        term = self._terminal(session_id, terminal_id)
+        term["output"] = (term["output"] + text)[-TERMINAL_TAIL:]
+        if self.channel.features.has(proto.FEATURE_TERMINALS):
+            self.channel.notify(
+                proto.ACP_TERMINAL_OUTPUT,
+                {"sessionId": session_id, "terminalId": terminal_id, "data": text},
+            )
+
+    def exited(self, session_id: str, terminal_id: str, status: dict[str, Any]) -> None:
+        self._terminal(session_id, terminal_id)["exitStatus"] = status
+        if self.channel.features.has(proto.FEATURE_TERMINALS):
+            self.channel.notify(
+                proto.ACP_TERMINAL_EXIT,
+                {"sessionId": session_id, "terminalId": terminal_id, "exitStatus": status},
+            )
+
+    def snapshots(self, session_id: str | None = None) -> list[dict[str, Any]]:
+        return [dict(t) for (sid, _), t in self._terminals.items() if session_id in (None, sid)]
