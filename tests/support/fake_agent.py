@@ -1,0 +1,135 @@
+"""A fake agent side for unit tests of the editor side: an ``AgentSide`` kept in memory.
+
+Its sessions are real ``SessionState``s and its updates reach the real front end, so the editor
+glue is exercised as with a real agent, minus the process and the wire.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from acp_editor.agent.config import AgentConfig
+from acp_editor.agent.frontend import Frontend
+from acp_editor.errors import AgentError
+from acp_editor.protocol import acp
+from acp_editor.review.queue import ReviewQueue
+from acp_editor.services.documents import DocumentSource
+from acp_editor.session.state import SessionState, SessionView
+
+
+@dataclass
+class Opened:
+    id: str
+
+
+@dataclass
+class Script:
+    """How the agents a ``FakeAgents`` starts behave."""
+
+    fail_start: str | None = None
+    capabilities: dict[str, Any] = field(default_factory=lambda: {"loadSession": True})
+    turn: list[dict[str, Any]] = field(default_factory=list)
+    """``session/update`` payloads each prompt applies, in order, before the turn ends."""
+    stop_reason: str = "end_turn"
+
+
+class FakeAgent:
+    def __init__(
+        self, config: AgentConfig, frontend: Frontend, documents: DocumentSource, script: Script
+    ) -> None:
+        self.config = config
+        self.frontend = frontend
+        self.script = script
+        self.exited = asyncio.Event()
+        self.protocol_version = 1
+        self.review = ReviewQueue(documents, "after-write", frontend.review_changed)
+        self.states: dict[str, SessionState] = {}
+        self.calls: list[tuple[str, Any]] = []
+        self._ids = itertools.count(1)
+
+    @property
+    def agent_capabilities(self) -> dict[str, Any]:
+        return self.script.capabilities
+
+    async def start(self, cwd: str) -> dict[str, Any]:
+        self.calls.append(("start", cwd))
+        if self.script.fail_start is not None:
+            raise AgentError(self.script.fail_start)
+        return {"protocolVersion": 1, "agentInfo": {"name": "fake-agent"}}
+
+    async def shutdown(self) -> None:
+        self.calls.append(("shutdown", None))
+        self.exited.set()
+
+    def crash(self) -> None:
+        self.exited.set()
+        self.frontend.agent_exited(9, "fake agent: boom", False)
+
+    def supports(self, method: str) -> bool:
+        if method == acp.SESSION_LOAD:
+            return self.script.capabilities.get("loadSession") is True
+        return method.removeprefix("session/") in self.script.capabilities
+
+    def session_ids(self) -> list[str]:
+        return list(self.states)
+
+    def session_state(self, session_id: str) -> SessionView | None:
+        return self.states.get(session_id)
+
+    def snapshots(self, session_id: str | None = None) -> list[dict[str, Any]]:
+        return [s.snapshot() for sid, s in self.states.items() if session_id in (None, sid)]
+
+    def _open(self, session_id: str) -> Opened:
+        self.states[session_id] = SessionState(session_id)
+        return Opened(session_id)
+
+    async def new_session(self, cwd: str, additional_directories: Sequence[str] = ()) -> Opened:
+        self.calls.append(("new_session", cwd))
+        return self._open(f"s{next(self._ids)}")
+
+    async def load_session(self, session_id: str, cwd: str, *, resume: bool = False) -> Opened:
+        self.calls.append(("resume" if resume else "load", session_id))
+        return self._open(session_id)
+
+    async def list_sessions(self, cwd: str | None = None) -> dict[str, Any]:
+        return {"sessions": [{"sessionId": s, "cwd": cwd} for s in self.states]}
+
+    async def prompt(self, session_id: str, blocks: list[dict[str, Any]]) -> dict[str, Any]:
+        self.calls.append(("prompt", blocks))
+        state = self.states[session_id]
+        self.frontend.session_changed(state, state.add_user_prompt(blocks))
+        for update in self.script.turn:
+            self.frontend.session_changed(state, state.apply_update(update))
+        return {"stopReason": self.script.stop_reason}
+
+    async def cancel(self, session_id: str) -> None:
+        self.calls.append(("cancel", session_id))
+
+    async def set_mode(self, session_id: str, mode_id: str) -> None:
+        self.calls.append(("set_mode", (session_id, mode_id)))
+
+    async def set_config_option(self, session_id: str, config_id: str, value: Any) -> None:
+        self.calls.append(("set_config_option", (session_id, config_id, value)))
+
+
+class FakeAgents:
+    """An ``AgentFactory``: every agent it started, the last one current."""
+
+    def __init__(self, script: Script | None = None) -> None:
+        self.script = script or Script()
+        self.started: list[FakeAgent] = []
+
+    def __call__(
+        self, config: AgentConfig, frontend: Frontend, documents: DocumentSource
+    ) -> FakeAgent:
+        agent = FakeAgent(config, frontend, documents, self.script)
+        self.started.append(agent)
+        return agent
+
+    @property
+    def current(self) -> FakeAgent:
+        return self.started[-1]

@@ -1,0 +1,122 @@
+"""What the editor is shown, against a fake editor: each event through the rich message when the
+editor declared it, else the standard fallback, and tool calls read from the session state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types as lsp
+
+from acp_editor.protocol import editor as proto
+from tests.support.fake_agent import Script
+from tests.unit.editor.conftest import MakeRig, Rig
+
+
+def edit_turn(path: Path) -> list[dict[str, Any]]:
+    return [
+        {
+            "sessionUpdate": "tool_call",
+            "toolCallId": "t1",
+            "title": "Edit a.py",
+            "kind": "edit",
+            "status": "in_progress",
+            "locations": [{"path": str(path), "line": 2}],
+        },
+        {
+            "sessionUpdate": "tool_call_update",
+            "toolCallId": "t1",
+            "status": "completed",
+            "content": [{"type": "diff", "path": str(path), "oldText": "a\n", "newText": "b\n"}],
+        },
+    ]
+
+
+async def run_turn(r: Rig) -> None:
+    await r.side.link.prompt([{"type": "text", "text": "go"}])
+    await r.editor.settle()
+
+
+async def test_rich_editor_gets_follow_and_one_diff_preview(rig: MakeRig, tmp_path: Path) -> None:
+    path = tmp_path / "a.py"
+    path.write_text("one\ntwo\nthree\n")
+    r = rig(
+        proto.FEATURE_STREAM,
+        proto.FEATURE_FOLLOW,
+        proto.FEATURE_DIFFS,
+        script=Script(turn=edit_turn(path) * 2),
+    )
+    await run_turn(r)
+    (follow,) = r.editor.notes_of(proto.ACP_FOLLOW)
+    assert follow["toolCallId"] == "t1" and follow["range"]["start"]["line"] == 1
+    (diff,) = r.editor.notes_of(proto.ACP_DIFF)  # resent content is not sent again
+    assert (diff["oldText"], diff["newText"], diff["path"]) == ("a\n", "b\n", str(path))
+    # The state it refers to was sent before it.
+    methods = [m for m, _ in r.editor.notes]
+    assert methods.index(proto.ACP_SESSION_CHANGED) < methods.index(proto.ACP_DIFF)
+    assert r.editor.requests == []
+
+
+async def test_plain_editor_gets_show_document_without_focus_and_progress(
+    rig: MakeRig, tmp_path: Path
+) -> None:
+    path = tmp_path / "a.py"
+    path.write_text("only line\n")
+    r = rig(show_document=True, work_done_progress=True, script=Script(turn=edit_turn(path)))
+    await run_turn(r)
+    (shown,) = r.editor.requests_of(lsp.WINDOW_SHOW_DOCUMENT)
+    assert shown["takeFocus"] is False
+    assert shown["selection"]["start"]["line"] == 0  # line 2 of a one-line file: clamped
+    events = [(kind, value) for kind, _, value in r.editor.progress.events]
+    assert [k for k, _ in events] == ["create", "begin", "report", "end"]
+    assert events[1][1] == "Edit a.py" and events[-1][1] == "Edit a.py: completed"
+    assert r.editor.notes == []  # nothing rich for an editor that declared nothing
+
+
+async def test_rich_permission_carries_request_id_command_and_diffs(rig: MakeRig) -> None:
+    r = rig(proto.FEATURE_PERMISSIONS)
+    r.editor.answers[proto.ACP_REQUEST_PERMISSION] = lambda p: {"optionId": "yes"}
+    call = {"toolCallId": "t", "title": "Run", "kind": "execute", "rawInput": {"command": "ls"}}
+    options = [{"optionId": "yes", "kind": "allow_once", "name": "Allow"}]
+    assert await r.side.frontend.request_permission("s1", call, options) == "yes"
+    ((method, params, msg_id),) = r.editor.requests
+    assert method == proto.ACP_REQUEST_PERMISSION and params["requestId"] == msg_id
+    assert params["command"] == "ls" and params["diffs"] == []
+
+
+async def test_plain_permission_answer_maps_back_by_title(rig: MakeRig) -> None:
+    r = rig()
+    r.editor.answers[lsp.WINDOW_SHOW_MESSAGE_REQUEST] = lambda p: {"title": "Reject"}
+    options = [
+        {"optionId": "ok", "kind": "allow_once", "name": "Allow"},
+        {"optionId": "no", "kind": "reject_once"},
+    ]
+    call = {"toolCallId": "t", "title": "Edit"}
+    assert await r.side.frontend.request_permission("s1", call, options) == "no"
+    (asked,) = r.editor.requests_of(lsp.WINDOW_SHOW_MESSAGE_REQUEST)
+    assert [a["title"] for a in asked["actions"]] == ["Allow", "Reject"]
+
+
+async def test_a_crash_is_a_failed_status_and_an_error_message_without_a_plugin(
+    rig: MakeRig,
+) -> None:
+    r = rig()
+    await r.side.link.ensure_agent()
+    r.agents.current.crash()
+    assert r.side.status.current["state"] == "failed"
+    ((text, kind),) = r.editor.messages
+    assert kind == lsp.MessageType.Error and "fake agent: boom" in text
+
+
+async def test_terminal_output_is_streamed_and_kept_for_snapshots(rig: MakeRig) -> None:
+    r = rig(proto.FEATURE_TERMINALS)
+    r.side.frontend.terminal_output("s1", "term", "hello ")
+    r.side.frontend.terminal_output("s1", "term", "world")
+    r.side.frontend.terminal_exited("s1", "term", {"exitCode": 0, "signal": None})
+    assert [p["data"] for p in r.editor.notes_of(proto.ACP_TERMINAL_OUTPUT)] == [
+        "hello ",
+        "world",
+    ]
+    (snap,) = r.side.frontend.terminals.snapshots("s1")
+    assert snap["output"] == "hello world" and snap["exitStatus"]["exitCode"] == 0
+    assert r.side.frontend.terminals.snapshots("other") == []
