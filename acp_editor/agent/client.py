@@ -1,28 +1,25 @@
-"""The ACP client: start the agent, negotiate, drive sessions.
+"""The ACP client: one agent and its sessions.
 
-This module is the sidecar's side of the protocol's lifecycle (initialize, authenticate, session
-calls, prompt, cancel, shutdown) and the one place the agent side is assembled: the services the
-agent may use, review, and the handlers that serve the agent's requests (``agent.serving``). What
-the user sees is the ``Frontend``'s business.
+This module drives sessions (authenticate, new/load/list/close, prompt, cancel, modes) and is the
+one place the agent side is assembled: the link to the process (``agent.connection``), the
+services the agent may use, review, and the handlers that serve the agent's requests
+(``agent.serving``). What the user sees is the ``Frontend``'s business.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Sequence
 from typing import Any
 
 from acp_editor.agent.asking import PermissionAsker
 from acp_editor.agent.config import AgentConfig
+from acp_editor.agent.connection import AgentConnection
 from acp_editor.agent.frontend import Frontend, SilentFrontend
-from acp_editor.agent.handshake import AgentInfo, agreed_version, initialize_params
-from acp_editor.agent.process import AgentProcess
-from acp_editor.agent.rpc import JsonRpcPeer, Tracer, Writer
+from acp_editor.agent.rpc import JsonRpcPeer
 from acp_editor.agent.serving import AgentRequests
 from acp_editor.agent.sessions import Session
 from acp_editor.errors import AgentError, AuthRequired, RpcError
-from acp_editor.log import get_logger
 from acp_editor.protocol import acp
 from acp_editor.review.documents import ReviewingDocuments
 from acp_editor.review.queue import ReviewQueue
@@ -33,8 +30,6 @@ from acp_editor.services.terminals import TerminalManager
 from acp_editor.session.state import SessionState, SessionView
 
 __all__ = ["AcpClient", "AgentConfig"]
-
-log = get_logger("agent")
 
 
 class AcpClient:
@@ -49,13 +44,6 @@ class AcpClient:
         self.config = config
         self.frontend = frontend or SilentFrontend()
         self.sessions: dict[str, Session] = {}
-        self.process: AgentProcess | None = None
-        self.peer: JsonRpcPeer | None = None
-        self.info = AgentInfo()
-        self.protocol_version = config.protocol_version
-        self.root: str | None = None
-        """The working directory the agent was started in."""
-        self.exited = asyncio.Event()
         paths = PathPolicy([], unrestricted=config.unrestricted_fs)
         inner = documents or DiskDocuments()
         self.review = ReviewQueue(inner, config.review_mode, self.frontend.review_changed)
@@ -71,25 +59,29 @@ class AcpClient:
         self.requests = AgentRequests(
             self.sessions, self.frontend, files, terminals, self.asker, [self.reviewing.observe]
         )
-        self._tasks: list[asyncio.Task[Any]] = []
-        self.tracers: list[Tracer] = []
-        """Observers of every ACP message, both directions (traffic logs, schema checks)."""
+        self.connection = AgentConnection(config, self.requests.register, self._agent_exited)
+        self.exited = self.connection.exited
 
     def _file_accessed(self, kind: str, path: Any, session_id: str) -> None:
         self.frontend.file_accessed(kind, str(path), session_id)
 
-    # -- what the agent can do ------------------------------------------------------------------
+    def _agent_exited(self, code: int | None, stderr_tail: str, expected: bool) -> None:
+        for session in self.sessions.values():
+            self.asker.abandon(session)
+        self.frontend.agent_exited(code, stderr_tail, expected)
+
+    # -- what the agent can do, and the sessions' state ------------------------------------------
 
     @property
-    def init_result(self) -> dict[str, Any]:
-        return self.info.result
+    def protocol_version(self) -> int:
+        return self.connection.protocol_version
 
     @property
     def agent_capabilities(self) -> dict[str, Any]:
-        return self.info.capabilities
+        return self.connection.info.capabilities
 
     def supports(self, method: str) -> bool:
-        return self.info.supports(method)
+        return self.connection.info.supports(method)
 
     def session_ids(self) -> list[str]:
         return list(self.sessions)
@@ -102,111 +94,42 @@ class AcpClient:
         """The state of every session (or of one), to send whole."""
         return [s.state.snapshot() for sid, s in self.sessions.items() if session_id in (None, sid)]
 
+    def session(self, session_id: str) -> Session:
+        try:
+            return self.sessions[session_id]
+        except KeyError:
+            raise AgentError(f"unknown session {session_id!r}") from None
+
     # -- lifecycle ------------------------------------------------------------------------------
 
     async def start(self, cwd: str) -> dict[str, Any]:
-        """Spawn the agent with ``cwd`` as its working directory and run ``initialize``."""
-        self.root = cwd
-        self.process = await AgentProcess.start(
-            self.config.command, cwd=cwd, extra_env=self.config.env, base_env=self.config.base_env()
-        )
-        stdin = self.process.stdin
-        peer = JsonRpcPeer(
-            "agent", Writer(stdin.write, stdin.drain), default_timeout=self.config.request_timeout
-        )
-        self._tasks.append(asyncio.ensure_future(self._read(peer)))
-        self._tasks.append(asyncio.ensure_future(self._watch_exit(peer)))
-        return await self.connect(peer)
+        """Spawn the agent in ``cwd`` and ``initialize``; the agent's answer."""
+        return await self.connection.start(cwd)
 
     async def connect(self, peer: JsonRpcPeer) -> dict[str, Any]:
-        """Serve the agent's requests on ``peer`` and run ``initialize`` over it. ``start`` gives
-        the peer of a spawned process; unit tests give one wired to an agent in memory."""
-        self.peer = peer
-        peer.tracers = self.tracers  # shared: observers added later see traffic too
-        self.requests.register(peer)
-        try:
-            result = await peer.request(
-                acp.INITIALIZE, initialize_params(self.config.protocol_version)
-            )
-            self.info = AgentInfo(result if isinstance(result, dict) else {})
-            self.protocol_version = agreed_version(self.info.result, self.config.protocol_version)
-        except RpcError as exc:
-            await self.shutdown()
-            raise AgentError(
-                f"the agent failed to initialize: {exc.message}{self._tail()}"
-            ) from exc
-        except AgentError:
-            await self.shutdown()
-            raise
-        return self.info.result
-
-    def _tail(self) -> str:
-        tail = self.process.stderr_tail() if self.process else ""
-        return f"\nagent stderr (last lines):\n{tail}" if tail else ""
-
-    async def _read(self, peer: JsonRpcPeer) -> None:
-        assert self.process is not None
-        await peer.run(self.process.stdout, close_at_eof=False)
-        # EOF usually means the agent is exiting: wait a moment so the error says how it ended.
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(self.process.proc.wait()), 2.0)
-        code = self.process.returncode
-        peer.close(
-            f"the agent exited with code {code}"
-            if code is not None
-            else "the agent closed its output"
-        )
-
-    async def _watch_exit(self, peer: JsonRpcPeer) -> None:
-        assert self.process is not None
-        code = await self.process.wait()
-        expected = self.process.stopping
-        peer.close(f"the agent exited with code {code}")
-        for session in self.sessions.values():
-            self.asker.abandon(session)
-        if not expected:
-            log.error("the agent exited unexpectedly with code %s%s", code, self._tail())
-        self.exited.set()
-        self.frontend.agent_exited(code, self.process.stderr_tail(), expected)
+        """``initialize`` over a peer made elsewhere (an agent in memory, in unit tests)."""
+        return await self.connection.connect(peer)
 
     async def shutdown(self) -> None:
         """End every terminal, then the agent's whole process group. Idempotent."""
         await self.requests.terminals.close_all()
-        if self.process is not None and self.process.returncode is None:
-            await self.process.shutdown(self.config.shutdown_grace)
-        elif self.process is not None:
-            await self.process.shutdown(0.0, 0.5)  # the leader is gone; its children may not be
-        if self.peer is not None:
-            self.peer.close("shut down")
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        self._tasks.clear()
+        await self.connection.shutdown()
 
     # -- requests to the agent ------------------------------------------------------------------
-
-    async def call(
-        self, method: str, params: dict[str, Any], *, timeout: float | None = None
-    ) -> Any:
-        if self.peer is None:
-            raise AgentError("the agent is not running")
-        return await self.peer.request(method, params, timeout=timeout)
 
     async def _session_call(self, method: str, params: dict[str, Any]) -> Any:
         """A session set-up call, authenticating once if the agent asks for it."""
         try:
-            return await self.call(method, params, timeout=self.config.session_timeout)
+            return await self.connection.call(method, params, timeout=self.config.session_timeout)
         except RpcError as exc:
             if exc.code != AuthRequired.CODE:
                 raise
         await self.authenticate()
-        return await self.call(method, params, timeout=self.config.session_timeout)
+        return await self.connection.call(method, params, timeout=self.config.session_timeout)
 
     async def authenticate(self) -> None:
         # Terminal-type methods are run by the user as an interactive program, never sent here.
-        offered = self.info.auth_methods
+        offered = self.connection.info.auth_methods
         usable = [m for m in offered if m.get("type", "agent") != "terminal"]
         ids = [str(m.get("id")) for m in usable]
         chosen = self.config.auth_method
@@ -220,7 +143,9 @@ class AcpClient:
                 f"auth method {chosen!r} cannot be used with this agent "
                 f"(methods it accepts through authenticate: {', '.join(ids) or 'none'})"
             )
-        await self.call(acp.AUTHENTICATE, {"methodId": chosen}, timeout=self.config.session_timeout)
+        await self.connection.call(
+            acp.AUTHENTICATE, {"methodId": chosen}, timeout=self.config.session_timeout
+        )
 
     def _open(self, session_id: str, cwd: str, dirs: Sequence[str]) -> Session:
         state = SessionState(session_id, self.protocol_version)
@@ -262,7 +187,7 @@ class AcpClient:
         if not self.supports(acp.SESSION_LIST):
             raise AgentError("the agent does not support session/list")
         params = {"cwd": cwd} if cwd else {}
-        return acp.obj(await self.call(acp.SESSION_LIST, params), "session/list result")
+        return acp.obj(await self.connection.call(acp.SESSION_LIST, params), "session/list result")
 
     async def close_session(self, session_id: str) -> None:
         session = self.sessions.pop(session_id, None)
@@ -270,7 +195,7 @@ class AcpClient:
             self.asker.cancel(session)
             await self.requests.terminals.close_session(session_id)
         if self.supports(acp.SESSION_CLOSE):
-            await self.call(acp.SESSION_CLOSE, {"sessionId": session_id})
+            await self.connection.call(acp.SESSION_CLOSE, {"sessionId": session_id})
 
     async def prompt(self, session_id: str, blocks: list[dict[str, Any]]) -> dict[str, Any]:
         """Send a prompt and wait for the turn to end; returns the agent's ``PromptResponse``."""
@@ -281,7 +206,7 @@ class AcpClient:
         self.requests.emit(session, session.state.add_user_prompt(blocks))
         session.prompting = True
         try:
-            result = await self.call(
+            result = await self.connection.call(
                 acp.SESSION_PROMPT,
                 {"sessionId": session_id, "prompt": blocks},
                 timeout=self.config.prompt_timeout,
@@ -303,13 +228,13 @@ class AcpClient:
             session.cancelling = True
         self.asker.cancel(session)
         self.requests.emit(session, session.state.mark_unfinished_cancelled())
-        if self.peer is not None and not self.peer.is_closed:
-            with contextlib.suppress(RpcError):
-                await self.peer.notify(acp.SESSION_CANCEL, {"sessionId": session_id})
+        await self.connection.notify(acp.SESSION_CANCEL, {"sessionId": session_id})
 
     async def set_mode(self, session_id: str, mode_id: str) -> None:
         session = self.session(session_id)
-        await self.call(acp.SESSION_SET_MODE, {"sessionId": session_id, "modeId": mode_id})
+        await self.connection.call(
+            acp.SESSION_SET_MODE, {"sessionId": session_id, "modeId": mode_id}
+        )
         self.requests.emit(session, session.state.set_current_mode(mode_id))
 
     async def set_config_option(self, session_id: str, config_id: str, value: Any) -> None:
@@ -317,12 +242,6 @@ class AcpClient:
         params: dict[str, Any] = {"sessionId": session_id, "configId": config_id, "value": value}
         if isinstance(value, bool):
             params["type"] = "boolean"  # a bare value means a value id (a string) on the wire
-        result = await self.call(acp.SESSION_SET_CONFIG_OPTION, params)
+        result = await self.connection.call(acp.SESSION_SET_CONFIG_OPTION, params)
         if isinstance(result, dict) and "configOptions" in result:
             self.requests.emit(session, session.state.set_config_options(result["configOptions"]))
-
-    def session(self, session_id: str) -> Session:
-        try:
-            return self.sessions[session_id]
-        except KeyError:
-            raise AgentError(f"unknown session {session_id!r}") from None

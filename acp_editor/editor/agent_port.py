@@ -27,8 +27,10 @@ class AgentSide(Protocol):
     """One running agent and its sessions."""
 
     exited: asyncio.Event
-    protocol_version: int
     review: ReviewQueue
+
+    @property
+    def protocol_version(self) -> int: ...
 
     @property
     def agent_capabilities(self) -> dict[str, Any]: ...

@@ -42,7 +42,7 @@ async def start_client(acp_schema: AcpSchema, tmp_path: Path) -> AsyncIterator[S
             frontend or Recorder(),
         )
         checker = ClientTrafficChecker(acp_schema)
-        client.tracers.append(checker)
+        client.connection.tracers.append(checker)
         started.append((client, checker))
         await client.start(str(cwd or tmp_path))
         return client

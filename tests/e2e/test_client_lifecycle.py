@@ -33,7 +33,7 @@ class ChoosesAuth(Recorder):
 
 def record_methods(client: AcpClient) -> list[str]:
     methods: list[str] = []
-    client.tracers.append(
+    client.connection.tracers.append(
         lambda d, m: methods.append(m["method"]) if d == "send" and "method" in m else None
     )
     return methods
@@ -42,7 +42,7 @@ def record_methods(client: AcpClient) -> list[str]:
 async def test_initialize_is_honest(start_client: StartClient) -> None:
     client = await start_client()
     assert client.protocol_version == 1
-    assert client.init_result["agentCapabilities"]["loadSession"] is True
+    assert client.connection.info.result["agentCapabilities"]["loadSession"] is True
 
 
 async def test_unsupported_version_is_refused_clearly(start_client: StartClient) -> None:
@@ -85,7 +85,9 @@ async def test_terminal_auth_method_is_never_sent(
     start_client: StartClient, tmp_path: Path
 ) -> None:
     client = await start_client("--require-auth")
-    terminal_ids = [m["id"] for m in client.info.auth_methods if m.get("type") == "terminal"]
+    terminal_ids = [
+        m["id"] for m in client.connection.info.auth_methods if m.get("type") == "terminal"
+    ]
     assert terminal_ids, "the scripted agent offers a terminal-type method"
     client.config.auth_method = terminal_ids[0]
     methods = record_methods(client)
@@ -134,8 +136,8 @@ async def test_agent_ignoring_stdin_eof_and_its_children_are_killed(
     start_client: StartClient,
 ) -> None:
     client = await start_client("--ignore-stdin-eof")
-    assert client.process is not None
-    pgid = client.process.proc.pid
+    assert client.connection.process is not None
+    pgid = client.connection.process.proc.pid
     await asyncio.sleep(0.3)  # let it start its child
     members = procs.group_members(pgid)
     assert len(members) >= 2, "the agent and its child"
@@ -163,8 +165,8 @@ async def test_crash_mid_turn_fails_the_prompt_and_tells_the_front_end(
     session = await client.new_session(str(tmp_path))
     turn = asyncio.ensure_future(client.prompt(session.id, [{"type": "text", "text": "wait"}]))
     await asyncio.sleep(0.3)
-    assert client.process is not None
-    os.killpg(client.process.proc.pid, 9)
+    assert client.connection.process is not None
+    os.killpg(client.connection.process.proc.pid, 9)
     with pytest.raises(Exception, match="exited"):
         await asyncio.wait_for(turn, 10)
     await asyncio.wait_for(client.exited.wait(), 5)

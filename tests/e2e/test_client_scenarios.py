@@ -26,8 +26,8 @@ async def run_prompt(
 ) -> tuple[AcpClient, str, Recorder, dict[str, Any]]:
     recorder = recorder or Recorder()
     client = await start_client(frontend=recorder, **config)
-    assert client.root is not None
-    session = await client.new_session(client.root)
+    assert client.connection.root is not None
+    session = await client.new_session(client.connection.root)
     result = await client.prompt(session.id, [{"type": "text", "text": text}])
     return client, session.id, recorder, result
 
@@ -176,8 +176,8 @@ async def test_cancel_answers_the_pending_permission_cancelled(
 ) -> None:
     rec = Recorder(answer_kind=None)  # never answers: the dialog stays open
     client = await start_client(frontend=rec)
-    assert client.root is not None
-    session = await client.new_session(client.root)
+    assert client.connection.root is not None
+    session = await client.new_session(client.connection.root)
     turn = asyncio.ensure_future(client.prompt(session.id, [{"type": "text", "text": "edit"}]))
     await asyncio.wait_for(rec.asked.wait(), 10)
     await client.cancel(session.id)
@@ -191,8 +191,8 @@ async def test_cancel_answers_the_pending_permission_cancelled(
 
 async def test_cancel_during_a_long_tool_call(start_client: StartClient, workspace: Path) -> None:
     client = await start_client()
-    assert client.root is not None
-    session = await client.new_session(client.root)
+    assert client.connection.root is not None
+    session = await client.new_session(client.connection.root)
     turn = asyncio.ensure_future(client.prompt(session.id, [{"type": "text", "text": "wait"}]))
     await asyncio.sleep(0.5)
     await client.cancel(session.id)

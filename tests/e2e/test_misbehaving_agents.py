@@ -75,7 +75,7 @@ async def test_bad_requests_get_the_right_errors(start_client: StartClient, tmp_
     sent: list[dict[str, Any]] = []
     rec = Recorder("allow_once", delay=0.5)  # the duplicate arrives while the first is pending
     client, session = await start(start_client, "probe", tmp_path, rec, "--record", str(record))
-    client.tracers.append(lambda d, m: sent.append(m) if d == "send" else None)
+    client.connection.tracers.append(lambda d, m: sent.append(m) if d == "send" else None)
     await client.prompt(session.id, [{"type": "text", "text": "go"}])
     answers = json.loads(record.read_text())
     assert answers["unknown terminal"]["error"]["code"] == -32602

@@ -35,7 +35,7 @@ async def connect(tmp_path: Path) -> AsyncIterator[Connect]:
     ) -> tuple[AcpClient, MemoryAgent, Recorder]:
         recorder = frontend or Recorder()
         client = AcpClient(AgentConfig(command=["in-memory"]), recorder)
-        client.root = str(tmp_path)
+        client.connection.root = str(tmp_path)
         ours, theirs = joined()
         agent = MemoryAgent(theirs, version)
         clients.append(client)
