@@ -24,7 +24,31 @@ def new_request_id() -> str:
     return f"acp-{uuid.uuid4().hex[:12]}"
 
 
-class EditorChannel(Protocol):
+class EditorBuffers(Protocol):
+    """The editor's open documents, and changing them the undoable way (``editor.documents``
+    needs only this)."""
+
+    @property
+    def open_documents(self) -> Mapping[str, TextDocument]:
+        """The documents the editor has open, by URI (empty before ``initialized``)."""
+        ...
+
+    @property
+    def can_apply_edit(self) -> bool: ...
+
+    @property
+    def saves_after_apply(self) -> bool: ...
+
+    def apply_edit(
+        self, uri: str, version: int | None, edits: Sequence[Mapping[str, Any]], label: str
+    ) -> Awaitable[tuple[bool, str | None]]:
+        """``workspace/applyEdit`` of ``edits`` to one document: (applied, failure reason)."""
+        ...
+
+
+class EditorChannel(EditorBuffers, Protocol):
+    """Everything the editor side sends to the editor or asks of it."""
+
     @property
     def features(self) -> ClientFeatures:
         """What the editor declared at ``initialize``."""
@@ -50,20 +74,3 @@ class EditorChannel(Protocol):
 
     @property
     def work_done_progress(self) -> Progress: ...
-
-    @property
-    def open_documents(self) -> Mapping[str, TextDocument]:
-        """The documents the editor has open, by URI (empty before ``initialized``)."""
-        ...
-
-    @property
-    def can_apply_edit(self) -> bool: ...
-
-    @property
-    def saves_after_apply(self) -> bool: ...
-
-    def apply_edit(
-        self, uri: str, version: int | None, edits: Sequence[Mapping[str, Any]], label: str
-    ) -> Awaitable[tuple[bool, str | None]]:
-        """``workspace/applyEdit`` of ``edits`` to one document: (applied, failure reason)."""
-        ...

@@ -9,14 +9,14 @@ against the disk right after writing. Files that are not open go straight to dis
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
 
 from pygls.exceptions import JsonRpcException
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
+from acp_editor.editor.channel import EditorBuffers
 from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
 from acp_editor.services.documents import DiskDocuments
@@ -30,29 +30,12 @@ class EditRefused(RpcError):
     MESSAGE = "The editor did not apply the edit"
 
 
-class EditorSide(Protocol):
-    """What the documents need from the language server."""
-
-    @property
-    def open_documents(self) -> Mapping[str, TextDocument]: ...
-
-    @property
-    def can_apply_edit(self) -> bool: ...
-
-    @property
-    def saves_after_apply(self) -> bool: ...
-
-    def apply_edit(
-        self, uri: str, version: int | None, edits: Sequence[Mapping[str, Any]], label: str
-    ) -> Awaitable[tuple[bool, str | None]]: ...
-
-
 class EditorDocuments:
     """A ``DocumentSource`` that prefers the editor's buffers to the disk."""
 
     def __init__(
         self,
-        editor: EditorSide,
+        editor: EditorBuffers,
         title_for: Callable[[str, str | None], str | None] | None = None,
         disk: DiskDocuments | None = None,
     ) -> None:
