@@ -1,0 +1,191 @@
+"""Checkpoints of a workspace: what every file held at a moment, to find what changed since and
+to put it back.
+
+Built on git plumbing against a private object store (under the user's state directory, one per
+workspace root), never the user's repository: a temporary index and tree objects, so the user's
+index, HEAD, refs and stash are never touched, and it works as well in a folder that is not a
+git repository. ``.gitignore`` files are honoured (and the repository's ``.git/info/exclude``),
+files over ``SIZE_LIMIT`` are left out, and the index keeps each file's stat data, so a checkpoint
+after a few changes only reads the files that changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import shutil
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from acp_editor.log import get_logger
+
+log = get_logger("services.checkpoints")
+
+SIZE_LIMIT = 4 * 1024 * 1024
+"""Larger files are not kept in checkpoints (their changes are not reviewed)."""
+EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+"""The id git gives a tree with nothing in it."""
+
+Status = Literal["added", "modified", "deleted"]
+_STATUS: dict[str, Status] = {"A": "added", "M": "modified", "D": "deleted", "T": "modified"}
+
+
+class CheckpointError(Exception):
+    """git failed, or is missing: checkpoints are off for this workspace."""
+
+
+@dataclass(frozen=True)
+class Change:
+    path: Path
+    status: Status
+
+
+def state_dir() -> Path:
+    """Where acp-editor keeps what must survive a restart (``ACP_EDITOR_STATE_DIR`` first)."""
+    own = os.environ.get("ACP_EDITOR_STATE_DIR")
+    if own:
+        return Path(own)
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "acp-editor"
+
+
+def store_for(root: Path) -> Path:
+    digest = hashlib.sha256(str(root).encode()).hexdigest()[:16]
+    return state_dir() / "checkpoints" / f"{root.name or 'root'}-{digest}"
+
+
+class CheckpointStore:
+    """Checkpoints of one workspace root (see the module docstring)."""
+
+    def __init__(self, root: Path, store: Path | None = None, size_limit: int = SIZE_LIMIT):
+        self.root = root.resolve()
+        self.store = store or store_for(self.root)
+        self.size_limit = size_limit
+        self._ready = False
+        self._lock = asyncio.Lock()  # one index: snapshots must not interleave
+
+    # -- git ------------------------------------------------------------------------------------
+
+    def _env(self, with_work_tree: bool = True) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+        if with_work_tree:  # init refuses one
+            env["GIT_WORK_TREE"] = str(self.root)
+        env.update(
+            GIT_DIR=str(self.store),
+            GIT_INDEX_FILE=str(self.store / "acp-index"),
+            GIT_CONFIG_NOSYSTEM="1",
+            GIT_CONFIG_GLOBAL=os.devnull,  # the user's settings (hooks, fsmonitor) stay out
+            GIT_TERMINAL_PROMPT="0",
+            LC_ALL="C",
+        )
+        return env
+
+    async def _git(
+        self, *args: str, stdin: bytes | None = None, ok: tuple[int, ...] = (0,)
+    ) -> bytes:
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                "git",
+                *args,
+                stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                cwd=self.root,
+                env=self._env(with_work_tree=args[0] != "init"),
+            )
+        except FileNotFoundError as exc:
+            raise CheckpointError("git is not installed: turn checkpoints are off") from exc
+        out, err = await proc.communicate(stdin)
+        if proc.returncode not in ok:
+            raise CheckpointError(f"git {args[0]} failed: {err.decode(errors='replace').strip()}")
+        return out
+
+    async def _ensure(self) -> None:
+        if self._ready:
+            return
+        if shutil.which("git") is None:
+            raise CheckpointError("git is not installed: turn checkpoints are off")
+        if not (self.store / "HEAD").exists():
+            self.store.mkdir(parents=True, exist_ok=True, mode=0o700)
+            await self._git("init", "--quiet", "--bare", str(self.store))
+            settings = (("core.bare", "false"), ("gc.auto", "0"), ("core.autocrlf", "false"))
+            for key, value in settings:
+                await self._git("config", key, value)
+        self._ready = True
+
+    def _copy_excludes(self) -> None:
+        """The repository's own ``info/exclude`` counts too (``.gitignore`` files are read from
+        the work tree by git itself)."""
+        theirs = self.root / ".git" / "info" / "exclude"
+        ours = self.store / "info" / "exclude"
+        try:
+            text = theirs.read_bytes() if theirs.is_file() else b""
+            ours.parent.mkdir(parents=True, exist_ok=True)
+            if not ours.exists() or ours.read_bytes() != text:
+                ours.write_bytes(text)
+        except OSError as exc:
+            log.info("could not copy %s: %s", theirs, exc)
+
+    # -- checkpoints ----------------------------------------------------------------------------
+
+    async def snapshot(self) -> str:
+        """The id of a tree holding every file of the root as it is now."""
+        async with self._lock:
+            await self._ensure()
+            await asyncio.to_thread(self._copy_excludes)
+            listed = await self._git(
+                "ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard"
+            )
+            update, drop = await asyncio.to_thread(self._sort, listed)
+            if update:
+                await self._git("update-index", "--add", "--remove", "-z", "--stdin", stdin=update)
+            if drop:
+                await self._git("update-index", "--force-remove", "-z", "--stdin", stdin=drop)
+            return (await self._git("write-tree")).decode().strip()
+
+    def _sort(self, listed: bytes) -> tuple[bytes, bytes]:
+        """Paths to add or remove, and paths to drop although they exist (too large, or no
+        longer a plain file)."""
+        update: list[bytes] = []
+        drop: list[bytes] = []
+        for raw in dict.fromkeys(p for p in listed.split(b"\0") if p):
+            try:
+                info = (self.root / os.fsdecode(raw)).lstat()
+            except OSError:
+                update.append(raw)  # gone: --remove drops it
+                continue
+            plain = stat.S_ISREG(info.st_mode) or stat.S_ISLNK(info.st_mode)
+            (update if plain and info.st_size <= self.size_limit else drop).append(raw)
+        return b"".join(p + b"\0" for p in update), b"".join(p + b"\0" for p in drop)
+
+    async def keep(self, name: str, tree: str) -> None:
+        """Name a checkpoint (``refs/acp/NAME``) so nothing ever collects its objects."""
+        await self._git("update-ref", f"refs/acp/{name}", tree)
+
+    async def named(self, name: str) -> str | None:
+        out = await self._git("rev-parse", "--verify", "--quiet", f"refs/acp/{name}", ok=(0, 1))
+        return out.decode().strip() or None
+
+    async def changes(self, old: str, new: str) -> list[Change]:
+        """What differs between two checkpoints, file by file."""
+        if old == new:
+            return []
+        await self._ensure()
+        out = await self._git("diff-tree", "-r", "-z", "--no-renames", "--name-status", old, new)
+        fields = out.split(b"\0")
+        found = []
+        for status, raw in zip(fields[0::2], fields[1::2], strict=False):
+            kind = _STATUS.get(status.decode()[:1])
+            if kind is not None and raw:
+                found.append(Change(self.root / os.fsdecode(raw), kind))
+        return found
+
+    async def read(self, tree: str, path: Path) -> bytes | None:
+        """The content ``path`` had in a checkpoint, or None when it did not exist there."""
+        rel = path.relative_to(self.root).as_posix()  # a resolved path below the root
+        if not await self._git("ls-tree", "-z", tree, "--", rel):
+            return None
+        return await self._git("cat-file", "blob", f"{tree}:{rel}")

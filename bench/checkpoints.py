@@ -1,0 +1,116 @@
+"""Turn checkpoints on a big workspace: the cost of a turn boundary when a few files changed.
+
+Makes a workspace of FILES files (SIZE bytes in all, in nested folders), takes the first
+checkpoint (once per workspace: every file is hashed), then for each of ROUNDS rounds changes,
+adds and deletes a few files and measures one turn boundary: a checkpoint plus the list of what
+changed since the previous one, plus reading the old text of each changed file. Prints the
+median and worst of those, the first checkpoint's time, and memory: this process's peak RSS and
+the largest git child's. A baseline measured in the same run puts the numbers in proportion:
+``os.scandir`` + ``stat`` of every file, the least any "what changed?" walk must do.
+
+    python bench/checkpoints.py                 # 10,000 files, 200 MB
+    python bench/checkpoints.py --files 2000 --size-mb 20 --rounds 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from acp_editor.services.checkpoints import CheckpointStore
+
+
+def make_workspace(root: Path, files: int, total: int) -> list[Path]:
+    each = max(1, total // files)
+    line = b"x = 'some reasonably long line of source code for the benchmark'  # 0123456789\n"
+    body = (line * (each // len(line) + 1))[:each]
+    made = []
+    for n in range(files):
+        folder = root / f"pkg{n % 50:02d}" / f"mod{n % 7}"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"file{n:05d}.py"
+        path.write_bytes(b"# %d\n" % n + body)
+        made.append(path)
+    (root / ".gitignore").write_text("*.pyc\nbuild/\n")
+    return made
+
+
+def walk_all(root: Path) -> int:
+    """The baseline: stat every file below ``root`` once."""
+    count = 0
+    stack = [str(root)]
+    while stack:
+        with os.scandir(stack.pop()) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(entry.path)
+                else:
+                    entry.stat(follow_symlinks=False)
+                    count += 1
+    return count
+
+
+async def boundary(store: CheckpointStore, previous: str) -> tuple[str, int, float]:
+    start = time.perf_counter()
+    tree = await store.snapshot()
+    changes = await store.changes(previous, tree)
+    for change in changes:
+        await store.read(previous, change.path)
+    return tree, len(changes), time.perf_counter() - start
+
+
+async def run(files: int, size_mb: int, rounds: int) -> None:
+    with tempfile.TemporaryDirectory(prefix="acp-bench-") as tmp:
+        root = Path(tmp, "work").resolve()
+        root.mkdir()
+        made = make_workspace(root, files, size_mb * 1024 * 1024)
+        store = CheckpointStore(root, Path(tmp, "store"))
+        start = time.perf_counter()
+        tree = await store.snapshot()
+        first = time.perf_counter() - start
+        times, walks = [], []
+        for n in range(rounds):
+            made[n * 37 % files].write_text(f"changed in round {n}\n")
+            made[(n * 53 + 11) % files].write_text(f"also changed {n}\n")
+            (root / f"pkg00/new{n}.py").write_text("new\n")
+            if n:
+                (root / f"pkg00/new{n - 1}.py").unlink()
+            tree, changed, took = await boundary(store, tree)
+            assert changed >= 3, changed
+            times.append(took)
+            start = time.perf_counter()
+            walk_all(root)
+            walks.append(time.perf_counter() - start)
+        own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        median, walk = statistics.median(times), statistics.median(walks)
+        print(f"workspace: {files} files, {size_mb} MB")
+        print(f"first checkpoint (hashes every file, once per workspace): {first * 1000:.0f} ms")
+        print(
+            f"turn boundary, 3-4 files changed: median {median * 1000:.0f} ms, "
+            f"worst {max(times) * 1000:.0f} ms over {rounds} rounds"
+        )
+        print(f"baseline, scandir + stat of every file: median {walk * 1000:.0f} ms")
+        print(f"ratio boundary / baseline: {median / walk:.1f}x")
+        print(f"peak RSS: this process {own:.0f} MB, largest git child {child:.0f} MB")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=10_000)
+    parser.add_argument("--size-mb", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=10)
+    args = parser.parse_args()
+    asyncio.run(run(args.files, args.size_mb, args.rounds))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
