@@ -23,6 +23,7 @@ from acp_editor.errors import AgentError, AuthRequired, RpcError
 from acp_editor.protocol import acp
 from acp_editor.review.documents import ReviewingDocuments
 from acp_editor.review.queue import ReviewQueue
+from acp_editor.review.turns import TurnWatch
 from acp_editor.services.documents import DiskDocuments, DocumentSource, FileService
 from acp_editor.services.paths import PathPolicy
 from acp_editor.services.permissions import PermissionPolicy
@@ -47,7 +48,8 @@ class AcpClient:
         paths = PathPolicy([], unrestricted=config.unrestricted_fs)
         inner = documents or DiskDocuments()
         self.review = ReviewQueue(inner, config.review_mode, self.frontend.review_changed)
-        self.reviewing = ReviewingDocuments(inner, self.review, paths.allowed)
+        self.turns = TurnWatch(self.review)
+        self.reviewing = ReviewingDocuments(inner, self.review, self.turns)
         terminals = TerminalManager(
             paths,
             env=config.base_env(),
@@ -198,11 +200,15 @@ class AcpClient:
             await self.connection.call(acp.SESSION_CLOSE, {"sessionId": session_id})
 
     async def prompt(self, session_id: str, blocks: list[dict[str, Any]]) -> dict[str, Any]:
-        """Send a prompt and wait for the turn to end; returns the agent's ``PromptResponse``."""
+        """Send a prompt and wait for the turn to end; returns the agent's ``PromptResponse``.
+
+        The session's roots are checkpointed first; what the turn changed is in review before
+        this returns."""
         session = self.session(session_id)
         note = self.review.unreported_rejections(session_id)
         if note is not None and self.config.tell_agent_rejections:
             blocks = [{"type": "text", "text": note}, *blocks]
+        await self.turns.begin(session_id, session.roots)
         self.requests.emit(session, session.state.add_user_prompt(blocks))
         session.prompting = True
         try:
@@ -218,7 +224,12 @@ class AcpClient:
         finally:
             session.prompting = False
             session.cancelling = False
+            await asyncio.shield(self._end_turn(session_id))
         return acp.obj(result, "session/prompt result")
+
+    async def _end_turn(self, session_id: str) -> None:
+        await self.reviewing.settle()  # looks at the turn's last tool calls come first
+        await self.turns.end(session_id)
 
     async def cancel(self, session_id: str) -> None:
         """``session/cancel``: pending permissions answer ``cancelled``, unfinished tool calls are

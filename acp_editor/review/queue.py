@@ -32,6 +32,7 @@ log = get_logger("review")
 
 Mode = Literal["after-write", "before-write", "off"]
 State = Literal["pending", "accepted", "rejected"]
+FileChange = Literal["created", "deleted", None]
 
 
 class ChangeRejected(RpcError):
@@ -55,6 +56,8 @@ class ReviewHunk:
     write: HeldWrite | None = None
     reported: bool = False
     """A rejection already told to the agent (``tellAgentRejections``)."""
+    file_change: FileChange = None
+    """The change made or removed the whole file: rejecting it removes or restores the file."""
 
     def view(self, text: str | None) -> dict[str, Any]:
         located = None
@@ -100,7 +103,7 @@ class ReviewQueue:
         self.mode: Mode = mode
         self.on_change = on_change or (lambda _hunks: None)
         self.hunks: dict[str, ReviewHunk] = {}
-        self.on_written: Callable[[Path, str], None] = lambda _path, _text: None
+        self.on_written: Callable[[Path, str | None], None] = lambda _path, _text: None
         """Told about every write the queue itself makes (the disk watch must not take them
         for the agent's)."""
         self._ids = itertools.count(1)
@@ -146,6 +149,9 @@ class ReviewQueue:
         if self.mode == "off" or old == new:
             return []
         made = self._make(session_id, tool_call_id, path, old or "", new or "", applied=True)
+        kind: FileChange = "created" if old is None else "deleted" if new is None else None
+        for hunk in made:
+            hunk.file_change = kind
         if made:
             self.on_change(made)
         return made
@@ -249,9 +255,11 @@ class ReviewQueue:
         try:
             text = await self.documents.read_text(path)
         except RpcError as exc:
-            for hunk in hunks:
-                fail(hunk, f"cannot read {path}: {exc.message}")
-            return [], failures
+            if not all(h.file_change == "deleted" for h in hunks):
+                for hunk in hunks:
+                    fail(hunk, f"cannot read {path}: {exc.message}")
+                return [], failures
+            text = ""  # rejecting a deletion: the file comes back
         new_text, done = text, []
         # Bottom-up, so a change never moves the lines of the hunks still to do in this batch.
         for hunk in sorted(hunks, key=lambda h: h.hint, reverse=True):
@@ -270,6 +278,9 @@ class ReviewQueue:
             new_text = step
             done.append(hunk)
             self._shift(hunk, at, len(put) - len(found))
+        if done and not new_text and all(h.file_change == "created" for h in done):
+            removed = await self._remove(path, done, fail)  # rejecting a creation: it goes
+            return (done if removed else [], failures)
         if done and new_text != text:
             first = done[0]
             verb = "reject" if first.applied else "accept"
@@ -287,6 +298,18 @@ class ReviewQueue:
                     fail(hunk, f"the file could not be written: {exc.message}")
                 return [], failures
         return done, failures
+
+    async def _remove(
+        self, path: Path, done: list[ReviewHunk], fail: Callable[[ReviewHunk, str], None]
+    ) -> bool:
+        try:
+            await asyncio.to_thread(path.unlink, missing_ok=True)
+        except OSError as exc:
+            for hunk in done:
+                fail(hunk, f"the file could not be removed: {exc}")
+            return False
+        self.on_written(path, None)
+        return True
 
     def _shift(self, moved: ReviewHunk, at: int, delta: int) -> None:
         """Keep the position hints of the file's other open hunks true after a swap at ``at``."""

@@ -29,6 +29,15 @@ SIZE_LIMIT = 4 * 1024 * 1024
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 """The id git gives a tree with nothing in it."""
 
+_CONFIG = """[core]
+\trepositoryformatversion = 0
+\tfilemode = true
+\tbare = false
+\tautocrlf = false
+[gc]
+\tauto = 0
+"""
+
 Status = Literal["added", "modified", "deleted"]
 _STATUS: dict[str, Status] = {"A": "added", "M": "modified", "D": "deleted", "T": "modified"}
 
@@ -111,9 +120,9 @@ class CheckpointStore:
         if not (self.store / "HEAD").exists():
             self.store.mkdir(parents=True, exist_ok=True, mode=0o700)
             await self._git("init", "--quiet", "--bare", str(self.store))
-            settings = (("core.bare", "false"), ("gc.auto", "0"), ("core.autocrlf", "false"))
-            for key, value in settings:
-                await self._git("config", key, value)
+            # Written whole rather than by three more git processes: a work tree of our own
+            # choosing, no automatic gc (it would collect unnamed checkpoints), bytes as they are.
+            (self.store / "config").write_text(_CONFIG, encoding="utf-8")
         self._ready = True
 
     def _copy_excludes(self) -> None:

@@ -86,10 +86,3 @@ class PathPolicy:
             f"{what} is outside the allowed roots: {shown}; allowed: {allowed}",
             {"path": raw, "resolved": str(resolved), "roots": [str(r) for r in roots]},
         )
-
-    def allowed(self, raw: str, session_id: str) -> Path | None:
-        """The checked path if the session may touch it, else None (outside its roots)."""
-        try:
-            return self.check(raw, session=session_id)
-        except InvalidParams:
-            return None

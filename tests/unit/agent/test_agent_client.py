@@ -97,6 +97,12 @@ async def test_a_turn_reaches_the_front_end_in_order_and_permissions_are_answere
     assert kinds.index("entry") < kinds.index("tool_call")
 
 
+async def until_looked(client: AcpClient) -> None:
+    while not client.reviewing._tasks:  # the update is being read: the look is not spawned yet
+        await asyncio.sleep(0)
+    await client.reviewing.settle()
+
+
 class Chooses(Recorder):
     """A front end that answers with a fixed option id (or dismisses with None)."""
 
@@ -184,3 +190,31 @@ async def test_bad_params_are_refused_with_invalid_params(connect: Connect, tmp_
     with pytest.raises(RpcError, match="unknown session") as unknown:
         await agent.ask("nope", RUN_LS, OPTIONS)
     assert bad_options.value.code == unknown.value.code == InvalidParams.CODE
+
+
+async def test_what_an_agent_changes_on_disk_itself_is_in_review_when_the_turn_ends(
+    connect: Connect, tmp_path: Path
+) -> None:
+    client, agent, _ = await connect()
+    await client.new_session(str(tmp_path))
+    (tmp_path / "a.txt").write_text("old\n")
+    edit = {"toolCallId": "e1", "kind": "edit", "title": "Edit a.txt"}
+
+    async def turn(sid: str) -> None:
+        await agent.update(sid, {"sessionUpdate": "tool_call", **edit, "status": "in_progress"})
+        (tmp_path / "a.txt").write_text("new\n")  # the agent writes the disk itself
+        await agent.update(
+            sid, {"sessionUpdate": "tool_call_update", **edit, "status": "completed"}
+        )
+        # Attribution is by time: a real agent's next step comes after the client's look at the
+        # ended tool call; in memory the agent is faster than that unless it waits for it.
+        await asyncio.wait_for(until_looked(client), 5)
+        (tmp_path / "made.txt").write_text("by a command\n")  # and a command it ran
+
+    agent.turn = turn
+    await client.prompt("s1", [{"type": "text", "text": "go"}])
+    hunks = sorted(client.review.hunks.values(), key=lambda h: h.path)
+    assert [(Path(h.path).name, h.tool_call_id) for h in hunks] == [
+        ("a.txt", "e1"),
+        ("made.txt", None),
+    ]

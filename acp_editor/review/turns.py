@@ -1,0 +1,163 @@
+"""Every change an agent makes during a turn becomes review, whoever wrote it.
+
+Before each prompt turn the session's roots are checkpointed (``services.checkpoints``). When a
+tool call ends, and when the turn ends, a new checkpoint is compared with the last one: each file
+that changed (by the agent's own edit tools, by a command it ran, by anything) becomes applied
+hunks in the review queue, attributed to the tool call that just ended, else to the turn.
+Changes that went through us (``fs/write_text_file``, the queue's own reverts) were reviewed
+already: they are told here (``written``) and not counted twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from acp_editor.log import get_logger
+from acp_editor.review.queue import ReviewQueue
+from acp_editor.services.checkpoints import Change, CheckpointError, CheckpointStore
+
+log = get_logger("review.turns")
+
+StoreFor = Callable[[Path], CheckpointStore]
+_NOTHING = object()
+
+
+@dataclass
+class Turn:
+    """One prompt turn of one session: the checkpoints it started from and has seen since."""
+
+    session_id: str
+    number: int
+    base: dict[Path, str] = field(default_factory=dict)
+    """Root -> the checkpoint before the turn."""
+    seen: dict[Path, str] = field(default_factory=dict)
+    """Root -> the checkpoint changes were last looked for against."""
+
+
+class TurnWatch:
+    def __init__(self, queue: ReviewQueue, store_for: StoreFor = CheckpointStore) -> None:
+        self.queue = queue
+        self._store_for = store_for
+        self._stores: dict[Path, CheckpointStore] = {}
+        self._turns: dict[str, Turn] = {}
+        self._numbers: dict[str, int] = {}
+        self._written: dict[str, str | None] = {}
+        """Path -> the text we wrote there (None: deleted) that the next look must not count."""
+        self._lock = asyncio.Lock()  # looks compare with "seen": one at a time
+        self.disabled: str | None = None
+        """Why checkpoints are off (git missing or failing), else None."""
+
+    def _store(self, root: Path) -> CheckpointStore:
+        store = self._stores.get(root)
+        if store is None:
+            store = self._stores[root] = self._store_for(root)
+        return store
+
+    def written(self, path: Path, text: str | None) -> None:
+        """A change we made ourselves (already reviewed, or a review decision)."""
+        self._written[str(path)] = text
+
+    async def begin(self, session_id: str, roots: list[str]) -> Turn | None:
+        """Checkpoint the session's roots before a turn; None when checkpoints are off."""
+        if self.disabled is not None or self.queue.mode == "off":
+            return None
+        number = self._numbers.get(session_id, 0) + 1
+        turn = Turn(session_id, number)
+        try:
+            for raw in dict.fromkeys(roots):
+                root = await asyncio.to_thread(Path(raw).resolve)
+                tree = await self._store(root).snapshot()
+                await self._store(root).keep(f"{_ref(session_id)}/turn-{number}", tree)
+                turn.base[root] = turn.seen[root] = tree
+        except CheckpointError as exc:
+            self._disable(exc)
+            return None
+        self._numbers[session_id] = number
+        self._turns[session_id] = turn
+        self._written.clear()  # whatever we wrote before is in the checkpoint now
+        return turn
+
+    async def look(self, session_id: str, tool_call_id: str | None) -> list[Change]:
+        """Find what changed since the last look and put it in review."""
+        turn = self._turns.get(session_id)
+        if turn is None:
+            return []
+        async with self._lock:
+            found: list[Change] = []
+            try:
+                for root, seen in list(turn.seen.items()):
+                    store = self._store(root)
+                    now = await store.snapshot()
+                    for change in await store.changes(seen, now):
+                        if await self._review(store, seen, change, session_id, tool_call_id):
+                            found.append(change)
+                    turn.seen[root] = now
+            except CheckpointError as exc:
+                self._disable(exc)
+            return found
+
+    async def end(self, session_id: str) -> list[Change]:
+        """The turn is over: what is left becomes review, attributed to the turn."""
+        found = await self.look(session_id, None)
+        self._turns.pop(session_id, None)
+        return found
+
+    async def _review(
+        self,
+        store: CheckpointStore,
+        seen: str,
+        change: Change,
+        session_id: str,
+        tool_call_id: str | None,
+    ) -> bool:
+        after = None if change.status == "deleted" else await _read_text(change.path)
+        if change.status != "deleted" and after is None:
+            return _not_text(change)
+        ours: object = self._written.pop(str(change.path), _NOTHING)
+        if ours == after:
+            return False  # our own write, still as we left it: reviewed already
+        before: str | None
+        if ours is None or isinstance(ours, str):
+            before = ours  # the agent changed what we wrote: only its part is new
+        else:
+            raw = await store.read(seen, change.path)
+            before = _decode(raw) if raw is not None else None
+            if raw is not None and before is None:
+                return _not_text(change)
+        self.queue.record_applied(session_id, tool_call_id, change.path, before, after)
+        return True
+
+    def _disable(self, exc: Exception) -> None:
+        if self.disabled is None:
+            log.warning("%s; changes agents make themselves are not reviewed", exc)
+        self.disabled = str(exc)
+
+
+def _not_text(change: Change) -> bool:
+    log.info("%s changed, but it is not text: not reviewed", change.path)
+    return False
+
+
+def _ref(session_id: str) -> str:
+    """A session id as one part of a ref name."""
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in session_id) or "session"
+
+
+def _decode(raw: bytes) -> str | None:
+    if b"\0" in raw:
+        return None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+async def _read_text(path: Path) -> str | None:
+    try:
+        raw = await asyncio.to_thread(path.read_bytes)
+    except OSError:
+        return None
+    return _decode(raw)

@@ -1,0 +1,125 @@
+"""Turn checkpoints feeding review: whatever changed a file during a turn is found, attributed,
+and counted once (a real git store and a real review queue on disk)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+from acp_editor.review.queue import ReviewQueue
+from acp_editor.review.turns import TurnWatch
+from acp_editor.services.checkpoints import CheckpointError, CheckpointStore
+from acp_editor.services.documents import DiskDocuments
+
+
+def watch(root: Path) -> tuple[TurnWatch, ReviewQueue]:
+    queue = ReviewQueue(DiskDocuments())
+    turns = TurnWatch(queue, lambda r: CheckpointStore(r, root.parent / "store"))
+    queue.on_written = turns.written
+    return turns, queue
+
+
+def workspace(tmp_path: Path) -> Path:
+    root = (tmp_path / "w").resolve()
+    root.mkdir()
+    (root / "a.txt").write_text("one\ntwo\nthree\n")
+    (root / "gone.txt").write_text("bye\n")
+    return root
+
+
+async def test_a_command_creating_changing_and_deleting_files_becomes_review(
+    tmp_path: Path,
+) -> None:
+    root = workspace(tmp_path)
+    turns, queue = watch(root)
+    turn = await turns.begin("s1", [str(root)])
+    assert turn is not None and turn.number == 1
+    subprocess.run(
+        "sed -i 's/two/TWO/' a.txt && rm gone.txt && echo fresh > new.txt",
+        shell=True,
+        cwd=root,
+        check=True,
+    )
+    found = await turns.look("s1", "t1")
+    assert sorted((c.path.name, c.status) for c in found) == [
+        ("a.txt", "modified"),
+        ("gone.txt", "deleted"),
+        ("new.txt", "added"),
+    ]
+    by_file = {Path(h.path).name: h for h in queue.hunks.values()}
+    assert {h.tool_call_id for h in by_file.values()} == {"t1"}
+    assert (by_file["a.txt"].anchor.old_lines, by_file["a.txt"].anchor.new_lines) == (
+        ("two",),
+        ("TWO",),
+    )
+    assert by_file["gone.txt"].anchor.old_lines == ("bye",)
+    assert by_file["new.txt"].anchor.new_lines == ("fresh",)
+    assert await turns.end("s1") == []  # nothing new since the last look
+
+
+async def test_changes_after_the_last_tool_call_belong_to_the_turn(tmp_path: Path) -> None:
+    root = workspace(tmp_path)
+    turns, queue = watch(root)
+    await turns.begin("s1", [str(root)])
+    (root / "a.txt").write_text("one\ntwo\nthree\nfour\n")
+    (found,) = await turns.end("s1")
+    assert found.path == root / "a.txt"
+    (hunk,) = queue.hunks.values()
+    assert hunk.tool_call_id is None and hunk.anchor.new_lines == ("four",)
+    assert await turns.look("s1", None) == []  # the turn is over
+
+
+async def test_our_own_writes_are_not_counted_twice(tmp_path: Path) -> None:
+    root = workspace(tmp_path)
+    turns, queue = watch(root)
+    await turns.begin("s1", [str(root)])
+    (root / "a.txt").write_text("ours\n")
+    turns.written(root / "a.txt", "ours\n")
+    assert await turns.look("s1", "t1") == []
+    # The agent then changes what we wrote: only its part is new.
+    (root / "a.txt").write_text("ours\ntheirs\n")
+    turns.written(root / "a.txt", "ours\n")
+    await turns.look("s1", "t2")
+    (hunk,) = queue.hunks.values()
+    assert (hunk.anchor.old_lines, hunk.anchor.new_lines) == ((), ("theirs",))
+
+
+async def test_binary_changes_are_not_reviewed(tmp_path: Path) -> None:
+    root = workspace(tmp_path)
+    turns, queue = watch(root)
+    await turns.begin("s1", [str(root)])
+    (root / "image.png").write_bytes(b"\x89PNG\0\0data")
+    assert await turns.look("s1", None) == []
+    assert queue.hunks == {}
+
+
+async def test_without_git_checkpoints_are_off_and_say_why(tmp_path: Path) -> None:
+    root = workspace(tmp_path)
+
+    class NoGit(CheckpointStore):
+        async def snapshot(self) -> str:
+            raise CheckpointError("git is not installed: turn checkpoints are off")
+
+    queue = ReviewQueue(DiskDocuments())
+    turns = TurnWatch(queue, lambda r: NoGit(r, tmp_path / "store"))
+    assert await turns.begin("s1", [str(root)]) is None
+    assert turns.disabled is not None and "git is not installed" in turns.disabled
+    assert await turns.look("s1", None) == []
+
+
+async def test_rejecting_a_deletion_restores_the_file_and_a_creation_removes_it(
+    tmp_path: Path,
+) -> None:
+    root = workspace(tmp_path)
+    turns, queue = watch(root)
+    await turns.begin("s1", [str(root)])
+    (root / "gone.txt").unlink()
+    (root / "new.txt").write_text("fresh\nlines\n")
+    await turns.end("s1")
+    results = await queue.decide(list(queue.hunks.values()), accept=False)
+    assert {r["state"] for r in results} == {"rejected"}
+    assert (root / "gone.txt").read_text() == "bye\n"
+    assert not (root / "new.txt").exists()
+    # The next turn does not take our restoring for the agent's work.
+    await turns.begin("s1", [str(root)])
+    assert await turns.end("s1") == []
