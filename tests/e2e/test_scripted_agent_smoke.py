@@ -247,6 +247,15 @@ async def test_cancel_load_and_errors(agents: list[MiniClient], tmp_path: Path) 
         assert err.value.code == code, method
 
 
+async def test_slow_starts_every_turn_with_wait(agents: list[MiniClient], tmp_path: Path) -> None:
+    client, _, _ = await connect(agents, tmp_path, "--slow", "--wait-seconds", "0")
+    new = await client.peer.request("session/new", {"cwd": str(tmp_path)})
+    assert await prompt(client, new["sessionId"], "plan") == {"stopReason": "end_turn"}
+    said = "".join(u["content"]["text"] for u in client.of("agent_message_chunk"))
+    assert "Done: wait, plan." in said
+    assert client.of("tool_call")[0]["toolCallId"].startswith("wait_")
+
+
 async def test_answer_version_and_auth(agents: list[MiniClient], tmp_path: Path) -> None:
     _, _, init = await connect(agents, tmp_path, "--answer-version", "99")
     assert init["protocolVersion"] == 99
