@@ -1,2 +1,3 @@
-"""The demo: a scripted ACP agent with no model (``python -m acp_editor.demo.agent``), used by
-``acp-editor demo`` and by the tests to replay what real agents send, and the terminal run."""
+"""The demo: a scripted ACP agent with no model (``python -m acp_editor.demo.agent``) that replays
+what real agents send, used by ``acp-editor demo``, and the terminal run. The tests run the same
+agent through ``tests/agents/scripted.py``, which adds the switches only tests need."""

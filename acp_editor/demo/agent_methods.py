@@ -13,6 +13,7 @@ import json
 import os
 import uuid
 from collections.abc import Coroutine
+from dataclasses import dataclass
 from typing import Any
 
 from acp_editor import __version__
@@ -81,6 +82,23 @@ def prompt_text(blocks: Any) -> str:
     return " ".join(parts)
 
 
+@dataclass(frozen=True)
+class Tuning:
+    """Ways the tests bend the agent (``tests/agents/scripted.py``); the product's command line
+    sets none of them, so the demo always behaves like a well-mannered agent."""
+
+    fast: bool = False
+    """No streaming delays: a turn takes as long as the client needs to read it."""
+    wait_first: bool = False
+    """Start every turn with the ``wait`` scenario, so there is always a turn to cancel."""
+    answer_version: int | None = None
+    """Answer ``initialize`` with this protocol version, whatever the client asked for."""
+
+
+AS_IS = Tuning()
+"""The agent as the demo runs it: nothing bent."""
+
+
 class ScriptedAgent:
     """Answers the client's requests; one instance per connection."""
 
@@ -89,20 +107,18 @@ class ScriptedAgent:
         peer: JsonRpcPeer,
         *,
         require_auth: bool = False,
-        answer_version: int | None = None,
-        fast: bool = False,
-        slow: bool = False,
         wait_seconds: float = 30.0,
         writes_itself: bool = False,
         state_dir: str | None = None,
+        tuning: Tuning = AS_IS,
     ) -> None:
         self.peer = peer
         self.state_dir = state_dir
         """Where sessions are kept across restarts (None: in memory only)."""
         self.require_auth = require_auth
-        self.answer_version = answer_version
-        self.fast, self.slow, self.wait_seconds = fast, slow, wait_seconds
+        self.wait_seconds = wait_seconds
         self.writes_itself = writes_itself
+        self.tuning = tuning
         self.version = 1
         self.caps = ClientCaps()
         self.authenticated = not require_auth
@@ -145,8 +161,8 @@ class ScriptedAgent:
         if not isinstance(asked, int) or isinstance(asked, bool):
             raise InvalidParams("protocolVersion must be an integer")
         self.version = max(1, min(asked, LATEST_VERSION))
-        if self.answer_version is not None:
-            self.version = self.answer_version
+        if self.tuning.answer_version is not None:
+            self.version = self.tuning.answer_version
         caps = p.get("clientCapabilities")
         caps = caps if isinstance(caps, dict) else {}
         fs = caps.get("fs")
@@ -307,11 +323,11 @@ class ScriptedAgent:
             session,
             version=self.version,
             caps=self.caps,
-            fast=self.fast,
+            fast=self.tuning.fast,
             wait_seconds=self.wait_seconds,
             writes_itself=self.writes_itself,
         )
-        task = asyncio.ensure_future(run_turn(turn, text, slow=self.slow))
+        task = asyncio.ensure_future(run_turn(turn, text, wait_first=self.tuning.wait_first))
         session.turn = task
         try:
             stop_reason = await task

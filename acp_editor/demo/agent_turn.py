@@ -113,7 +113,8 @@ class Turn:
         return f"{prefix}_{uuid.uuid4().hex[:10]}"
 
     async def pause(self, seconds: float = 0.02) -> None:
-        """A visible delay for viewers; with ``--fast`` still a point where cancel can land."""
+        """A visible delay for viewers; when ``fast`` (tests), still a point where cancel can
+        land."""
         await asyncio.sleep(0 if self.fast else seconds)
 
     # -- session/update -----------------------------------------------------------------------

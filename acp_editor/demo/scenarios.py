@@ -261,7 +261,7 @@ async def chunks(turn: Turn) -> None:
 
 
 async def wait(turn: Turn) -> None:
-    """A long tool call (even with ``--fast``) that gives tests time to cancel mid-turn."""
+    """A long tool call (even when the agent runs fast) that gives time to cancel mid-turn."""
     tid = turn.new_id("wait")
     seconds = turn.wait_seconds
     title = f"Wait {seconds:g} s (cancel me)"
@@ -303,10 +303,11 @@ def chosen(text: str) -> list[str]:
     return words
 
 
-async def run_turn(turn: Turn, text: str, *, slow: bool) -> str:
-    """Run the scenarios the prompt names and return the stop reason."""
+async def run_turn(turn: Turn, text: str, *, wait_first: bool = False) -> str:
+    """Run the scenarios the prompt names (after ``wait``, when ``wait_first``) and return the
+    stop reason."""
     words = chosen(text)
-    if slow and "wait" not in words:
+    if wait_first and "wait" not in words:
         words.insert(0, "wait")
     try:
         if not words:

@@ -1,1 +1,3 @@
-"""Stand-ins that let real agents run offline: fake model servers and how to start each agent."""
+"""Agents for the tests: the scripted agent with test-only switches (``scripted``), one that
+misbehaves on purpose (``misbehaving``), and stand-ins that let real agents run offline (fake
+model servers and how to start each agent)."""

@@ -1,5 +1,8 @@
 """The scripted agent speaks ACP correctly as a real subprocess.
 
+It runs as the test agent (``tests/agents/scripted.py``): the product's demo agent with the
+test-only switches (``--fast``, ``--record``, ``--answer-version``, ``--slow``) on top.
+
 A minimal client built on the project's ``JsonRpcPeer`` serves ``fs/*``, ``terminal/*`` and
 permission requests from a temporary workspace. These tests prove the agent itself; the lead's
 end-to-end tests drive it through the real client.
@@ -9,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ import pytest
 
 from acp_editor.agent.rpc import JsonRpcPeer, Writer
 from acp_editor.errors import ResourceNotFound, RpcError
+from tests.support.starter import SCRIPTED_AGENT
 
 HELLO = 'print("hello")\n'
 CAPS = {"fs": {"readTextFile": True, "writeTextFile": True}, "terminal": True}
@@ -114,7 +117,8 @@ class MiniClient:
 
 async def start(tmp_path: Path, *flags: str, choose: str = "allow_once") -> MiniClient:
     proc = await asyncio.create_subprocess_exec(
-        *(sys.executable, "-m", "acp_editor.demo.agent", "--fast", *flags),
+        *SCRIPTED_AGENT,
+        *flags,
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL,
@@ -241,6 +245,15 @@ async def test_cancel_load_and_errors(agents: list[MiniClient], tmp_path: Path) 
         with pytest.raises(RpcError) as err:
             await client.peer.request(method, params, timeout=5)
         assert err.value.code == code, method
+
+
+async def test_slow_starts_every_turn_with_wait(agents: list[MiniClient], tmp_path: Path) -> None:
+    client, _, _ = await connect(agents, tmp_path, "--slow", "--wait-seconds", "0")
+    new = await client.peer.request("session/new", {"cwd": str(tmp_path)})
+    assert await prompt(client, new["sessionId"], "plan") == {"stopReason": "end_turn"}
+    said = "".join(u["content"]["text"] for u in client.of("agent_message_chunk"))
+    assert "Done: wait, plan." in said
+    assert client.of("tool_call")[0]["toolCallId"].startswith("wait_")
 
 
 async def test_answer_version_and_auth(agents: list[MiniClient], tmp_path: Path) -> None:

@@ -15,10 +15,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from tests.support.starter import SCRIPTED_AGENT
+
 HERE = Path(__file__).resolve().parent
 LUA_HELPERS = HERE / "lua" / "zero_plugin.lua"
 SERVER = [sys.executable, "-m", "acp_editor", "--stdio"]
-AGENT = [sys.executable, "-m", "acp_editor.demo.agent", "--fast"]
 HELLO_LINES = ["import sys", "", "", "def main() -> None:", '    print("hello")', "", "main()"]
 WATCHDOG_SECONDS = 30.0
 START_TIMEOUT_MS = 10_000
@@ -77,7 +78,8 @@ class Editor:
         return log_tail(self.log_file)
 
     def start_server(self) -> dict[str, Any]:
-        cmd = [*SERVER, "--log-level", "INFO", "--log-file", str(self.log_file), "--", *AGENT]
+        logging = ["--log-level", "INFO", "--log-file", str(self.log_file)]
+        cmd = [*SERVER, *logging, "--", *SCRIPTED_AGENT]
         started: dict[str, Any] = self.helper("start", cmd, str(self.workspace), START_TIMEOUT_MS)
         assert "error" not in started, started
         assert started["initialized"], f"the server never initialized\n{self.server_log()}"

@@ -3,9 +3,9 @@
 ``PluginEditor`` wraps one ``nvim --embed --headless --clean`` with the repository's ``nvim/``
 prepended to the runtimepath and ``plugin/acp_editor.lua`` sourced, exactly what a plugin manager
 does. ``setup()`` calls ``require("acp_editor").setup`` with the sidecar run from this checkout
-(``python -m acp_editor``) and the scripted demo agent; the Lua side lives in
-``lua/plugin_helpers.lua``. Each test gets its own Neovim, sidecar and agent; ``close`` checks
-they are all gone. A watchdog kills Neovim if a test hangs.
+(``python -m acp_editor``) and the scripted test agent (``tests/agents/scripted.py``); the Lua
+side lives in ``lua/plugin_helpers.lua``. Each test gets its own Neovim, sidecar and agent;
+``close`` checks they are all gone. A watchdog kills Neovim if a test hangs.
 """
 
 from __future__ import annotations
@@ -23,12 +23,12 @@ import pynvim  # type: ignore[import-untyped]
 import pytest
 
 from tests.nvim.driver import descendants, find_nvim, log_tail, quit_nvim
+from tests.support.starter import SCRIPTED_AGENT
 
 HERE = Path(__file__).resolve().parent
 PLUGIN_ROOT = HERE.parents[1] / "nvim"
 LUA_HELPERS = HERE / "lua" / "plugin_helpers.lua"
 SERVER = [sys.executable, "-m", "acp_editor"]
-AGENT = [sys.executable, "-m", "acp_editor.demo.agent", "--fast"]
 WATCHDOG_SECONDS = 40.0
 START_TIMEOUT_MS = 15_000
 TURN_TIMEOUT_MS = 10_000
@@ -62,7 +62,7 @@ class PluginEditor:
         opts: dict[str, Any] = {
             "server_cmd": SERVER,
             "server_args": ["--log-level", "INFO", "--log-file", str(self.log_file)],
-            "agents": {"demo": {"cmd": [*AGENT, "--record", str(self.agent_record)]}},
+            "agents": {"demo": {"cmd": [*SCRIPTED_AGENT, "--record", str(self.agent_record)]}},
             "default_agent": "demo",
             "root_dir": str(self.workspace),
             **options,

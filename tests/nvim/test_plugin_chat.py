@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ import pytest
 
 from tests.nvim.driver import HELLO_LINES
 from tests.nvim.plugin_driver import PluginEditor, plugin_editor
+from tests.support.starter import STREAMING_AGENT
 
 STREAMED = (
     "Here is a streamed answer. Each word arrives as its own chunk, "
@@ -40,8 +40,7 @@ def current_window(nv: PluginEditor) -> dict[str, Any]:
 
 def test_chat_shows_the_reply_while_it_streams(nv: PluginEditor) -> None:
     # Without --fast the agent sends a word every 20 ms: a viewer sees the text arrive.
-    slow_agent = [sys.executable, "-m", "acp_editor.demo.agent"]
-    nv.setup(agents={"demo": {"cmd": slow_agent}})
+    nv.setup(agents={"demo": {"cmd": STREAMING_AGENT}})
     nv.lua("vim.cmd('AcpChat')")
     prompt_win = current_window(nv)
     assert prompt_win["name"] == "acp-editor://prompt", nv.windows()

@@ -19,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from acp_editor.demo.scenarios import EDIT_LINE, SHELL_COMMAND
-from tests.nvim.plugin_driver import AGENT, PLUGIN_ROOT, PluginEditor, plugin_editor
+from tests.nvim.plugin_driver import PLUGIN_ROOT, PluginEditor, plugin_editor
+from tests.support.starter import SCRIPTED_AGENT
 
 
 @pytest.fixture
@@ -149,7 +150,7 @@ def test_help_file_has_valid_tags(nv: PluginEditor, tmp_path: Path) -> None:
 
 
 def test_the_login_method_is_chosen_with_vim_ui_select(nv: PluginEditor) -> None:
-    agent = [*AGENT, "--require-auth"]  # session/new fails until the client authenticates
+    agent = [*SCRIPTED_AGENT, "--require-auth"]  # session/new fails until the client authenticates
     nv.helper("answer_with", "Demo login: Always succeeds")
     nv.setup(agents={"demo": {"cmd": agent}})
     result = nv.prompt("hello")

@@ -31,8 +31,8 @@ KEEP=0
 trap '[ "$KEEP" = 1 ] || rm -rf "$SCRATCH"' EXIT
 mkdir -p "$SCRATCH/workspace" "$SCRATCH/shots"
 printf 'print("hello")\nx = 1\ny = 2\nz = 3\n' >"$SCRATCH/workspace/hello.py"
-# The demo agent runs without --fast: its text streams word by word (20 ms apart), as the
-# streaming test needs.
+# The product's demo agent, as a user runs it: its text streams word by word (20 ms apart), as
+# the streaming test needs (only the tests' agent, tests/agents/scripted.py, has --fast).
 cat >"$SCRATCH/settings.json" <<JSON
 {
   "acp-editor.path": "$ACP",

@@ -49,9 +49,11 @@ async function start(): Promise<Live> {
   assert.ok(found.found);
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), "acp-vscode-live-"));
   fs.writeFileSync(path.join(workspace, "hello.py"), 'print("hello")\nx = 1\ny = 2\nz = 3\n');
-  // The demo agent runs under the same Python as the acp-editor found (its venv's python).
+  // The tests' agent (the demo agent plus test-only switches such as --fast), by absolute path
+  // since the cwd is the workspace, under the same Python as the acp-editor found (its venv's).
   const python = path.join(path.dirname(found.path), "python");
-  const agent = executable(python) ? [python, "-m", "acp_editor.demo.agent", "--fast"] : [];
+  const scripted = path.join(REPO, "tests", "agents", "scripted.py");
+  const agent = executable(python) ? [python, scripted, "--fast"] : [];
   const child = spawn(found.path, ["--stdio", ...(agent.length ? ["--", ...agent] : [])], { cwd: workspace });
   child.stderr.resume();
   const conn = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));

@@ -1,8 +1,9 @@
 // The extension's integration suite in a real VS Code (code-server), run by scripts/integration.sh
 // through the harness in ../../test-harness. It drives the extension the way a user does (the
-// chat view's messages, commands, notification buttons) with the scripted demo agent, which runs
-// without --fast so that text streams in word by word, and checks what happened on the extension's
-// test API (activate()'s return value), in the editor and on disk.
+// chat view's messages, commands, notification buttons) with the scripted demo agent, which
+// streams its text word by word (it has no --fast; only tests/agents/scripted.py does), and
+// checks what happened on the extension's test API (activate()'s return value), in the editor and
+// on disk.
 //
 // Workspace (made by integration.sh): hello.py with four lines. The tests run in order and share
 // one session: stream, read (follow), edit allowed, diff preview, edit rejected, cancel.
