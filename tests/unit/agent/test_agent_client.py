@@ -97,12 +97,6 @@ async def test_a_turn_reaches_the_front_end_in_order_and_permissions_are_answere
     assert kinds.index("entry") < kinds.index("tool_call")
 
 
-async def until_looked(client: AcpClient) -> None:
-    while not client.reviewing._tasks:  # the update is being read: the look is not spawned yet
-        await asyncio.sleep(0)
-    await client.reviewing.settle()
-
-
 class Chooses(Recorder):
     """A front end that answers with a fixed option id (or dismisses with None)."""
 
@@ -207,8 +201,12 @@ async def test_what_an_agent_changes_on_disk_itself_is_in_review_when_the_turn_e
             sid, {"sessionUpdate": "tool_call_update", **edit, "status": "completed"}
         )
         # Attribution is by time: a real agent's next step comes after the client's look at the
-        # ended tool call; in memory the agent is faster than that unless it waits for it.
-        await asyncio.wait_for(until_looked(client), 5)
+        # ended tool call; in memory the agent is faster than that unless it waits for it. Any
+        # request answered means the update before it was read (and the look started).
+        await agent.peer.request(
+            "fs/read_text_file", {"sessionId": sid, "path": str(tmp_path / "a.txt")}
+        )
+        await client.reviewing.settle()
         (tmp_path / "made.txt").write_text("by a command\n")  # and a command it ran
 
     agent.turn = turn

@@ -3,7 +3,7 @@ and counted once (a real git store and a real review queue on disk)."""
 
 from __future__ import annotations
 
-import subprocess
+import asyncio
 from pathlib import Path
 
 from acp_editor.review.queue import ReviewQueue
@@ -34,12 +34,10 @@ async def test_a_command_creating_changing_and_deleting_files_becomes_review(
     turns, queue = watch(root)
     turn = await turns.begin("s1", [str(root)])
     assert turn is not None and turn.number == 1
-    subprocess.run(
-        "sed -i 's/two/TWO/' a.txt && rm gone.txt && echo fresh > new.txt",
-        shell=True,
-        cwd=root,
-        check=True,
+    command = await asyncio.create_subprocess_shell(
+        "sed -i 's/two/TWO/' a.txt && rm gone.txt && echo fresh > new.txt", cwd=root
     )
+    assert await command.wait() == 0
     found = await turns.look("s1", "t1")
     assert sorted((c.path.name, c.status) for c in found) == [
         ("a.txt", "modified"),
