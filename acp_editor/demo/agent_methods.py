@@ -22,6 +22,7 @@ from acp_editor.demo.agent_turn import ClientCaps, SessionState, Turn, now
 from acp_editor.demo.scenarios import commands, run_turn
 from acp_editor.errors import AuthRequired, ConnectionClosed, InvalidParams, InvalidRequest
 from acp_editor.log import get_logger
+from acp_editor.protocol.acp import nonempty_str, obj_or_empty
 
 log = get_logger("demo.agent")
 
@@ -45,23 +46,8 @@ MODELS = [
 ]
 
 
-def _params(params: Any) -> dict[str, Any]:
-    if params is None:
-        return {}
-    if not isinstance(params, dict):
-        raise InvalidParams("params must be an object")
-    return params
-
-
-def _string(params: dict[str, Any], key: str) -> str:
-    value = params.get(key)
-    if not isinstance(value, str) or not value:
-        raise InvalidParams(f"{key} must be a non-empty string")
-    return value
-
-
 def _cwd(params: dict[str, Any]) -> str:
-    cwd = _string(params, "cwd")
+    cwd = nonempty_str(params, "cwd")
     if not os.path.isabs(cwd):
         raise InvalidParams(f"cwd must be an absolute path, got {cwd!r}")
     return cwd
@@ -156,7 +142,7 @@ class ScriptedAgent:
     # -- connection ---------------------------------------------------------------------------
 
     async def initialize(self, params: Any) -> dict[str, Any]:
-        p = _params(params)
+        p = obj_or_empty(params)
         asked = p.get("protocolVersion")
         if not isinstance(asked, int) or isinstance(asked, bool):
             raise InvalidParams("protocolVersion must be an integer")
@@ -189,7 +175,7 @@ class ScriptedAgent:
         }
 
     async def authenticate(self, params: Any) -> dict[str, Any]:
-        method_id = _string(_params(params), "methodId")
+        method_id = nonempty_str(obj_or_empty(params), "methodId")
         if self.require_auth and method_id == TERMINAL_LOGIN["id"]:
             raise InvalidParams(f"{method_id} is a terminal method: it is never sent here")
         if not self.require_auth or method_id != AGENT_LOGIN["id"]:
@@ -204,7 +190,7 @@ class ScriptedAgent:
             raise AuthRequired("authenticate first (method demo-login)")
 
     def _session(self, params: dict[str, Any], *, active: bool = True) -> SessionState:
-        session_id = _string(params, "sessionId")
+        session_id = nonempty_str(params, "sessionId")
         session = self.sessions.get(session_id)
         if session is None or (active and not session.active):
             raise InvalidParams(f"no {'active ' if active else ''}session {session_id!r}")
@@ -234,7 +220,7 @@ class ScriptedAgent:
             await self.peer.notify("session/update", {"sessionId": session_id, "update": update})
 
     async def new_session(self, params: Any) -> dict[str, Any]:
-        p = _params(params)
+        p = obj_or_empty(params)
         self._check_auth()
         session = SessionState(session_id=f"demo_{uuid.uuid4().hex[:12]}", cwd=_cwd(p))
         self.sessions[session.session_id] = session
@@ -242,7 +228,7 @@ class ScriptedAgent:
         return {"sessionId": session.session_id, **self._setup(session)}
 
     async def load_session(self, params: Any) -> dict[str, Any]:
-        p = _params(params)
+        p = obj_or_empty(params)
         self._check_auth()
         session = self._session(p, active=False)
         session.cwd, session.active = _cwd(p), True
@@ -259,7 +245,7 @@ class ScriptedAgent:
         return self._setup(session)
 
     async def list_sessions(self, params: Any) -> dict[str, Any]:
-        p = _params(params)
+        p = obj_or_empty(params)
         cwd = p.get("cwd")
         if cwd is not None and not (isinstance(cwd, str) and os.path.isabs(cwd)):
             raise InvalidParams("cwd must be an absolute path")
@@ -273,16 +259,16 @@ class ScriptedAgent:
         return {"sessions": sessions}
 
     async def close_session(self, params: Any) -> dict[str, Any]:
-        session = self._session(_params(params))
+        session = self._session(obj_or_empty(params))
         session.active = False
         if session.turn is not None:
             session.turn.cancel()
         return {}
 
     async def set_mode(self, params: Any) -> dict[str, Any]:
-        p = _params(params)
+        p = obj_or_empty(params)
         session = self._session(p)
-        mode_id = _string(p, "modeId")
+        mode_id = nonempty_str(p, "modeId")
         if mode_id not in {m["id"] for m in MODES}:
             raise InvalidParams(f"unknown mode {mode_id!r}")
         session.mode = mode_id
@@ -293,9 +279,9 @@ class ScriptedAgent:
         return {}
 
     async def set_config_option(self, params: Any) -> dict[str, Any]:
-        p = _params(params)
+        p = obj_or_empty(params)
         session = self._session(p)
-        config_id, value = _string(p, "configId"), p.get("value")
+        config_id, value = nonempty_str(p, "configId"), p.get("value")
         if config_id != "model":
             raise InvalidParams(f"unknown config option {config_id!r}")
         if not isinstance(value, str) or value not in {m["value"] for m in MODELS}:
@@ -306,7 +292,7 @@ class ScriptedAgent:
     # -- prompt turns -------------------------------------------------------------------------
 
     async def prompt(self, params: Any) -> dict[str, Any]:
-        p = _params(params)
+        p = obj_or_empty(params)
         session = self._session(p)
         text = prompt_text(p.get("prompt"))
         await self._previous_turn_ended(session)
