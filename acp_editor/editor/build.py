@@ -17,6 +17,7 @@ from acp_editor.agent.client import AcpClient
 from acp_editor.editor.agent_port import AgentFactory, AgentSlot
 from acp_editor.editor.channel import EditorChannel
 from acp_editor.editor.commands import Commands
+from acp_editor.editor.conflicts import Conflicts
 from acp_editor.editor.documents import EditorDocuments
 from acp_editor.editor.frontend import EditorFrontend
 from acp_editor.editor.lifecycle import Lifecycle
@@ -56,8 +57,9 @@ def assemble(
 ) -> EditorSide:
     slot = AgentSlot()
     status = AgentStatus(channel, options.agent.command)
-    documents = EditorDocuments(channel, slot.tool_call_title)
-    review = EditorReview(channel, documents.read_text, slot)
+    conflicts = Conflicts(channel)
+    documents = EditorDocuments(channel, slot.tool_call_title, conflicts=conflicts)
+    review = EditorReview(channel, documents, slot, conflicts)
     frontend = EditorFrontend(channel, documents, review, status)
     link = EditorLink(
         options,

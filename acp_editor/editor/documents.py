@@ -17,10 +17,12 @@ from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
 from acp_editor.editor.channel import EditorBuffers
+from acp_editor.editor.conflicts import BufferConflict, Conflicts
 from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
 from acp_editor.services.documents import DiskDocuments
 from acp_editor.text.edits import minimal_edits
+from acp_editor.text.merge import merge3
 
 log = get_logger("editor.documents")
 
@@ -38,8 +40,10 @@ class EditorDocuments:
         editor: EditorBuffers,
         title_for: Callable[[str, str | None], str | None] | None = None,
         disk: DiskDocuments | None = None,
+        conflicts: Conflicts | None = None,
     ) -> None:
         self.editor = editor
+        self.conflicts = conflicts
         self.disk = disk or DiskDocuments()
         self.title_for = title_for or (lambda _session, _call: None)
         # After the editor applied our edit it reports the new text (didChange) a little later
@@ -79,23 +83,60 @@ class EditorDocuments:
         if not self.editor.can_apply_edit:
             await self._write_without_editor(path, doc, text, session_id, tool_call_id)
             return
-        edits = minimal_edits(doc.source, text)
-        if edits:
-            label = label or self.title_for(session_id, tool_call_id) or f"Agent edit: {path.name}"
-            try:
-                applied, reason = await self.editor.apply_edit(doc.uri, doc.version, edits, label)
-            except (RpcError, JsonRpcException) as exc:  # the editor answered with an error
-                applied, reason = False, str(exc)
-            if applied:
-                self._applied[doc.uri] = (doc.version, text)
-            else:
-                raise EditRefused(
-                    f"the editor did not apply the edit to {path}"
-                    + (f": {reason}" if reason else "")
-                    + "; the file was left unchanged"
-                )
+        label = label or self.title_for(session_id, tool_call_id) or f"Agent edit: {path.name}"
+        applied, reason = await self._apply(doc, doc.source, text, label)
+        if not applied:
+            raise EditRefused(
+                f"the editor did not apply the edit to {path}"
+                + (f": {reason}" if reason else "")
+                + "; the file was left unchanged"
+            )
         if not self.editor.saves_after_apply:
             await self.disk.write_text(path, text, session_id=session_id, tool_call_id=tool_call_id)
+
+    async def _apply(
+        self, doc: TextDocument, old: str, new: str, label: str
+    ) -> tuple[bool, str | None]:
+        """Change the buffer from ``old`` to ``new`` with minimal edits, one undo step."""
+        edits = minimal_edits(old, new)
+        if not edits:
+            return True, None
+        try:
+            applied, reason = await self.editor.apply_edit(doc.uri, doc.version, edits, label)
+        except (RpcError, JsonRpcException) as exc:  # the editor answered with an error
+            applied, reason = False, str(exc)
+        if applied:
+            self._applied[doc.uri] = (doc.version, new)
+        return applied, reason
+
+    async def disk_changed(self, path: Path, before: str | None, after: str | None) -> None:
+        """The agent (or its command) changed a file on disk: an open buffer gets the change
+        merged into its text, unsaved edits kept; overlaps are conflicts, never overwritten."""
+        doc = self.open_document(path)
+        if doc is None or after is None or not self.editor.can_apply_edit:
+            return  # not open; or deleted: the buffer keeps its text, a save brings it back
+        ours = await self.read_text(path)
+        if ours == after:
+            return
+        merged = merge3(before or "", ours, after)
+        if merged.text != ours:
+            applied, reason = await self._apply(doc, ours, merged.text, f"Agent: {path.name}")
+            if not applied:
+                log.warning("the editor did not take the agent's change to %s: %s", path, reason)
+                return
+        if merged.conflicts and self.conflicts is not None:
+            self.conflicts.add(BufferConflict(str(path), doc.uri, after, merged.conflicts))
+
+    async def take_theirs(self, conflict: BufferConflict) -> bool:
+        """Make the buffer the agent's version of the file (what the disk holds)."""
+        doc = self.open_document(Path(conflict.path))
+        if doc is None:
+            return True
+        label = f"Take the agent's version of {Path(conflict.path).name}"
+        applied, _ = await self._apply(
+            doc, await self.read_text(Path(conflict.path)), conflict.theirs, label
+        )
+        return applied
 
     async def _write_without_editor(
         self, path: Path, doc: TextDocument, text: str, session_id: str, tool_call_id: str | None

@@ -8,7 +8,6 @@ the user's edits (a diagnostic stays on the agent's lines after the user adds li
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,8 @@ from lsprotocol import types as lsp
 
 from acp_editor.editor.agent_port import AgentSlot
 from acp_editor.editor.channel import EditorChannel
+from acp_editor.editor.conflicts import Conflicts
+from acp_editor.editor.documents import EditorDocuments
 from acp_editor.errors import InvalidParams, RpcError
 from acp_editor.log import get_logger
 from acp_editor.positions import path_to_uri, uri_to_path
@@ -31,13 +32,17 @@ class EditorReview:
     def __init__(
         self,
         channel: EditorChannel,
-        read_text: Callable[[Path], Awaitable[str]],
+        documents: EditorDocuments,
         slot: AgentSlot,
+        conflicts: Conflicts,
     ) -> None:
         self.channel = channel
-        self.read_text = read_text
+        self.documents = documents
         self.slot = slot
+        self.conflicts = conflicts
+        conflicts.listeners.append(self._conflicts_changed)
         self._published: set[str] = set()  # paths with (or once with) pending hunks shown
+        self._conflicted: set[str] = set()  # paths with (or once with) conflicts, rich editors
         self._timers: dict[str, asyncio.TimerHandle] = {}
 
     @property
@@ -77,6 +82,7 @@ class EditorReview:
                     chosen.setdefault(hunk.hunk_id, hunk)
             for path in paths:
                 self._track(path)
+                self._publish_conflicts(path)
             if chosen:
                 views = [h.view(texts.get(h.path)) for h in chosen.values()]
                 self.channel.notify(proto.ACP_REVIEW_CHANGED, {"hunks": views})
@@ -90,7 +96,7 @@ class EditorReview:
 
     async def _text(self, path: str) -> str | None:
         try:
-            return await self.read_text(Path(path))
+            return await self.documents.read_text(Path(path))
         except RpcError:
             return None
 
@@ -114,9 +120,20 @@ class EditorReview:
                     data={"hunkId": hunk.hunk_id},
                 )
             )
+        diagnostics += self.conflicts.diagnostics(path)
         if diagnostics or path in self._published:
             self._published.add(path)
             self.channel.publish_diagnostics(path_to_uri(path), diagnostics)
+
+    def _publish_conflicts(self, path: str) -> None:
+        """Rich editors show hunks themselves; conflicts are diagnostics for every editor."""
+        diagnostics = self.conflicts.diagnostics(path)
+        if diagnostics or path in self._conflicted:
+            self._conflicted.add(path)
+            self.channel.publish_diagnostics(path_to_uri(path), diagnostics)
+
+    def _conflicts_changed(self, path: str) -> None:
+        self.channel.background(self._show([path], []))
 
     def views(self) -> list[dict[str, Any]]:
         return [h.view(None) for h in self.hunks()]
@@ -125,6 +142,10 @@ class EditorReview:
 
     def code_actions(self, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
         path = uri_to_path(params.text_document.uri)
+        conflicts = self.conflicts.code_actions(path, params.text_document.uri) if path else []
+        return conflicts + self._hunk_actions(path, params)
+
+    def _hunk_actions(self, path: str | None, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
         wanted = {
             d.data.get("hunkId")
             for d in params.context.diagnostics
@@ -154,6 +175,22 @@ class EditorReview:
         return actions
 
     # -- decisions ------------------------------------------------------------------------------
+
+    async def take_theirs(self, uri: str) -> dict[str, Any]:
+        """A conflict resolved the agent's way: the buffer becomes the agent's version."""
+        path = uri_to_path(uri)
+        conflict = self.conflicts.by_path.get(path) if path else None
+        if conflict is None:
+            return {"resolved": False}
+        if not await self.documents.take_theirs(conflict):
+            raise InvalidParams(f"the editor did not apply the agent's version of {path}")
+        self.conflicts.resolve(conflict.path)
+        return {"resolved": True}
+
+    def keep_mine(self, uri: str) -> dict[str, Any]:
+        """A conflict resolved the user's way: the buffer stays; saving it writes it."""
+        path = uri_to_path(uri)
+        return {"resolved": bool(path) and self.conflicts.resolve(path or "") is not None}
 
     async def decide(
         self,

@@ -34,6 +34,8 @@ class ReviewHandlers:
                 proto.CMD_REJECT_FILE: self.reject_file,
                 proto.CMD_ACCEPT_ALL: self.accept_all,
                 proto.CMD_REJECT_ALL: self.reject_all,
+                proto.CMD_TAKE_AGENT_VERSION: self.take_agent_version,
+                proto.CMD_KEEP_MINE: self.keep_mine,
             },
         )
         register_requests(server, {proto.ACP_REVIEW_DECIDE: self.decide})
@@ -61,6 +63,12 @@ class ReviewHandlers:
 
     async def reject_all(self, *args: Any) -> dict[str, Any]:
         return await self.review.decide(False, everything=True)
+
+    async def take_agent_version(self, *args: Any) -> dict[str, Any]:
+        return await self.review.take_theirs(one_string(args, "the file URI"))
+
+    async def keep_mine(self, *args: Any) -> dict[str, Any]:
+        return self.review.keep_mine(one_string(args, "the file URI"))
 
     async def decide(self, params: Any) -> dict[str, Any]:
         p = obj_or_empty(params)

@@ -104,6 +104,8 @@ CMD_ACCEPT_FILE = "acp.acceptFile"
 CMD_REJECT_FILE = "acp.rejectFile"
 CMD_ACCEPT_ALL = "acp.acceptAll"
 CMD_REJECT_ALL = "acp.rejectAll"
+CMD_TAKE_AGENT_VERSION = "acp.takeAgentVersion"
+CMD_KEEP_MINE = "acp.keepMine"
 COMMANDS = (
     CMD_PROMPT,
     CMD_CANCEL,
@@ -117,6 +119,8 @@ COMMANDS = (
     CMD_REJECT_FILE,
     CMD_ACCEPT_ALL,
     CMD_REJECT_ALL,
+    CMD_TAKE_AGENT_VERSION,
+    CMD_KEEP_MINE,
 )
 
 REVIEW_MODES = ("after-write", "before-write", "off")

@@ -60,6 +60,9 @@ class ReviewingDocuments:
         self.queue.record_applied(session_id, tool_call_id, path, old, text)
         self.turns.written(path, text)  # reviewed already: the turn watch must not count it
 
+    async def disk_changed(self, path: Path, before: str | None, after: str | None) -> None:
+        await self.inner.disk_changed(path, before, after)
+
     async def _current(self, path: Path) -> str | None:
         try:
             return await self.inner.read_text(path)

@@ -127,6 +127,8 @@ class TurnWatch:
             before = _decode(raw) if raw is not None else None
             if raw is not None and before is None:
                 return _not_text(change)
+        # Open buffers first: review places its hunks in the text the editor holds.
+        await self.queue.documents.disk_changed(change.path, before, after)
         self.queue.record_applied(session_id, tool_call_id, change.path, before, after)
         return True
 

@@ -51,6 +51,11 @@ class DocumentSource(Protocol):
         editor link names it after the tool call."""
         ...
 
+    async def disk_changed(self, path: Path, before: str | None, after: str | None) -> None:
+        """``path`` changed on disk behind our back (an agent wrote it itself, a command did;
+        ``None``: it did not / does not exist): bring whatever holds it in memory in line."""
+        ...
+
 
 def _umask() -> int:
     """The process umask, read without the set-and-restore race where /proc allows it."""
@@ -87,6 +92,9 @@ class DiskDocuments:
         except UnicodeEncodeError as exc:  # a lone surrogate escaped in the JSON
             raise InvalidParams(f"content is not valid Unicode: {exc.reason}") from None
         await asyncio.to_thread(self._write, path, data)
+
+    async def disk_changed(self, path: Path, before: str | None, after: str | None) -> None:
+        return None  # the disk is the truth here: nothing holds the file in memory
 
     @staticmethod
     def _read(path: Path) -> str:

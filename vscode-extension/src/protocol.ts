@@ -95,6 +95,8 @@ export const ZERO_PLUGIN_COMMANDS: readonly string[] = [
   "acp.rejectFile",
   "acp.acceptAll",
   "acp.rejectAll",
+  "acp.takeAgentVersion",
+  "acp.keepMine",
   // </zero_plugin_commands>
 ];
 

@@ -73,6 +73,8 @@ M.commands = {
   "acp.rejectFile",
   "acp.acceptAll",
   "acp.rejectAll",
+  "acp.takeAgentVersion",
+  "acp.keepMine",
   -- </commands>
 }
 
