@@ -23,7 +23,8 @@ from acp_editor.errors import AgentError, AuthRequired, RpcError
 from acp_editor.protocol import acp
 from acp_editor.review.documents import ReviewingDocuments
 from acp_editor.review.queue import ReviewQueue
-from acp_editor.review.turns import TurnWatch
+from acp_editor.review.turns import Restore, TurnWatch
+from acp_editor.services.checkpoints import CheckpointError
 from acp_editor.services.documents import DiskDocuments, DocumentSource, FileService
 from acp_editor.services.paths import PathPolicy
 from acp_editor.services.permissions import PermissionPolicy
@@ -230,6 +231,25 @@ class AcpClient:
     async def _end_turn(self, session_id: str) -> None:
         await self.reviewing.settle()  # looks at the turn's last tool calls come first
         await self.turns.end(session_id)
+
+    async def restore_plan(
+        self, session_id: str, turn: int | None = None
+    ) -> tuple[int, list[Restore]]:
+        """What undoing turn ``turn`` (default: the last) would put back, file by file."""
+        session = self.session(session_id)
+        number = turn or self.turns.turns_of(session_id)
+        if number < 1:
+            raise AgentError("no turn of this session has a checkpoint yet")
+        try:
+            return number, await self.turns.restore_plan(session_id, number, session.roots)
+        except CheckpointError as exc:
+            raise AgentError(str(exc)) from exc
+
+    async def restore(self, session_id: str, number: int, plan: list[Restore]) -> None:
+        """Put every file of the plan back as before turn ``number``."""
+        await self.turns.restore(plan)
+        paths = {str(step.path) for step in plan}
+        self.review.withdraw(session_id, paths, f"undone: restored to before turn {number}")
 
     async def cancel(self, session_id: str) -> None:
         """``session/cancel``: pending permissions answer ``cancelled``, unfinished tool calls are

@@ -202,6 +202,18 @@ class Turn:
             raise RpcError("the client does not offer fs/write_text_file")
         await self._call("fs/write_text_file", {"path": path, "content": content}, FS_TIMEOUT)
 
+    async def run_itself(self, command: str) -> tuple[int | None, str]:
+        """Run a command line ourselves in the session's cwd (``--writes-itself``)."""
+        proc = await asyncio.create_subprocess_shell(
+            command,
+            cwd=self.session.cwd,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        out, _ = await proc.communicate()
+        return proc.returncode, out.decode("utf-8", errors="replace")
+
     async def create_terminal(self, command: str) -> str:
         """A whole command line and no ``args``: the client runs it through a shell."""
         if not self.caps.terminal:

@@ -8,6 +8,8 @@ what the client shows is all that happens. Files used, relative to the session's
 * ``hello.py``: ``read`` reads lines 1-20; ``edit`` appends one line (creates it when missing).
 * ``NOTES.md``: ``early-permission`` appends a line (creates it when missing).
 * ``shell`` runs ``echo hello from the demo agent && ls`` in the cwd.
+* ``files`` runs one command that edits ``hello.py`` (``sed -i``), creates ``MADE.txt`` and
+  deletes ``NOTES.md``.
 
 A client error (a refused write, a missing file, a timeout) fails that tool call with the
 client's message and the turn goes on; a rejected permission ends the turn (``end_turn``); a
@@ -28,6 +30,11 @@ HELLO = "hello.py"
 NOTES = "NOTES.md"
 SHELL_COMMAND = "echo hello from the demo agent && ls"
 LONG_COMMAND = "sleep 60 & sleep 60; wait"
+MADE = "MADE.txt"
+FILES_COMMAND = (
+    f"sed -i 's/world/the files/' {HELLO} && printf 'made by a command\\n' > {MADE} "
+    f"&& rm -f {NOTES} && echo changed three files"
+)
 READ_LIMIT = 20
 EDIT_LINE = 'print("edited by the demo agent")\n'
 NEW_HELLO = 'print("hello from the demo agent")\n'
@@ -169,6 +176,27 @@ async def _run_command(turn: Turn, command: str, what: str) -> None:
         )
 
 
+async def files(turn: Turn) -> None:
+    """One shell command that changes, creates and deletes files: no edit tool call names them,
+    so only comparing the workspace before and after shows what it did. Run by the agent itself
+    with ``--writes-itself`` (as current agents do), else in a client terminal."""
+    if not turn.writes_itself:
+        await _run_command(turn, FILES_COMMAND, "The command")
+        return
+    tid = turn.new_id("shell")
+    fields = {"title": f"Run `{FILES_COMMAND}`", "kind": "execute", "status": "in_progress"}
+    await turn.tool_call(tid, {**fields, "rawInput": {"command": FILES_COMMAND}})
+    code, text = await turn.run_itself(FILES_COMMAND)
+    await turn.tool_update(
+        tid,
+        {
+            "status": "completed" if code == 0 else "failed",
+            "content": [text_item(text)],
+            "rawOutput": {"exitCode": code, "output": text},
+        },
+    )
+
+
 async def plan(turn: Turn) -> None:
     """Resend the whole plan at each step, as the spec requires; statuses only move forward."""
     steps = [f"Read {HELLO}", f"Edit {HELLO}", "Run a command", "Summarise"]
@@ -282,6 +310,7 @@ SCENARIOS: dict[str, tuple[Scenario, str]] = {
     "chunks": (chunks, "Stream tool-call content item by item"),
     "wait": (wait, "A tool call that waits long enough to be cancelled"),
     "long-shell": (long_shell, "Run a command for a minute in a client terminal"),
+    "files": (files, f"Change {HELLO}, create {MADE} and delete {NOTES} with one command"),
 }
 ALL_ORDER = ("stream", "plan", "read", "edit", "shell", "early-permission", "custom", "chunks")
 

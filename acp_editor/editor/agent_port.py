@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from acp_editor.agent.config import AgentConfig
 from acp_editor.agent.frontend import Frontend
 from acp_editor.review.queue import ReviewQueue
+from acp_editor.review.turns import Restore
 from acp_editor.services.documents import DocumentSource
 from acp_editor.session.state import SessionView
 
@@ -62,6 +63,12 @@ class AgentSide(Protocol):
     async def prompt(self, session_id: str, blocks: list[dict[str, Any]]) -> dict[str, Any]: ...
 
     async def cancel(self, session_id: str) -> None: ...
+
+    async def restore_plan(
+        self, session_id: str, turn: int | None = None
+    ) -> tuple[int, list[Restore]]: ...
+
+    async def restore(self, session_id: str, number: int, plan: list[Restore]) -> None: ...
 
     async def set_mode(self, session_id: str, mode_id: str) -> None: ...
 

@@ -78,7 +78,7 @@ def assemble(
         review,
         frontend,
         link,
-        Commands(link, frontend.follow, status),
+        Commands(link, frontend.follow, status, frontend.questions),
         RichRequests(link, frontend, review),
         ReviewHandlers(review),
     )

@@ -10,16 +10,20 @@ from pygls.lsp.server import LanguageServer
 from acp_editor.editor.follow import Follower
 from acp_editor.editor.handling import prompt_blocks, register_commands
 from acp_editor.editor.link import EditorLink
+from acp_editor.editor.questions import Questions
 from acp_editor.editor.status import AgentStatus
 from acp_editor.errors import InvalidParams
 from acp_editor.protocol import editor as proto
 
 
 class Commands:
-    def __init__(self, link: EditorLink, follow: Follower, status: AgentStatus) -> None:
+    def __init__(
+        self, link: EditorLink, follow: Follower, status: AgentStatus, questions: Questions
+    ) -> None:
         self.link = link
         self.follow = follow
         self.status = status
+        self.questions = questions
 
     def register(self, server: LanguageServer) -> None:
         register_commands(
@@ -31,6 +35,7 @@ class Commands:
                 proto.CMD_SET_MODE: self.set_mode,
                 proto.CMD_FOLLOW: self.set_follow,
                 proto.CMD_STATUS: self.agent_status,
+                proto.CMD_RESTORE_CHECKPOINT: self.restore_checkpoint,
             },
         )
 
@@ -67,3 +72,9 @@ class Commands:
             "sessions": self.link.session_ids(),
             "follow": self.follow.enabled,
         }
+
+    async def restore_checkpoint(self, *args: Any) -> dict[str, Any]:
+        if len(args) > 1 or (args and (not isinstance(args[0], int) or isinstance(args[0], bool))):
+            raise InvalidParams("acp.restoreCheckpoint takes no argument (the last turn) or a turn")
+        turn = args[0] if args else None
+        return await self.link.restore_checkpoint(turn, self.questions.confirm_restore)

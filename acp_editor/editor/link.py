@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +22,7 @@ from acp_editor.errors import AgentError, InvalidParams, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp
 from acp_editor.protocol import editor as proto
+from acp_editor.review.turns import Restore
 from acp_editor.services.documents import DocumentSource
 
 log = get_logger("editor.link")
@@ -215,6 +216,23 @@ class EditorLink:
         sid = await self.session_id(session_id)
         assert self.slot.agent is not None  # session_id() made sure
         await self.slot.agent.set_config_option(sid, config_id, value)
+
+    async def restore_checkpoint(
+        self, turn: int | None, confirm: Callable[[int, list[Restore]], Awaitable[bool]]
+    ) -> dict[str, Any]:
+        """Undo a turn of the current session (default: the last) once ``confirm`` says yes."""
+        sid = await self.session_id()
+        agent = self.slot.agent
+        assert agent is not None  # session_id() made sure
+        try:
+            number, plan = await agent.restore_plan(sid, turn)
+        except AgentError as exc:
+            raise InvalidParams(str(exc)) from exc
+        result: dict[str, Any] = {"sessionId": sid, "turn": number, "restored": []}
+        if not plan or not await confirm(number, plan):
+            return {**result, "done": not plan}
+        await agent.restore(sid, number, plan)
+        return {**result, "restored": [str(step.path) for step in plan], "done": True}
 
     def snapshots(self, session_id: str | None = None) -> list[dict[str, Any]]:
         return self.slot.agent.snapshots(session_id) if self.slot.agent is not None else []

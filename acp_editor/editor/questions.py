@@ -20,6 +20,7 @@ from acp_editor.editor.prompts import (
 )
 from acp_editor.protocol import acp
 from acp_editor.protocol import editor as proto
+from acp_editor.review.turns import Restore
 
 
 class Questions:
@@ -61,3 +62,32 @@ class Questions:
         answer = await self.channel.request(lsp.WINDOW_SHOW_MESSAGE_REQUEST, request)
         named = [{"optionId": m.get("id"), "name": m.get("name", m.get("id"))} for m in methods]
         return choice_from_answer(answer, named, "methodId")
+
+    async def confirm_restore(self, number: int, plan: list[Restore]) -> bool:
+        """Ask before undoing a turn. The first (pre-selected) action keeps the files."""
+        lines = [f"  {step.path} ({_undo_word(step)})" for step in plan[:12]]
+        more = f"\n  ... and {len(plan) - 12} more" if len(plan) > 12 else ""
+        message = (
+            f"Undo turn {number}? These files go back to how they were before it:\n"
+            + "\n".join(lines)
+            + more
+            + "\nUnsaved edits in open buffers are kept."
+        )
+        keep, restore = "Keep the files as they are", f"Undo turn {number}"
+        answer = await self.channel.request(
+            lsp.WINDOW_SHOW_MESSAGE_REQUEST,
+            {
+                "type": lsp.MessageType.Warning.value,
+                "message": message,
+                "actions": [{"title": keep}, {"title": restore}],
+            },
+        )
+        return isinstance(answer, dict) and answer.get("title") == restore
+
+
+def _undo_word(step: Restore) -> str:
+    if step.before is None:
+        return "removed: the turn created it"
+    if step.now is None:
+        return "restored: the turn deleted it"
+    return "changed back"

@@ -98,6 +98,7 @@ CMD_NEW_SESSION = "acp.newSession"
 CMD_SET_MODE = "acp.setMode"
 CMD_FOLLOW = "acp.follow"
 CMD_STATUS = "acp.status"
+CMD_RESTORE_CHECKPOINT = "acp.restoreCheckpoint"
 CMD_ACCEPT_HUNK = "acp.acceptHunk"
 CMD_REJECT_HUNK = "acp.rejectHunk"
 CMD_ACCEPT_FILE = "acp.acceptFile"
@@ -113,6 +114,7 @@ COMMANDS = (
     CMD_SET_MODE,
     CMD_FOLLOW,
     CMD_STATUS,
+    CMD_RESTORE_CHECKPOINT,
     CMD_ACCEPT_HUNK,
     CMD_REJECT_HUNK,
     CMD_ACCEPT_FILE,

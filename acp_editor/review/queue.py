@@ -323,6 +323,18 @@ class ReviewQueue:
 
     # -- for the next prompt --------------------------------------------------------------------
 
+    def withdraw(self, session_id: str, paths: set[str], message: str) -> None:
+        """The files were put back (a turn undone): their pending hunks no longer apply."""
+        gone = [
+            h
+            for h in self.hunks.values()
+            if h.session_id == session_id and h.path in paths and h.state == "pending"
+        ]
+        for hunk in gone:
+            hunk.state, hunk.message, hunk.reported = "rejected", message, True
+        if gone:
+            self.on_change(gone)
+
     def unreported_rejections(self, session_id: str) -> str | None:
         """A note for the agent about changes the user rejected since it was last told."""
         rejected = [

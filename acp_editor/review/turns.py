@@ -64,9 +64,10 @@ class TurnWatch:
         """Checkpoint the session's roots before a turn; None when checkpoints are off."""
         if self.disabled is not None or self.queue.mode == "off":
             return None
-        number = self._numbers.get(session_id, 0) + 1
-        turn = Turn(session_id, number)
+        turn = Turn(session_id, 0)
         try:
+            number = await self._next_number(session_id, roots)
+            turn.number = number
             for raw in dict.fromkeys(roots):
                 root = await asyncio.to_thread(Path(raw).resolve)
                 tree = await self._store(root).snapshot()
@@ -79,6 +80,18 @@ class TurnWatch:
         self._turns[session_id] = turn
         self._written.clear()  # whatever we wrote before is in the checkpoint now
         return turn
+
+    async def _next_number(self, session_id: str, roots: list[str]) -> int:
+        """Turns are numbered per session; the numbers go on after a restart (a session loaded
+        again keeps its checkpoints)."""
+        if session_id not in self._numbers and roots:
+            root = await asyncio.to_thread(Path(roots[0]).resolve)
+            names = await self._store(root).names(f"{_ref(session_id)}/")
+            numbers = [
+                int(n.rsplit("turn-", 1)[1]) for n in names if n.rsplit("turn-", 1)[-1].isdigit()
+            ]
+            self._numbers[session_id] = max(numbers, default=0)
+        return self._numbers.get(session_id, 0) + 1
 
     async def look(self, session_id: str, tool_call_id: str | None) -> list[Change]:
         """Find what changed since the last look and put it in review."""
@@ -132,10 +145,62 @@ class TurnWatch:
         self.queue.record_applied(session_id, tool_call_id, change.path, before, after)
         return True
 
+    # -- undoing a turn -------------------------------------------------------------------------
+
+    def turns_of(self, session_id: str) -> int:
+        """How many turns of the session were checkpointed (the last one's number)."""
+        return self._numbers.get(session_id, 0)
+
+    async def restore_plan(self, session_id: str, number: int, roots: list[str]) -> list[Restore]:
+        """What putting every file of the roots back as before turn ``number`` would change."""
+        if self._turns.get(session_id) is not None:
+            raise CheckpointError("a turn is running: cancel it or wait for it to end first")
+        plan: list[Restore] = []
+        for raw in dict.fromkeys(roots):
+            root = await asyncio.to_thread(Path(raw).resolve)
+            store = self._store(root)
+            base = await store.named(f"{_ref(session_id)}/turn-{number}")
+            if base is None:
+                raise CheckpointError(f"there is no checkpoint before turn {number}")
+            now = await store.snapshot()
+            for change in await store.changes(base, now):
+                raw_before = await store.read(base, change.path)
+                before = _decode(raw_before) if raw_before is not None else None
+                if raw_before is not None and before is None:
+                    continue  # not text: left as it is
+                plan.append(Restore(change.path, before, await _read_text(change.path)))
+        return plan
+
+    async def restore(self, plan: list[Restore]) -> None:
+        """Carry out a plan: the disk first, then whatever holds the files open (merged, so
+        unsaved edits in them are kept)."""
+        documents = self.queue.documents
+        for step in plan:
+            await asyncio.to_thread(_put, step.path, step.before)
+            self.written(step.path, step.before)
+            await documents.disk_changed(step.path, step.now, step.before)
+
     def _disable(self, exc: Exception) -> None:
         if self.disabled is None:
             log.warning("%s; changes agents make themselves are not reviewed", exc)
         self.disabled = str(exc)
+
+
+@dataclass(frozen=True)
+class Restore:
+    """One file of a restore: its text before the turn (None: it did not exist) and now."""
+
+    path: Path
+    before: str | None
+    now: str | None
+
+
+def _put(path: Path, text: str | None) -> None:
+    if text is None:
+        path.unlink(missing_ok=True)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text.encode("utf-8"))
 
 
 def _not_text(change: Change) -> bool:

@@ -178,6 +178,12 @@ class CheckpointStore:
         out = await self._git("rev-parse", "--verify", "--quiet", f"refs/acp/{name}", ok=(0, 1))
         return out.decode().strip() or None
 
+    async def names(self, prefix: str) -> list[str]:
+        """The names (``keep``) that start with ``prefix``."""
+        await self._ensure()
+        out = await self._git("for-each-ref", "--format=%(refname)", f"refs/acp/{prefix}")
+        return [line.removeprefix("refs/acp/") for line in out.decode().splitlines() if line]
+
     async def changes(self, old: str, new: str) -> list[Change]:
         """What differs between two checkpoints, file by file."""
         if old == new:

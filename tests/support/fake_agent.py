@@ -109,6 +109,12 @@ class FakeAgent:
     async def cancel(self, session_id: str) -> None:
         self.calls.append(("cancel", session_id))
 
+    async def restore_plan(self, session_id: str, turn: int | None = None) -> tuple[int, list[Any]]:
+        raise AgentError("no turn of this session has a checkpoint yet")
+
+    async def restore(self, session_id: str, number: int, plan: list[Any]) -> None:
+        raise AssertionError("restore without a plan")
+
     async def set_mode(self, session_id: str, mode_id: str) -> None:
         self.calls.append(("set_mode", (session_id, mode_id)))
 

@@ -89,6 +89,7 @@ export const ZERO_PLUGIN_COMMANDS: readonly string[] = [
   "acp.setMode",
   "acp.follow",
   "acp.status",
+  "acp.restoreCheckpoint",
   "acp.acceptHunk",
   "acp.rejectHunk",
   "acp.acceptFile",

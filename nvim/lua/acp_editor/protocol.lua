@@ -67,6 +67,7 @@ M.commands = {
   "acp.setMode",
   "acp.follow",
   "acp.status",
+  "acp.restoreCheckpoint",
   "acp.acceptHunk",
   "acp.rejectHunk",
   "acp.acceptFile",

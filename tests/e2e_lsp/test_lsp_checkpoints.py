@@ -1,0 +1,93 @@
+"""Turn checkpoints through LSP with the scripted agent writing the disk itself: a command that
+changes, creates and deletes files is reviewed; rejecting undoes each; a whole turn is undone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.e2e_lsp.conftest import StartEditor
+from tests.support.lsp import Editor, allow_once, wait_until
+
+# The user's typing at the end is far enough from the agent's change on the first line not to
+# conflict with it (changes on touching lines are conflicts).
+HELLO = 'print("hello world")\n\n\n# the end\n'
+CHANGED = HELLO.replace("world", "the files")
+NOTES = "# notes\n"
+
+
+def prepare(workspace: Path) -> None:
+    (workspace / "hello.py").write_text(HELLO)
+    (workspace / "NOTES.md").write_text(NOTES)
+
+
+async def review(editor: Editor) -> dict[str, dict[str, Any]]:
+    picture = await editor.request("acp/snapshot", {})
+    return {Path(h["path"]).name: h for h in picture["review"]}
+
+
+async def test_a_commands_changes_are_reviewed_and_each_can_be_rejected(
+    editor_factory: StartEditor, workspace: Path
+) -> None:
+    prepare(workspace)
+    editor = await editor_factory(agent_flags=("--writes-itself",))
+    await editor.command("acp.prompt", "files")
+    assert (workspace / "hello.py").read_text() == CHANGED
+    assert (workspace / "MADE.txt").read_text() == "made by a command\n"
+    assert not (workspace / "NOTES.md").exists()
+    hunks = await review(editor)
+    assert set(hunks) == {"hello.py", "MADE.txt", "NOTES.md"}
+    assert {h["state"] for h in hunks.values()} == {"pending"}
+    assert len({h["toolCallId"] for h in hunks.values()}) == 1  # the command's tool call
+    for name in ("NOTES.md", "MADE.txt", "hello.py"):
+        result = await editor.command("acp.rejectHunk", hunks[name]["hunkId"])
+        assert [r["state"] for r in result["results"]] == ["rejected"], result
+    assert (workspace / "NOTES.md").read_text() == NOTES  # the deletion undone
+    assert not (workspace / "MADE.txt").exists()  # the creation undone
+    assert (workspace / "hello.py").read_text() == HELLO
+
+
+def undo_when_asked(params: dict[str, Any]) -> Any:
+    """Answer the undo question with its "Undo turn N" action, anything else as usual."""
+    actions = params.get("actions") or []
+    if any(str(a.get("title", "")).startswith("Undo turn") for a in actions):
+        assert not actions[0]["title"].startswith("Undo"), "the pre-selected action must keep"
+        return next(a for a in actions if a["title"].startswith("Undo turn"))
+    return allow_once(params)
+
+
+async def test_undoing_a_turn_puts_every_file_back_and_keeps_unsaved_text(
+    editor_factory: StartEditor, workspace: Path
+) -> None:
+    prepare(workspace)
+    editor = await editor_factory(
+        agent_flags=("--writes-itself",), answer_permission=undo_when_asked
+    )
+    unsaved = HELLO + "# typed, not saved\n"
+    editor.open("hello.py", unsaved)
+    await editor.command("acp.prompt", "files")
+    await wait_until(lambda: editor.text("hello.py") == CHANGED + "# typed, not saved\n")
+    result = await editor.command("acp.restoreCheckpoint")
+    assert result["turn"] == 1 and result["done"] is True
+    assert sorted(Path(p).name for p in result["restored"]) == ["MADE.txt", "NOTES.md", "hello.py"]
+    assert (workspace / "hello.py").read_text() == HELLO
+    assert (workspace / "NOTES.md").read_text() == NOTES
+    assert not (workspace / "MADE.txt").exists()
+    await wait_until(lambda: editor.text("hello.py") == unsaved)  # the user's line survives
+    assert {h["state"] for h in (await review(editor)).values()} == {"rejected"}
+    question = editor.asked[-1]
+    assert "Undo turn 1?" in question["message"] and "MADE.txt" in question["message"]
+
+
+async def test_dismissing_the_question_keeps_the_files(
+    editor_factory: StartEditor, workspace: Path
+) -> None:
+    prepare(workspace)
+    editor = await editor_factory(
+        agent_flags=("--writes-itself",), answer_permission=lambda p: None
+    )
+    await editor.command("acp.prompt", "files")
+    result = await editor.command("acp.restoreCheckpoint", 1)
+    assert result["done"] is False and result["restored"] == []
+    assert (workspace / "hello.py").read_text() == CHANGED
+    assert (workspace / "MADE.txt").exists()
