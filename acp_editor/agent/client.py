@@ -15,6 +15,7 @@ from typing import Any
 from acp_editor.agent.asking import PermissionAsker
 from acp_editor.agent.config import AgentConfig
 from acp_editor.agent.connection import AgentConnection
+from acp_editor.agent.display_terminals import DisplayTerminals
 from acp_editor.agent.frontend import Frontend, SilentFrontend
 from acp_editor.agent.rpc import JsonRpcPeer
 from acp_editor.agent.serving import AgentRequests
@@ -59,8 +60,15 @@ class AcpClient:
         )
         files = FileService(paths, self.reviewing, on_access=self._file_accessed)
         self.asker = PermissionAsker(self.frontend, PermissionPolicy(config.auto_approve))
+        self.display = DisplayTerminals(self.frontend)
         self.requests = AgentRequests(
-            self.sessions, self.frontend, files, terminals, self.asker, [self.reviewing.observe]
+            self.sessions,
+            self.frontend,
+            files,
+            terminals,
+            self.asker,
+            [self.reviewing.observe],
+            [self.display.update],
         )
         self.connection = AgentConnection(config, self.requests.register, self._agent_exited)
         self.exited = self.connection.exited

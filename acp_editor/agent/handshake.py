@@ -16,6 +16,9 @@ def initialize_params(protocol_version: int) -> dict[str, Any]:
         "clientCapabilities": {
             "fs": {"readTextFile": True, "writeTextFile": True},
             "terminal": True,
+            # Agents that run commands themselves report their output in tool calls' _meta
+            # to clients that say they show it (agent.display_terminals).
+            "_meta": {"terminal_output": True},
         },
         "clientInfo": {"name": "acp-editor", "title": "acp-editor", "version": __version__},
     }

@@ -30,6 +30,7 @@ ORPHAN_SESSIONS = 8
 """How many unknown session ids are waited for at once; beyond that updates are dropped."""
 
 Observer = Callable[[SessionView, list[dict[str, Any]]], None]
+RawObserver = Callable[[str, Any], None]
 
 
 class AgentRequests:
@@ -43,6 +44,7 @@ class AgentRequests:
         terminals: TerminalManager,
         asker: PermissionAsker,
         observers: list[Observer],
+        raw_observers: list[RawObserver] | None = None,
     ) -> None:
         self.sessions = sessions
         self.frontend = frontend
@@ -51,6 +53,9 @@ class AgentRequests:
         self.asker = asker
         self.observers = observers
         """Called with every change before the front end sees it (review's disk watch)."""
+        self.raw_observers = raw_observers or []
+        """Called with every ``session/update`` payload as the agent sent it, before the state
+        takes it (agent-owned terminals read output there)."""
         # session/update for an id we do not know yet: an agent may send one right after its
         # session/new response, and that line can be read before the awaiting call resumes.
         self._orphans: dict[str, list[Any]] = {}
@@ -126,6 +131,8 @@ class AgentRequests:
         waiting.append(update)
 
     def _apply(self, session: Session, update: Any) -> None:
+        for observe in self.raw_observers:
+            observe(session.id, update)
         try:
             changes = session.state.apply_update(update)
         except InvalidUpdate as exc:

@@ -6,9 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from acp_editor.editor.channel import EditorChannel
+from acp_editor.log import get_logger
 from acp_editor.protocol import editor as proto
 
 TERMINAL_TAIL = 64 * 1024
+LOG_LINES = 200
+"""At most this many lines of one piece of output go to the log of an editor without a plugin."""
+
+log = get_logger("editor.terminals")
 
 
 class TerminalStreams:
@@ -30,6 +35,10 @@ class TerminalStreams:
                 proto.ACP_TERMINAL_OUTPUT,
                 {"sessionId": session_id, "terminalId": terminal_id, "data": text},
             )
+        else:  # plugin-less: the editor's log (window/logMessage through the log handler)
+            lines = text.splitlines()
+            for line in lines[-LOG_LINES:]:
+                log.info("terminal %s: %s", terminal_id, line)
 
     def exited(self, session_id: str, terminal_id: str, status: dict[str, Any]) -> None:
         self._terminal(session_id, terminal_id)["exitStatus"] = status

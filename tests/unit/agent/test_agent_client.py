@@ -54,6 +54,7 @@ async def test_initialize_offers_fs_and_terminals_and_agrees_a_version(connect: 
     assert params["clientCapabilities"] == {
         "fs": {"readTextFile": True, "writeTextFile": True},
         "terminal": True,
+        "_meta": {"terminal_output": True},
     }
     assert client.protocol_version == 1 and client.supports("session/load") is False
 
@@ -216,3 +217,25 @@ async def test_what_an_agent_changes_on_disk_itself_is_in_review_when_the_turn_e
         ("a.txt", "e1"),
         ("made.txt", None),
     ]
+
+
+async def test_output_of_commands_the_agent_runs_itself_reaches_the_front_end(
+    connect: Connect, tmp_path: Path
+) -> None:
+    client, agent, rec = await connect()
+    await client.new_session(str(tmp_path))
+    run = {"toolCallId": "c1", "kind": "execute", "title": "yes | head -2"}
+
+    async def turn(sid: str) -> None:
+        delta = {"terminal_output_delta": {"terminal_id": "t1", "data": "y\n"}}
+        await agent.update(sid, {"sessionUpdate": "tool_call", **run, "status": "in_progress"})
+        for _ in range(2):  # the same chunk twice is twice the output
+            await agent.update(sid, {"sessionUpdate": "tool_call_update", **run, "_meta": delta})
+        end = {"terminal_exit": {"terminal_id": "t1", "exit_code": 0}}
+        await agent.update(
+            sid, {"sessionUpdate": "tool_call_update", **run, "status": "completed", "_meta": end}
+        )
+
+    agent.turn = turn
+    await client.prompt("s1", [{"type": "text", "text": "go"}])
+    assert rec.output == {"t1": "y\ny\n"}

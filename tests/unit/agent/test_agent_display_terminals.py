@@ -1,0 +1,102 @@
+"""Agent-owned terminals: v1 ``_meta`` fields and the v2 draft's terminal updates become the
+same output and exit events as client terminals."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from acp_editor.agent.display_terminals import DisplayTerminals
+from acp_editor.agent.frontend import Frontend
+
+
+class Screen(Frontend):
+    def __init__(self) -> None:
+        self.output: dict[str, str] = {}
+        self.exits: dict[str, dict[str, Any]] = {}
+
+    def terminal_output(self, session_id: str, terminal_id: str, text: str) -> None:
+        self.output[terminal_id] = self.output.get(terminal_id, "") + text
+
+    def terminal_exited(self, session_id: str, terminal_id: str, status: dict[str, Any]) -> None:
+        assert terminal_id not in self.exits, "one exit per terminal"
+        self.exits[terminal_id] = status
+
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode()
+
+
+def test_claude_style_meta_output_and_exit() -> None:
+    screen = Screen()
+    terminals = DisplayTerminals(screen)
+    call = {"sessionUpdate": "tool_call_update", "toolCallId": "c1"}
+    terminals.update("s", {**call, "_meta": {"terminal_info": {"terminal_id": "c1"}}})
+    terminals.update(
+        "s", {**call, "_meta": {"terminal_output": {"terminal_id": "c1", "data": "a\n"}}}
+    )
+    terminals.update(
+        "s", {**call, "_meta": {"terminal_exit": {"terminal_id": "c1", "exit_code": 3}}}
+    )
+    terminals.update(
+        "s", {**call, "_meta": {"terminal_exit": {"terminal_id": "c1", "exit_code": 3}}}
+    )
+    assert screen.output == {"c1": "a\n"}
+    assert screen.exits == {"c1": {"exitCode": 3, "signal": None}}
+
+
+def test_a_part_without_a_terminal_id_belongs_to_its_tool_call() -> None:
+    screen = Screen()
+    DisplayTerminals(screen).update(
+        "s",
+        {
+            "sessionUpdate": "tool_call",
+            "toolCallId": "c9",
+            "_meta": {"terminal_output_delta": {"data": "x"}},
+        },
+    )
+    assert screen.output == {"c9": "x"}
+
+
+def test_v2_chunks_split_inside_a_character_still_decode() -> None:
+    screen = Screen()
+    terminals = DisplayTerminals(screen)
+    data = "héllo → wörld\n".encode()
+    for piece in (data[:2], data[2:9], data[9:]):  # the splits fall inside é and →
+        terminals.update(
+            "s", {"sessionUpdate": "terminal_output_chunk", "terminalId": "t", "data": b64(piece)}
+        )
+    assert screen.output["t"] == "héllo → wörld\n"
+
+
+def test_v2_snapshot_replaces_what_was_shown_and_exit_status_ends_it() -> None:
+    screen = Screen()
+    terminals = DisplayTerminals(screen)
+    chunk = {"sessionUpdate": "terminal_output_chunk", "terminalId": "t", "data": b64(b"old\n")}
+    terminals.update("s", chunk)
+    terminals.update(
+        "s",
+        {
+            "sessionUpdate": "terminal_update",
+            "terminalId": "t",
+            "command": "make",
+            "output": {"data": b64(b"new\n")},
+            "exitStatus": {"exitCode": None, "signal": "SIGTERM"},
+        },
+    )
+    assert screen.output["t"] == "old\n\x1bcnew\n"  # a terminal reset before the replacement
+    assert screen.exits["t"] == {"exitCode": None, "signal": "SIGTERM"}
+
+
+def test_malformed_terminal_updates_are_skipped() -> None:
+    screen = Screen()
+    terminals = DisplayTerminals(screen)
+    for update in (
+        None,
+        {"sessionUpdate": "terminal_output_chunk", "terminalId": "t", "data": "not base64!"},
+        {"sessionUpdate": "terminal_output_chunk", "data": b64(b"no id")},
+        {"sessionUpdate": "tool_call_update", "_meta": {"terminal_output": {"data": 5}}},
+        {"sessionUpdate": "terminal_update", "terminalId": 7},
+    ):
+        terminals.update("s", update)
+    assert screen.output == {} and screen.exits == {}
