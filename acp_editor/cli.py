@@ -10,7 +10,7 @@ from pathlib import Path
 
 from acp_editor import __version__
 from acp_editor.log import configure
-from acp_editor.presets import PresetError, default_config_path, resolve
+from acp_editor.presets import Preset, PresetError, default_config_path, resolve
 from acp_editor.services.permissions import Rule, parse_setting
 
 
@@ -60,6 +60,9 @@ def add_agent_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--auth-method", help="authenticate with this method when asked")
     parser.add_argument("--agent", help="use the named agent preset from the config file")
     parser.add_argument(
+        "--mode", help="start new sessions in this session mode (one of the agent's mode ids)"
+    )
+    parser.add_argument(
         "--config",
         type=Path,
         default=None,
@@ -98,17 +101,18 @@ def add_agent_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--log-file", help="write the log here instead of stderr")
 
 
-def agent_command(args: argparse.Namespace, agent: list[str]) -> tuple[list[str], dict[str, str]]:
-    """The agent after ``--``, else the ``--agent`` preset (or the default one), else the demo."""
-    if agent:
-        return agent, {}
-    try:
-        preset = resolve(args.agent, args.config or default_config_path())
-    except PresetError as exc:
-        raise SystemExit(f"acp-editor: {exc}") from exc
-    if preset is not None:
-        return preset.command, preset.env
-    return [], {}
+def agent_command(args: argparse.Namespace, agent: list[str]) -> Preset:
+    """The agent after ``--``, else the ``--agent`` preset (or the default one), else the demo
+    (an empty command); ``--mode`` wins over the preset's mode."""
+    chosen = Preset("command line", agent)
+    if not agent:
+        try:
+            chosen = resolve(args.agent, args.config or default_config_path()) or chosen
+        except PresetError as exc:
+            raise SystemExit(f"acp-editor: {exc}") from exc
+    if getattr(args, "mode", None):
+        chosen.mode = args.mode
+    return chosen
 
 
 def auto_approve_rules(values: list[str]) -> list[Rule]:
@@ -124,18 +128,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(own)
     if args.stdio:
         configure(args.log_level, args.log_file)
-        command, env = agent_command(args, agent)
-        return serve(args, command, env)
+        return serve(args, agent_command(args, agent))
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
     configure(args.log_level, args.log_file)
     if args.command == "demo":
-        agent, _env = agent_command(args, agent)
+        preset = agent_command(args, agent)
         from acp_editor.demo.run import DemoOptions, demo_main
 
         options = DemoOptions(
-            agent=agent,
+            agent=preset.command,
+            mode=preset.mode,
             prompt=args.prompt,
             auto_yes=args.yes,
             protocol_version=args.protocol_version,
@@ -147,7 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 2
 
 
-def serve(args: argparse.Namespace, command: list[str], env: dict[str, str]) -> int:
+def serve(args: argparse.Namespace, preset: Preset) -> int:
     """The language server. Exits the process itself: pygls reads stdin on a worker thread that
     would otherwise keep the interpreter alive until the editor closes the pipe."""
     import logging
@@ -162,8 +166,9 @@ def serve(args: argparse.Namespace, command: list[str], env: dict[str, str]) -> 
     from acp_editor.log import LOGGER_NAME
 
     config = AgentConfig(
-        command=command or DEMO_AGENT,
-        env=env,
+        command=preset.command or DEMO_AGENT,
+        env=preset.env,
+        initial_mode=preset.mode,
         protocol_version=args.protocol_version,
         auth_method=args.auth_method,
         unrestricted_fs=args.allow_outside_roots,

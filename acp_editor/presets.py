@@ -6,6 +6,7 @@ Presets live in a TOML file, by default ``$XDG_CONFIG_HOME/acp-editor/agents.tom
     command = ["npx", "@zed-industries/claude-code-acp"]
     env = { ANTHROPIC_API_KEY = "..." }
     default = true            # used when neither --agent nor -- AGENT is given
+    mode = "default"          # the session mode to start in (the agent's mode ids)
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ class Preset:
     command: list[str]
     env: dict[str, str] = field(default_factory=dict)
     default: bool = False
+    mode: str | None = None
+    """The session mode new sessions start in (one of the agent's mode ids)."""
 
 
 def default_config_path() -> Path:
@@ -59,7 +62,10 @@ def _preset(path: Path, name: str, spec: Any) -> Preset:
     env = spec.get("env", {})
     if not isinstance(env, dict) or not all(isinstance(v, str) for v in env.values()):
         raise PresetError(f"{where}.env must be a table of strings")
-    return Preset(name, list(command), dict(env), spec.get("default") is True)
+    mode = spec.get("mode")
+    if mode is not None and not isinstance(mode, str):
+        raise PresetError(f"{where}.mode must be a string (a mode id of the agent)")
+    return Preset(name, list(command), dict(env), spec.get("default") is True, mode)
 
 
 def resolve(name: str | None, path: Path) -> Preset | None:

@@ -21,6 +21,7 @@ from acp_editor.agent.rpc import JsonRpcPeer
 from acp_editor.agent.serving import AgentRequests
 from acp_editor.agent.sessions import Session
 from acp_editor.errors import AgentError, AuthRequired, RpcError
+from acp_editor.log import get_logger
 from acp_editor.protocol import acp
 from acp_editor.review.documents import ReviewingDocuments
 from acp_editor.review.queue import ReviewQueue
@@ -33,6 +34,8 @@ from acp_editor.services.terminals import TerminalManager
 from acp_editor.session.state import SessionState, SessionView
 
 __all__ = ["AcpClient", "AgentConfig"]
+
+log = get_logger("agent")
 
 
 class AcpClient:
@@ -179,7 +182,25 @@ class AcpClient:
         result = acp.obj(await self._session_call(acp.SESSION_NEW, params), "session/new result")
         session = self._open(acp.field(result, "sessionId", str), cwd, additional_directories)
         self._apply_setup(session, result)
+        await self._initial_mode(session, result)
         return session
+
+    async def _initial_mode(self, session: Session, result: dict[str, Any]) -> None:
+        """Switch a new session to the configured mode, when the agent offers it."""
+        wanted = self.config.initial_mode
+        modes = result.get("modes")
+        if not isinstance(modes, dict):
+            modes = {}
+        offered = [m.get("id") for m in modes.get("availableModes", []) if isinstance(m, dict)]
+        if wanted is None or modes.get("currentModeId") == wanted:
+            return
+        if wanted not in offered:
+            log.warning("mode %r is not one of the agent's modes (%s)", wanted, offered)
+            return
+        try:
+            await self.set_mode(session.id, wanted)
+        except RpcError as exc:
+            log.warning("could not switch to mode %r: %s", wanted, exc.message)
 
     async def load_session(self, session_id: str, cwd: str, *, resume: bool = False) -> Session:
         """``session/load`` (replays the conversation) or, with ``resume``, ``session/resume``."""

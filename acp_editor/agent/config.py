@@ -16,6 +16,8 @@ class AgentConfig:
     env: dict[str, str] = field(default_factory=dict)
     """Extra environment variables on top of the sidecar's own."""
     protocol_version: int = acp.PROTOCOL_VERSION
+    initial_mode: str | None = None
+    """The session mode new sessions are switched to (``mode`` in a preset, ``--mode``)."""
     auth_method: str | None = None
     """Preselected auth method id (``--auth-method``); otherwise the front end asks."""
     unrestricted_fs: bool = False

@@ -37,6 +37,7 @@ class DemoOptions:
     protocol_version: int = 1
     auth_method: str | None = None
     workspace: str | None = None
+    mode: str | None = None
 
 
 def make_workspace(root: Path) -> Path:
@@ -73,6 +74,7 @@ async def run_demo(options: DemoOptions, workspace: Path) -> int:
         command=command,
         protocol_version=options.protocol_version,
         auth_method=options.auth_method,
+        initial_mode=options.mode,
     )
     client = AcpClient(config, view)
     try:

@@ -70,6 +70,8 @@ class Commands:
         return {
             **self.status.current,
             "sessions": self.link.session_ids(),
+            "currentSessionId": self.link.current_session,
+            "mode": self.link.current_mode(),
             "follow": self.follow.enabled,
         }
 

@@ -25,6 +25,8 @@ class ClientFeatures:
     work_done_progress: bool = False
     apply_edit: bool = False
     document_changes: bool = False
+    mode: str | None = None
+    """initializationOptions.acp.mode: the session mode new sessions start in."""
     review_mode: str | None = None
     """From initializationOptions.acp.review; None: the server's own setting."""
     tell_agent_rejections: bool | None = None
@@ -58,6 +60,7 @@ class ClientFeatures:
             document_changes=bool(
                 workspace and workspace.workspace_edit and workspace.workspace_edit.document_changes
             ),
+            mode=options["mode"] if isinstance(options.get("mode"), str) else None,
             review_mode=options["review"] if options.get("review") in proto.REVIEW_MODES else None,
             auto_approve=(
                 [r for r in options["autoApprove"] if isinstance(r, str)]

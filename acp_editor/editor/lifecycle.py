@@ -65,6 +65,8 @@ class Lifecycle:
 
 def apply_editor_settings(features: ClientFeatures, agent: AgentConfig) -> None:
     """Settings from ``initializationOptions.acp`` win over the command line."""
+    if features.mode:
+        agent.initial_mode = features.mode
     if features.review_mode is not None:
         agent.review_mode = features.review_mode  # type: ignore[assignment]
     if features.tell_agent_rejections is not None:

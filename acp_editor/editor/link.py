@@ -234,5 +234,12 @@ class EditorLink:
         await agent.restore(sid, number, plan)
         return {**result, "restored": [str(step.path) for step in plan], "done": True}
 
+    def current_mode(self) -> str | None:
+        """The mode of the current session: it decides whether the agent asks before acting."""
+        if self.current_session is None:
+            return None
+        state = self.slot.session_state(self.current_session)
+        return state.current_mode() if state is not None else None
+
     def snapshots(self, session_id: str | None = None) -> list[dict[str, Any]]:
         return self.slot.agent.snapshots(session_id) if self.slot.agent is not None else []

@@ -75,6 +75,8 @@ class SessionView(Protocol):
 
     def tool_call_order(self) -> list[str]: ...
 
+    def current_mode(self) -> str | None: ...
+
 
 class SessionState:
     """Transcript, tool calls, plan, modes and metadata of one session."""
@@ -107,6 +109,12 @@ class SessionState:
     def tool_call_order(self) -> list[str]:
         """Tool call ids in the order they first appeared."""
         return [e["toolCallId"] for e in self._snapshot["entries"] if e.get("kind") == "toolCall"]
+
+    def current_mode(self) -> str | None:
+        """The session mode the agent is in (``currentModeId``), if it has modes."""
+        modes = self._snapshot.get("modes")
+        mode = modes.get("currentModeId") if isinstance(modes, dict) else None
+        return mode if isinstance(mode, str) else None
 
     # -- agent reports ---------------------------------------------------------------------
 

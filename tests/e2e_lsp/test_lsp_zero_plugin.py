@@ -198,3 +198,12 @@ async def test_auth_is_asked_with_method_ids(editor_factory: StartEditor) -> Non
     assert result["stopReason"] == "end_turn"
     (asked,) = editor.asked
     assert [a.get("methodId") for a in asked["actions"]] == ["demo-login"]  # no terminal method
+
+
+async def test_status_shows_the_mode_the_editor_settings_chose(
+    editor_factory: StartEditor,
+) -> None:
+    editor = await editor_factory(init_options={"acp": {"mode": "code", "features": []}})
+    await editor.command("acp.newSession")
+    status = await editor.command("acp.status")
+    assert status["mode"] == "code" and status["currentSessionId"] in status["sessions"]

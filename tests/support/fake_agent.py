@@ -84,7 +84,11 @@ class FakeAgent:
         return [s.snapshot() for sid, s in self.states.items() if session_id in (None, sid)]
 
     def _open(self, session_id: str) -> Opened:
-        self.states[session_id] = SessionState(session_id)
+        state = self.states[session_id] = SessionState(session_id)
+        modes = [{"id": "ask", "name": "Ask"}, {"id": "auto", "name": "Auto"}]
+        self.frontend.session_changed(
+            state, state.set_modes({"currentModeId": "ask", "availableModes": modes})
+        )
         return Opened(session_id)
 
     async def new_session(self, cwd: str, additional_directories: Sequence[str] = ()) -> Opened:

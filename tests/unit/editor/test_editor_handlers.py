@@ -35,6 +35,7 @@ async def test_status_command_lists_sessions_and_follow(rig: MakeRig) -> None:
     await r.side.commands.new_session()
     status = await r.side.commands.agent_status()
     assert status["state"] == "ready" and status["sessions"] == ["s1"]
+    assert status["currentSessionId"] == "s1" and status["mode"] == "ask"
     assert status["follow"] is True and status["command"] == ["fake-agent"]
 
 

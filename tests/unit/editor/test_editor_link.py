@@ -42,7 +42,7 @@ async def test_the_first_prompt_opens_a_session_and_flushes_before_answering(
     # The turn's changes reached the editor before the answer, without waiting for a frame.
     changed = r.editor.notes_of(proto.ACP_SESSION_CHANGED)
     kinds = [c["type"] for note in changed for c in note["changes"]]
-    assert kinds == ["entry", "entry"]
+    assert kinds == ["modes", "entry", "entry"]
     assert changed[-1]["changes"][-1]["entry"]["content"][0]["text"] == "hi"
 
 

@@ -79,3 +79,13 @@ def test_the_agent_command_is_everything_after_the_first_double_dash(
     argv: list[str], own: list[str], agent: list[str]
 ) -> None:
     assert split_agent(argv) == (own, agent)
+
+
+def test_a_preset_names_the_mode_sessions_start_in(tmp_path: Path) -> None:
+    path = tmp_path / "agents.toml"
+    path.write_text('[agents.claude]\ncommand = ["claude"]\nmode = "default"\n', encoding="utf-8")
+    preset = resolve("claude", path)
+    assert preset is not None and preset.mode == "default"
+    path.write_text('[agents.claude]\ncommand = ["claude"]\nmode = 3\n', encoding="utf-8")
+    with pytest.raises(PresetError, match="mode must be a string"):
+        resolve("claude", path)
