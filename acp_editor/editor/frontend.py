@@ -23,6 +23,7 @@ from acp_editor.editor.review import EditorReview
 from acp_editor.editor.status import AgentStatus
 from acp_editor.editor.terminals import TerminalStreams
 from acp_editor.protocol import editor as proto
+from acp_editor.review.queue import ReviewHunk
 from acp_editor.services.documents import DocumentSource
 from acp_editor.session.state import SessionView
 
@@ -44,6 +45,7 @@ class EditorFrontend(Frontend):
         self.progress = ToolProgress(channel)
         self.questions = Questions(channel)
         self.terminals = TerminalStreams(channel)
+        self._followed: set[str] = set()  # review hunks already followed to
 
     def flush(self, session_id: str | None = None) -> None:
         """Send buffered changes now (of one session, or all): before anything that refers to
@@ -115,6 +117,19 @@ class EditorFrontend(Frontend):
     def review_changed(self, hunks: list[Any]) -> None:
         self.coalescer.flush_all()
         self.review.changed(hunks)
+        self._follow_change(hunks)
+
+    def _follow_change(self, hunks: list[ReviewHunk]) -> None:
+        """Follow the agent to the first new change (found on disk, or written through us)."""
+        new = [h for h in hunks if h.hunk_id not in self._followed and h.state == "pending"]
+        self._followed.update(h.hunk_id for h in new)
+        shown = [h for h in new if h.applied and h.file_change != "deleted"]
+        if shown:
+            first = shown[0]
+            line = first.hint + 1  # the hunk's first line in the new text, 1-based as in ACP
+            self.follow.offer(
+                Jump(first.session_id, first.path, line, "change", first.tool_call_id)
+            )
 
     def agent_exited(self, returncode: int | None, stderr_tail: str, expected: bool) -> None:
         self.coalescer.flush_all()

@@ -197,7 +197,7 @@ export interface SessionChangedParams { sessionId: SessionId; changes: Change[] 
 
 export type AgentStatusParams = AgentStatus;
 
-export type FollowReason = "location" | "read" | "write";
+export type FollowReason = "location" | "read" | "write" | "change";
 export interface FollowParams {
   sessionId: SessionId;
   toolCallId?: ToolCallId;

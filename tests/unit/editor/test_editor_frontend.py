@@ -120,3 +120,17 @@ async def test_terminal_output_is_streamed_and_kept_for_snapshots(rig: MakeRig) 
     (snap,) = r.side.frontend.terminals.snapshots("s1")
     assert snap["output"] == "hello world" and snap["exitStatus"]["exitCode"] == 0
     assert r.side.frontend.terminals.snapshots("other") == []
+
+
+async def test_a_change_found_on_disk_is_followed_to_its_first_line(
+    rig: MakeRig, tmp_path: Path
+) -> None:
+    r = rig(proto.FEATURE_FOLLOW)
+    path = tmp_path / "b.txt"
+    path.write_text("one\ntwo\nTHREE\n")
+    agent = await r.side.link.ensure_agent()
+    agent.review.record_applied("s1", "t7", path, "one\ntwo\nthree\n", "one\ntwo\nTHREE\n")
+    await r.editor.settle()
+    (follow,) = r.editor.notes_of(proto.ACP_FOLLOW)
+    assert follow["reason"] == "change" and follow["toolCallId"] == "t7"
+    assert follow["range"]["start"]["line"] == 2
