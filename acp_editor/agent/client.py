@@ -238,8 +238,9 @@ class AcpClient:
         note = self.review.unreported_rejections(session_id)
         if note is not None and self.config.tell_agent_rejections:
             blocks = [{"type": "text", "text": note}, *blocks]
-        await self.turns.begin(session_id, session.roots)
-        self.requests.emit(session, session.state.add_user_prompt(blocks))
+        turn = await self.turns.begin(session_id, session.roots)
+        number = turn.number if turn is not None else None
+        self.requests.emit(session, session.state.add_user_prompt(blocks, number))
         session.prompting = True
         try:
             result = await self.connection.call(

@@ -14,6 +14,7 @@ from acp_editor.editor.questions import Questions
 from acp_editor.editor.status import AgentStatus
 from acp_editor.errors import InvalidParams
 from acp_editor.protocol import editor as proto
+from acp_editor.review.turns import Restore
 
 
 class Commands:
@@ -76,7 +77,22 @@ class Commands:
         }
 
     async def restore_checkpoint(self, *args: Any) -> dict[str, Any]:
-        if len(args) > 1 or (args and (not isinstance(args[0], int) or isinstance(args[0], bool))):
-            raise InvalidParams("acp.restoreCheckpoint takes no argument (the last turn) or a turn")
         turn = args[0] if args else None
-        return await self.link.restore_checkpoint(turn, self.questions.confirm_restore)
+        confirmed = args[1] if len(args) > 1 else False
+        if (
+            len(args) > 2
+            or not (turn is None or (isinstance(turn, int) and not isinstance(turn, bool)))
+            or not isinstance(confirmed, bool)
+        ):
+            raise InvalidParams(
+                "acp.restoreCheckpoint takes no argument (the last turn), a turn, "
+                "or a turn and true when the editor already asked the user"
+            )
+        return await self.link.restore_checkpoint(
+            turn, _yes if confirmed else self.questions.confirm_restore
+        )
+
+
+async def _yes(number: int, plan: list[Restore]) -> bool:
+    """The editor asked the user itself before sending the command."""
+    return True

@@ -120,10 +120,11 @@ class EditorFrontend(Frontend):
         self._follow_change(hunks)
 
     def _follow_change(self, hunks: list[ReviewHunk]) -> None:
-        """Follow the agent to the first new change (found on disk, or written through us)."""
+        """Follow the agent to the first new change found on disk (a write through us was
+        followed already, when the agent asked for it)."""
         new = [h for h in hunks if h.hunk_id not in self._followed and h.state == "pending"]
         self._followed.update(h.hunk_id for h in new)
-        shown = [h for h in new if h.applied and h.file_change != "deleted"]
+        shown = [h for h in new if h.found_on_disk and h.file_change != "deleted"]
         if shown:
             first = shown[0]
             line = first.hint + 1  # the hunk's first line in the new text, 1-based as in ACP

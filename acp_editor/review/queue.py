@@ -56,6 +56,8 @@ class ReviewHunk:
     write: HeldWrite | None = None
     reported: bool = False
     """A rejection already told to the agent (``tellAgentRejections``)."""
+    found_on_disk: bool = False
+    """Found by comparing checkpoints (the agent or a command wrote it), not written through us."""
     file_change: FileChange = None
     """The change made or removed the whole file: rejecting it removes or restores the file."""
 
@@ -144,6 +146,8 @@ class ReviewQueue:
         path: Path,
         old: str | None,
         new: str | None,
+        *,
+        found_on_disk: bool = False,
     ) -> list[ReviewHunk]:
         """A change that is already in the file (``None``: the file did not / does not exist)."""
         if self.mode == "off" or old == new:
@@ -151,7 +155,7 @@ class ReviewQueue:
         made = self._make(session_id, tool_call_id, path, old or "", new or "", applied=True)
         kind: FileChange = "created" if old is None else "deleted" if new is None else None
         for hunk in made:
-            hunk.file_change = kind
+            hunk.file_change, hunk.found_on_disk = kind, found_on_disk
         if made:
             self.on_change(made)
         return made

@@ -142,7 +142,9 @@ class TurnWatch:
                 return _not_text(change)
         # Open buffers first: review places its hunks in the text the editor holds.
         await self.queue.documents.disk_changed(change.path, before, after)
-        self.queue.record_applied(session_id, tool_call_id, change.path, before, after)
+        self.queue.record_applied(
+            session_id, tool_call_id, change.path, before, after, found_on_disk=True
+        )
         return True
 
     # -- undoing a turn -------------------------------------------------------------------------

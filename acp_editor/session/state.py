@@ -142,16 +142,22 @@ class SessionState:
 
     # -- client-side events ----------------------------------------------------------------
 
-    def add_user_prompt(self, blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Record the user's prompt as a new user message (kept block for block, not merged)."""
+    def add_user_prompt(
+        self, blocks: list[dict[str, Any]], turn: int | None = None
+    ) -> list[dict[str, Any]]:
+        """Record the user's prompt as a new user message (kept block for block, not merged);
+        ``turn`` numbers the turn it starts when the workspace was checkpointed before it (the
+        number ``acp.restoreCheckpoint`` takes)."""
         if not isinstance(blocks, list):
             raise InvalidUpdate(f"a prompt must be a list of blocks, got {type(blocks).__name__}")
-        entry = {
+        entry: dict[str, Any] = {
             "kind": "message",
             "role": "user",
             "messageId": None,
             "content": copy.deepcopy(blocks),
         }
+        if turn is not None:
+            entry["turn"] = turn
         return self._commit([self._entry_change(entry)])
 
     def set_modes(self, modes: dict[str, Any] | None) -> list[dict[str, Any]]:

@@ -42,6 +42,10 @@ command("AcpReview", run("review"), {
   end,
   desc = "acp-editor: agent changes in the quickfix list (accept/reject: all of them)",
 })
+command("AcpUndo", run("undo"), {
+  nargs = "?",
+  desc = "acp-editor: restore the files to before a turn (default: the last)",
+})
 command("AcpSessions", run("sessions"), { desc = "acp-editor: load an earlier session" })
 command("AcpNewSession", run("new_session"), { desc = "acp-editor: start a new session" })
 command("AcpPermission", run("permission"), { desc = "acp-editor: answer the pending permission request" })

@@ -104,6 +104,48 @@ function M.complete_mode()
   end, modes())
 end
 
+--- The last checkpointed turn of the current session (its user messages carry `turn`).
+local function last_turn()
+  local snap = state.current()
+  local last = nil
+  for _, e in ipairs(snap and snap.entries or {}) do
+    if e.kind == "message" and e.role == "user" and type(e.turn) == "number" then
+      last = e.turn
+    end
+  end
+  return last
+end
+
+--- :AcpUndo [turn]: put every file back as before that turn (default: the last), after asking.
+function M.undo(o)
+  if not ensure() then
+    return
+  end
+  local turn = o.args ~= "" and tonumber(o.args) or last_turn()
+  if not turn then
+    return state.report("acp-editor: :AcpUndo takes a turn number (none was checkpointed yet)", vim.log.levels.ERROR)
+  end
+  local keep, undo = "Keep the files as they are", ("Undo turn %d"):format(turn)
+  vim.ui.select({ keep, undo }, {
+    prompt = ("Undo turn %d? Its files go back to how they were before it (unsaved edits are kept):"):format(turn),
+    kind = "acp_editor.undo",
+  }, function(choice)
+    if choice ~= undo then
+      return
+    end
+    require("acp_editor.client").request("workspace/executeCommand", {
+      command = "acp.restoreCheckpoint",
+      arguments = { turn, true },
+    }, function(err, result)
+      if err then
+        return report_error("undoing the turn")(err)
+      end
+      local count = result and result.restored and #result.restored or 0
+      state.report(("acp-editor: turn %d undone, %d file(s) restored"):format(turn, count))
+    end)
+  end)
+end
+
 --- :AcpReview: pending hunks in the quickfix list; :AcpReview accept|reject decides all of them.
 function M.review(o)
   if not ensure() then

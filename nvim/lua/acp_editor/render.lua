@@ -114,7 +114,12 @@ local function entry(w, snap, e, prev)
       w:blank()
       w:line(role[1], "0", role[2])
     end
-    return w:text(text, "", "0")
+    w:text(text, "", "0")
+    if e.role == "user" and type(e.turn) == "number" then
+      -- The workspace was checkpointed before this prompt: say how to go back to it.
+      w:line(("(turn %d · :AcpUndo %d restores the files to before it)"):format(e.turn, e.turn), "0", "Comment")
+    end
+    return
   elseif e.kind == "toolCall" then
     w:blank()
     return tool_call(w, snap.toolCalls[e.toolCallId] or { toolCallId = e.toolCallId })

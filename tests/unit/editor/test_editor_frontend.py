@@ -129,7 +129,9 @@ async def test_a_change_found_on_disk_is_followed_to_its_first_line(
     path = tmp_path / "b.txt"
     path.write_text("one\ntwo\nTHREE\n")
     agent = await r.side.link.ensure_agent()
-    agent.review.record_applied("s1", "t7", path, "one\ntwo\nthree\n", "one\ntwo\nTHREE\n")
+    agent.review.record_applied(
+        "s1", "t7", path, "one\ntwo\nthree\n", "one\ntwo\nTHREE\n", found_on_disk=True
+    )
     await r.editor.settle()
     (follow,) = r.editor.notes_of(proto.ACP_FOLLOW)
     assert follow["reason"] == "change" and follow["toolCallId"] == "t7"

@@ -1,0 +1,54 @@
+"""Undoing a turn from Neovim with the plugin: the chat names each prompt's turn, ``:AcpUndo``
+asks, then puts every file back (a changed one, a created one, a deleted one) while the open
+buffer keeps the user's unsaved line. The agent writes the disk itself, as current agents do."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.nvim.plugin_driver import PluginEditor, plugin_editor
+from tests.support.starter import SCRIPTED_AGENT
+
+LINES = ["# top", "", "", 'print("hello world")']
+
+
+@pytest.fixture
+def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
+    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
+        yield editor
+
+
+def test_undo_restores_every_file_and_keeps_unsaved_text(nv: PluginEditor, workspace: Path) -> None:
+    hello, notes, made = workspace / "hello.py", workspace / "NOTES.md", workspace / "MADE.txt"
+    hello.write_text("\n".join(LINES) + "\n")
+    notes.write_text("# notes\n")
+    buf = nv.edit(hello)
+    nv.setup(agents={"demo": {"cmd": [*SCRIPTED_AGENT, "--writes-itself"]}})
+    nv.lua("vim.api.nvim_buf_set_lines(..., 0, 0, false, {'# typed, not saved'})", buf)
+    nv.lua("vim.cmd('AcpChat')")
+    result = nv.prompt("files")  # sed on hello.py, creates MADE.txt, deletes NOTES.md
+    assert result["stopReason"] == "end_turn", nv.server_log()
+    assert made.exists() and not notes.exists()
+    assert 'print("hello the files")' in hello.read_text()
+    nv.wait_until(
+        f"vim.api.nvim_buf_get_lines({buf}, 0, -1, false)[5] == 'print(\"hello the files\")'",
+        "the agent's change merged into the open buffer",
+    )
+    assert "(turn 1 · :AcpUndo 1 restores the files to before it)" in "\n".join(nv.chat()["lines"])
+
+    nv.helper("answer_with", "Undo turn 1")
+    nv.lua("vim.cmd('AcpUndo')")
+    nv.wait_until(f"vim.fn.filereadable('{made}') == 0", "the created file is removed")
+    (asked,) = [s for s in nv.selects() if "Undo turn 1?" in str(s.get("prompt"))]
+    assert asked["items"][0] == "Keep the files as they are", asked
+    assert notes.read_text() == "# notes\n"
+    assert hello.read_text() == "\n".join(LINES) + "\n"
+    nv.wait_until(
+        f"vim.api.nvim_buf_get_lines({buf}, 0, -1, false)[5] == 'print(\"hello world\")'",
+        "the open buffer is restored too",
+    )
+    lines = nv.buffer(buf)["lines"]
+    assert lines == ["# typed, not saved", *LINES], lines
