@@ -33,6 +33,9 @@ class ReviewingDocuments:
         self.queue = queue
         self.turns = turns
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._ended: dict[str, str] = {}
+        """Session -> the last tool call that ended and was not looked at yet."""
+        self._lookers: dict[str, asyncio.Task[Any]] = {}
         queue.on_written = turns.written
 
     async def read_text(self, path: Path) -> str:
@@ -78,12 +81,26 @@ class ReviewingDocuments:
                 continue
             call = state.peek_tool_call(str(change["toolCallId"]))
             if call is not None and is_finished(call):
-                self._spawn(self.turns.look(state.session_id, str(change["toolCallId"])))
+                self._look_soon(state.session_id, str(change["toolCallId"]))
 
-    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> None:
+    def _look_soon(self, session_id: str, call_id: str) -> None:
+        """One look at a time per session: tool calls that end while one runs share the next
+        (attributed to the last of them), so a burst of tool calls costs a few looks, not one
+        git run each."""
+        self._ended[session_id] = call_id
+        looker = self._lookers.get(session_id)
+        if looker is None or looker.done():
+            self._lookers[session_id] = self._spawn(self._looks(session_id))
+
+    async def _looks(self, session_id: str) -> None:
+        while session_id in self._ended:
+            await self.turns.look(session_id, self._ended.pop(session_id))
+
+    def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
 
     async def settle(self) -> None:
         """Wait for pending looks (tests, and before answering a snapshot)."""
