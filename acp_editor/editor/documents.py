@@ -84,7 +84,8 @@ class EditorDocuments:
             await self._write_without_editor(path, doc, text, session_id, tool_call_id)
             return
         label = label or self.title_for(session_id, tool_call_id) or f"Agent edit: {path.name}"
-        applied, reason = await self._apply(doc, doc.source, text, label)
+        before = await self.read_text(path)
+        applied, reason = await self._apply(doc, before, text, label)
         if not applied:
             raise EditRefused(
                 f"the editor did not apply the edit to {path}"
@@ -92,7 +93,29 @@ class EditorDocuments:
                 + "; the file was left unchanged"
             )
         if not self.editor.saves_after_apply:
-            await self.disk.write_text(path, text, session_id=session_id, tool_call_id=tool_call_id)
+            await self._write_change_to_disk(path, before, text, session_id, tool_call_id)
+
+    async def _write_change_to_disk(
+        self, path: Path, before: str, after: str, session_id: str, tool_call_id: str | None
+    ) -> None:
+        """The change (``before`` -> ``after`` in the buffer) goes to disk too, because the agent
+        runs commands against the disk; but applied to the disk's text, so the user's unsaved
+        edits stay in the buffer only, as they would without us (no save behind their back)."""
+        try:
+            on_disk = await self.disk.read_text(path)
+        except RpcError:
+            on_disk = before
+        merged = merge3(before, on_disk, after)
+        if merged.conflicts:
+            log.warning(
+                "%s: part of the change touches lines only the unsaved buffer has; the disk "
+                "keeps its text there until the buffer is saved",
+                path,
+            )
+        if merged.text != on_disk:
+            await self.disk.write_text(
+                path, merged.text, session_id=session_id, tool_call_id=tool_call_id
+            )
 
     async def _apply(
         self, doc: TextDocument, old: str, new: str, label: str

@@ -44,7 +44,8 @@ class TurnWatch:
         self._stores: dict[Path, CheckpointStore] = {}
         self._turns: dict[str, Turn] = {}
         self._numbers: dict[str, int] = {}
-        self._written: dict[str, str | None] = {}
+        self._written: dict[str, asyncio.Future[str | None]] = {}
+        """Path -> what the disk held right after we wrote it (read in a worker thread)."""
         """Path -> the text we wrote there (None: deleted) that the next look must not count."""
         self._lock = asyncio.Lock()  # looks compare with "seen": one at a time
         self.disabled: str | None = None
@@ -57,8 +58,11 @@ class TurnWatch:
         return store
 
     def written(self, path: Path, text: str | None) -> None:
-        """A change we made ourselves (already reviewed, or a review decision)."""
-        self._written[str(path)] = text
+        """A change we made ourselves (already reviewed, or a review decision). What counts is
+        what the disk holds now, which is not always ``text``: the editor's documents write the
+        change to the disk's own text, without the buffer's unsaved edits."""
+        del text
+        self._written[str(path)] = asyncio.ensure_future(_read_text(path))
 
     async def begin(self, session_id: str, roots: list[str]) -> Turn | None:
         """Checkpoint the session's roots before a turn; None when checkpoints are off."""
@@ -129,7 +133,8 @@ class TurnWatch:
         after = None if change.status == "deleted" else await _read_text(change.path)
         if change.status != "deleted" and after is None:
             return _not_text(change)
-        ours: object = self._written.pop(str(change.path), _NOTHING)
+        pending = self._written.pop(str(change.path), None)
+        ours: object = await pending if pending is not None else _NOTHING
         if ours == after:
             return False  # our own write, still as we left it: reviewed already
         before: str | None

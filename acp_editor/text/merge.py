@@ -1,9 +1,10 @@
 """Three-way merge of lines: the agent's change to a file (base → theirs) brought into the text
 the user has in the editor (base → ours), without losing either.
 
-Changes that do not touch each other both land. Where both sides changed the same lines (or
-lines next to each other) differently, that is a conflict: the merged text keeps the user's lines
-there, and the conflict says where, so nothing is discarded silently. Pure: no I/O.
+Changes to different lines both land, next to each other too. Where both sides changed the same
+lines differently, or both inserted lines at the same place, that is a conflict: the merged text
+keeps the user's lines there, and the conflict says where, so nothing is discarded silently.
+Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -50,29 +51,34 @@ def _regions(base: list[str], side: list[str]) -> list[Region]:
     ]
 
 
-def _clusters(ours: list[Region], theirs: list[Region]) -> list[tuple[int, int]]:
-    """Base ranges where either side changed something; ranges that overlap or touch are one."""
-    spans = sorted([(r.base_start, r.base_end) for r in ours + theirs])
-    merged: list[list[int]] = []
-    for start, end in spans:
-        if merged and start <= merged[-1][1]:
-            merged[-1][1] = max(merged[-1][1], end)
-        else:
-            merged.append([start, end])
-    return [(a, b) for a, b in merged]
+@dataclass
+class _Cluster:
+    """Base lines ``[start, end)`` that one or both sides changed, with each side's regions."""
+
+    start: int
+    end: int
+    ours: list[Region]
+    theirs: list[Region]
 
 
-def _side(regions: list[Region], start: int, end: int) -> tuple[int, int, bool]:
-    """The side's line range for base ``[start, end)``, and whether it changed anything there."""
-    before = sum(r.delta for r in regions if r.base_end < start)
-    inside = [r for r in regions if _touches(r, start, end)]
-    side_start = start + before
-    side_end = end + before + sum(r.delta for r in inside)
-    return side_start, side_end, bool(inside)
-
-
-def _touches(region: Region, start: int, end: int) -> bool:
-    return region.base_start <= end and start <= region.base_end
+def _clusters(ours: list[Region], theirs: list[Region]) -> list[_Cluster]:
+    """Group the changes of both sides: regions that share a base line are one cluster, and so
+    are insertions at the same place (which order they go in is not ours to guess). Changes to
+    lines next to each other stay apart."""
+    tagged = sorted(
+        [(r.base_start, r.base_end, 0, r) for r in ours]
+        + [(r.base_start, r.base_end, 1, r) for r in theirs],
+        key=lambda t: (t[0], t[1]),
+    )
+    clusters: list[_Cluster] = []
+    for start, end, side, region in tagged:
+        last = clusters[-1] if clusters else None
+        if last is None or not (start < last.end or start == end == last.start == last.end):
+            last = _Cluster(start, end, [], [])
+            clusters.append(last)
+        last.end = max(last.end, end)
+        (last.ours if side == 0 else last.theirs).append(region)
+    return clusters
 
 
 def merge3(base: str, ours: str, theirs: str) -> Merge:
@@ -82,23 +88,24 @@ def merge3(base: str, ours: str, theirs: str) -> Merge:
     if theirs == base:
         return Merge(ours, ())
     b, o, t = (text.splitlines(keepends=True) for text in (base, ours, theirs))
-    our_regions, their_regions = _regions(b, o), _regions(b, t)
     out: list[str] = []
     conflicts: list[Conflict] = []
     at = 0  # base lines before this are in ``out``
-    for start, end in _clusters(our_regions, their_regions):
-        os_, oe, ours_changed = _side(our_regions, start, end)
-        ts, te, theirs_changed = _side(their_regions, start, end)
-        out += b[at:start]
-        mine, yours = o[os_:oe], t[ts:te]
-        if theirs_changed and (not ours_changed or mine == yours):
+    shift_o = shift_t = 0  # how far each side's lines have moved from the base's so far
+    for cluster in _clusters(_regions(b, o), _regions(b, t)):
+        grow_o = sum(r.delta for r in cluster.ours)
+        grow_t = sum(r.delta for r in cluster.theirs)
+        mine = o[cluster.start + shift_o : cluster.end + shift_o + grow_o]
+        yours = t[cluster.start + shift_t : cluster.end + shift_t + grow_t]
+        out += b[at : cluster.start]
+        if cluster.theirs and (not cluster.ours or mine == yours):
             out += yours
         else:
-            if ours_changed and theirs_changed:
-                conflicts.append(
-                    Conflict(len(out), len(out) + len(mine), tuple(b[start:end]), tuple(yours))
-                )
+            if cluster.ours and cluster.theirs:
+                base_lines = tuple(b[cluster.start : cluster.end])
+                conflicts.append(Conflict(len(out), len(out) + len(mine), base_lines, tuple(yours)))
             out += mine
-        at = end
+        at = cluster.end
+        shift_o, shift_t = shift_o + grow_o, shift_t + grow_t
     out += b[at:]
     return Merge("".join(out), tuple(conflicts))

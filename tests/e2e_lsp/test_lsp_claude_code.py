@@ -38,7 +38,8 @@ async def test_claude_code_edits_the_open_buffer_and_keeps_unsaved_text(
     assert result["stopReason"] == "end_turn"
     # The agent read the unsaved buffer and its edit landed there, the note kept.
     assert editor.text("hello.py") == '# unsaved note\nprint("hello, world")\n'
-    assert target.read_text(encoding="utf-8") == editor.text("hello.py")
+    # The disk has the agent's edit (its shell command ran against it), not the unsaved note.
+    assert target.read_text(encoding="utf-8") == 'print("hello, world")\n'
     (apply,) = editor.edits
     (edits,) = apply["edit"]["changes"].values()
     assert len(edits) == 1 and edits[0]["newText"] == ", world"  # minimal, not a whole buffer

@@ -98,7 +98,8 @@ async def test_users_own_edit_between_hunks_survives_a_reject_in_the_open_buffer
     assert result["results"][0]["state"] == "rejected"
     expected = edited.replace(EDIT_LINE, "")
     assert editor.text("hello.py") == expected  # the first hunk and the user's lines are kept
-    assert (workspace / "hello.py").read_text() == expected
+    # On disk exactly that hunk is reverted; the user's unsaved lines are not written for them.
+    assert (workspace / "hello.py").read_text() == AGENT_TEXT.replace(EDIT_LINE, "")
     assert editor.edits[-1]["label"]  # the revert went through workspace/applyEdit
 
 

@@ -81,8 +81,9 @@ async def test_edit_lands_in_the_unsaved_buffer_with_minimal_edits(
             }
         ]
     )
-    # Plugin-less editor: the sidecar writes the same text to disk after applied: true.
-    assert (workspace / "hello.py").read_text() == unsaved + EDIT_LINE
+    # Plugin-less editor: the sidecar writes the agent's change to disk after applied: true,
+    # applied to the disk's text: the user's unsaved note stays in the buffer until they save.
+    assert (workspace / "hello.py").read_text() == HELLO + EDIT_LINE
 
 
 async def test_vscode_gets_versioned_document_changes(

@@ -41,8 +41,9 @@ async def test_a_write_is_a_minimal_edit_named_after_its_tool_call(tmp_path: Pat
     assert len(edits) == 1 and edits[0]["newText"] == "TWO"
     # Until the editor reports the change, reads see what was applied, not the stale copy.
     assert await docs.read_text(path) == "one\nTWO\nmine\n"
-    # A plugin-less editor does not save: the disk is brought in line for the agent's commands.
-    assert path.read_text() == "one\nTWO\nmine\n"
+    # A plugin-less editor does not save: the change reaches the disk for the agent's commands,
+    # applied to the disk's text (the unsaved line stays in the buffer only).
+    assert path.read_text() == "one\nTWO\n"
 
 
 async def test_an_editor_that_cannot_apply_edits_never_loses_unsaved_text(tmp_path: Path) -> None:

@@ -76,7 +76,6 @@ async def test_our_own_writes_are_not_counted_twice(tmp_path: Path) -> None:
     assert await turns.look("s1", "t1") == []
     # The agent then changes what we wrote: only its part is new.
     (root / "a.txt").write_text("ours\ntheirs\n")
-    turns.written(root / "a.txt", "ours\n")
     await turns.look("s1", "t2")
     (hunk,) = queue.hunks.values()
     assert (hunk.anchor.old_lines, hunk.anchor.new_lines) == ((), ("theirs",))

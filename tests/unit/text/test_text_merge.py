@@ -42,10 +42,19 @@ def test_the_same_change_on_both_sides_is_no_conflict() -> None:
     assert merged.text == both.replace("a\n", "A\n") and merged.conflicts == ()
 
 
-def test_adjacent_changes_are_a_conflict() -> None:
+def test_changes_to_neighbouring_lines_both_land() -> None:
     merged = merge3(BASE, BASE.replace("c\n", "C\n"), BASE.replace("d\n", "D\n"))
-    assert merged.text == BASE.replace("c\n", "C\n")
-    assert len(merged.conflicts) == 1
+    assert merged.text == BASE.replace("c\n", "C\n").replace("d\n", "D\n")
+    assert merged.conflicts == ()
+    above = merge3("x\n", "note\nx\n", "X\n")  # an insertion right above a changed line
+    assert above.text == "note\nX\n" and above.conflicts == ()
+
+
+def test_insertions_at_the_same_place_are_a_conflict() -> None:
+    merged = merge3(BASE, BASE.replace("c\n", "c\nmine\n"), BASE.replace("c\n", "c\nyours\n"))
+    assert merged.text == BASE.replace("c\n", "c\nmine\n")
+    (conflict,) = merged.conflicts
+    assert conflict.their_lines == ("yours\n",)
 
 
 lines = st.lists(st.sampled_from(["x\n", "y\n", "z\n", "w\n"]), max_size=8).map("".join)
