@@ -10,7 +10,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from tests.support.npm import CLAUDE_CODE_ACP, NpmError, ensure_npm_package
+from tests.support.npm import CLAUDE_AGENT_ACP, CLAUDE_CODE_ACP, NpmError, ensure_npm_package
 
 QUIET_ENV = {
     "DISABLE_TELEMETRY": "1",
@@ -38,6 +38,33 @@ def claude_code_agent(base_url: str, home: Path) -> tuple[list[str], dict[str, s
         "IS_SANDBOX": "1",
         "HOME": str(home),
         "CLAUDE_CONFIG_DIR": str(home / ".claude"),
+        **QUIET_ENV,
+    }
+    return [node, str(package / "dist" / "index.js")], env
+
+
+def claude_agent(
+    base_url: str, home: Path, *, asks: bool = False
+) -> tuple[list[str], dict[str, str]]:
+    """The current ``claude-agent-acp`` (it runs Claude Code's own Read / Edit / Bash on the
+    disk). Its default mode ``auto`` asks nothing; ``asks`` sets ``defaultMode: default`` in its
+    settings so it asks permission for edits and commands."""
+    package = ensure_npm_package(CLAUDE_AGENT_ACP)
+    node = shutil.which("node")
+    if node is None:
+        raise NpmError(f"node is not on PATH; cannot run {CLAUDE_AGENT_ACP}")
+    (home / ".claude").mkdir(parents=True, exist_ok=True)
+    if asks:
+        (home / ".claude" / "settings.json").write_text(
+            '{"permissions": {"defaultMode": "default"}}\n', encoding="utf-8"
+        )
+    env = {
+        "ANTHROPIC_BASE_URL": base_url,
+        "ANTHROPIC_API_KEY": "dummy",
+        "IS_SANDBOX": "1",
+        "HOME": str(home),
+        "CLAUDE_CONFIG_DIR": str(home / ".claude"),
+        "CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION": "false",
         **QUIET_ENV,
     }
     return [node, str(package / "dist" / "index.js")], env

@@ -29,6 +29,10 @@ ACP_SDK = "@agentclientprotocol/sdk@2.4.0"
 CLAUDE_CODE_ACP = "@zed-industries/claude-code-acp@0.16.2"
 """A real public ACP agent (Claude Code); runs offline against ``tests.agents.fake_anthropic``."""
 
+CLAUDE_AGENT_ACP = "@agentclientprotocol/claude-agent-acp@0.101.0"
+"""The current Claude agent: it reads, edits and runs commands itself (no ``fs/*`` or
+``terminal/*``); runs offline against ``tests.agents.fake_anthropic`` too."""
+
 INSTALL_TIMEOUT = 900.0
 
 _EXACT_VERSION = re.compile(r"^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
