@@ -62,9 +62,17 @@ export interface AgentStatus {
 export type MessageRole = "user" | "agent" | "thought";
 
 export type Entry =
-  | { kind: "message"; role: MessageRole; messageId: string | null; content: ContentBlock[] }
+  | { kind: "message"; role: MessageRole; messageId: string | null; content: ContentBlock[]; turn?: number }
   | { kind: "toolCall"; toolCallId: ToolCallId }
   | { kind: "update"; update: unknown };
+
+/** The result of the `acp.restoreCheckpoint` command. */
+export interface RestoreResult {
+  sessionId: SessionId;
+  turn: number;
+  restored: string[];
+  done: boolean;
+}
 
 export interface SessionSnapshot {
   sessionId: SessionId;

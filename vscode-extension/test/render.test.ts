@@ -18,6 +18,17 @@ test("messages render Markdown; thoughts are collapsible; nothing from the agent
   assert.match(thought, /^<details class="thought"><summary>/);
 });
 
+test("a user message of a checkpointed turn offers to restore the files to before it", () => {
+  const s = emptySnapshot("s", 1);
+  const text = [{ type: "text", text: "go" }];
+  const mine = renderEntry({ kind: "message", role: "user", messageId: null, content: text, turn: 3 }, s, extras());
+  assert.match(mine, /<button class="" data-act="restore" data-turn="3">Restore to before this turn<\/button>/);
+  const older = renderEntry({ kind: "message", role: "user", messageId: null, content: text }, s, extras());
+  assert.doesNotMatch(older, /data-act="restore"/);
+  const agent = renderEntry({ kind: "message", role: "agent", messageId: null, content: text, turn: 3 }, s, extras());
+  assert.doesNotMatch(agent, /data-act="restore"/);
+});
+
 test("images only as base64 data of image types; unknown blocks shown as escaped JSON", () => {
   assert.match(renderBlock({ type: "image", mimeType: "image/png", data: "AAAA" }), /src="data:image\/png;base64,AAAA"/);
   assert.doesNotMatch(renderBlock({ type: "image", mimeType: "image/svg+xml", data: "AAAA" }), /<img/);

@@ -115,6 +115,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
       case "showDiff": await c.guard("show diff", () => docs.show(m.toolCallId, m.uri)); return;
       case "review": await c.guard(`${m.decision} edit`, () => c.decide(m.decision, { toolCallId: m.toolCallId })); return;
       case "showTerminal": terminals.show(m.terminalId); return;
+      case "restore": await c.guard("undo the turn", () => c.restoreCheckpoint(m.turn)); return;
       case "attachSelection": c.attachSelection(); return;
       case "attachFile": c.attachFile(); return;
       case "removeAttachment": c.removeAttachment(m.index); return;

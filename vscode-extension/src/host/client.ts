@@ -213,6 +213,15 @@ export class Sidecar implements vscode.Disposable {
     return result.enabled;
   }
 
+  /** Undo a turn (`acp.restoreCheckpoint`); the user was asked already. */
+  async restoreCheckpoint(turn: number): Promise<w.RestoreResult> {
+    const result: unknown = await this.need().sendRequest("workspace/executeCommand", {
+      command: "acp.restoreCheckpoint",
+      arguments: [turn, true],
+    });
+    return result as w.RestoreResult;
+  }
+
   async decide(params: w.ReviewDecideParams): Promise<w.ReviewResult[]> {
     return (await this.need().sendRequest(P.REVIEW_DECIDE, params)).results;
   }

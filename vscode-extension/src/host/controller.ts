@@ -135,6 +135,20 @@ export class Controller {
     return results;
   }
 
+  /** Undo a turn: every file back as before it, after the user says so in a (non-modal)
+   *  notification; unsaved edits in open editors are kept by the sidecar's merge. */
+  async restoreCheckpoint(turn: number): Promise<w.RestoreResult | undefined> {
+    const undo = `Undo turn ${turn}`;
+    const answer = await vscode.window.showWarningMessage(
+      `Undo turn ${turn}? The files it changed, created or deleted go back to how they were before it. Unsaved edits in open editors are kept.`,
+      undo,
+    );
+    if (answer !== undo) return undefined;
+    const result = await this.sidecar.restoreCheckpoint(turn);
+    void vscode.window.showInformationMessage(`ACP: turn ${turn} undone, ${result.restored.length} file(s) restored.`);
+    return result;
+  }
+
   /** Open a location from the chat: a path or URI, with an ACP (1-based) line. */
   async open(target: string, line?: number): Promise<void> {
     if (/^(https?|mailto):/i.test(target)) {

@@ -107,6 +107,7 @@ document.addEventListener("click", (event) => {
     case "showDiff": post({ type: "showDiff", toolCallId: d["tool"] ?? "", ...(d["uri"] ? { uri: d["uri"] } : {}) }); break;
     case "review": post({ type: "review", decision: d["decision"] === "accept" ? "accept" : "reject", toolCallId: d["tool"] ?? "" }); break;
     case "showTerminal": post({ type: "showTerminal", terminalId: d["terminal"] ?? "" }); break;
+    case "restore": post({ type: "restore", turn: Number(d["turn"]) }); break;
     case "removeAttachment": post({ type: "removeAttachment", index: Number(d["index"]) }); break;
     case "pick": choose(Number(d["index"])); break;
     default: break;

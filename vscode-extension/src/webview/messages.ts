@@ -55,6 +55,7 @@ export type ViewMessage =
   | { type: "showDiff"; toolCallId: string; uri?: string }
   | { type: "review"; decision: "accept" | "reject"; toolCallId: string }
   | { type: "showTerminal"; terminalId: string }
+  | { type: "restore"; turn: number }
   | { type: "attachSelection" }
   | { type: "attachFile" }
   | { type: "removeAttachment"; index: number }

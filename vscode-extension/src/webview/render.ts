@@ -71,7 +71,12 @@ function renderMessage(entry: Extract<Entry, { kind: "message" }>): string {
     return `<details class="thought"><summary>✱ Thinking</summary>${body}</details>`;
   }
   const role = entry.role === "user" ? "user" : entry.role === "agent" ? "agent" : "other";
-  return `<div class="msg ${role}">${body}</div>`;
+  // The workspace was checkpointed before this prompt: offer to go back to it.
+  const undo =
+    entry.role === "user" && typeof entry.turn === "number"
+      ? `<div class="turn">${button("Restore to before this turn", "restore", { turn: entry.turn })}</div>`
+      : "";
+  return `<div class="msg ${role}">${body}${undo}</div>`;
 }
 
 function locationLinks(tc: ToolCall): string {

@@ -6,7 +6,8 @@
 // on disk.
 //
 // Workspace (made by integration.sh): hello.py with four lines. The tests run in order and share
-// one session: stream, read (follow), edit allowed, diff preview, edit rejected, cancel.
+// one session: stream, read (follow), edit allowed, diff preview, edit rejected, cancel, an edit
+// undone with "Restore to before this turn".
 'use strict';
 
 const assert = require('assert');
@@ -212,5 +213,27 @@ test('cancel stops a running turn promptly, and withdraws a pending question', a
   assert.strictEqual((await asking).stopReason, 'cancelled');
   await until('the question withdrawn', () => api.pendingPermissions().length === 0, 3000);
 });
+
+test('"Restore to before this turn" on a message undoes its edit after the notification says so', async () => {
+  const before = readDisk();
+  const shown = notifications.calls.length;
+  await sendFromChat('edit');
+  const q = await question();
+  chat.post({ type: 'permission', id: q.id, optionId: q.params.options.find((o) => o.kind === 'allow_once').optionId });
+  assert.strictEqual(await turnEnded(), 'end_turn');
+  assert.strictEqual(readDisk().toString('utf8'), before.toString('utf8') + EDIT_LINE);
+  const mine = entries().filter((e) => e.kind === 'message' && e.role === 'user').pop();
+  assert.strictEqual(typeof mine.turn, 'number', 'the prompt carries the turn it started');
+
+  chat.post({ type: 'restore', turn: mine.turn }); // the message's "Restore to before this turn"
+  const ask = await until('the undo question', () => notifications.calls.slice(shown).find((c) => c.message.startsWith(`Undo turn ${mine.turn}?`)));
+  assert.strictEqual(ask.severity, 'warning');
+  notifications.click(ask, `Undo turn ${mine.turn}`);
+  await until('hello.py back as before the turn', () => readDisk().equals(before), 5000);
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === hello.toString());
+  assert.ok(doc, 'hello.py is not open');
+  await until('the editor shows it too', () => doc.getText() === before.toString('utf8'), 5000);
+  await until('the undo is reported', () => notifications.calls.slice(shown).some((c) => c.message.includes(`turn ${mine.turn} undone, 1 file(s) restored`)));
+}, { timeoutMs: 30000 });
 
 exports.run = run;
