@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from acp_editor.agent.asking import PermissionAsker
@@ -24,6 +25,7 @@ from acp_editor.errors import AgentError, AuthRequired, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp
 from acp_editor.review.documents import ReviewingDocuments
+from acp_editor.review.persist import PendingReview
 from acp_editor.review.queue import ReviewQueue
 from acp_editor.review.turns import Restore, TurnWatch
 from acp_editor.services.checkpoints import CheckpointError
@@ -52,7 +54,9 @@ class AcpClient:
         self.sessions: dict[str, Session] = {}
         paths = PathPolicy([], unrestricted=config.unrestricted_fs)
         inner = documents or DiskDocuments()
-        self.review = ReviewQueue(inner, config.review_mode, self.frontend.review_changed)
+        self.review = ReviewQueue(inner, config.review_mode, self._review_changed)
+        self.pending_review: PendingReview | None = None
+        """Pending review on disk, for the root the agent runs in (set by ``start``)."""
         self.turns = TurnWatch(self.review)
         self.reviewing = ReviewingDocuments(inner, self.review, self.turns)
         terminals = TerminalManager(
@@ -78,6 +82,11 @@ class AcpClient:
 
     def _file_accessed(self, kind: str, path: Any, session_id: str) -> None:
         self.frontend.file_accessed(kind, str(path), session_id)
+
+    def _review_changed(self, hunks: list[Any]) -> None:
+        if self.pending_review is not None:
+            self.pending_review.changed(self.review)
+        self.frontend.review_changed(hunks)
 
     def _agent_exited(self, code: int | None, stderr_tail: str, expected: bool) -> None:
         for session in self.sessions.values():
@@ -117,8 +126,14 @@ class AcpClient:
     # -- lifecycle ------------------------------------------------------------------------------
 
     async def start(self, cwd: str) -> dict[str, Any]:
-        """Spawn the agent in ``cwd`` and ``initialize``; the agent's answer."""
-        return await self.connection.start(cwd)
+        """Spawn the agent in ``cwd`` and ``initialize``; the agent's answer. Review left
+        pending in this root by an earlier run comes back first."""
+        result = await self.connection.start(cwd)
+        if self.config.review_mode != "off":
+            root = await asyncio.to_thread(Path(cwd).resolve)
+            self.pending_review = PendingReview(root)
+            await self.pending_review.load_into(self.review)
+        return result
 
     async def connect(self, peer: JsonRpcPeer) -> dict[str, Any]:
         """``initialize`` over a peer made elsewhere (an agent in memory, in unit tests)."""
@@ -128,6 +143,8 @@ class AcpClient:
         """End every terminal, then the agent's whole process group. Idempotent."""
         await self.requests.terminals.close_all()
         await self.connection.shutdown()
+        if self.pending_review is not None:
+            await self.pending_review.flush()
 
     # -- requests to the agent ------------------------------------------------------------------
 

@@ -327,6 +327,17 @@ class ReviewQueue:
 
     # -- for the next prompt --------------------------------------------------------------------
 
+    def adopt(self, stored: list[dict[str, Any]]) -> list[ReviewHunk]:
+        """Pending applied hunks kept from an earlier run (``review.persist``), with new ids."""
+        made = []
+        for fields in stored:
+            hunk = ReviewHunk(f"h{next(self._ids)}", applied=True, **fields)
+            self.hunks[hunk.hunk_id] = hunk
+            made.append(hunk)
+        if made:
+            self.on_change(made)
+        return made
+
     def withdraw(self, session_id: str, paths: set[str], message: str) -> None:
         """The files were put back (a turn undone): their pending hunks no longer apply."""
         gone = [

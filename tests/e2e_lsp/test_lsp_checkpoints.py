@@ -91,3 +91,22 @@ async def test_dismissing_the_question_keeps_the_files(
     assert result["done"] is False and result["restored"] == []
     assert (workspace / "hello.py").read_text() == CHANGED
     assert (workspace / "MADE.txt").exists()
+
+
+async def test_pending_review_survives_a_restart_of_the_editor_and_the_sidecar(
+    editor_factory: StartEditor, workspace: Path
+) -> None:
+    prepare(workspace)
+    first = await editor_factory(agent_flags=("--writes-itself",))
+    await first.command("acp.prompt", "files")
+    assert set(await review(first)) == {"hello.py", "MADE.txt", "NOTES.md"}
+    await first.close()
+
+    second = await editor_factory(agent_flags=("--writes-itself",))
+    await second.command("acp.newSession")  # the agent has started (and the review came back)
+    back = await review(second)
+    assert set(back) == {"hello.py", "MADE.txt", "NOTES.md"}
+    assert {h["state"] for h in back.values()} == {"pending"}
+    result = await second.command("acp.rejectHunk", back["NOTES.md"]["hunkId"])
+    assert [r["state"] for r in result["results"]] == ["rejected"]
+    assert (workspace / "NOTES.md").read_text() == NOTES

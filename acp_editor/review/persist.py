@@ -1,0 +1,145 @@
+"""Pending review survives a restart of the sidecar or the editor.
+
+The applied hunks nobody has decided yet are written, after every change of the queue, to a file
+per workspace root in the state directory (next to the turn checkpoints), and taken back into the
+queue when an agent starts in that root again. Held hunks are not kept: they belong to a write a
+running agent is waiting for, and end with it. A hunk's anchor finds it again in whatever the file
+holds by then, or refuses (see ``review.anchor``): nothing is guessed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from acp_editor.log import get_logger
+from acp_editor.review.anchor import Anchor
+from acp_editor.review.queue import ReviewHunk, ReviewQueue
+from acp_editor.services.checkpoints import state_dir
+
+log = get_logger("review.persist")
+
+VERSION = 1
+
+
+def store_path(root: Path) -> Path:
+    digest = hashlib.sha256(str(root).encode()).hexdigest()[:16]
+    return state_dir() / "review" / f"{root.name or 'root'}-{digest}.json"
+
+
+def to_json(hunk: ReviewHunk) -> dict[str, Any]:
+    a = hunk.anchor
+    return {
+        "sessionId": hunk.session_id,
+        "toolCallId": hunk.tool_call_id,
+        "path": hunk.path,
+        "hint": hunk.hint,
+        "fileChange": hunk.file_change,
+        "foundOnDisk": hunk.found_on_disk,
+        "anchor": {
+            "old": list(a.old_lines),
+            "new": list(a.new_lines),
+            "before": list(a.before),
+            "after": list(a.after),
+            "hint": a.hint,
+            "oldHint": a.old_hint,
+        },
+    }
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError("not a list of strings")
+    return tuple(value)
+
+
+def from_json(data: Any) -> dict[str, Any]:
+    """The keyword arguments of ``ReviewQueue.adopt`` for one stored hunk (``ValueError`` when
+    the entry is not one we wrote)."""
+    a = data["anchor"]
+    anchor = Anchor(
+        _strings(a["old"]),
+        _strings(a["new"]),
+        _strings(a["before"]),
+        _strings(a["after"]),
+        int(a["hint"]),
+        int(a["oldHint"]) if a.get("oldHint") is not None else None,
+    )
+    return {
+        "session_id": str(data["sessionId"]),
+        "tool_call_id": data["toolCallId"] if isinstance(data.get("toolCallId"), str) else None,
+        "path": str(data["path"]),
+        "anchor": anchor,
+        "hint": int(data["hint"]),
+        "file_change": data.get("fileChange")
+        if data.get("fileChange") in ("created", "deleted")
+        else None,
+        "found_on_disk": data.get("foundOnDisk") is True,
+    }
+
+
+class PendingReview:
+    """The pending review of one workspace root, on disk."""
+
+    def __init__(self, root: Path, path: Path | None = None) -> None:
+        self.root = root
+        self.path = path or store_path(root)
+        self._dirty = False
+        self._writer: asyncio.Task[None] | None = None
+
+    async def load_into(self, queue: ReviewQueue) -> list[ReviewHunk]:
+        """Take the stored hunks back into ``queue`` (those under this root only)."""
+        try:
+            raw = await asyncio.to_thread(self.path.read_text, encoding="utf-8")
+            data = json.loads(raw)
+        except FileNotFoundError:
+            return []
+        except (OSError, ValueError) as exc:
+            log.warning("pending review in %s could not be read: %s", self.path, exc)
+            return []
+        entries = data.get("hunks") if isinstance(data, dict) else None
+        kept = []
+        for entry in entries if isinstance(entries, list) else []:
+            try:
+                fields = from_json(entry)
+            except (KeyError, TypeError, ValueError) as exc:
+                log.warning("a stored review hunk was skipped: %s", exc)
+                continue
+            if Path(fields["path"]).is_relative_to(self.root):
+                kept.append(fields)
+        return queue.adopt(kept)
+
+    def changed(self, queue: ReviewQueue) -> None:
+        """The queue changed: write it soon (one write for a burst of changes)."""
+        self._dirty = True
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.ensure_future(self._write(queue))
+
+    async def _write(self, queue: ReviewQueue) -> None:
+        while self._dirty:
+            self._dirty = False
+            pending = [
+                to_json(h) for h in queue.hunks.values() if h.state == "pending" and h.applied
+            ]
+            body = json.dumps({"version": VERSION, "root": str(self.root), "hunks": pending})
+            try:
+                await asyncio.to_thread(_write_atomically, self.path, body)
+            except OSError as exc:
+                log.warning("pending review could not be kept in %s: %s", self.path, exc)
+
+    async def flush(self) -> None:
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await self._writer
+
+
+def _write_atomically(path: Path, body: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(body, encoding="utf-8")
+    os.replace(tmp, path)
