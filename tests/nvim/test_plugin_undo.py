@@ -52,3 +52,12 @@ def test_undo_restores_every_file_and_keeps_unsaved_text(nv: PluginEditor, works
     )
     lines = nv.buffer(buf)["lines"]
     assert lines == ["# typed, not saved", *LINES], lines
+
+
+def test_an_agents_mode_starts_its_sessions_in_that_mode(nv: PluginEditor) -> None:
+    nv.setup(agents={"demo": {"cmd": SCRIPTED_AGENT, "mode": "ask"}})
+    nv.prompt("read")
+    nv.wait_until(
+        "require('acp_editor.state').current().modes.currentModeId == 'ask'",
+        "the session started in the configured mode (the scripted agent's default is code)",
+    )

@@ -61,6 +61,9 @@ test("the agent: picked, else default, else the first, else none; an unknown nam
 test("the command line: --stdio, trace, extras, then -- AGENT ARGS", () => {
   const b = { name: "b", command: "b", args: ["--x"], env: { K: "1" } };
   assert.deepEqual(serverArgs(DEFAULTS, null), ["--stdio"]);
+  const asks = { name: "c", command: "claude-agent-acp", args: [], env: {}, mode: "default" };
+  assert.deepEqual(from({ agents: [{ name: "c", command: "claude-agent-acp", mode: " default " }] }).settings.agents, [asks]);
+  assert.deepEqual(serverArgs(DEFAULTS, asks), ["--stdio", "--mode", "default", "--", "claude-agent-acp"]);
   assert.deepEqual(serverArgs({ ...DEFAULTS, trace: true, serverArgs: ["--protocol-version", "2"] }, b), ["--stdio", "--log-level", "DEBUG", "--protocol-version", "2", "--", "b", "--x"]);
   // An explicit --log-level in serverArgs wins over trace.
   assert.deepEqual(serverArgs({ ...DEFAULTS, trace: true, serverArgs: ["--log-level", "INFO"] }, null), ["--stdio", "--log-level", "INFO"]);

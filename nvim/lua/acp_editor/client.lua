@@ -23,6 +23,9 @@ function M.command(cfg, agent_name)
   local cmd = vim.list_extend(vim.list_extend({}, cfg.server_cmd), { "--stdio" })
   vim.list_extend(cmd, cfg.server_args)
   local spec = cfg.agents[agent_name or cfg.default_agent or ""]
+  if spec and spec.mode then -- the session mode new sessions start in (who answers questions)
+    vim.list_extend(cmd, { "--mode", spec.mode })
+  end
   if spec then
     table.insert(cmd, "--")
     vim.list_extend(cmd, spec.cmd)

@@ -144,8 +144,9 @@ local function validate(cfg)
   for name, spec in pairs(cfg.agents) do
     local path = "agents." .. tostring(name)
     check(path, spec, "table")
-    known_keys(path, spec, { cmd = true, env = true })
+    known_keys(path, spec, { cmd = true, env = true, mode = true })
     check_list_of_strings(path .. ".cmd", spec.cmd, true)
+    check(path .. ".mode", spec.mode, "string", true)
     check(path .. ".env", spec.env, "table", true)
     for key, val in pairs(spec.env or {}) do
       check(("%s.env.%s"):format(path, key), val, "string")

@@ -16,6 +16,8 @@ export interface AgentSetting {
   command: string;
   args: string[];
   env: Record<string, string>;
+  /** The session mode new sessions start in (it decides whether the agent asks first). */
+  mode?: string;
 }
 
 export interface Settings {
@@ -116,7 +118,8 @@ function parseAgents(raw: unknown, problems: string[]): AgentSetting[] {
         else problems.push(`acp-editor.agents[${i}].env.${k}: not a string (skipped)`);
       }
     }
-    agents.push({ name, command, args, env });
+    const mode = typeof a["mode"] === "string" && a["mode"].trim() !== "" ? a["mode"].trim() : undefined;
+    agents.push(mode === undefined ? { name, command, args, env } : { name, command, args, env, mode });
   });
   return agents;
 }
@@ -144,6 +147,7 @@ export function serverArgs(settings: Settings, agent: AgentSetting | null): stri
   // twice (stderr and window/logMessage), which is tolerable for warnings, noisy for INFO.
   if (settings.trace && !settings.serverArgs.includes("--log-level")) args.push("--log-level", "DEBUG");
   args.push(...settings.serverArgs);
+  if (agent?.mode !== undefined) args.push("--mode", agent.mode);
   if (agent !== null) args.push("--", agent.command, ...agent.args);
   return args;
 }
