@@ -41,6 +41,8 @@ QUICK_ANSWER_MS = 0
 USER_LINES = [HELLO_LINES[0], HELLO_LINES[1], USER_LINE, *HELLO_LINES[2:]]
 # What the agent's `hunks` edit makes of it: two hunks with unchanged lines between them.
 AGENT_LINES = [USER_LINES[0] + HUNK_MARK, *USER_LINES[1:], AGENT_LINE]
+# What the disk gets: the agent's change applied to the saved text (the user's line is unsaved).
+DISK_LINES = [HELLO_LINES[0] + HUNK_MARK, *HELLO_LINES[1:], AGENT_LINE]
 
 
 def text(lines: list[str]) -> str:
@@ -76,9 +78,10 @@ def agent_edits_unsaved_buffer(
     (select,) = editor.selects()
     assert select["chose"] == "Allow", select
 
-    # The edit landed in the buffer (on the unsaved text) and the server wrote it to disk.
+    # The edit landed in the buffer (on the unsaved text) and the server wrote the change to
+    # disk, applied to the disk's text: the user's line stays unsaved, in the buffer only.
     assert editor.buffer(buf)["lines"] == AGENT_LINES, editor.server_log()
-    assert wait_for_disk(hello, text(AGENT_LINES)) == text(AGENT_LINES), editor.server_log()
+    assert wait_for_disk(hello, text(DISK_LINES)) == text(DISK_LINES), editor.server_log()
 
     diagnostics = editor.wait_review_diagnostics(buf, 2, DIAGNOSTICS_TIMEOUT_MS)
     assert [d["lnum"] for d in diagnostics] == [0, len(AGENT_LINES) - 1], diagnostics
@@ -128,10 +131,11 @@ def test_reject_hunk_code_action_reverts_exactly_that_hunk(editor: Editor, works
     assert after["lines"] == expected, f"{after}\n{editor.server_log()}"
     assert after["seq_last"] == undo_before + 1, after
 
-    # One diagnostic is left, on the first hunk, and the server wrote the buffer's text to disk.
+    # One diagnostic is left, on the first hunk, and on disk exactly that hunk was reverted.
     (left,) = editor.wait_review_diagnostics(buf, 1, DIAGNOSTICS_TIMEOUT_MS)
     assert left["lnum"] == 0 and left["code"] == first["code"], left
-    assert wait_for_disk(hello, text(expected)) == text(expected), editor.server_log()
+    on_disk = text(DISK_LINES[:-1])
+    assert wait_for_disk(hello, on_disk) == on_disk, editor.server_log()
 
 
 def test_accept_all_in_file_keeps_the_text_and_clears_the_diagnostics(
@@ -159,7 +163,7 @@ def test_accept_all_in_file_keeps_the_text_and_clears_the_diagnostics(
     assert editor.wait_review_diagnostics(buf, 0, DIAGNOSTICS_TIMEOUT_MS) == []
     assert editor.seen("workspace/applyEdit")[applies_before:] == [], "accepting edits nothing"
     assert editor.buffer(buf)["lines"] == AGENT_LINES
-    assert hello.read_text() == text(AGENT_LINES)
+    assert hello.read_text() == text(DISK_LINES)
 
 
 def test_diagnostics_appear_when_neovim_reports_the_edit_late(

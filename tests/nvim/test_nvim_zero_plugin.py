@@ -160,8 +160,9 @@ def test_edit_lands_in_unsaved_buffer_as_one_undoable_change(
     assert after["modified"], "the buffer still holds unsaved text"
     assert after["seq_last"] == before["seq_last"] + 1, "the agent's edit is one undo step"
 
-    # The agent read the unsaved buffer (not the disk), and the server wrote its text to disk.
-    assert hello.read_text() == hello_text([*before["lines"], AGENT_LINE]), editor.server_log()
+    # The agent read the unsaved buffer (not the disk); the server wrote its change to disk,
+    # applied to the saved text: the user's unsaved line is not saved behind their back.
+    assert hello.read_text() == hello_text([*HELLO_LINES, AGENT_LINE]), editor.server_log()
 
     undone = editor.helper("undo", after["buf"])
     assert undone["lines"] == before["lines"], "one :undo removes exactly the agent's change"
@@ -172,7 +173,7 @@ def test_edit_at_end_of_buffer_adds_no_blank_line(editor: Editor, workspace: Pat
     hello = workspace / "hello.py"
     before, after = edit_unsaved_buffer(editor, workspace)
     assert after["lines"] == [*before["lines"], AGENT_LINE], after
-    assert hello_text(after["lines"]) == hello.read_text(), "the buffer and the disk agree"
+    assert hello.read_text() == hello_text([*HELLO_LINES, AGENT_LINE]), "no blank line on disk"
 
 
 def test_following_a_pending_edit_shows_the_user_no_error(editor: Editor, workspace: Path) -> None:
