@@ -7,6 +7,7 @@ is given after ``--``), sends one prompt and prints what an editor would be told
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -50,7 +51,14 @@ def make_workspace(root: Path) -> Path:
 
 def demo_main(options: DemoOptions) -> int:
     """Make the workspace (a temporary one unless given), run the demo, clean up."""
-    with tempfile.TemporaryDirectory(prefix="acp-editor-demo-") as tmp:
+    with (
+        tempfile.TemporaryDirectory(prefix="acp-editor-demo-") as tmp,
+        tempfile.TemporaryDirectory(prefix="acp-editor-demo-state-") as state,
+    ):
+        if options.workspace is None:
+            # A throw-away workspace's checkpoints and review go with it, not into the user's
+            # state directory (a new store per run would pile up there).
+            os.environ.setdefault("ACP_EDITOR_STATE_DIR", state)
         workspace = make_workspace(Path(options.workspace or tmp).resolve())
         return asyncio.run(run_demo(options, workspace))
 
