@@ -11,6 +11,9 @@ already: they are told here (``written``) and not counted twice.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -203,11 +206,16 @@ class Restore:
 
 
 def _put(path: Path, text: str | None) -> None:
+    """Put a file back (or away) at once: a reader never sees it half written."""
     if text is None:
         path.unlink(missing_ok=True)
         return
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(text.encode("utf-8"))
+    tmp = path.with_name(f".{path.name}.acp-restore-{os.getpid()}")
+    tmp.write_bytes(text.encode("utf-8"))
+    with contextlib.suppress(OSError):
+        os.chmod(tmp, stat.S_IMODE(path.stat().st_mode))  # the file keeps its mode
+    os.replace(tmp, path)
 
 
 def _not_text(change: Change) -> bool:

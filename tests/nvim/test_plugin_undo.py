@@ -41,7 +41,11 @@ def test_undo_restores_every_file_and_keeps_unsaved_text(nv: PluginEditor, works
 
     nv.helper("answer_with", "Undo turn 1")
     nv.lua("vim.cmd('AcpUndo')")
-    nv.wait_until(f"vim.fn.filereadable('{made}') == 0", "the created file is removed")
+    nv.wait_until(
+        "vim.iter(H.notes):any(function(n) return n.msg:find('turn 1 undone', 1, true) end)",
+        "the undo is reported done",
+    )
+    assert not made.exists(), "the created file is removed"
     (asked,) = [s for s in nv.selects() if "Undo turn 1?" in str(s.get("prompt"))]
     assert asked["items"][0] == "Keep the files as they are", asked
     assert notes.read_text() == "# notes\n"
