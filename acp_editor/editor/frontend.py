@@ -46,6 +46,9 @@ class EditorFrontend(Frontend):
         self.questions = Questions(channel)
         self.terminals = TerminalStreams(channel)
         self._followed: set[str] = set()  # review hunks already followed to
+        self._terminal_calls: dict[tuple[str, str], str] = {}
+        """(session, terminal id) -> the tool call showing it: where a plugin-less editor's
+        progress shows the terminal's last line."""
 
     def flush(self, session_id: str | None = None) -> None:
         """Send buffered changes now (of one session, or all): before anything that refers to
@@ -80,12 +83,17 @@ class EditorFrontend(Frontend):
                 self.follow.location(session_id, call_id, fields["locations"])
             if "content" in fields:
                 self.diffs.tool_call_changed(session_id, call_id, call)
-            if (
-                not rich
-                and self.channel.features.work_done_progress
-                and ({"status", "title"} & set(fields) or change.get("unset"))
-            ):
-                self.progress.update(session_id, call_id, call)
+            if not rich and self.channel.features.work_done_progress:
+                self._index_terminals(session_id, call_id, fields)
+                if {"status", "title"} & set(fields) or change.get("unset"):
+                    self.progress.update(session_id, call_id, call)
+
+    def _index_terminals(self, session_id: str, call_id: str, fields: dict[str, Any]) -> None:
+        self._terminal_calls.setdefault((session_id, call_id), call_id)  # v1 _meta without ids
+        content = fields.get("content")
+        for item in content if isinstance(content, list) else []:
+            if isinstance(item, dict) and isinstance(item.get("terminalId"), str):
+                self._terminal_calls[(session_id, item["terminalId"])] = call_id
 
     def _send_changes(self, session_id: str, changes: list[dict[str, Any]]) -> None:
         self.channel.notify(
@@ -110,6 +118,12 @@ class EditorFrontend(Frontend):
 
     def terminal_output(self, session_id: str, terminal_id: str, text: str) -> None:
         self.terminals.output(session_id, terminal_id, text)
+        call_id = self._terminal_calls.get((session_id, terminal_id))
+        features = self.channel.features
+        if call_id and features.work_done_progress and not features.has(proto.FEATURE_STREAM):
+            lines = [line for line in text.splitlines() if line.strip()]
+            if lines:
+                self.progress.output(session_id, call_id, lines[-1])
 
     def terminal_exited(self, session_id: str, terminal_id: str, status: dict[str, Any]) -> None:
         self.terminals.exited(session_id, terminal_id, status)

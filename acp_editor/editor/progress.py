@@ -24,7 +24,8 @@ log = get_logger("editor.progress")
 class ToolProgress:
     def __init__(self, channel: EditorChannel) -> None:
         self.channel = channel
-        self._queue: asyncio.Queue[tuple[str, str, str]] = asyncio.Queue()
+        self._queue: asyncio.Queue[tuple[str, str | None, str]] = asyncio.Queue()
+        """(token, status, title), or (token, None, a line of output) for a running one."""
         self._task: asyncio.Task[None] | None = None
         self._open: dict[str, str] = {}  # token -> last status
         self._titles: dict[str, str] = {}
@@ -33,7 +34,14 @@ class ToolProgress:
         """A tool call whose status or title changed, as it now is."""
         token = f"acp/{session_id}/{call_id}"
         title = str(call.get("title") or call.get("kind") or "Tool call")
-        self._queue.put_nowait((token, str(call.get("status", "pending")), title))
+        self._put((token, str(call.get("status", "pending")), title))
+
+    def output(self, session_id: str, call_id: str, line: str) -> None:
+        """The last line a running tool call's command printed: shown as its progress message."""
+        self._put((f"acp/{session_id}/{call_id}", None, line))
+
+    def _put(self, item: tuple[str, str | None, str]) -> None:
+        self._queue.put_nowait(item)
         if self._task is None:
             self._task = asyncio.ensure_future(self._serve())
 
@@ -45,8 +53,15 @@ class ToolProgress:
             except Exception as exc:  # a refused token must not stop the others
                 log.info("progress for %s not shown: %s", token, exc)
 
-    async def _step(self, token: str, status: str, title: str) -> None:
+    async def _step(self, token: str, status: str | None, title: str) -> None:
         progress = self.channel.work_done_progress
+        if status is None:  # a line of output: only while the progress is open
+            if token in self._open:
+                line = title[:200]
+                progress.report(
+                    token, lsp.WorkDoneProgressReport(message=f"{self._titles[token]}: {line}")
+                )
+            return
         if token not in self._open:
             if status in FINISHED_STATUSES and token in self._titles:
                 return  # already ended

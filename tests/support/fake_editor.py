@@ -20,18 +20,31 @@ class FakeProgress:
 
     def __init__(self) -> None:
         self.events: list[tuple[str, str, Any]] = []
+        self.changed = asyncio.Event()
+
+    def _add(self, event: tuple[str, str, Any]) -> None:
+        self.events.append(event)
+        self.changed.set()
+
+    async def until(self, count: int, timeout: float = 5.0) -> list[tuple[str, str, Any]]:
+        """The events, once there are at least ``count`` (the progress queue has its own task)."""
+        async with asyncio.timeout(timeout):
+            while len(self.events) < count:
+                self.changed.clear()
+                await self.changed.wait()
+        return self.events
 
     async def create_async(self, token: str) -> None:
-        self.events.append(("create", token, None))
+        self._add(("create", token, None))
 
     def begin(self, token: str, value: lsp.WorkDoneProgressBegin) -> None:
-        self.events.append(("begin", token, value.title))
+        self._add(("begin", token, value.title))
 
     def report(self, token: str, value: lsp.WorkDoneProgressReport) -> None:
-        self.events.append(("report", token, value.message))
+        self._add(("report", token, value.message))
 
     def end(self, token: str, value: lsp.WorkDoneProgressEnd) -> None:
-        self.events.append(("end", token, value.message))
+        self._add(("end", token, value.message))
 
 
 class FakeChannel:

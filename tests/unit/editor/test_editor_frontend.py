@@ -136,3 +136,24 @@ async def test_a_change_found_on_disk_is_followed_to_its_first_line(
     (follow,) = r.editor.notes_of(proto.ACP_FOLLOW)
     assert follow["reason"] == "change" and follow["toolCallId"] == "t7"
     assert follow["range"]["start"]["line"] == 2
+
+
+async def test_plain_editor_sees_an_agent_terminals_last_line_in_the_progress(
+    rig: MakeRig,
+) -> None:
+    run = {
+        "sessionUpdate": "tool_call",
+        "toolCallId": "c1",
+        "title": "Run tests",
+        "kind": "execute",
+        "status": "in_progress",
+        "content": [{"type": "terminal", "terminalId": "term-9"}],
+    }
+    r = rig(work_done_progress=True, script=Script(turn=[run]))
+    await run_turn(r)
+    r.side.frontend.terminal_output("s1", "term-9", "collecting...\n3 passed\n\n")
+    r.side.frontend.terminal_output("s1", "other", "not ours\n")  # no tool call shows it
+    events = await r.editor.progress.until(3)  # create, begin, the line
+    assert [e for e in events if e[0] == "report"] == [
+        ("report", "acp/s1/c1", "Run tests: 3 passed")
+    ]
