@@ -33,6 +33,10 @@ CLAUDE_AGENT_ACP = "@agentclientprotocol/claude-agent-acp@0.101.0"
 """The current Claude agent: it reads, edits and runs commands itself (no ``fs/*`` or
 ``terminal/*``); runs offline against ``tests.agents.fake_anthropic`` too."""
 
+CODEX_ACP = "@agentclientprotocol/codex-acp@2.6.0"
+"""The current Codex agent (its npm dependency ships Codex's native binary): it patches files and
+runs commands itself; runs offline against ``tests.agents.fake_openai``."""
+
 INSTALL_TIMEOUT = 900.0
 
 _EXACT_VERSION = re.compile(r"^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
