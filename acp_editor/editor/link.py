@@ -218,10 +218,14 @@ class EditorLink:
         await self.slot.agent.set_config_option(sid, config_id, value)
 
     async def restore_checkpoint(
-        self, turn: int | None, confirm: Callable[[int, list[Restore]], Awaitable[bool]]
+        self,
+        turn: int | None,
+        confirm: Callable[[int, list[Restore]], Awaitable[bool]],
+        *,
+        session_id: str | None = None,
     ) -> dict[str, Any]:
-        """Undo a turn of the current session (default: the last) once ``confirm`` says yes."""
-        sid = await self.session_id()
+        """Undo a turn of a session (default: the current one's last) once ``confirm`` says yes."""
+        sid = await self.session_id(session_id)
         agent = self.slot.agent
         assert agent is not None  # session_id() made sure
         try:

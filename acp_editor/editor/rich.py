@@ -14,6 +14,7 @@ from acp_editor.editor.review import EditorReview
 from acp_editor.errors import InvalidParams
 from acp_editor.protocol import editor as proto
 from acp_editor.protocol.acp import nonempty_str, obj_or_empty, optional_str
+from acp_editor.review.turns import Restore
 
 
 class RichRequests:
@@ -35,6 +36,7 @@ class RichRequests:
                 proto.ACP_LIST_SESSIONS: self.list_sessions,
                 proto.ACP_LOAD_SESSION: self.load_session,
                 proto.ACP_SET_FOLLOW: self.set_follow,
+                proto.ACP_RESTORE_CHECKPOINT: self.restore_checkpoint,
             },
         )
 
@@ -95,9 +97,23 @@ class RichRequests:
     async def list_sessions(self, params: Any) -> dict[str, Any]:
         return await self.link.list_sessions(optional_str(obj_or_empty(params), "cwd"))
 
+    async def restore_checkpoint(self, params: Any) -> dict[str, Any]:
+        """Undo a turn; the editor asked the user before sending this."""
+        p = obj_or_empty(params)
+        turn = p.get("turn")
+        if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool) or turn < 1):
+            raise InvalidParams("params.turn must be a turn number (1 or more)")
+        return await self.link.restore_checkpoint(
+            turn, _confirmed, session_id=optional_str(p, "sessionId")
+        )
+
     async def set_follow(self, params: Any) -> dict[str, Any]:
         enabled = obj_or_empty(params).get("enabled")
         if not isinstance(enabled, bool):
             raise InvalidParams("params.enabled must be a boolean")
         self.frontend.follow.set_enabled(enabled)
         return {"enabled": enabled}
+
+
+async def _confirmed(number: int, plan: list[Restore]) -> bool:
+    return True  # the editor asked the user before sending acp/restoreCheckpoint

@@ -31,6 +31,7 @@ ACP_SET_CONFIG_OPTION = "acp/setConfigOption"
 ACP_LIST_SESSIONS = "acp/listSessions"
 ACP_LOAD_SESSION = "acp/loadSession"
 ACP_SET_FOLLOW = "acp/setFollow"
+ACP_RESTORE_CHECKPOINT = "acp/restoreCheckpoint"
 ACP_REVIEW_DECIDE = "acp/reviewDecide"
 # server → editor notifications
 ACP_SESSION_CHANGED = "acp/sessionChanged"
@@ -69,6 +70,7 @@ MESSAGES: dict[str, Message] = {
         Message(ACP_CHOOSE_AUTH_METHOD, _OUT, "request"),
         Message(ACP_REVIEW_CHANGED, _OUT, "notification"),
         Message(ACP_REVIEW_DECIDE, _IN, "request"),
+        Message(ACP_RESTORE_CHECKPOINT, _IN, "request"),
     ]
 }
 """Every ``acp/...`` message, by method name."""

@@ -110,3 +110,18 @@ async def test_pending_review_survives_a_restart_of_the_editor_and_the_sidecar(
     result = await second.command("acp.rejectHunk", back["NOTES.md"]["hunkId"])
     assert [r["state"] for r in result["results"]] == ["rejected"]
     assert (workspace / "NOTES.md").read_text() == NOTES
+
+
+async def test_a_rich_editor_undoes_a_turn_with_acp_restore_checkpoint(
+    editor_factory: StartEditor, workspace: Path
+) -> None:
+    prepare(workspace)
+    editor = await editor_factory(agent_flags=("--writes-itself",), features=["stream"])
+    await editor.command("acp.prompt", "files")
+    session = (await editor.request("acp/snapshot", {}))["currentSessionId"]
+    result = await editor.request("acp/restoreCheckpoint", {"sessionId": session})
+    assert result["turn"] == 1 and result["done"] is True, result
+    assert (workspace / "hello.py").read_text() == HELLO
+    assert (workspace / "NOTES.md").read_text() == NOTES
+    assert not (workspace / "MADE.txt").exists()
+    assert editor.asked == []  # the editor asked its user itself: the server asks nothing

@@ -36,6 +36,7 @@ export const REQUEST_PERMISSION = new RequestType<w.RequestPermissionParams, w.R
 export const CHOOSE_AUTH_METHOD = new RequestType<w.ChooseAuthMethodParams, w.ChooseAuthMethodResult, void>("acp/chooseAuthMethod");
 export const REVIEW_CHANGED = new NotificationType<w.ReviewChangedParams>("acp/reviewChanged");
 export const REVIEW_DECIDE = new RequestType<w.ReviewDecideParams, w.ReviewDecideResult, void>("acp/reviewDecide");
+export const RESTORE_CHECKPOINT = new RequestType<w.RestoreCheckpointParams, w.RestoreResult, void>("acp/restoreCheckpoint");
 // </messages>
 
 export type Direction = "editor → server" | "server → editor";
@@ -63,6 +64,7 @@ export const MESSAGES: Readonly<Record<string, { direction: Direction; kind: Kin
   "acp/chooseAuthMethod": { direction: "server → editor", kind: "request" },
   "acp/reviewChanged": { direction: "server → editor", kind: "notification" },
   "acp/reviewDecide": { direction: "editor → server", kind: "request" },
+  "acp/restoreCheckpoint": { direction: "editor → server", kind: "request" },
   // </table>
 };
 

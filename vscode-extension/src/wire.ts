@@ -66,7 +66,9 @@ export type Entry =
   | { kind: "toolCall"; toolCallId: ToolCallId }
   | { kind: "update"; update: unknown };
 
-/** The result of the `acp.restoreCheckpoint` command. */
+export interface RestoreCheckpointParams { sessionId?: SessionId; turn?: number }
+
+/** The result of `acp/restoreCheckpoint` (and of the `acp.restoreCheckpoint` command). */
 export interface RestoreResult {
   sessionId: SessionId;
   turn: number;

@@ -133,10 +133,9 @@ function M.undo(o)
     if choice ~= undo then
       return
     end
-    require("acp_editor.client").request("workspace/executeCommand", {
-      command = "acp.restoreCheckpoint",
-      arguments = { turn, true },
-    }, function(err, result)
+    local params = { turn = turn, sessionId = state.current_session }
+    local method = require("acp_editor.protocol").method.RESTORE_CHECKPOINT
+    require("acp_editor.client").request(method, params, function(err, result)
       if err then
         return report_error("undoing the turn")(err)
       end

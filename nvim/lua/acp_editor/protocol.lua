@@ -40,6 +40,7 @@ M.messages = {
   CHOOSE_AUTH_METHOD = { method = "acp/chooseAuthMethod", direction = "server → editor", kind = "request" },
   REVIEW_CHANGED = { method = "acp/reviewChanged", direction = "server → editor", kind = "notification" },
   REVIEW_DECIDE = { method = "acp/reviewDecide", direction = "editor → server", kind = "request" },
+  RESTORE_CHECKPOINT = { method = "acp/restoreCheckpoint", direction = "editor → server", kind = "request" },
   -- </messages>
 }
 

@@ -113,3 +113,11 @@ async def test_a_reviewed_write_is_a_diagnostic_and_rejecting_reverts_it(
     assert path.read_text() == "one\ntwo\n"
     await r.editor.settle()
     assert r.editor.diagnostics[path_to_uri(str(path))] == []
+
+
+async def test_restore_checkpoint_checks_the_turn_and_says_why_it_cannot(rig: MakeRig) -> None:
+    rich = rig().side.rich
+    with pytest.raises(InvalidParams, match=r"params\.turn"):
+        await rich.restore_checkpoint({"turn": 0})
+    with pytest.raises(InvalidParams, match="no turn of this session has a checkpoint"):
+        await rich.restore_checkpoint({})

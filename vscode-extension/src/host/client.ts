@@ -213,13 +213,9 @@ export class Sidecar implements vscode.Disposable {
     return result.enabled;
   }
 
-  /** Undo a turn (`acp.restoreCheckpoint`); the user was asked already. */
+  /** Undo a turn (`acp/restoreCheckpoint`); the user was asked already. */
   async restoreCheckpoint(turn: number): Promise<w.RestoreResult> {
-    const result: unknown = await this.need().sendRequest("workspace/executeCommand", {
-      command: "acp.restoreCheckpoint",
-      arguments: [turn, true],
-    });
-    return result as w.RestoreResult;
+    return this.need().sendRequest(P.RESTORE_CHECKPOINT, { sessionId: await this.session(), turn });
   }
 
   async decide(params: w.ReviewDecideParams): Promise<w.ReviewResult[]> {
