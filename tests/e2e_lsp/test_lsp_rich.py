@@ -137,6 +137,9 @@ BAD_PARAMS = [
     (proto.ACP_REVIEW_DECIDE, {"decision": "accept", "hunkIds": "h1"}),
     (proto.ACP_REVIEW_DECIDE, {"decision": "accept"}),
     (proto.ACP_REVIEW_DECIDE, {"decision": "accept", "hunkIds": ["nope"]}),
+    (proto.ACP_RESTORE_CHECKPOINT, {"turn": "last"}),
+    (proto.ACP_RESTORE_CHECKPOINT, {"turn": 0}),
+    (proto.ACP_RESTORE_CHECKPOINT, {"sessionId": 7}),
 ]
 REQUESTS = [
     m.method
