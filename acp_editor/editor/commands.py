@@ -14,7 +14,6 @@ from acp_editor.editor.questions import Questions
 from acp_editor.editor.status import AgentStatus
 from acp_editor.errors import InvalidParams
 from acp_editor.protocol import editor as proto
-from acp_editor.review.turns import Restore
 
 
 class Commands:
@@ -89,10 +88,5 @@ class Commands:
                 "or a turn and true when the editor already asked the user"
             )
         return await self.link.restore_checkpoint(
-            turn, _yes if confirmed else self.questions.confirm_restore
+            turn, None if confirmed else self.questions.confirm_restore
         )
-
-
-async def _yes(number: int, plan: list[Restore]) -> bool:
-    """The editor asked the user itself before sending the command."""
-    return True

@@ -220,11 +220,12 @@ class EditorLink:
     async def restore_checkpoint(
         self,
         turn: int | None,
-        confirm: Callable[[int, list[Restore]], Awaitable[bool]],
+        confirm: Callable[[int, list[Restore]], Awaitable[bool]] | None,
         *,
         session_id: str | None = None,
     ) -> dict[str, Any]:
-        """Undo a turn of a session (default: the current one's last) once ``confirm`` says yes."""
+        """Undo a turn of a session (default: the current one's last) once ``confirm`` says yes
+        (None: the editor asked its user before sending the request)."""
         sid = await self.session_id(session_id)
         agent = self.slot.agent
         assert agent is not None  # session_id() made sure
@@ -233,7 +234,7 @@ class EditorLink:
         except AgentError as exc:
             raise InvalidParams(str(exc)) from exc
         result: dict[str, Any] = {"sessionId": sid, "turn": number, "restored": []}
-        if not plan or not await confirm(number, plan):
+        if not plan or (confirm is not None and not await confirm(number, plan)):
             return {**result, "done": not plan}
         await agent.restore(sid, number, plan)
         return {**result, "restored": [str(step.path) for step in plan], "done": True}

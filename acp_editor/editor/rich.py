@@ -14,7 +14,6 @@ from acp_editor.editor.review import EditorReview
 from acp_editor.errors import InvalidParams
 from acp_editor.protocol import editor as proto
 from acp_editor.protocol.acp import nonempty_str, obj_or_empty, optional_str
-from acp_editor.review.turns import Restore
 
 
 class RichRequests:
@@ -104,7 +103,7 @@ class RichRequests:
         if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool) or turn < 1):
             raise InvalidParams("params.turn must be a turn number (1 or more)")
         return await self.link.restore_checkpoint(
-            turn, _confirmed, session_id=optional_str(p, "sessionId")
+            turn, None, session_id=optional_str(p, "sessionId")
         )
 
     async def set_follow(self, params: Any) -> dict[str, Any]:
@@ -113,7 +112,3 @@ class RichRequests:
             raise InvalidParams("params.enabled must be a boolean")
         self.frontend.follow.set_enabled(enabled)
         return {"enabled": enabled}
-
-
-async def _confirmed(number: int, plan: list[Restore]) -> bool:
-    return True  # the editor asked the user before sending acp/restoreCheckpoint

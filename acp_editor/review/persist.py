@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import Any
 from acp_editor.log import get_logger
 from acp_editor.review.anchor import Anchor
 from acp_editor.review.queue import ReviewHunk, ReviewQueue
-from acp_editor.services.checkpoints import state_dir
+from acp_editor.services.checkpoints import per_root
 
 log = get_logger("review.persist")
 
@@ -28,8 +27,7 @@ VERSION = 1
 
 
 def store_path(root: Path) -> Path:
-    digest = hashlib.sha256(str(root).encode()).hexdigest()[:16]
-    return state_dir() / "review" / f"{root.name or 'root'}-{digest}.json"
+    return per_root("review", root, ".json")
 
 
 def to_json(hunk: ReviewHunk) -> dict[str, Any]:

@@ -61,9 +61,15 @@ def state_dir() -> Path:
     return Path(base) / "acp-editor"
 
 
-def store_for(root: Path) -> Path:
+def per_root(kind: str, root: Path, suffix: str = "") -> Path:
+    """Where ``kind`` (checkpoints, review) keeps what belongs to one workspace root: readable
+    names, and a digest so two roots with one name never share."""
     digest = hashlib.sha256(str(root).encode()).hexdigest()[:16]
-    return state_dir() / "checkpoints" / f"{root.name or 'root'}-{digest}"
+    return state_dir() / kind / f"{root.name or 'root'}-{digest}{suffix}"
+
+
+def store_for(root: Path) -> Path:
+    return per_root("checkpoints", root)
 
 
 class CheckpointStore:
