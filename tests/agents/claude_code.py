@@ -32,7 +32,12 @@ def claude_code_agent(base_url: str, home: Path) -> tuple[list[str], dict[str, s
     if node is None:
         raise NpmError(f"node is not on PATH; cannot run {CLAUDE_CODE_ACP}")
     home.mkdir(parents=True, exist_ok=True)
-    env = {
+    return [node, str(package / "dist" / "index.js")], offline_env(base_url, home)
+
+
+def offline_env(base_url: str, home: Path) -> dict[str, str]:
+    """The fake model server, a throwaway home, no background traffic, and root allowed."""
+    return {
         "ANTHROPIC_BASE_URL": base_url,
         "ANTHROPIC_API_KEY": "dummy",
         "IS_SANDBOX": "1",
@@ -40,7 +45,6 @@ def claude_code_agent(base_url: str, home: Path) -> tuple[list[str], dict[str, s
         "CLAUDE_CONFIG_DIR": str(home / ".claude"),
         **QUIET_ENV,
     }
-    return [node, str(package / "dist" / "index.js")], env
 
 
 def claude_agent(
@@ -58,13 +62,5 @@ def claude_agent(
         (home / ".claude" / "settings.json").write_text(
             '{"permissions": {"defaultMode": "default"}}\n', encoding="utf-8"
         )
-    env = {
-        "ANTHROPIC_BASE_URL": base_url,
-        "ANTHROPIC_API_KEY": "dummy",
-        "IS_SANDBOX": "1",
-        "HOME": str(home),
-        "CLAUDE_CONFIG_DIR": str(home / ".claude"),
-        "CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION": "false",
-        **QUIET_ENV,
-    }
+    env = {**offline_env(base_url, home), "CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION": "false"}
     return [node, str(package / "dist" / "index.js")], env
