@@ -141,6 +141,7 @@ class AcpClient:
 
     async def shutdown(self) -> None:
         """End every terminal, then the agent's whole process group. Idempotent."""
+        await self.reviewing.close()
         await self.requests.terminals.close_all()
         await self.connection.shutdown()
         if self.pending_review is not None:
@@ -257,6 +258,8 @@ class AcpClient:
             blocks = [{"type": "text", "text": note}, *blocks]
         turn = await self.turns.begin(session_id, session.roots)
         number = turn.number if turn is not None else None
+        if turn is not None:
+            await self.reviewing.watch(session_id)
         self.requests.emit(session, session.state.add_user_prompt(blocks, number))
         session.prompting = True
         try:
@@ -276,6 +279,7 @@ class AcpClient:
         return acp.obj(result, "session/prompt result")
 
     async def _end_turn(self, session_id: str) -> None:
+        await self.reviewing.unwatch(session_id)
         await self.reviewing.settle()  # looks at the turn's last tool calls come first
         await self.turns.end(session_id)
 

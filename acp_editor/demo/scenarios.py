@@ -180,13 +180,25 @@ async def files(turn: Turn) -> None:
     """One shell command that changes, creates and deletes files: no edit tool call names them,
     so only comparing the workspace before and after shows what it did. Run by the agent itself
     with ``--writes-itself`` (as current agents do), else in a client terminal."""
+    await _change_files(turn, linger=0)
+
+
+async def slow_files(turn: Turn) -> None:
+    """``files``, then the tool call keeps running (a build, a watcher): what it changed must
+    show while it runs, not only when it ends."""
+    await _change_files(turn, linger=turn.wait_seconds)
+
+
+async def _change_files(turn: Turn, linger: float) -> None:
     if not turn.writes_itself:
-        await _run_command(turn, FILES_COMMAND, "The command")
+        command = f"{FILES_COMMAND} && sleep {linger:g}" if linger else FILES_COMMAND
+        await _run_command(turn, command, "The command")
         return
     tid = turn.new_id("shell")
     fields = {"title": f"Run `{FILES_COMMAND}`", "kind": "execute", "status": "in_progress"}
     await turn.tool_call(tid, {**fields, "rawInput": {"command": FILES_COMMAND}})
     code, text = await turn.run_itself(FILES_COMMAND)
+    await asyncio.sleep(linger)  # here, not in the shell: a cancelled turn leaves no sleeper
     await turn.tool_update(
         tid,
         {
@@ -311,6 +323,7 @@ SCENARIOS: dict[str, tuple[Scenario, str]] = {
     "wait": (wait, "A tool call that waits long enough to be cancelled"),
     "long-shell": (long_shell, "Run a command for a minute in a client terminal"),
     "files": (files, f"Change {HELLO}, create {MADE} and delete {NOTES} with one command"),
+    "slow-files": (slow_files, "The same, then the command keeps running (cancel me)"),
 }
 ALL_ORDER = ("stream", "plan", "read", "edit", "shell", "early-permission", "custom", "chunks")
 

@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import sys
 import threading
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Generator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -25,6 +25,7 @@ from pygls.protocol import (
     LanguageServerProtocol,
     default_converter,
 )
+from pygls.protocol.language_server import lsp_method
 from pygls.workspace import TextDocument
 
 from acp_editor import __version__
@@ -62,6 +63,20 @@ class AcpProtocol(LanguageServerProtocol):
         if method in UNTYPED_REQUESTS:
             return None
         return super().get_result_type(method)
+
+    @lsp_method(lsp.SHUTDOWN)
+    def lsp_shutdown(self, *args: Any) -> Generator[Any, Any, None]:
+        """pygls's own, except that it cancels the requests still in flight from a copy: each
+        cancellation removes its request from the dict pygls iterated, so a ``shutdown`` while a
+        turn ran failed with "dictionary changed size during iteration"."""
+        handler = self.fm.features.get(lsp.SHUTDOWN)
+        if handler is not None:
+            yield handler, args, None
+        current = self.msg_id  # this request's own future stays
+        for msg_id, future in list(self._request_futures.items()):
+            if msg_id != current and not future.done():
+                future.cancel()
+        self._shutdown = True
 
 
 def _keep_json(obj: dict[str, Any], cls: type[Any]) -> Any:

@@ -3,7 +3,8 @@
 * Writes the agent asks for (``fs/write_text_file``) pass through ``ReviewingDocuments``: held
   until decided in ``before-write`` mode, recorded as applied hunks in ``after-write`` mode.
 * Everything else an agent changes (its own edit tools, its commands) is found by comparing turn
-  checkpoints (``review.turns``): when a tool call ends, ``observe`` has the turn watch look.
+  checkpoints (``review.turns``): when a tool call ends (``observe``), and live while the turn
+  runs, whenever files change in the directories the turn's checkpoint holds (``watch``).
   Writes that went through us are told to the watch, so they are not counted twice.
 """
 
@@ -20,6 +21,7 @@ from acp_editor.protocol.acp import is_finished
 from acp_editor.review.queue import ReviewQueue
 from acp_editor.review.turns import TurnWatch
 from acp_editor.services.documents import DocumentSource
+from acp_editor.services.watcher import DirectoryWatch
 from acp_editor.session.state import SessionView
 
 log = get_logger("review.documents")
@@ -33,9 +35,13 @@ class ReviewingDocuments:
         self.queue = queue
         self.turns = turns
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._ended: dict[str, str] = {}
-        """Session -> the last tool call that ended and was not looked at yet."""
+        self._ended: dict[str, str | None] = {}
+        """Session -> what the next look is attributed to: the last tool call that ended (None:
+        the turn)."""
         self._lookers: dict[str, asyncio.Task[Any]] = {}
+        self._running: dict[str, list[str]] = {}
+        """Session -> its tool calls not finished yet, oldest first: live finds go to the last."""
+        self._watches: dict[str, DirectoryWatch] = {}
         queue.on_written = turns.written
 
     async def read_text(self, path: Path) -> str:
@@ -76,18 +82,53 @@ class ReviewingDocuments:
         """Session changes, as they arrive: a tool call that ended may have changed files."""
         if self.queue.mode == "off":
             return
+        running = self._running.setdefault(state.session_id, [])
         for change in changes:
-            if change.get("type") != "tool_call" or "status" not in change.get("set", {}):
+            if change.get("type") != "tool_call":
                 continue
-            call = state.peek_tool_call(str(change["toolCallId"]))
-            if call is not None and is_finished(call):
-                self._look_soon(state.session_id, str(change["toolCallId"]))
+            call_id = str(change["toolCallId"])
+            call = state.peek_tool_call(call_id)
+            if call is None or is_finished(call):
+                if call_id in running:
+                    running.remove(call_id)
+                if call is not None and "status" in change.get("set", {}):
+                    self._look_soon(state.session_id, call_id)
+            elif call_id not in running:
+                running.append(call_id)
 
-    def _look_soon(self, session_id: str, call_id: str) -> None:
+    # -- live looks while a turn runs -----------------------------------------------------------
+
+    async def watch(self, session_id: str) -> None:
+        """Look whenever files change, until ``unwatch``: changes reach open buffers and review
+        while the command that makes them still runs."""
+        directories = await self.turns.directories(session_id)
+        if not directories:
+            return
+        watch = DirectoryWatch(directories, lambda: self._look_soon(session_id, None, live=True))
+        await self.unwatch(session_id)
+        self._watches[session_id] = watch
+        watch.start()
+
+    async def unwatch(self, session_id: str) -> None:
+        self._running.pop(session_id, None)
+        watch = self._watches.pop(session_id, None)
+        if watch is not None:
+            await watch.stop()
+
+    async def close(self) -> None:
+        for session_id in list(self._watches):
+            await self.unwatch(session_id)
+
+    def _look_soon(self, session_id: str, call_id: str | None, *, live: bool = False) -> None:
         """One look at a time per session: tool calls that end while one runs share the next
         (attributed to the last of them), so a burst of tool calls costs a few looks, not one
-        git run each."""
-        self._ended[session_id] = call_id
+        git run each. A live look goes to the tool call still running (the last one started,
+        when several are), else to the turn; it never takes the place of a tool call's end."""
+        if live:
+            running = self._running.get(session_id)
+            self._ended.setdefault(session_id, running[-1] if running else None)
+        else:
+            self._ended[session_id] = call_id
         looker = self._lookers.get(session_id)
         if looker is None or looker.done():
             self._lookers[session_id] = self._spawn(self._looks(session_id))

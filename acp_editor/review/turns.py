@@ -119,6 +119,18 @@ class TurnWatch:
                 self._disable(exc)
             return found
 
+    async def directories(self, session_id: str) -> list[Path]:
+        """The directories the running turn's checkpoints hold files in (where to watch)."""
+        turn = self._turns.get(session_id)
+        found: list[Path] = []
+        try:
+            for root, base in list(turn.base.items()) if turn is not None else []:
+                found += await self._store(root).directories(base)
+        except CheckpointError as exc:
+            log.info("no directories to watch: %s", exc)
+            return []
+        return found
+
     async def end(self, session_id: str) -> list[Change]:
         """The turn is over: what is left becomes review, attributed to the turn."""
         found = await self.look(session_id, None)

@@ -204,6 +204,14 @@ class CheckpointStore:
                 found.append(Change(self.root / os.fsdecode(raw), kind))
         return found
 
+    async def directories(self, tree: str) -> list[Path]:
+        """The root and every directory below it that holds a file of the checkpoint: where
+        changes that matter can happen (ignored directories such as ``node_modules`` are not
+        among them)."""
+        await self._ensure()
+        out = await self._git("ls-tree", "-r", "-d", "-z", "--name-only", tree)
+        return [self.root, *(self.root / os.fsdecode(raw) for raw in out.split(b"\0") if raw)]
+
     async def read(self, tree: str, path: Path) -> bytes | None:
         """The content ``path`` had in a checkpoint, or None when it did not exist there."""
         rel = path.relative_to(self.root).as_posix()  # a resolved path below the root

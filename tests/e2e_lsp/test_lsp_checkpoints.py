@@ -3,6 +3,7 @@ changes, creates and deletes files is reviewed; rejecting undoes each; a whole t
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -125,3 +126,29 @@ async def test_a_rich_editor_undoes_a_turn_with_acp_restore_checkpoint(
     assert (workspace / "NOTES.md").read_text() == NOTES
     assert not (workspace / "MADE.txt").exists()
     assert editor.asked == []  # the editor asked its user itself: the server asks nothing
+
+
+async def test_a_change_reaches_the_open_buffer_while_the_command_still_runs(
+    editor_factory: StartEditor, workspace: Path
+) -> None:
+    """Live looks: the file watcher finds the change mid-tool-call; nothing waits for its end
+    (the agent keeps the call running until cancelled)."""
+    prepare(workspace)
+    editor = await editor_factory(
+        agent_flags=("--writes-itself", "--wait-seconds", "60"),
+    )
+    unsaved = HELLO.replace("# the end\n", "# the end, typed by the user\n")
+    editor.open("hello.py", unsaved)
+    turn = asyncio.ensure_future(editor.command("acp.prompt", "slow-files"))
+    merged = unsaved.replace("world", "the files")
+    await wait_until(lambda: editor.text("hello.py") == merged or turn.done())
+    assert not turn.done(), "the change arrived only when the turn ended"
+    picture = await editor.request("acp/snapshot", {})
+    (session,) = picture["sessions"]
+    running = [c for c, call in session["toolCalls"].items() if call["status"] == "in_progress"]
+    hunks = {Path(h["path"]).name: h for h in picture["review"]}
+    assert set(hunks) == {"hello.py", "MADE.txt", "NOTES.md"}
+    assert {h["toolCallId"] for h in hunks.values()} == set(running)  # the running command's
+    assert await editor.command("acp.cancel") is not None
+    assert (await turn)["stopReason"] == "cancelled"
+    assert editor.text("hello.py") == merged  # one merge, not two

@@ -272,3 +272,18 @@ async def test_the_session_cwd_is_the_workspace_folder_else_root_uri_else_the_se
     listed = await editor.request(proto.ACP_LIST_SESSIONS, {})
     (cwd,) = [s["cwd"] for s in listed["sessions"] if s["sessionId"] == result["sessionId"]]
     assert cwd == (str(workspace) if root else os.getcwd())  # pytest-lsp starts it in ours
+
+
+async def test_shutdown_during_a_turn_is_answered_and_so_is_the_turn(
+    editor_factory: StartEditor,
+) -> None:
+    """The editor closes while a turn waits for its permission question: ``shutdown`` still
+    succeeds (pygls 2.1 fails it when other requests are in flight), and the turn's request is
+    answered, not left hanging."""
+    never: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    editor = await editor_factory(answer_permission=lambda _p: never)
+    turn = asyncio.ensure_future(editor.command("acp.prompt", "edit"))
+    await asyncio.wait_for(editor.asked_event.wait(), 15)
+    await editor.client.shutdown_session()  # raises when the server answers with an error
+    with pytest.raises(JsonRpcException):
+        await asyncio.wait_for(turn, 15)

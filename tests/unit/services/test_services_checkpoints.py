@@ -57,6 +57,17 @@ async def test_ignored_and_too_large_files_are_left_out(root: Path) -> None:
     assert await checkpoints.read(first, root / ".gitignore") == b"build/\n*.log\n"
 
 
+async def test_the_directories_to_watch_are_those_holding_checkpointed_files(root: Path) -> None:
+    (root / ".gitignore").write_text("node_modules/\n")
+    (root / "node_modules" / "dep").mkdir(parents=True)
+    (root / "node_modules" / "dep" / "index.js").write_text("x")
+    (root / "src" / "deep" / "er").mkdir(parents=True)
+    (root / "src" / "deep" / "er" / "b.py").write_text("b = 1\n")
+    checkpoints = store(root)
+    directories = await checkpoints.directories(await checkpoints.snapshot())
+    assert sorted(directories) == [root, root / "src", root / "src/deep", root / "src/deep/er"]
+
+
 async def test_a_file_that_grows_past_the_limit_counts_as_deleted(root: Path) -> None:
     checkpoints = store(root, size_limit=1000)
     first = await checkpoints.snapshot()

@@ -1,0 +1,97 @@
+"""Live news of changes in a workspace while a turn runs, so what an agent changes reaches the
+open buffers and review as it happens, not only when its tool call ends.
+
+A batch of file events only says "look now": what changed is then found by comparing
+checkpoints (``services.checkpoints``), which honour ``.gitignore`` and the size limit. So the
+watcher needs no precise filter; it watches, each on its own (not recursively), the directories
+that hold checkpointed files. Ignored trees such as ``node_modules`` or ``build`` then cost no
+watch at all, and a directory the agent creates is covered by the look when its tool call ends.
+
+Built on ``watchfiles`` (inotify, FSEvents, ReadDirectoryChangesW), imported only when a turn
+first needs it. When it is missing or the system refuses the watches, live looks are off for the
+turn and say why in the log; the looks when tool calls and turns end still find everything.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+from collections.abc import Callable
+from pathlib import Path
+
+from acp_editor.log import get_logger
+
+log = get_logger("services.watcher")
+
+QUIET_MS = 150
+"""A batch is handed on once the workspace has been quiet this long..."""
+LONGEST_MS = 1000
+"""...or once it has been collecting this long (a command that writes without pause)."""
+MOST_DIRECTORIES = 20_000
+"""More directories than this are not watched live (each is one kernel watch)."""
+
+
+class DirectoryWatch:
+    """Calls ``on_change`` after each batch of file events in ``directories`` until stopped."""
+
+    def __init__(self, directories: list[Path], on_change: Callable[[], None]) -> None:
+        self.directories = directories
+        self.on_change = on_change
+        self._stop = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.failed: str | None = None
+        """Why live looks are off, else None."""
+
+    def start(self) -> None:
+        if len(self.directories) > MOST_DIRECTORIES:
+            self._fail(f"{len(self.directories)} directories are too many to watch")
+            return
+        self._task = asyncio.ensure_future(self._run())
+
+    async def _run(self) -> None:
+        try:  # in a worker thread: the first import takes a while, follow-along must not wait
+            module = await asyncio.to_thread(importlib.import_module, "watchfiles")
+        except ImportError:
+            self._fail("watchfiles is not installed")
+            return
+        existing = [d for d in self.directories if d.is_dir()]
+        batches = module.awatch(
+            *existing,
+            watch_filter=None,  # checkpoints decide what counts
+            debounce=LONGEST_MS,
+            step=QUIET_MS,
+            stop_event=self._stop,
+            recursive=False,
+            ignore_permission_denied=True,
+        )
+        try:
+            batch = asyncio.ensure_future(anext(batches))
+            # Its first step puts the watches in place (before it first waits); then one look
+            # finds whatever changed between the turn's checkpoint and now.
+            await asyncio.sleep(0)
+            self.on_change()
+            while True:
+                await batch
+                self.on_change()
+                batch = asyncio.ensure_future(anext(batches))
+        except StopAsyncIteration:
+            pass
+        except (OSError, RuntimeError) as exc:
+            self._fail(str(exc))
+
+    def _fail(self, why: str) -> None:
+        self.failed = why
+        log.info("live looks are off (%s): changes are found when tool calls end", why)
+
+    async def stop(self) -> None:
+        self._stop.set()
+        task = self._task
+        if task is None:
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(task), QUIET_MS * 4 / 1000 + 1)
+        except TimeoutError:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task

@@ -1,0 +1,40 @@
+"""The live watcher on real files (watchfiles): a look once the watches are in place, then one
+per batch of changes; stopping ends it promptly."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from acp_editor.services import watcher
+from acp_editor.services.watcher import DirectoryWatch
+from tests.support.lsp import wait_until
+
+
+async def test_changes_in_watched_directories_call_back_in_batches(tmp_path: Path) -> None:
+    watched = tmp_path / "src"
+    watched.mkdir()
+    calls: list[int] = []
+    watch = DirectoryWatch([watched], lambda: calls.append(1))
+    watch.start()
+    await wait_until(lambda: calls == [1])  # the catch-up look: watches are in place now
+    for n in range(5):  # one burst: one batch
+        (watched / f"f{n}.txt").write_text("x")
+    await wait_until(lambda: len(calls) == 2)
+    (watched / "f0.txt").write_text("y")
+    await wait_until(lambda: len(calls) == 3)
+    await asyncio.wait_for(watch.stop(), 5)
+    assert watch.failed is None
+
+
+async def test_too_many_directories_turn_live_looks_off_and_say_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(watcher, "MOST_DIRECTORIES", 1)
+    calls: list[int] = []
+    watch = DirectoryWatch([tmp_path, tmp_path], lambda: calls.append(1))
+    watch.start()
+    await watch.stop()
+    assert watch.failed is not None and "too many" in watch.failed and calls == []
