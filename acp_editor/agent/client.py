@@ -58,6 +58,7 @@ class AcpClient:
         self.pending_review: PendingReview | None = None
         """Pending review on disk, for the root the agent runs in (set by ``start``)."""
         self.turns = TurnWatch(self.review)
+        self.turns.on_found = self.frontend.change_found
         self.reviewing = ReviewingDocuments(inner, self.review, self.turns)
         terminals = TerminalManager(
             paths,

@@ -56,6 +56,19 @@ class Frontend(Protocol):
         """Review hunks (``review.queue.ReviewHunk``) appeared or changed state."""
         return None
 
+    def change_found(
+        self,
+        session_id: str,
+        tool_call_id: str | None,
+        path: str,
+        before: str | None,
+        after: str | None,
+    ) -> None:
+        """The agent changed a file itself (found on disk, not written through us), during the
+        tool call ``tool_call_id`` (None: the turn). ``None`` texts: the file did not / does not
+        exist. Called before the change's review hunks are."""
+        return None
+
 
 class SilentFrontend(Frontend):
     """Shows nothing and answers every question with "no": for scripts and tests."""

@@ -1,7 +1,9 @@
-"""Diff previews of a tool call's ``diff`` content, for editors with the rich ``diffs`` feature.
+"""Diff previews for editors with the rich ``diffs`` feature: of a tool call's ``diff`` content,
+and of the changes a tool call made on disk that its content does not show (a command's edits).
 
 Agents resend a tool call's whole content with each update; each preview is sent once per
-(tool call, path) until its text changes.
+(tool call, path) until its text changes. A change found on disk is shown from the file as it
+was before the tool call first changed it, however many looks found its parts.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from acp_editor.editor.channel import EditorChannel
-from acp_editor.editor.prompts import diff_previews
+from acp_editor.editor.prompts import diff_preview, diff_previews
 from acp_editor.protocol import editor as proto
 
 
@@ -19,17 +21,35 @@ class DiffPreviews:
         self.channel = channel
         self.before_send = before_send
         self._sent: dict[tuple[str, str, str], str] = {}
+        self._from_content: set[tuple[str, str, str]] = set()
+        self._first_seen: dict[tuple[str, str, str], str | None] = {}
+        """(session, tool call, path) -> the file before the tool call changed it on disk."""
 
     def tool_call_changed(self, session_id: str, call_id: str, call: Mapping[str, Any]) -> None:
         if not self.channel.features.has(proto.FEATURE_DIFFS):
             return
         for preview in diff_previews(call):
             key = (session_id, call_id, preview["path"])
-            fingerprint = f"{preview['oldText']!r}\0{preview['newText']}"
-            if self._sent.get(key) == fingerprint:
-                continue
-            self._sent[key] = fingerprint
-            self.before_send(session_id)
-            self.channel.notify(
-                proto.ACP_DIFF, {"sessionId": session_id, "toolCallId": call_id, **preview}
-            )
+            self._from_content.add(key)
+            self._send(key, preview)
+
+    def found_on_disk(
+        self, session_id: str, call_id: str, path: str, before: str | None, after: str | None
+    ) -> None:
+        """A change the tool call made on disk: previewed unless its content showed one."""
+        key = (session_id, call_id, path)
+        if not self.channel.features.has(proto.FEATURE_DIFFS) or key in self._from_content:
+            return
+        old = self._first_seen.setdefault(key, before)
+        self._send(key, diff_preview(path, old, after or ""))
+
+    def _send(self, key: tuple[str, str, str], preview: dict[str, Any]) -> None:
+        fingerprint = f"{preview['oldText']!r}\0{preview['newText']}"
+        if self._sent.get(key) == fingerprint:
+            return
+        self._sent[key] = fingerprint
+        session_id, call_id, _ = key
+        self.before_send(session_id)
+        self.channel.notify(
+            proto.ACP_DIFF, {"sessionId": session_id, "toolCallId": call_id, **preview}
+        )

@@ -128,6 +128,17 @@ class EditorFrontend(Frontend):
     def terminal_exited(self, session_id: str, terminal_id: str, status: dict[str, Any]) -> None:
         self.terminals.exited(session_id, terminal_id, status)
 
+    def change_found(
+        self,
+        session_id: str,
+        tool_call_id: str | None,
+        path: str,
+        before: str | None,
+        after: str | None,
+    ) -> None:
+        if tool_call_id is not None:
+            self.diffs.found_on_disk(session_id, tool_call_id, path, before, after)
+
     def review_changed(self, hunks: list[Any]) -> None:
         self.coalescer.flush_all()
         self.review.changed(hunks)

@@ -35,19 +35,22 @@ def diff_previews(call: Mapping[str, Any]) -> list[dict[str, Any]]:
         if not isinstance(path, str) or not isinstance(new, str):
             continue
         old = item.get("oldText") if isinstance(item.get("oldText"), str) else None
-        added, removed = unified_line_counts(old or "", new)
-        previews.append(
-            {
-                "uri": path_to_uri(path),
-                "path": path,
-                "oldText": old,
-                "newText": new,
-                "hunks": [h.to_json() for h in compute_hunks(old or "", new)],
-                "added": added,
-                "removed": removed,
-            }
-        )
+        previews.append(diff_preview(path, old, new))
     return previews
+
+
+def diff_preview(path: str, old: str | None, new: str) -> dict[str, Any]:
+    """A ``DiffPreview`` of ``path`` going from ``old`` (None: a new file) to ``new``."""
+    added, removed = unified_line_counts(old or "", new)
+    return {
+        "uri": path_to_uri(path),
+        "path": path,
+        "oldText": old,
+        "newText": new,
+        "hunks": [h.to_json() for h in compute_hunks(old or "", new)],
+        "added": added,
+        "removed": removed,
+    }
 
 
 def summary(call: Mapping[str, Any]) -> str:

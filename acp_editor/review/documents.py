@@ -19,7 +19,7 @@ from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol.acp import is_finished
 from acp_editor.review.queue import ReviewQueue
-from acp_editor.review.turns import TurnWatch
+from acp_editor.review.turns import Attribute, TurnWatch
 from acp_editor.services.documents import DocumentSource
 from acp_editor.services.watcher import DirectoryWatch
 from acp_editor.session.state import SessionView
@@ -35,9 +35,13 @@ class ReviewingDocuments:
         self.queue = queue
         self.turns = turns
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._ended: dict[str, str | None] = {}
-        """Session -> what the next look is attributed to: the last tool call that ended (None:
-        the turn)."""
+        self._ended: dict[str, str | Attribute] = {}
+        """Session -> what the next look is attributed to: the last tool call that ended, or
+        (a live look) who runs when the changes are found."""
+        self._last_finished: dict[str, str] = {}
+        """Session -> the tool call that finished last."""
+        self._live_waiting: set[str] = set()
+        """Sessions whose files changed while no tool call ran: looked at when one starts."""
         self._lookers: dict[str, asyncio.Task[Any]] = {}
         self._running: dict[str, list[str]] = {}
         """Session -> its tool calls not finished yet, oldest first: live finds go to the last."""
@@ -92,25 +96,32 @@ class ReviewingDocuments:
                 if call_id in running:
                     running.remove(call_id)
                 if call is not None and "status" in change.get("set", {}):
+                    self._last_finished[state.session_id] = call_id
                     self._look_soon(state.session_id, call_id)
             elif call_id not in running:
                 running.append(call_id)
+                if state.session_id in self._live_waiting:
+                    self._look_live(state.session_id)
 
     # -- live looks while a turn runs -----------------------------------------------------------
 
     async def watch(self, session_id: str) -> None:
         """Look whenever files change, until ``unwatch``: changes reach open buffers and review
         while the command that makes them still runs."""
+        await self.unwatch(session_id)
+        # A new turn: what the last one left running or finished says nothing about this one.
+        self._running.pop(session_id, None)
+        self._last_finished.pop(session_id, None)
         directories = await self.turns.directories(session_id)
         if not directories:
             return
-        watch = DirectoryWatch(directories, lambda: self._look_soon(session_id, None, live=True))
-        await self.unwatch(session_id)
+        watch = DirectoryWatch(directories, lambda: self._look_live(session_id))
         self._watches[session_id] = watch
         watch.start()
 
     async def unwatch(self, session_id: str) -> None:
-        self._running.pop(session_id, None)
+        """Stop looking live (the turn is over; its last looks may still run and attribute)."""
+        self._live_waiting.discard(session_id)
         watch = self._watches.pop(session_id, None)
         if watch is not None:
             await watch.stop()
@@ -119,19 +130,44 @@ class ReviewingDocuments:
         for session_id in list(self._watches):
             await self.unwatch(session_id)
 
-    def _look_soon(self, session_id: str, call_id: str | None, *, live: bool = False) -> None:
+    def _look_soon(self, session_id: str, call_id: str) -> None:
         """One look at a time per session: tool calls that end while one runs share the next
         (attributed to the last of them), so a burst of tool calls costs a few looks, not one
-        git run each. A live look goes to the tool call still running (the last one started,
-        when several are), else to the turn; it never takes the place of a tool call's end."""
-        if live:
-            running = self._running.get(session_id)
-            self._ended.setdefault(session_id, running[-1] if running else None)
-        else:
-            self._ended[session_id] = call_id
+        git run each."""
+        self._ended[session_id] = call_id
+        self._start_looking(session_id)
+
+    def _look_live(self, session_id: str) -> None:
+        """Files changed while the turn runs. Between tool calls the look waits for the next
+        one to start (the change is most likely its own, announced a moment late) or for the
+        turn's end. A live look never takes the place of a tool call's end."""
+        if not self._running.get(session_id):
+            self._live_waiting.add(session_id)
+            return
+        self._live_waiting.discard(session_id)
+        self._ended.setdefault(session_id, self._running_then(session_id))
+        self._start_looking(session_id)
+
+    def _start_looking(self, session_id: str) -> None:
         looker = self._lookers.get(session_id)
         if looker is None or looker.done():
             self._lookers[session_id] = self._spawn(self._looks(session_id))
+
+    def _running_then(self, session_id: str) -> Attribute:
+        """Who a live look's changes go to, decided once they are found: the tool call running
+        then (the last one started, when several are), else one that finished meanwhile, else
+        the turn. Agents announce a tool call before it changes anything, so a change found
+        while the call runs is the call's."""
+        finished_before = self._last_finished.get(session_id)
+
+        def attribute() -> str | None:
+            running = self._running.get(session_id)
+            if running:
+                return running[-1]
+            finished = self._last_finished.get(session_id)
+            return finished if finished != finished_before else None
+
+        return attribute
 
     async def _looks(self, session_id: str) -> None:
         while session_id in self._ended:

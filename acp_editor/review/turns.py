@@ -25,6 +25,10 @@ from acp_editor.services.checkpoints import Change, CheckpointError, CheckpointS
 log = get_logger("review.turns")
 
 StoreFor = Callable[[Path], CheckpointStore]
+Attribute = Callable[[], str | None]
+"""Who a look's changes go to, asked when they are found: a tool call's id, None for the turn."""
+Found = Callable[[str, str | None, str, str | None, str | None], None]
+"""(session, tool call or None, path, before, after): a change found on disk."""
 _NOTHING = object()
 
 
@@ -53,6 +57,8 @@ class TurnWatch:
         self._lock = asyncio.Lock()  # looks compare with "seen": one at a time
         self.disabled: str | None = None
         """Why checkpoints are off (git missing or failing), else None."""
+        self.on_found: Found | None = None
+        """Told each change found, before it goes to review (the front end's diff previews)."""
 
     def _store(self, root: Path) -> CheckpointStore:
         store = self._stores.get(root)
@@ -100,8 +106,10 @@ class TurnWatch:
             self._numbers[session_id] = max(numbers, default=0)
         return self._numbers.get(session_id, 0) + 1
 
-    async def look(self, session_id: str, tool_call_id: str | None) -> list[Change]:
-        """Find what changed since the last look and put it in review."""
+    async def look(self, session_id: str, tool_call_id: str | Attribute | None) -> list[Change]:
+        """Find what changed since the last look and put it in review, attributed to
+        ``tool_call_id``; a callable is asked once the new checkpoint is taken (a live look
+        goes to whatever tool call runs by then)."""
         turn = self._turns.get(session_id)
         if turn is None:
             return []
@@ -111,8 +119,9 @@ class TurnWatch:
                 for root, seen in list(turn.seen.items()):
                     store = self._store(root)
                     now = await store.snapshot()
+                    call = tool_call_id() if callable(tool_call_id) else tool_call_id
                     for change in await store.changes(seen, now):
-                        if await self._review(store, seen, change, session_id, tool_call_id):
+                        if await self._review(store, seen, change, session_id, call):
                             found.append(change)
                     turn.seen[root] = now
             except CheckpointError as exc:
@@ -162,6 +171,8 @@ class TurnWatch:
                 return _not_text(change)
         # Open buffers first: review places its hunks in the text the editor holds.
         await self.queue.documents.disk_changed(change.path, before, after)
+        if self.on_found is not None:
+            self.on_found(session_id, tool_call_id, str(change.path), before, after)
         self.queue.record_applied(
             session_id, tool_call_id, change.path, before, after, found_on_disk=True
         )

@@ -39,7 +39,8 @@ async def test_a_commands_changes_are_reviewed_and_each_can_be_rejected(
     hunks = await review(editor)
     assert set(hunks) == {"hello.py", "MADE.txt", "NOTES.md"}
     assert {h["state"] for h in hunks.values()} == {"pending"}
-    assert len({h["toolCallId"] for h in hunks.values()}) == 1  # the command's tool call
+    (call,) = {h["toolCallId"] for h in hunks.values()}
+    assert call is not None  # the command's tool call, not the turn
     for name in ("NOTES.md", "MADE.txt", "hello.py"):
         result = await editor.command("acp.rejectHunk", hunks[name]["hunkId"])
         assert [r["state"] for r in result["results"]] == ["rejected"], result
@@ -126,6 +127,29 @@ async def test_a_rich_editor_undoes_a_turn_with_acp_restore_checkpoint(
     assert (workspace / "NOTES.md").read_text() == NOTES
     assert not (workspace / "MADE.txt").exists()
     assert editor.asked == []  # the editor asked its user itself: the server asks nothing
+
+
+async def test_a_rich_editor_gets_a_diff_preview_of_what_a_command_changed(
+    editor_factory: StartEditor, workspace: Path
+) -> None:
+    """A command's edits carry no diff content: the preview comes from the disk, per file, from
+    the text before the command to the text after (deleted: empty)."""
+    prepare(workspace)
+    editor = await editor_factory(agent_flags=("--writes-itself",), features=["stream", "diffs"])
+    await editor.command("acp.prompt", "files")
+    hunks = await review(editor)
+
+    def latest() -> dict[str, dict[str, Any]]:  # a live look may have caught a file half written
+        return {Path(p["path"]).name: p for p in editor.of("acp/diff")}
+
+    await wait_until(lambda: latest().get("MADE.txt", {}).get("newText") == "made by a command\n")
+    previews = latest()
+    assert set(previews) == {"hello.py", "MADE.txt", "NOTES.md"}
+    assert {p["toolCallId"] for p in previews.values()} == {hunks["hello.py"]["toolCallId"]}
+    assert (previews["hello.py"]["oldText"], previews["hello.py"]["newText"]) == (HELLO, CHANGED)
+    assert previews["MADE.txt"]["oldText"] is None
+    assert (previews["NOTES.md"]["oldText"], previews["NOTES.md"]["newText"]) == (NOTES, "")
+    assert previews["hello.py"]["added"] == previews["hello.py"]["removed"] == 1
 
 
 async def test_a_change_reaches_the_open_buffer_while_the_command_still_runs(

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
+from acp_editor.review.documents import ReviewingDocuments
 from acp_editor.review.queue import ReviewQueue
 from acp_editor.review.turns import TurnWatch
 from acp_editor.services.checkpoints import CheckpointError, CheckpointStore
 from acp_editor.services.documents import DiskDocuments
+from acp_editor.session.state import SessionState
+from tests.support.lsp import wait_until
 
 
 def watch(root: Path) -> tuple[TurnWatch, ReviewQueue]:
@@ -120,3 +124,46 @@ async def test_rejecting_a_deletion_restores_the_file_and_a_creation_removes_it(
     # The next turn does not take our restoring for the agent's work.
     await turns.begin("s1", [str(root)])
     assert await turns.end("s1") == []
+
+
+class LiveTurn:
+    """A turn with live looks, driven by tool-call updates as an agent would send them."""
+
+    def __init__(self, root: Path) -> None:
+        self.turns, self.queue = watch(root)
+        self.reviewing = ReviewingDocuments(DiskDocuments(), self.queue, self.turns)
+        self.state = SessionState("s1")
+        self.root = root
+
+    async def begin(self) -> None:
+        await self.turns.begin("s1", [str(self.root)])
+        await self.reviewing.watch("s1")
+
+    def update(self, **update: Any) -> None:
+        self.reviewing.observe(self.state, self.state.apply_update(update))
+
+    def attributed(self) -> dict[str, str | None]:
+        return {Path(h.path).name: h.tool_call_id for h in self.queue.hunks.values()}
+
+
+async def test_a_live_look_finds_a_change_while_its_tool_call_runs(tmp_path: Path) -> None:
+    live = LiveTurn(workspace(tmp_path))
+    await live.begin()
+    live.update(sessionUpdate="tool_call", toolCallId="t1", title="build", status="in_progress")
+    (live.root / "a.txt").write_text("one\n")
+    await wait_until(lambda: live.attributed() == {"a.txt": "t1"})
+    live.update(sessionUpdate="tool_call_update", toolCallId="t1", status="completed")
+    await live.reviewing.unwatch("s1")
+    await live.reviewing.settle()
+    assert await live.turns.end("s1") == []  # found once, while it ran
+
+
+async def test_a_change_between_tool_calls_waits_for_the_next_one(tmp_path: Path) -> None:
+    """Agents announce a tool call a moment after starting it at times: a change seen while
+    none runs goes to the next one that starts."""
+    live = LiveTurn(workspace(tmp_path))
+    await live.begin()
+    (live.root / "new.txt").write_text("early\n")
+    live.update(sessionUpdate="tool_call", toolCallId="t2", title="write", status="pending")
+    await wait_until(lambda: live.attributed() == {"new.txt": "t2"})
+    await live.reviewing.close()
