@@ -12,7 +12,7 @@ from lsprotocol import types as lsp
 from tests.e2e_lsp.test_lsp_lifecycle import alive
 from tests.e2e_lsp.test_lsp_review import review_diagnostics
 from tests.nvim.driver import descendants
-from tests.support.lsp import Editor, wait_until
+from tests.support.lsp import Editor, choose_kind, wait_until
 
 ORIGINAL = 'print("hello")\n\n\n# the end\n'
 NOTE = "# unsaved note\n"
@@ -50,3 +50,22 @@ async def check_merged_reviewed_rejected_and_closed(
     assert tree, "the agent ran below the sidecar"
     await editor.close()
     await wait_until(lambda: not any(alive(pid) for pid in tree))
+
+
+def reject_the_edit(params: dict[str, Any]) -> Any:
+    """In a mode that asks: refuse whatever would change hello.py, allow the rest."""
+    about_edit = "hello.py" in str(params) and "marker" not in str(params)
+    return choose_kind(params, "reject_once" if about_edit else "allow_once")
+
+
+async def check_asked_and_nothing_landed(editor: Editor, target: Path, mode: str) -> None:
+    """The agent, in ``mode``, asked before editing; the user said no: nothing changed, in the
+    buffer or on disk, and there is nothing to review."""
+    assert any("hello.py" in str(q) for q in editor.asked), editor.asked
+    assert target.read_text(encoding="utf-8") == ORIGINAL
+    assert editor.text("hello.py") == ORIGINAL + NOTE
+    snapshot = await editor.request("acp/snapshot", {})
+    assert snapshot["review"] == []
+    status = await editor.command("acp.status")
+    assert status["mode"] == mode  # shown where the user looks
+    await editor.close()

@@ -13,7 +13,14 @@ import pytest
 from tests.agents.claude_code import claude_agent
 from tests.agents.fake_anthropic import read_edit_shell, running_fake_anthropic
 from tests.e2e_lsp.conftest import StartEditor
-from tests.e2e_lsp.own_io import NOTE, ORIGINAL, PROMPT, check_merged_reviewed_rejected_and_closed
+from tests.e2e_lsp.own_io import (
+    NOTE,
+    ORIGINAL,
+    PROMPT,
+    check_asked_and_nothing_landed,
+    check_merged_reviewed_rejected_and_closed,
+    reject_the_edit,
+)
 from tests.support.lsp import NEOVIM
 from tests.support.npm import CLAUDE_AGENT_ACP, ensure_npm_package, requires_npm
 
@@ -43,3 +50,24 @@ async def test_claude_agent_edit_is_merged_reviewed_and_rejected_exactly(
         offered = {name for r in server.requests for name in r.tool_names}
         assert {"Read", "Edit", "Bash"} <= offered and not any("mcp__acp__" in n for n in offered)
     await check_merged_reviewed_rejected_and_closed(editor, target, result)
+
+
+async def test_claude_agent_in_a_mode_that_asks_never_edits_what_the_user_refused(
+    agent_installed: Path, editor_factory: StartEditor, workspace: Path, tmp_path: Path
+) -> None:
+    target = workspace / "hello.py"
+    target.write_text(ORIGINAL, encoding="utf-8")
+    script = read_edit_shell(target, '"hello"', '"hello, world"', "echo marker-$((40 + 2))")
+    with running_fake_anthropic(script) as server:
+        argv, env = claude_agent(server.base_url, tmp_path / "home", asks=True)
+        editor = await editor_factory(
+            capabilities=NEOVIM,
+            agent=argv,
+            env={**os.environ, **env},
+            features=["terminals"],
+            answer_permission=reject_the_edit,
+        )
+        editor.open("hello.py", ORIGINAL + NOTE)
+        result = await editor.command("acp.prompt", PROMPT)
+        assert server.errors == [] and result["stopReason"] == "end_turn"
+    await check_asked_and_nothing_landed(editor, target, "default")
