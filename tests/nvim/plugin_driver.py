@@ -26,7 +26,7 @@ from tests.nvim.driver import descendants, find_nvim, log_tail, quit_nvim
 from tests.support.starter import SCRIPTED_AGENT
 
 HERE = Path(__file__).resolve().parent
-PLUGIN_ROOT = HERE.parents[1] / "nvim"
+PLUGIN_ROOT = HERE.parents[1]
 LUA_HELPERS = HERE / "lua" / "plugin_helpers.lua"
 SERVER = [sys.executable, "-m", "acp_editor"]
 WATCHDOG_SECONDS = 40.0
@@ -36,7 +36,8 @@ WAIT_MS = 5_000
 
 
 class PluginEditor:
-    """One headless Neovim with the plugin loaded; the sidecar starts in ``setup``."""
+    """One headless Neovim with the plugin loaded; ``setup`` starts the sidecar (as the first
+    command would)."""
 
     def __init__(self, nvim: Any, workspace: Path, tmp_path: Path) -> None:
         self.nvim = nvim
@@ -53,6 +54,16 @@ class PluginEditor:
         """Call ``function`` of tests/nvim/lua/plugin_helpers.lua with ``args``."""
         return self.lua(f"return _G.acp_plugin_test.{function}(...)", *args)
 
+    @property
+    def server_cmd(self) -> list[str]:
+        """The sidecar of this checkout."""
+        return SERVER
+
+    @property
+    def agents(self) -> dict[str, Any]:
+        """The scripted agent, as ``demo``, recording what it receives."""
+        return {"demo": {"cmd": [*SCRIPTED_AGENT, "--record", str(self.agent_record)]}}
+
     def server_log(self) -> str:
         return log_tail(self.log_file)
 
@@ -60,9 +71,9 @@ class PluginEditor:
         """``require("acp_editor").setup`` with the sidecar and agent of this checkout, plus
         ``options``; waits until the agent is ready."""
         opts: dict[str, Any] = {
-            "server_cmd": SERVER,
+            "server_cmd": self.server_cmd,
             "server_args": ["--log-level", "INFO", "--log-file", str(self.log_file)],
-            "agents": {"demo": {"cmd": [*SCRIPTED_AGENT, "--record", str(self.agent_record)]}},
+            "agents": self.agents,
             "default_agent": "demo",
             "root_dir": str(self.workspace),
             **options,

@@ -38,6 +38,7 @@ def test_checkhealth_reports_ok(nv: PluginEditor) -> None:
     oks = [line for line in lines if "OK" in line]
     assert not [line for line in lines if "ERROR" in line], text
     assert any("Neovim 0.11" in line for line in oks), text
+    assert any("(set by server_cmd)" in line for line in oks), text  # which sidecar
     assert any("the sidecar runs: acp-editor" in line for line in oks), text
     assert any("agent demo (default)" in line for line in oks), text
     assert any("initialized" in line for line in oks), text
@@ -75,6 +76,22 @@ def test_nothing_is_loaded_before_a_command_runs(nv: PluginEditor) -> None:
     commands = nv.lua("return vim.tbl_keys(vim.api.nvim_get_commands({}))")
     expected = {"AcpChat", "AcpPrompt", "AcpCancel", "AcpFollow", "AcpMode", "AcpReview"}
     assert expected | {"AcpSessions", "AcpTerminal", "AcpDiff"} <= set(commands), commands
+
+
+def test_setup_starts_nothing_the_first_command_starts_the_sidecar(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    """A plugin in every Neovim launch (``git commit`` too) must cost nothing until used."""
+    nv.lua(
+        "require('acp_editor').setup(...)",
+        {"server_cmd": nv.server_cmd, "root_dir": str(workspace), "agents": nv.agents},
+    )
+    assert nv.lua("return require('acp_editor.client').get() == nil")
+    nv.nvim.command("AcpChat")
+    assert nv.lua(
+        "return vim.wait(15000, function() local c = require('acp_editor.client').get();"
+        " return c ~= nil and c.initialized end, 20)"
+    )
 
 
 def test_command_output_fills_a_scratch_buffer(nv: PluginEditor, workspace: Path) -> None:
@@ -159,3 +176,13 @@ def test_the_login_method_is_chosen_with_vim_ui_select(nv: PluginEditor) -> None
     assert select["kind"] == "acp_editor.auth", select
     # Terminal logins are never offered in the editor: the user runs those themselves.
     assert select["titles"] == ["Demo login: Always succeeds"], select
+
+
+def test_without_a_new_enough_python_the_install_says_what_to_install(nv: PluginEditor) -> None:
+    found = nv.lua(
+        "vim.env.PATH = '/nonexistent';"
+        " local ok, message = require('acp_editor.install').run(); return {ok, message}"
+    )
+    assert found[0] is False
+    assert "no Python 3.11 or newer found on PATH" in found[1], found
+    assert "install one" in found[1]

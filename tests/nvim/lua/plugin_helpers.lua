@@ -27,11 +27,13 @@ local function state()
   return require("acp_editor.state")
 end
 
---- setup() with `opts` and wait until the sidecar is initialized and the agent is ready. What
---- the plugin tells the user goes to `M.notes` (its `notify` option is meant for this).
+--- setup() with `opts`, start the sidecar (as :AcpStart does; setup() alone starts nothing) and
+--- wait until it is initialized and the agent is ready. What the plugin tells the user goes to
+--- `M.notes` (its `notify` option is meant for this).
 function M.start(opts, timeout_ms)
   opts.notify = M.record_notify
   acp().setup(opts)
+  acp().start()
   local ok = vim.wait(timeout_ms, function()
     local client = require("acp_editor.client").get()
     return client ~= nil and client.initialized and state().agent ~= nil and state().agent.state == "ready"

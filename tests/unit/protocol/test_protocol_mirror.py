@@ -68,7 +68,7 @@ def test_every_json_example_in_the_doc_parses_and_names_its_method() -> None:
                 assert message["method"] in editor.MESSAGES
 
 
-# -- the Lua mirror (nvim/lua/acp_editor/protocol.lua) -------------------------------------------
+# -- the Lua mirror (lua/acp_editor/protocol.lua) -------------------------------------------
 #
 # The Lua file keeps a format simple enough to read without a Lua parser: between the comment
 # lines `-- <name>` and `-- </name>` every line that is not blank or a comment is one entry, either
@@ -76,7 +76,7 @@ def test_every_json_example_in_the_doc_parses_and_names_its_method() -> None:
 # (messages; NAME is the method in UPPER_SNAKE_CASE) or `  "name",` (features, commands,
 # permission_kinds). A line in a section that fits neither fails the test instead of being skipped.
 
-LUA = DOC.parents[1] / "nvim" / "lua" / "acp_editor" / "protocol.lua"
+LUA = DOC.parents[1] / "lua" / "acp_editor" / "protocol.lua"
 LUA_MESSAGE = re.compile(
     r'  (?P<name>[A-Z_]+) = \{ method = "(?P<method>acp/\w+)", '
     r'direction = "(?P<direction>[^"]+)", kind = "(?P<kind>request|notification)" \},'

@@ -224,4 +224,18 @@ function M.stop()
   require("acp_editor").stop()
 end
 
+--- :AcpInstall [python]: build the private sidecar (what lazy.nvim's build step does).
+function M.install(o)
+  local install = require("acp_editor.install")
+  vim.notify("acp-editor: building the sidecar's environment (this takes a minute)...", vim.log.levels.INFO)
+  local ok, message = install.run({ python = o.args ~= "" and o.args or nil })
+  vim.notify("acp-editor: " .. message, ok and vim.log.levels.INFO or vim.log.levels.ERROR)
+  if ok then
+    local state = require("acp_editor.state")
+    if state.config and state.config.server_cmd_default then
+      state.config.server_cmd = install.default_server_cmd() -- the next start uses it
+    end
+  end
+end
+
 return M

@@ -23,11 +23,12 @@
 ---@field preview table<string, string|false> keys in buffers that show agent edits inline
 
 ---@class acp_editor.Config
----@field server_cmd string[] how to run the sidecar (`acp-editor`)
+---@field server_cmd string[] how to run the sidecar (default: the private one :AcpInstall built, else `acp-editor` on PATH)
+---@field server_cmd_default? boolean server_cmd was not set by the user
 ---@field server_args string[] extra sidecar arguments, before `--` (e.g. `--log-file`)
 ---@field agents table<string, acp_editor.AgentSpec>
 ---@field default_agent? string a key of `agents`; nil: the sidecar's own default preset
----@field autostart boolean start the sidecar in setup() (else on the first command)
+---@field autostart boolean start the sidecar in setup() (default: on the first command or prompt)
 ---@field root_dir? string|fun(): string the workspace root (default: git root or cwd)
 ---@field follow boolean start with follow-along on
 ---@field follow_mark boolean mark the agent's cursor with a sign and a virtual-text tag
@@ -50,11 +51,11 @@ local M = {}
 ---@return acp_editor.Config
 function M.defaults()
   return {
-    server_cmd = { "acp-editor" },
+    server_cmd = require("acp_editor.install").default_server_cmd(),
     server_args = {},
     agents = {},
     default_agent = nil,
-    autostart = true,
+    autostart = false,
     root_dir = nil,
     follow = true,
     follow_mark = true,
@@ -221,6 +222,7 @@ function M.resolve(opts)
     end
   end
   validate(cfg)
+  cfg.server_cmd_default = opts.server_cmd == nil
   return cfg
 end
 

@@ -99,7 +99,7 @@ function M.start(cfg, handlers, agent_name)
   end
   local cmd, env = M.command(cfg, agent_name)
   if vim.fn.executable(cmd[1]) ~= 1 then
-    return nil, ("%s is not executable: install acp-editor (pip install acp-editor) or set server_cmd"):format(cmd[1])
+    return nil, ("%s is not executable: run :AcpInstall (lazy.nvim's build step does it), or set server_cmd"):format(cmd[1])
   end
   local root = M.root_dir(cfg)
   local id = vim.lsp.start({

@@ -62,3 +62,8 @@ command("AcpStart", run("start"), {
   desc = "acp-editor: start the sidecar (optionally with a named agent)",
 })
 command("AcpStop", run("stop"), { desc = "acp-editor: stop the sidecar and the agent" })
+command("AcpInstall", run("install"), {
+  nargs = "?",
+  complete = "shellcmd",
+  desc = "acp-editor: build the private sidecar (optionally with this Python)",
+})

@@ -27,15 +27,23 @@ end
 
 ---@param cfg acp_editor.Config
 local function check_sidecar(cfg)
+  local install = require("acp_editor.install")
   local exe = cfg.server_cmd[1]
   if vim.fn.executable(exe) ~= 1 then
-    health.error(("`%s` not found"):format(exe), {
-      "Install it: `python3 -m pip install acp-editor` (or `pipx install acp-editor`)",
-      "or point `server_cmd` at it in setup()",
+    local _, no_python = install.find_python()
+    health.error(("the sidecar `%s` was not found"):format(exe), {
+      "Build the plugin's own sidecar: `:AcpInstall` (lazy.nvim's build step runs it for you)",
+      "or point `server_cmd` at an `acp-editor` you installed in setup()",
+      no_python,
     })
     return false
   end
-  health.ok(("`%s` found: %s"):format(exe, vim.fn.exepath(exe)))
+  local which = "set by server_cmd"
+  if cfg.server_cmd_default then
+    which = install.private_sidecar() == exe and "the plugin's own, built by :AcpInstall"
+      or "from PATH (:AcpInstall builds the plugin's own)"
+  end
+  health.ok(("sidecar: %s (%s)"):format(vim.fn.exepath(exe), which))
   local cmd = vim.list_extend(vim.list_extend({}, cfg.server_cmd), { "--version" })
   local ok, result = pcall(function()
     return cfg.system(cmd, { text = true }):wait(15000)
@@ -75,7 +83,7 @@ local function check_running()
   local state = require("acp_editor.state")
   local client = require("acp_editor.client").get()
   if not client then
-    health.info("the sidecar is not running (it starts with setup(), :AcpStart or any :Acp command)")
+    health.info("the sidecar is not running (it starts with the first :Acp command or prompt)")
     return
   end
   if client.initialized then

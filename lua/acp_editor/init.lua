@@ -69,7 +69,8 @@ local function subscribe()
   })
 end
 
---- Configure the plugin (and start the sidecar unless `autostart = false`).
+--- Configure the plugin. The sidecar starts with the first command or prompt (or here, with
+--- `autostart = true`), never just because Neovim started.
 ---@param opts? table see :help acp_editor-options
 function M.setup(opts)
   state.config = require("acp_editor.config").resolve(opts)
