@@ -49,6 +49,9 @@ command("AcpUndo", run("undo"), {
 command("AcpSessions", run("sessions"), { desc = "acp-editor: load an earlier session" })
 command("AcpNewSession", run("new_session"), { desc = "acp-editor: start a new session" })
 command("AcpPermission", run("permission"), { desc = "acp-editor: answer the pending permission request" })
+vim.keymap.set("n", "<Plug>(acp-editor-permission)", "<Cmd>AcpPermission<CR>", {
+  desc = "acp-editor: answer the pending permission request",
+})
 command("AcpTerminal", run("terminal"), {
   nargs = "?",
   complete = function()

@@ -35,8 +35,8 @@
 ---@field review? "after-write"|"before-write"|"off" nil: the sidecar's `--review`
 ---@field saves_after_apply boolean Neovim saves the buffers the server edits (else the server writes the file)
 ---@field auto_approve acp_editor.AutoApproveRule[] answered without asking (off by default)
----@field permission_picker boolean open vim.ui.select for each permission (else the chat only)
----@field dismiss "reject"|"keep" what closing the picker without a choice means
+---@field permission_ui "auto"|"window"|"select"|"chat" how questions are shown: a window that does not take the keyboard, a picker plugin's vim.ui.select ("auto": the picker when a plugin replaced vim.ui.select, else the window), or the chat only
+---@field dismiss "reject"|"keep" what closing a picker plugin's vim.ui.select without a choice means
 ---@field chat acp_editor.ChatOptions
 ---@field keymaps acp_editor.Keymaps
 ---@field schedule fun(fn: function) injected for tests (default vim.schedule)
@@ -62,7 +62,7 @@ function M.defaults()
     review = nil,
     saves_after_apply = false,
     auto_approve = {},
-    permission_picker = true,
+    permission_ui = "auto",
     dismiss = "reject",
     chat = { position = "right", width = 64, height = 16, prompt_height = 5 },
     keymaps = {
@@ -157,12 +157,13 @@ local function validate(cfg)
   if cfg.default_agent and not cfg.agents[cfg.default_agent] then
     fail("default_agent", ("%q is not a key of agents"):format(cfg.default_agent))
   end
-  for _, name in ipairs({ "autostart", "follow", "follow_mark", "saves_after_apply", "permission_picker" }) do
+  for _, name in ipairs({ "autostart", "follow", "follow_mark", "saves_after_apply" }) do
     check(name, cfg[name], "boolean")
   end
   check("root_dir", cfg.root_dir, { "string", "function" }, true)
   one_of("review", cfg.review, require("acp_editor.protocol").review_modes, true)
   one_of("dismiss", cfg.dismiss, { "reject", "keep" })
+  one_of("permission_ui", cfg.permission_ui, { "auto", "window", "select", "chat" })
   check("auto_approve", cfg.auto_approve, "table")
   local kinds = require("acp_editor.protocol").permission_kinds
   for i, rule in ipairs(cfg.auto_approve) do

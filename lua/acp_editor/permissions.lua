@@ -1,12 +1,16 @@
 -- Permission requests (acp/requestPermission) and auth choices (acp/chooseAuthMethod).
 --
 -- A request never blocks Neovim: its handler suspends (acp_editor.asyncreq) and is answered
--- later from vim.ui.select, from the chat buffer, or by an auto-approve rule. Requests queue up:
--- one picker at a time, oldest first, all of them listed in the chat. vim.ui.select is looked up
--- at each call, so telescope / fzf-lua / snacks pickers (which replace it) are used.
+-- later, from a floating window that does not take the keyboard (acp_editor.ask_window), from a
+-- picker plugin's vim.ui.select, from the chat buffer, or by an auto-approve rule. Requests
+-- queue up: one question shown at a time, oldest first, all of them listed in the chat.
+-- Neovim's own vim.ui.select is never used for them: it takes over the screen and the keyboard,
+-- and whatever the user was typing went into it. A picker plugin's (telescope, fzf-lua, snacks
+-- replace vim.ui.select) is, since the user chose it.
 -- A request goes away when it is answered, when the server withdraws it ($/cancelRequest), when
 -- its tool call is cancelled, or when its session's turn ends (nobody is waiting any more).
 
+local ask_window = require("acp_editor.ask_window")
 local asyncreq = require("acp_editor.asyncreq")
 local protocol = require("acp_editor.protocol")
 local state = require("acp_editor.state")
@@ -75,6 +79,7 @@ local function forget(entry, outcome)
   end
   if M.picking == entry then
     M.picking = nil -- a third-party picker cannot be closed from here; its late answer is ignored
+    ask_window.close()
   end
   M.remember(entry.params, outcome)
   state.emit("permissions")
@@ -92,31 +97,23 @@ local function select_fn()
   return state.config.ui_select or vim.ui.select
 end
 
---- Open the picker for the oldest pending request not dismissed, unless one is open already.
----@param entry? acp_editor.Permission this one (`:AcpPermission`), even if it was dismissed
-function M.pump(entry)
-  if M.picking or (not entry and not state.config.permission_picker) then
-    return
+--- Whether vim.ui.select is Neovim's own (modal: it takes the keyboard) or a picker plugin's.
+local function builtin_select()
+  local info = debug.getinfo(vim.ui.select, "S")
+  return state.config.ui_select == nil and info ~= nil and info.source:match("vim/ui%.lua$") ~= nil
+end
+
+--- How questions are shown: "window", "select" or "chat" (only there).
+function M.ui()
+  local ui = state.config.permission_ui
+  if ui == "auto" then
+    return builtin_select() and "window" or "select"
   end
-  if not entry then
-    for _, p in ipairs(M.pending) do
-      if not p.dismissed then
-        entry = p
-        break
-      end
-    end
-  end
-  if not entry then
-    return
-  end
-  M.picking = entry
-  select_fn()(entry.params.options or {}, {
-    prompt = ("The agent asks: %s"):format(M.describe(entry.params)),
-    kind = "acp_editor.permission",
-    format_item = function(option)
-      return option.name or option.optionId
-    end,
-  }, function(choice)
+  return ui
+end
+
+local function on_choice(entry)
+  return function(choice)
     if M.picking == entry then
       M.picking = nil
     end
@@ -132,7 +129,53 @@ function M.pump(entry)
     state.config.schedule(function()
       M.pump()
     end)
+  end
+end
+
+local function ask(entry, focus)
+  if M.ui() == "select" then
+    select_fn()(entry.params.options or {}, {
+      prompt = ("The agent asks: %s"):format(M.describe(entry.params)),
+      kind = "acp_editor.permission",
+      format_item = function(option)
+        return option.name or option.optionId
+      end,
+    }, on_choice(entry))
+    return
+  end
+  -- The window: never dismissed by a stray key, so never a rejection the user did not mean.
+  ask_window.show(M.describe(entry.params), entry.params.options or {}, function(option_id)
+    M.answer(entry, option_id)
   end)
+  if focus then
+    ask_window.focus()
+  end
+end
+
+--- Show the oldest pending request not dismissed, unless one is shown already.
+---@param entry? acp_editor.Permission this one (`:AcpPermission`), even if it was dismissed
+function M.pump(entry)
+  local explicit = entry ~= nil
+  if explicit and M.picking == entry and ask_window.shown() then
+    ask_window.focus()
+    return
+  end
+  if M.picking or (not explicit and M.ui() == "chat") then
+    return
+  end
+  if not entry then
+    for _, p in ipairs(M.pending) do
+      if not p.dismissed then
+        entry = p
+        break
+      end
+    end
+  end
+  if not entry then
+    return
+  end
+  M.picking = entry
+  ask(entry, explicit)
 end
 
 --- Answer a pending request with `option_id` (nil: dismissed; the server then rejects).
@@ -265,6 +308,7 @@ function M.reset()
     withdraw(entry, "the sidecar stopped", true)
   end
   M.picking = nil
+  ask_window.close()
 end
 
 return M

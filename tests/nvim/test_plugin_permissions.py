@@ -86,7 +86,7 @@ def test_requests_from_two_sessions_queue_one_picker_at_a_time(
 
 
 def test_a_request_is_answered_from_the_chat_buffer(nv: PluginEditor, workspace: Path) -> None:
-    nv.setup(permission_picker=False)
+    nv.setup(permission_ui="chat")
     nv.lua("vim.cmd('AcpChat')")
     turn = nv.prompt_async("edit")
     listed = f"vim.tbl_contains(H.chat().lines, '{EDIT_REQUEST}')"
@@ -94,7 +94,7 @@ def test_a_request_is_answered_from_the_chat_buffer(nv: PluginEditor, workspace:
     lines = nv.chat()["lines"]
     keys = lines[lines.index(EDIT_REQUEST) + 1]
     assert keys == "  a Allow · A Always allow · r Reject · R Always reject · p choose…", keys
-    assert nv.selects() == [], "no picker with permission_picker = false"
+    assert nv.selects() == [], 'no picker with permission_ui = "chat"'
 
     nv.lua("vim.api.nvim_set_current_win(vim.fn.bufwinid('acp-editor://chat'))")
     nv.feed("a")
@@ -149,3 +149,36 @@ def test_a_dismissed_request_can_be_kept_and_answered_later(
     assert len(nv.selects()) == 2
     assert outcomes(nv) == [{"outcome": "selected", "optionId": "proceed_once"}]
     assert (workspace / "hello.py").read_text().endswith(EDIT_LINE)
+
+
+def test_without_a_picker_plugin_a_window_asks_and_never_takes_the_keyboard(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    """Neovim's own vim.ui.select took the screen and the keys: typed text went into it and the
+    Enter that followed dismissed it, rejecting the edit. The window shows the question, the
+    typing stays in the user's buffer, and only a key pressed inside the window answers."""
+    nv.setup()  # no picker plugin: vim.ui.select is Neovim's own
+    notes = nv.edit(workspace / "notes.txt")
+    turn = nv.prompt_async("edit")
+    nv.wait_until("require('acp_editor.ask_window').shown()", "the question's window")
+    assert nv.lua("return vim.api.nvim_get_current_buf()") == notes  # focus stayed
+    shown = nv.lua(
+        "local w = require('acp_editor.ask_window');"
+        " return vim.api.nvim_buf_get_lines(w.buf, 0, -1, false)"
+    )
+    assert any("Edit hello.py" in line for line in shown), shown
+    assert "  y  Allow" in shown and "  n  Reject" in shown, shown
+    nv.feed("ityped while asked<CR><Esc>")  # the keys land in the user's buffer
+    assert nv.lua("return vim.api.nvim_buf_get_lines(0, 0, 1, false)[1]") == "typed while asked"
+    assert nv.selects() == [] and outcomes(nv) == []  # nothing answered by the typing
+
+    nv.lua("vim.cmd('AcpPermission')")  # jump in, then answer with a key
+    assert nv.lua("return vim.api.nvim_get_current_win()") == nv.lua(
+        "return require('acp_editor.ask_window').win"
+    )
+    nv.feed("y")
+    assert nv.wait_turn(turn)["stopReason"] == "end_turn"
+    assert outcomes(nv) == [{"outcome": "selected", "optionId": "proceed_once"}]
+    assert (workspace / "hello.py").read_text().endswith(EDIT_LINE)
+    assert not nv.lua("return require('acp_editor.ask_window').shown()")
+    assert nv.lua("return vim.api.nvim_get_current_buf()") == notes  # back where the user was
