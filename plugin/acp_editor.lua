@@ -49,9 +49,24 @@ command("AcpUndo", run("undo"), {
 command("AcpSessions", run("sessions"), { desc = "acp-editor: load an earlier session" })
 command("AcpNewSession", run("new_session"), { desc = "acp-editor: start a new session" })
 command("AcpPermission", run("permission"), { desc = "acp-editor: answer the pending permission request" })
+-- <Plug> mappings, to bind to keys of your own (the defaults are buffer-local, see
+-- :help acp_editor-keymaps).
 vim.keymap.set("n", "<Plug>(acp-editor-permission)", "<Cmd>AcpPermission<CR>", {
   desc = "acp-editor: answer the pending permission request",
 })
+for action, desc in pairs({
+  accept = "accept the agent's change here",
+  reject = "reject the agent's change here",
+  ["accept-file"] = "accept every agent change in this file",
+  ["reject-file"] = "reject every agent change in this file",
+  diff = "side-by-side diff of the agent's changes",
+  next = "next agent change",
+  prev = "previous agent change",
+}) do
+  vim.keymap.set("n", ("<Plug>(acp-editor-%s)"):format(action), function()
+    require("acp_editor.preview_keys").run((action:gsub("-", "_")))
+  end, { desc = "acp-editor: " .. desc })
+end
 command("AcpTerminal", run("terminal"), {
   nargs = "?",
   complete = function()

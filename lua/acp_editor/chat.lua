@@ -56,6 +56,7 @@ local function buffers()
   map(M.buf, "n", keys.reject, function() permissions.answer_oldest("reject_once") end, "reject")
   map(M.buf, "n", keys.reject_always, function() permissions.answer_oldest("reject_always") end, "always reject")
   map(M.buf, "n", keys.choose, function() M.choose() end, "choose an answer")
+  map(M.prompt_buf, "i", keys.cancel, function() sessions.cancel() end, "cancel the turn")
   for _, buf in ipairs({ M.buf, M.prompt_buf }) do
     map(buf, "n", keys.cancel, function() sessions.cancel() end, "cancel the turn")
     map(buf, "n", keys.close, function() M.close() end, "close the chat")

@@ -69,7 +69,7 @@ function M.defaults()
       chat = {
         send = "<CR>", -- normal mode, prompt buffer
         send_insert = "<C-s>", -- insert mode, prompt buffer
-        cancel = "<C-c>",
+        cancel = "<C-c>", -- normal and insert mode
         allow = "a", -- transcript: answer the oldest pending permission
         allow_always = "A",
         reject = "r",
@@ -83,8 +83,8 @@ function M.defaults()
         accept_file = "<leader>aA",
         reject_file = "<leader>aR",
         diff = "<leader>ad",
-        next = "]a",
-        prev = "[a",
+        next = "<leader>an", -- not ]a / [a: Neovim 0.11 maps those (the argument list)
+        prev = "<leader>ap",
       },
     },
     schedule = vim.schedule,

@@ -24,6 +24,11 @@ local ACTIONS = {
   prev = { "Previous agent change", function() M.jump(-1) end },
 }
 
+--- Run an action by name (the <Plug> mappings of plugin/acp_editor.lua).
+function M.run(action)
+  ACTIONS[action][2]()
+end
+
 --- Map (on) or unmap (off) the preview keys in `buf`.
 function M.sync(buf, on)
   if on and not M.mapped[buf] then

@@ -152,3 +152,19 @@ def test_mode_is_chosen_with_vim_ui_select(nv: PluginEditor) -> None:
     assert select["titles"][0].startswith("Ask"), select
     set_mode = [m for m in nv.agent_received() if m.get("method") == "session/set_mode"]
     assert [m["params"]["modeId"] for m in set_mode] == ["ask"], set_mode
+
+
+def test_ctrl_c_cancels_the_turn_while_typing_in_the_prompt(nv: PluginEditor) -> None:
+    nv.setup()
+    nv.lua("vim.cmd('AcpChat')")
+    assert current_window(nv)["name"] == "acp-editor://prompt"
+    turn = nv.prompt_async("wait")  # a tool call that runs until cancelled
+    running = (
+        "(function() local s = require('acp_editor.state').current(); if not s then return false"
+        " end; for _, c in pairs(s.toolCalls) do if c.status == 'in_progress' then return true"
+        " end end; return false end)()"
+    )
+    nv.wait_until(running, "the turn's tool call runs")
+    nv.feed("inext question<C-c>")  # Insert mode, as the user types the next prompt
+    assert nv.wait_turn(turn)["stopReason"] == "cancelled"
+    assert nv.lua("return vim.api.nvim_buf_get_lines(0, 0, -1, false)") == ["next question"]

@@ -198,3 +198,26 @@ def test_previews_follow_the_users_own_edits(nv: PluginEditor, workspace: Path) 
     # The first hunk is still drawn on its lines, one below where the server first put it.
     added = [m for m in nv.extmarks(buf, PREVIEW_NS) if m.get("line_hl") == "AcpEditorAdded"]
     assert [m["row"] for m in added] == [1], added
+
+
+def test_change_keys_shadow_no_neovim_default_and_plug_mappings_work(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    """``]a`` / ``[a`` are Neovim 0.11's (the argument list): ours are <leader>an / <leader>ap,
+    and <Plug> mappings let the user bind anything."""
+    buf = nv.edit(workspace / "hello.py")
+    nv.setup(review="before-write", auto_approve=[{"kind": "edit", "option": "allow_once"}])
+    nv.prompt_async("hunks")
+    nv.wait_until("#H.review().pending == 2", "two held hunks")
+    for lhs in ("]a", "[a"):
+        mapping = nv.lua(
+            "local m = vim.fn.maparg(..., 'n', false, true); return {m.buffer, m.desc or ''}", lhs
+        )
+        assert mapping[0] == 0 and "acp-editor" not in mapping[1], mapping  # Neovim's own
+    nv.lua("vim.api.nvim_win_set_cursor(0, {1, 0})")
+    nv.feed("\\an")  # <leader>an: to the next change (the appended line, after the last)
+    assert nv.lua("return vim.api.nvim_win_get_cursor(0)[1]") == len(HELLO_LINES)
+    nv.lua("vim.keymap.set('n', 'gp', '<Plug>(acp-editor-prev)')")
+    nv.feed("gp")
+    assert nv.lua("return vim.api.nvim_win_get_cursor(0)[1]") == 1
+    assert nv.buffer(buf)["lines"] == HELLO_LINES
