@@ -7,6 +7,7 @@
 -- answer the server with an error and show it; `guard` turns that into one clear message and,
 -- for requests, a proper JSON-RPC error.
 
+local disk_sync = require("acp_editor.disk_sync")
 local follow = require("acp_editor.follow")
 local permissions = require("acp_editor.permissions")
 local protocol = require("acp_editor.protocol")
@@ -31,28 +32,30 @@ local function guard(name, fn, is_request)
   end
 end
 
---- After workspace/applyEdit, write the buffers it changed (only with saves_after_apply: the
---- server then leaves the disk to us).
-local function apply_edit_and_save(err, params, ctx)
-  local default = vim.lsp.handlers["workspace/applyEdit"]
-  local result, rerr = default(err, params, ctx)
-  if result and result.applied and params and params.edit then
-    local uris = vim.tbl_keys(params.edit.changes or {})
-    for _, change in ipairs(params.edit.documentChanges or {}) do
-      if change.textDocument then
-        table.insert(uris, change.textDocument.uri)
+--- workspace/applyEdit: Neovim's own handler applies it (one undo step per edit); the buffers
+--- it changed are then known to hold the agent's change (acp_editor.disk_sync), and with
+--- saves_after_apply they are written at once (the server leaves the disk to us then).
+---@param cfg acp_editor.Config
+local function apply_edit(cfg)
+  return function(err, params, ctx)
+    local default = vim.lsp.handlers["workspace/applyEdit"]
+    local result, rerr = default(err, params, ctx)
+    if not (result and result.applied and params and params.edit) then
+      return result, rerr
+    end
+    for _, buf in ipairs(disk_sync.buffers(params.edit)) do
+      if vim.api.nvim_buf_is_loaded(buf) then
+        if cfg.saves_after_apply and vim.bo[buf].modified then
+          vim.api.nvim_buf_call(buf, function()
+            vim.cmd("silent noautocmd update!") -- over an agent's own write to disk, too
+          end)
+        else
+          disk_sync.edited(buf)
+        end
       end
     end
-    for _, uri in ipairs(uris) do
-      local buf = vim.uri_to_bufnr(uri)
-      if vim.api.nvim_buf_is_loaded(buf) and vim.bo[buf].modified then
-        vim.api.nvim_buf_call(buf, function()
-          vim.cmd("silent noautocmd update")
-        end)
-      end
-    end
+    return result, rerr
   end
-  return result, rerr
 end
 
 ---@param cfg acp_editor.Config
@@ -70,9 +73,7 @@ function M.build(cfg)
     [method.CHOOSE_AUTH_METHOD] = guard("acp/chooseAuthMethod", permissions.choose_auth, true),
     [protocol.CANCEL_REQUEST] = guard("$/cancelRequest", permissions.cancel_request),
   }
-  if cfg.saves_after_apply then
-    h["workspace/applyEdit"] = apply_edit_and_save
-  end
+  h["workspace/applyEdit"] = apply_edit(cfg)
   return h
 end
 

@@ -21,6 +21,7 @@ import pytest
 from acp_editor.demo.scenarios import EDIT_LINE, HUNK_MARK
 from tests.nvim.driver import HELLO_LINES
 from tests.nvim.plugin_driver import PluginEditor, plugin_editor
+from tests.support.starter import SCRIPTED_AGENT
 
 PREVIEW_NS = "acp_editor_preview"
 AGENT_LINE = EDIT_LINE.rstrip("\n")
@@ -221,3 +222,27 @@ def test_change_keys_shadow_no_neovim_default_and_plug_mappings_work(
     nv.feed("gp")
     assert nv.lua("return vim.api.nvim_win_get_cursor(0)[1]") == 1
     assert nv.buffer(buf)["lines"] == HELLO_LINES
+
+
+def test_saving_after_the_agent_wrote_the_file_asks_nothing_and_keeps_both(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    """The agent writes hello.py itself while the buffer holds unsaved text: its change is
+    merged in, and ``:w`` then writes the buffer without Neovim's "changed since reading it"
+    question (which blocks, and whose wrong answer loses one side)."""
+    hello = workspace / "hello.py"
+    buf = nv.edit(hello)
+    nv.lua("vim.api.nvim_buf_set_lines(0, 2, 2, false, {'# typed by the user'})")
+    nv.setup(
+        agents={"demo": {"cmd": [*SCRIPTED_AGENT, "--writes-itself"]}},
+        auto_approve=[{"kind": "edit", "option": "allow_once"}],
+    )
+    nv.prompt("hunks")
+    nv.wait_until(f"H.buffer({buf}).lines[1] == {FIRST!r}", "the agent's change is merged in")
+    assert "# typed by the user" in nv.buffer(buf)["lines"]
+    assert "# typed by the user" not in hello.read_text()  # the disk: the agent's version
+    nv.lua("vim.cmd('checktime')")  # a focus change or :checktime asks nothing either
+    nv.lua("vim.cmd('write')")
+    assert hello.read_text() == hello_text(nv.buffer(buf)["lines"])
+    assert not nv.buffer(buf)["modified"]
+    assert "W12" not in "\n".join(nv.helper("errors"))
