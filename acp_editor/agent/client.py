@@ -228,6 +228,10 @@ class AcpClient:
             raise AgentError(f"the agent does not support {method}")
         # Registered first: the replay arrives as session/update before the response.
         session = self.sessions.get(session_id) or self._open(session_id, cwd, ())
+        if not resume and not session.prompting:
+            # session/load replays the whole conversation: over the state already held it
+            # would be there twice. The editor's mirror resyncs from the snapshot it is sent.
+            session.state = SessionState(session_id, self.protocol_version)
         result = await self._session_call(
             method, {"sessionId": session_id, "cwd": cwd, "mcpServers": []}
         )

@@ -228,3 +228,19 @@ async def test_a_session_cannot_reach_another_sessions_project(
         await client.requests.terminals.create(
             {"sessionId": first.id, "command": "true", "cwd": str(two)}, default_cwd=str(one)
         )
+
+
+async def test_loading_the_open_session_again_shows_its_conversation_once(
+    start_client: StartClient, tmp_path: Path
+) -> None:
+    """The agent replays the whole conversation on session/load: over the state already open
+    it would be there twice."""
+    client = await start_client()
+    first = await client.new_session(str(tmp_path))
+    await client.prompt(first.id, [{"type": "text", "text": "hello there"}])
+    before = first.state.snapshot()["entries"]
+    loaded = await client.load_session(first.id, str(tmp_path))
+    entries = loaded.state.snapshot()["entries"]
+    users = [e for e in entries if e["kind"] == "message" and e["role"] == "user"]
+    assert len(users) == 1, entries
+    assert len(entries) == len(before)

@@ -138,6 +138,21 @@ def test_sessions_are_listed_and_loaded(nv: PluginEditor) -> None:
     nv.wait_until(
         "#require('acp_editor.state').current().entries > 0", "the replayed history", 3000
     )
+    # Loading it again (it is open in the sidecar now) shows the conversation once, not twice.
+    nv.lua(
+        "require('acp_editor.sessions').load(..., function(err)"
+        " _G.acp_plugin_test.reloaded = err == nil end)",
+        first,
+    )
+    nv.wait_until("_G.acp_plugin_test.reloaded", "loaded again")
+    users = nv.lua(
+        "return #vim.tbl_filter(function(e) return e.kind == 'message' and e.role == 'user'"
+        " end, require('acp_editor.state').current().entries)"
+    )
+    assert users == 1, "one copy of the conversation"
+    nv.lua("vim.cmd('AcpChat')")
+    nv.wait_until("#H.chat().lines > 0", "the chat is drawn")
+    assert [line for line in nv.chat()["lines"] if line == "## You"] == ["## You"]
 
 
 def test_saves_after_apply_writes_the_edited_buffer(nv: PluginEditor, workspace: Path) -> None:
