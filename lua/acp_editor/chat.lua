@@ -160,6 +160,7 @@ function M.redraw()
   local drawn = render.render(state.current(), {
     agent = state.agent,
     busy = sessions.busy(sid),
+    plan_at = sid and state.plan_at[sid] or nil,
     -- Every pending request, whatever its session: the keys answer the oldest one first.
     permissions = permissions.pending,
     keys = state.config.keymaps.chat,

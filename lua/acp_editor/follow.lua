@@ -2,7 +2,8 @@
 --
 -- The location opens in a window other than the current one (the user is usually typing in
 -- the chat or prompt): a window already showing the file, else the window used last time, else
--- another ordinary window, else a new split made without entering it. The agent's cursor is an
+-- another ordinary window (never the user's only one), else a new split made without entering
+-- it. The agent's cursor is an
 -- extmark (sign + tag) in the target buffer, so it stays visible when the user scrolls away.
 -- The server already rate-limits and orders the jumps; this module only draws them.
 
@@ -39,18 +40,22 @@ function M.target_window(buf)
     and vim.api.nvim_win_get_tabpage(M.win) == vim.api.nvim_get_current_tabpage() then
     return M.win
   end
-  for _, win in ipairs(wins) do
-    if win ~= current and ordinary(win) then
-      return win
-    end
+  -- Another editing window may be taken, but never the user's only one: its file stays shown.
+  local others = vim.tbl_filter(function(win)
+    return win ~= current and ordinary(win)
+  end, wins)
+  local editing = #others + (ordinary(current) and 1 or 0)
+  if #others > 0 and editing > 1 then
+    return others[1]
   end
-  -- Nothing to reuse: split beside the current window, without entering the new one. A chat
-  -- sidebar splits the other way so the file gets the width.
-  local vertical = not vim.b[vim.api.nvim_win_get_buf(current)].acp_editor_chat
-  local floating = vim.api.nvim_win_get_config(current).relative ~= ""
+  -- Nothing to reuse: split, without entering the new window, the user's only editing window
+  -- (else the current one). A chat sidebar splits the other way so the file gets the width.
+  local beside = others[1] or current
+  local vertical = not vim.b[vim.api.nvim_win_get_buf(beside)].acp_editor_chat
+  local floating = vim.api.nvim_win_get_config(beside).relative ~= ""
   return vim.api.nvim_open_win(buf, false, {
-    split = vertical and "left" or "above",
-    win = floating and -1 or current, -- a float cannot be split: split the whole screen then
+    split = vertical and (others[1] and "below" or "left") or "above",
+    win = floating and -1 or beside, -- a float cannot be split: split the whole screen then
   })
 end
 
@@ -122,14 +127,22 @@ function M.show(params)
   state.emit("follow", params)
 end
 
+--- Remove the agent's cursor (follow turned off, or the sidecar stopped: no agent is there).
+function M.clear()
+  if M.mark and vim.api.nvim_buf_is_valid(M.mark.buf) then
+    vim.api.nvim_buf_clear_namespace(M.mark.buf, M.ns, 0, -1)
+  end
+  M.mark = nil
+end
+
 --- Turn follow-along on or off (nil: toggle), on the server too.
 function M.set(enabled)
   if enabled == nil then
     enabled = not state.follow
   end
   state.follow = enabled
-  if not enabled and M.mark and vim.api.nvim_buf_is_valid(M.mark.buf) then
-    vim.api.nvim_buf_clear_namespace(M.mark.buf, M.ns, 0, -1)
+  if not enabled then
+    M.clear()
   end
   require("acp_editor.sessions").set_follow(enabled)
   state.report(("acp-editor: follow %s"):format(enabled and "on" or "off"))

@@ -53,10 +53,12 @@ local function subscribe()
     review.prune(sid)
   end)
   state.on("review", preview.render_all)
+  state.on("review", review.refresh_quickfix)
   state.on("stopped", function()
     permissions.reset()
     review.reset()
     preview.reset()
+    require("acp_editor.follow").clear()
   end)
   -- A buffer opened after the previews were drawn gets its own.
   vim.api.nvim_create_autocmd("BufWinEnter", {

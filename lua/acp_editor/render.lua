@@ -129,8 +129,24 @@ local function entry(w, snap, e, prev)
   w:line(("[%s] %s"):format(tostring(update.sessionUpdate), vim.json.encode(update)), "0", "AcpEditorUnknown")
 end
 
-local function plan(w, p)
+--- Whether the user sent a prompt after entry `index` (1-based count of entries then).
+local function prompted_since(snap, index)
+  for i = index + 1, #snap.entries do
+    local e = snap.entries[i]
+    if e.kind == "message" and e.role == "user" then
+      return true
+    end
+  end
+  return false
+end
+
+--- The plan, at the end: only the current turn's (an earlier turn's plan is done with).
+local function plan(w, snap, plan_at)
+  local p = snap and snap.plan
   if type(p) ~= "table" or type(p.entries) ~= "table" or #p.entries == 0 then
+    return
+  end
+  if plan_at and prompted_since(snap, plan_at) then
     return
   end
   w:blank()
@@ -170,7 +186,7 @@ local function permission(w, entry_, keys)
 end
 
 ---@param snap? acp_editor.SessionSnapshot
----@param ctx {agent?: table, busy?: boolean, permissions?: table[], keys: table<string, string|false>}
+---@param ctx {agent?: table, busy?: boolean, plan_at?: integer, permissions?: table[], keys: table<string, string|false>}
 ---@return acp_editor.Rendered
 function M.render(snap, ctx)
   local w = writer()
@@ -191,7 +207,7 @@ function M.render(snap, ctx)
     entry(w, snap, e, prev)
     prev = e
   end
-  plan(w, snap and snap.plan)
+  plan(w, snap, ctx.plan_at)
   for _, p in ipairs(ctx.permissions or {}) do
     permission(w, p, ctx.keys)
   end

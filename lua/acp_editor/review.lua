@@ -150,10 +150,12 @@ function M.quickfix_items()
   return items
 end
 
---- :AcpReview: the pending hunks and proposed edits in the quickfix list.
+--- :AcpReview: the pending hunks and proposed edits in the quickfix list, kept current as
+--- hunks are decided or added (until another quickfix list replaces it).
 function M.to_quickfix(open)
   local items = M.quickfix_items()
   vim.fn.setqflist({}, " ", { title = "acp-editor review", items = items })
+  M.qf_id = vim.fn.getqflist({ id = 0 }).id
   if open ~= false then
     if #items == 0 then
       state.report("acp-editor: nothing to review")
@@ -162,6 +164,17 @@ function M.to_quickfix(open)
     end
   end
   return items
+end
+
+--- The review changed: the quickfix list :AcpReview made follows, if it still exists.
+function M.refresh_quickfix()
+  if not M.qf_id or vim.fn.getqflist({ id = M.qf_id }).id ~= M.qf_id then
+    M.qf_id = nil
+    return
+  end
+  local idx = vim.fn.getqflist({ id = M.qf_id, idx = 0 }).idx
+  local items = M.quickfix_items()
+  vim.fn.setqflist({}, "r", { id = M.qf_id, items = items, idx = math.max(1, math.min(idx, #items)) })
 end
 
 function M.reset()

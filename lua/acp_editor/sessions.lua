@@ -45,6 +45,11 @@ function M.on_changed(_, params)
     state.current_session = state.current_session or sid
   end
   local ok, err = session.apply_all(snap, params.changes or {})
+  for _, change in ipairs(params.changes or {}) do
+    if change.type == "plan" then
+      state.plan_at[sid] = #snap.entries -- the plan belongs to the turn it came in
+    end
+  end
   if not ok then
     local message = ("acp-editor: the session view is out of date (%s), fetching it again"):format(err)
     state.report(message, vim.log.levels.DEBUG)

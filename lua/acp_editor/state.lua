@@ -12,6 +12,7 @@
 ---@field sessions table<string, table> session mirrors by id (see acp_editor.session)
 ---@field current_session? string the session prompts go to
 ---@field turns table<string, integer> sessions with a prompt of ours in flight → request id
+---@field plan_at table<string, integer> session → how many entries it had when its plan last changed
 ---@field follow boolean follow-along on (the server's setting, as last known)
 ---@field listeners table<string, fun(...)[]>
 local M = {
@@ -21,6 +22,7 @@ local M = {
   sessions = {},
   current_session = nil,
   turns = {},
+  plan_at = {},
   follow = true,
   listeners = {},
 }
@@ -68,7 +70,7 @@ end
 --- Forget everything about a sidecar that stopped (its sessions ended with it).
 function M.reset()
   M.client_id, M.agent, M.current_session = nil, nil, nil
-  M.sessions, M.turns = {}, {}
+  M.sessions, M.turns, M.plan_at = {}, {}, {}
 end
 
 return M

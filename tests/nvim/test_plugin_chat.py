@@ -103,6 +103,10 @@ def test_tool_calls_are_folded_sections_and_the_plan_is_shown(nv: PluginEditor) 
         "  ✓ Run a command",
         "  ✓ Summarise",
     ], lines
+    # The next turn has no plan: the finished one is not pinned below it.
+    assert nv.prompt("read")["stopReason"] == "end_turn"
+    nv.wait_until("H.chat().lines[#H.chat().lines]:find('Done: read')", "the next reply")
+    assert "## Plan" not in nv.chat()["lines"], nv.chat()["lines"]
 
 
 def test_session_mirror_equals_the_server_snapshot(nv: PluginEditor) -> None:

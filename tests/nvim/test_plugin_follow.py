@@ -59,6 +59,9 @@ def test_follow_moves_the_cursor_while_the_chat_keeps_focus(
     (mark,) = nv.extmarks(buf, FOLLOW_NS)
     assert mark["row"] == 0 and mark["sign"] == "A>", mark
     assert mark["virt_text"] == " agent: location" or mark["virt_text"].startswith(" agent:"), mark
+    # :AcpStop: no agent is there any more, so its cursor goes too.
+    nv.lua("vim.cmd('AcpStop')")
+    nv.wait_until(f"#H.extmarks({buf}, '{FOLLOW_NS}') == 0", "the agent's cursor is removed")
 
 
 def test_a_file_not_shown_opens_in_another_window_without_focus(
@@ -108,3 +111,20 @@ def test_follow_can_be_turned_off_and_on(nv: PluginEditor, workspace: Path) -> N
     (shown,) = by_name(nv, hello)
     assert shown["cursor"] == [1, 0], shown
     assert "acp-editor: follow off" in nv.notes() and "acp-editor: follow on" in nv.notes()
+
+
+def test_following_never_takes_the_users_only_editing_window(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    notes = workspace / "notes.txt"
+    notes.write_text("the user's notes\n")
+    nv.edit(notes)  # the one window the user edits in
+    nv.setup()
+    nv.lua("vim.cmd('AcpChat')")  # the user types in the prompt area
+    nv.prompt("read")  # the agent reads hello.py
+    nv.wait_until(
+        f"vim.fn.bufwinid(vim.fn.bufnr({str(workspace / 'hello.py')!r})) ~= -1",
+        "hello.py is shown",
+    )
+    assert by_name(nv, notes), f"the user's file is still shown: {nv.windows()}"
+    assert current(nv)["name"] == "acp-editor://prompt"

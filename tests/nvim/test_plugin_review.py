@@ -134,6 +134,9 @@ def test_written_edit_is_marked_and_rejecting_reverts_it(nv: PluginEditor, works
     nv.lua("vim.api.nvim_win_set_cursor(0, {...})", len(HELLO_LINES) + 1, 0)
     nv.feed(REJECT)
     nv.wait_until("#H.review().pending == 0", "the hunk is rejected")
+    # The quickfix list follows the decision (it listed a hunk that no longer waits).
+    nv.wait_until("#vim.fn.getqflist() == 0", "the decided hunk leaves the quickfix list")
+    assert nv.lua("return vim.fn.getqflist({title = 1}).title") == "acp-editor review"
     assert nv.buffer(buf)["lines"] == HELLO_LINES, "exactly the agent's line is reverted"
     assert hello.read_text() == hello_text(HELLO_LINES)
     nv.wait_until(f"#H.extmarks({buf}, '{PREVIEW_NS}') == 0", "no preview is left")
