@@ -145,11 +145,16 @@ class EditorFrontend(Frontend):
         self._follow_change(hunks)
 
     def _follow_change(self, hunks: list[ReviewHunk]) -> None:
-        """Follow the agent to the first new change found on disk (a write through us was
-        followed already, when the agent asked for it)."""
+        """Follow the agent to the first line of a new change, whoever wrote it (a write
+        through us was followed to the file when the agent asked; this puts the agent's
+        cursor on the line it changed, not on the file's first line)."""
         new = [h for h in hunks if h.hunk_id not in self._followed and h.state == "pending"]
         self._followed.update(h.hunk_id for h in new)
-        shown = [h for h in new if h.found_on_disk and h.file_change != "deleted"]
+        # A plain editor may hold the file in a buffer we are not told about (window/showDocument
+        # opened it), stale by the line the write added: Neovim fails a selection past its end.
+        # The plugins clamp to the buffer; plain editors get changes found on disk only.
+        lines_safe = self.channel.features.has(proto.FEATURE_FOLLOW)
+        shown = [h for h in new if h.file_change != "deleted" and (h.found_on_disk or lines_safe)]
         if shown:
             first = shown[0]
             line = first.hint + 1  # the hunk's first line in the new text, 1-based as in ACP

@@ -128,3 +128,15 @@ def test_following_never_takes_the_users_only_editing_window(
     )
     assert by_name(nv, notes), f"the user's file is still shown: {nv.windows()}"
     assert current(nv)["name"] == "acp-editor://prompt"
+
+
+def test_after_a_write_the_agents_cursor_is_on_the_changed_line(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    buf = nv.edit(workspace / "hello.py")
+    nv.setup(auto_approve=[{"kind": "edit", "option": "allow_once"}])
+    nv.prompt("edit")  # the agent appends a line through fs/write_text_file
+    nv.wait_until(
+        f"(H.extmarks({buf}, '{FOLLOW_NS}')[1] or {{}}).row == {len(HELLO_LINES)}",
+        "the agent's cursor on the appended line",
+    )

@@ -10,6 +10,7 @@ from lsprotocol import types as lsp
 
 from acp_editor.protocol import editor as proto
 from tests.support.fake_agent import Script
+from tests.support.lsp import wait_until
 from tests.unit.editor.conftest import MakeRig, Rig
 
 
@@ -136,6 +137,23 @@ async def test_a_change_found_on_disk_is_followed_to_its_first_line(
     (follow,) = r.editor.notes_of(proto.ACP_FOLLOW)
     assert follow["reason"] == "change" and follow["toolCallId"] == "t7"
     assert follow["range"]["start"]["line"] == 2
+
+
+async def test_a_write_through_us_puts_the_agents_cursor_on_the_changed_line(
+    rig: MakeRig, tmp_path: Path
+) -> None:
+    r = rig(proto.FEATURE_FOLLOW)
+    path = tmp_path / "c.txt"
+    path.write_text("one\ntwo\nTHREE\n")
+    agent = await r.side.link.ensure_agent()
+    r.side.frontend.file_accessed("write", str(path), "s1")  # fs/write_text_file arrives
+    agent.review.record_applied("s1", "t8", path, "one\ntwo\nthree\n", "one\ntwo\nTHREE\n")
+
+    def on_changed_line() -> bool:  # jumps are rate-limited: the latest comes a moment later
+        notes = r.editor.notes_of(proto.ACP_FOLLOW)
+        return bool(notes) and notes[-1].get("range", {}).get("start", {}).get("line") == 2
+
+    await wait_until(on_changed_line, 5)
 
 
 async def test_plain_editor_sees_an_agent_terminals_last_line_in_the_progress(
