@@ -7,6 +7,7 @@ import * as vscode from "vscode";
 import { needsRestart, type Settings } from "./core/settings";
 import { Store } from "./core/store";
 import { ChatView } from "./host/chatView";
+import { BundledSidecar } from "./host/bundled";
 import { Sidecar } from "./host/client";
 import { registerCommands } from "./host/commands";
 import { onSettingsChanged, readSettings } from "./host/config";
@@ -27,7 +28,8 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
   const docs = new ProposedDocs(store);
   const permissions = new Permissions(store, docs, log);
   const follow = new FollowView(store, log);
-  sidecar = new Sidecar(store, log, { permission: permissions.handle, auth: chooseAuthMethod, follow: (p) => void follow.show(p) });
+  const bundled = new BundledSidecar(context.extensionPath, context.globalStorageUri.fsPath, log);
+  sidecar = new Sidecar(store, log, { permission: permissions.handle, auth: chooseAuthMethod, follow: (p) => void follow.show(p) }, bundled);
   const side = sidecar;
   const controller = new Controller(store, side, log);
   const terminals = new AgentTerminals(store);

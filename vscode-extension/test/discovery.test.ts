@@ -30,7 +30,7 @@ test("nothing found: a message with the install command, and what was tried", ()
   const r = findAcpEditor(input({ pathVariable: undefined }), fsWith());
   assert.equal(r.found, false);
   if (r.found) return;
-  assert.match(r.message, /pip install acp-editor/);
+  assert.match(r.message, /acp-editor\.server to "bundled"/);
   assert.match(r.message, /python3 -m pip install -e \./);
   assert.ok(r.tried.includes("/w/.venv/bin/acp-editor"));
 });

@@ -23,13 +23,8 @@ export interface DiscoveryInput {
 }
 
 export type Discovery =
-  | { found: true; path: string; source: "setting" | "venv" | "PATH" }
+  | { found: true; path: string; source: "setting" | "venv" | "PATH" | "bundled" }
   | { found: false; message: string; tried: string[] };
-
-export const INSTALL_COMMANDS = [
-  "pip install acp-editor",
-  "python3 -m pip install -e .   (in a checkout of acp-editor, as its README says)",
-];
 
 const VENV_DIRS = [".venv", "venv", "env"];
 
@@ -88,8 +83,9 @@ export function findAcpEditor(input: DiscoveryInput, fs: DiscoveryFs): Discovery
     found: false,
     tried,
     message:
-      "acp-editor was not found (looked in the workspace's .venv/bin and on PATH). Install it with " +
-      `\`${INSTALL_COMMANDS[0]}\` or, from a checkout, \`python3 -m pip install -e .\`; ` +
+      "acp-editor was not found (looked in the workspace's .venv/bin and on PATH). Set " +
+      "acp-editor.server to \"bundled\" to use the sidecar this extension carries, install it from a " +
+      "checkout of acp-editor (`pipx install .` or `python3 -m pip install -e .` there), " +
       "or set acp-editor.path to the program.",
   };
 }

@@ -20,10 +20,16 @@ export interface AgentSetting {
   mode?: string;
 }
 
+export const SERVER_SOURCES = ["bundled", "environment"] as const;
+export type ServerSource = (typeof SERVER_SOURCES)[number];
+
 export interface Settings {
   agents: AgentSetting[];
   defaultAgent: string;
   path: string;
+  /** "bundled": the sidecar inside the extension (installed on first run); "environment":
+   *  `path`, else the workspace's venv, else PATH. A set `path` always wins. */
+  server: ServerSource;
   follow: boolean;
   review: ReviewMode;
   tellAgentRejections: boolean;
@@ -36,6 +42,7 @@ export const DEFAULTS: Settings = {
   agents: [],
   defaultAgent: "",
   path: "",
+  server: "bundled",
   follow: true,
   review: "after-write",
   tellAgentRejections: false,
@@ -75,6 +82,10 @@ export function parseSettings(get: (key: string) => unknown): Parsed {
     bad(key, "not a list of strings", []);
     return [];
   };
+  const server = get("server");
+  let serverSource: ServerSource = DEFAULTS.server;
+  if ((SERVER_SOURCES as readonly unknown[]).includes(server)) serverSource = server as ServerSource;
+  else if (server !== undefined) bad("server", `unknown source ${JSON.stringify(server)}`, serverSource);
   const review = get("review");
   let reviewMode: ReviewMode = DEFAULTS.review;
   if ((REVIEW_MODES as readonly unknown[]).includes(review)) reviewMode = review as ReviewMode;
@@ -84,6 +95,7 @@ export function parseSettings(get: (key: string) => unknown): Parsed {
       agents: parseAgents(get("agents"), problems),
       defaultAgent: str("defaultAgent"),
       path: str("path"),
+      server: serverSource,
       follow: bool("follow", DEFAULTS.follow),
       review: reviewMode,
       tellAgentRejections: bool("tellAgentRejections", DEFAULTS.tellAgentRejections),
@@ -177,6 +189,6 @@ export function initializationOptions(settings: Settings): InitializationOptions
 /** Whether a settings change needs the sidecar restarted (its command line or init options). */
 export function needsRestart(before: Settings, after: Settings): boolean {
   const key = (s: Settings): string =>
-    JSON.stringify([s.agents, s.defaultAgent, s.path, s.review, s.tellAgentRejections, s.autoApprove, s.trace, s.serverArgs]);
+    JSON.stringify([s.agents, s.defaultAgent, s.path, s.server, s.review, s.tellAgentRejections, s.autoApprove, s.trace, s.serverArgs]);
   return key(before) !== key(after);
 }

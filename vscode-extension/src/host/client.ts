@@ -10,10 +10,11 @@ import * as fs from "node:fs";
 import * as vscode from "vscode";
 import { LanguageClient, State, Trace, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
 import * as P from "../protocol";
-import { findAcpEditor } from "../core/discovery";
+import { findAcpEditor, type Discovery } from "../core/discovery";
 import { chooseAgent, initializationOptions, serverArgs, serverEnv, type AgentSetting, type Settings } from "../core/settings";
 import type { Store } from "../core/store";
 import type * as w from "../wire";
+import type { BundledSidecar } from "./bundled";
 import type { Log } from "./log";
 
 export type PermissionHandler = (params: w.RequestPermissionParams, token: vscode.CancellationToken) => Promise<w.RequestPermissionResult>;
@@ -43,12 +44,27 @@ export class Sidecar implements vscode.Disposable {
   /** Why the sidecar is not running, when it is not (shown by the chat view and the test API). */
   problem: string | null = null;
   agentName: string | null = null;
+  /** The acp-editor that runs, and how it was found. */
+  server: { path: string; source: string } | null = null;
 
   constructor(
     private readonly store: Store,
     private readonly log: Log,
     private readonly handlers: Handlers,
+    private readonly bundled: BundledSidecar | null = null,
   ) {}
+
+  /** Which acp-editor to run: a set `acp-editor.path` always; else the bundled one (the default,
+   *  when this build carries it); else the workspace's venv or PATH. */
+  private async locate(settings: Settings, folders: string[]): Promise<Discovery> {
+    if (settings.path === "" && settings.server === "bundled" && this.bundled?.available()) {
+      return this.bundled.locate();
+    }
+    return findAcpEditor(
+      { configured: settings.path, workspaceFolders: folders, pathVariable: process.env["PATH"], platform: process.platform, home: process.env["HOME"] },
+      { isExecutable },
+    );
+  }
 
   get running(): boolean {
     return this.client?.state === State.Running;
@@ -57,11 +73,9 @@ export class Sidecar implements vscode.Disposable {
   async start(settings: Settings): Promise<boolean> {
     await this.stop();
     const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath);
-    const found = findAcpEditor(
-      { configured: settings.path, workspaceFolders: folders, pathVariable: process.env["PATH"], platform: process.platform, home: process.env["HOME"] },
-      { isExecutable },
-    );
+    const found = await this.locate(settings, folders);
     if (!found.found) return this.fail(found.message, `tried: ${found.tried.join(", ") || "nothing"}`);
+    this.server = { path: found.path, source: found.source };
     const agent = chooseAgent(settings);
     if (agent !== null && "error" in agent) return this.fail(agent.error);
     this.agentName = agent?.name ?? null;

@@ -19,6 +19,8 @@ export interface AcpEditorApi {
   /** Resolves once the sidecar started (true) or failed to (false: see `problem()`). */
   ready: Promise<boolean>;
   problem(): string | null;
+  /** The acp-editor program that runs, and how it was found ("bundled", "venv", ...). */
+  server(): { path: string; source: string } | null;
   /** The current session as the chat mirrors it, or null before the first session. */
   session(): w.SessionSnapshot | null;
   /** What the chat view shows besides the transcript (agent, permissions, terminals, review...). */
@@ -55,6 +57,7 @@ export function createApi(d: ApiDeps): AcpEditorApi {
   return {
     ready: d.ready,
     problem: () => d.sidecar.problem,
+    server: () => copy(d.sidecar.server),
     session: () => copy(d.store.current()),
     extras: () => copy(buildExtras(d.store, d.controller.attachmentLabels(), d.sidecar.problem)),
     prompt: (text) => d.controller.prompt(text),
