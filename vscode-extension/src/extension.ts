@@ -36,12 +36,18 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
   const chat = new ChatView(context.extensionUri, { store, sidecar: side, controller, permissions, docs, terminals });
   let settings: Settings = readSettings(log);
 
+  let problemShown = false;
   const start = async (): Promise<boolean> => {
     permissions.clear();
     const ok = await side.start(settings);
+    if (ok && problemShown) {
+      problemShown = false; // the "did not start" toast is stale now: take it away
+      void vscode.commands.executeCommand("notifications.hideToasts");
+    }
     chat.refresh();
     if (settings.trace) log.show();
     if (!ok) {
+      problemShown = true;
       // Not awaited: `ready` must settle even when nobody clicks the message.
       void vscode.window.showErrorMessage(`ACP: ${side.problem ?? "acp-editor did not start"}`, "Open settings", "Show log").then((choice) => {
         if (choice === "Open settings") void vscode.commands.executeCommand("workbench.action.openSettings", "acp-editor");

@@ -100,3 +100,13 @@ test("diff items are read from a tool call's content, ignoring other and malform
   });
   assert.deepEqual(items, [{ path: "/a", oldText: null, newText: "x" }]);
 });
+
+test("notification buttons are short; what the agent's names add is in the message", async () => {
+  const { buttonLabel, optionsNote, BUTTON_MAX } = await import("../src/core/format");
+  const long = opt("allow_always", "Yes, and don't ask again for these files");
+  assert.equal(buttonLabel(long), "Always allow");
+  assert.equal(buttonLabel(opt("allow_once", "Yes, proceed")), "Allow once");
+  assert.ok(buttonLabel(opt("_ask_later", "Ask me again in an hour or so")).length <= BUTTON_MAX);
+  assert.equal(optionsNote([opt("allow_once", "Allow"), opt("reject_once", "Reject")]), "");
+  assert.equal(optionsNote([long]), "Always allow = “Yes, and don't ask again for these files”");
+});

@@ -44,6 +44,33 @@ export function optionLabel(option: PermissionOption): string {
   return `${word} (${name})`;
 }
 
+/** Longest label a notification button gets: VS Code cuts longer ones off ("Allow on…"). */
+export const BUTTON_MAX = 16;
+
+/**
+ * A permission option as a notification button: the word of its kind alone ("Always allow"),
+ * or a custom kind's name shortened. What the agent's own name adds goes into the message
+ * (`optionsNote`), where it is read whole.
+ */
+export function buttonLabel(option: PermissionOption): string {
+  const word = OPTION_WORDS[option.kind];
+  if (word !== undefined) return word;
+  const name = typeof option.name === "string" && option.name.trim() !== "" ? option.name : option.optionId;
+  return oneLine(name, BUTTON_MAX);
+}
+
+/** The options whose button says less than the agent did, in full: "Always allow = “Allow all
+ *  edits this session”"; "" when every button says it all. */
+export function optionsNote(options: readonly PermissionOption[]): string {
+  const notes = options
+    .filter((o) => optionLabel(o) !== buttonLabel(o))
+    .map((o) => {
+      const name = typeof o.name === "string" && o.name.trim() !== "" ? o.name.trim() : o.optionId;
+      return `${buttonLabel(o)} = “${oneLine(name, 120)}”`;
+    });
+  return notes.join("; ");
+}
+
 /** What a tool call of each kind does, as a verb phrase for "The agent wants to ...". */
 const KIND_VERBS: Readonly<Record<string, string>> = {
   read: "read",

@@ -7,11 +7,14 @@
  * the server withdraws the request (the turn was cancelled: the handler's CancellationToken
  * fires) the handler stops waiting at once; a late click on the stale notification is ignored.
  * Closing the notification does not answer: the question stays pending (badge, chat card) so
- * nothing is rejected by a stray click.
+ * nothing is rejected by a stray click. A question answered elsewhere (the chat card) or withdrawn
+ * takes its toast away: VS Code has no call to close one notification, so the toasts are hidden
+ * (`notifications.hideToasts`: they stay in the notification centre, where a late click is
+ * ignored).
  */
 
 import * as vscode from "vscode";
-import { optionLabel, permissionMessage } from "../core/format";
+import { buttonLabel, optionsNote, permissionMessage } from "../core/format";
 import type { Store } from "../core/store";
 import { agentDisplayName } from "../core/viewModel";
 import type * as w from "../wire";
@@ -27,6 +30,8 @@ const QUIET_KINDS = new Set(["read", "search", "think", "fetch"]);
 
 export class Permissions {
   private readonly waiting = new Map<string, Waiting>();
+  /** Questions whose notification is on screen now. */
+  private readonly toasts = new Set<string>();
   private serial = 0;
 
   constructor(private readonly store: Store, private readonly docs: ProposedDocs, private readonly log: Log) {}
@@ -61,6 +66,7 @@ export class Permissions {
     this.waiting.delete(id);
     this.store.removePermission(id);
     waiting.resolve(optionId);
+    if (this.toasts.delete(id)) void vscode.commands.executeCommand("notifications.hideToasts");
     return true;
   }
 
@@ -71,18 +77,22 @@ export class Permissions {
   private async notify(id: string, params: w.RequestPermissionParams): Promise<void> {
     const options = Array.isArray(params.options) ? params.options : [];
     type Item = vscode.MessageItem & { optionId?: string; extra?: "diff" | "command" };
-    const items: Item[] = options.map((o) => ({ title: optionLabel(o), optionId: o.optionId, isCloseAffordance: false }));
+    // Short buttons (VS Code cuts long ones off); the agent's full wording is in the message.
+    const items: Item[] = options.map((o) => ({ title: buttonLabel(o), optionId: o.optionId, isCloseAffordance: false }));
     const diffs = Array.isArray(params.diffs) ? params.diffs : [];
     if (diffs.length > 0) items.push({ title: "Show diff", extra: "diff" });
     if (typeof params.command === "string" && params.command.length > 0) items.push({ title: "Show command", extra: "command" });
-    const message = permissionMessage(params, agentDisplayName(this.store));
+    const note = optionsNote(options);
+    const message = permissionMessage(params, agentDisplayName(this.store)) + (note ? `. Options: ${note}` : "");
     const kind = typeof params.toolCall.kind === "string" ? params.toolCall.kind : "";
     // Each "Show ..." click closes the notification (VS Code closes it on any button), so it is
     // shown again until the question is answered or withdrawn.
     while (this.waiting.has(id)) {
+      this.toasts.add(id);
       const picked = QUIET_KINDS.has(kind)
         ? await vscode.window.showInformationMessage<Item>(message, ...items)
         : await vscode.window.showWarningMessage<Item>(message, ...items);
+      this.toasts.delete(id); // closed (a click, or the user): nothing to take away
       if (!this.waiting.has(id)) return; // answered elsewhere or withdrawn meanwhile
       if (picked === undefined) {
         this.log.info(`${id}: notification closed; the question stays pending in the chat view`);

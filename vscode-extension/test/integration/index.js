@@ -15,7 +15,7 @@ const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
 const { test, run, screenshot } = require(path.join(__dirname, '..', '..', 'test-harness', 'host'));
-const { sleep, until, chatViewProbe, notificationSpy, editorWithFocus } = require('./probes');
+const { sleep, until, chatViewProbe, notificationSpy, editorWithFocus, commandSpy } = require('./probes');
 
 const EXTENSION_ID = 'acp-editor.acp-editor';
 // What the demo agent says and writes (acp_editor/demo/scenarios.py).
@@ -135,13 +135,17 @@ test('a permission question raises a notification; "allow" from the chat card re
   for (const option of q.params.options) {
     assert.ok(note.items.some((i) => i.optionId === option.optionId), `no button for ${option.optionId}: ${note.titles.join(' | ')}`);
   }
+  // Buttons VS Code shows whole ("Allow on…" was cut off before).
+  assert.ok(note.titles.every((t) => t.length <= 16), note.titles.join(' | '));
   const allow = q.params.options.find((o) => o.kind === 'allow_once');
   await until('the card in the chat view', () => chat.toWebview.some((m) => m.type === 'extras' && m.extras.permissions.some((p) => p.id === q.id)));
   await sleep(500);
   await screenshot('permission', { settleMs: 800, notifications: true });
 
+  const hidden = commandSpy('notifications.hideToasts');
   chat.post({ type: 'permission', id: q.id, optionId: allow.optionId }); // the card's "Allow" button
   assert.strictEqual(await turnEnded(), 'end_turn');
+  await until('the answered question\'s toast is taken away', () => hidden.count > 0);
   assert.strictEqual(readDisk().toString('utf8'), ORIGINAL.toString('utf8') + EDIT_LINE, 'the agent did not write the allowed edit');
   assert.strictEqual(toolCalls().find((t) => t.toolCallId === q.params.toolCall.toolCallId).status, 'completed');
   assert.deepStrictEqual(api.pendingPermissions(), []);

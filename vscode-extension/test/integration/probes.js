@@ -76,6 +76,17 @@ function chatViewProbe(viewId) {
  * one as a click on its button would: VS Code resolves the extension's promise with that button's
  * item, which the extension host cannot make the workbench do, so the wrapper resolves it.
  */
+/** Counts the calls of one command through vscode.commands.executeCommand (still executed). */
+function commandSpy(id) {
+  const spy = { count: 0 };
+  const real = vscode.commands.executeCommand;
+  vscode.commands.executeCommand = function (command, ...rest) {
+    if (command === id) spy.count += 1;
+    return real.call(this, command, ...rest);
+  };
+  return spy;
+}
+
 function notificationSpy() {
   const calls = [];
   for (const [fn, severity] of [['showInformationMessage', 'info'], ['showWarningMessage', 'warning'], ['showErrorMessage', 'error']]) {
@@ -115,4 +126,4 @@ async function editorWithFocus(marker = '\u2063') {
   return changed;
 }
 
-module.exports = { sleep, until, chatViewProbe, notificationSpy, editorWithFocus };
+module.exports = { sleep, until, chatViewProbe, notificationSpy, editorWithFocus, commandSpy };
