@@ -87,3 +87,15 @@ test("the plan, the pickers and the status line", () => {
   assert.match(st, /&lt;err&gt;/);
   assert.match(renderStatus(extras({ problem: "acp-editor was not found: pip install acp-editor" })), /<div class="problem">acp-editor was not found: pip install acp-editor<\/div>/);
 });
+
+test("tool output keeps its indentation, and a terminal's output is not repeated as text", async () => {
+  const { renderToolText } = await import("../src/webview/render");
+  assert.equal(renderToolText("def f():\n    return 1\n"), '<pre class="output">def f():\n    return 1</pre>');
+  assert.match(renderToolText("```py\n  x = 1\n```"), /<pre data-lang="py"><code>  x = 1<\/code><\/pre>/);
+  const tc = {
+    toolCallId: "t1", title: "Run ls", kind: "execute", status: "completed",
+    content: [{ type: "terminal", terminalId: "term" }, { type: "content", content: { type: "text", text: "a.txt\nb.txt\n" } }],
+  };
+  const card = renderToolCard(tc as never, extras({ terminals: { term: { output: "a.txt\nb.txt\n", exitStatus: { exitCode: 0, signal: null } } } }));
+  assert.equal(card.split("a.txt").length - 1, 1, card);
+});

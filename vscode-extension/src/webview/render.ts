@@ -92,13 +92,37 @@ function locationLinks(tc: ToolCall): string {
   return links.length ? `<div class="locs">${links.join(" ")}</div>` : "";
 }
 
+/** A tool's text output: Markdown when it is written as such (fenced code, as Claude's tools
+ *  send it), else exactly as written, indentation kept (a command's output, a file's lines). */
+export function renderToolText(text: string): string {
+  if (/^\s*(```|~~~)/m.test(text)) return renderMarkdown(text);
+  return `<pre class="output">${esc(text.replace(/\n+$/, ""))}</pre>`;
+}
+
+function textOf(block: unknown): string | null {
+  if (typeof block !== "object" || block === null) return null;
+  const b = block as Record<string, unknown>;
+  return b["type"] === "text" && typeof b["text"] === "string" ? b["text"] : null;
+}
+
 function renderToolContent(tc: ToolCall, extras: ViewExtras): string {
   const items = Array.isArray(tc.content) ? tc.content : [];
+  // Agents that report a command's terminal often repeat its output as text at the end: shown
+  // once, in the terminal.
+  const shown = items.flatMap((item) => {
+    const it = (typeof item === "object" && item !== null ? item : {}) as Record<string, unknown>;
+    return it["type"] === "terminal" ? [extras.terminals[String(it["terminalId"] ?? "")]?.output ?? ""] : [];
+  });
+  const repeated = (text: string): boolean => text.trim() !== "" && shown.some((out) => out.includes(text.trim()));
   return items
     .map((item) => {
       if (typeof item !== "object" || item === null) return rawJson(item);
       const it = item as Record<string, unknown>;
-      if (it["type"] === "content") return renderBlock(it["content"]);
+      if (it["type"] === "content") {
+        const text = textOf(it["content"]);
+        if (text === null) return renderBlock(it["content"]);
+        return repeated(text) ? "" : renderToolText(text);
+      }
       if (it["type"] === "diff") {
         const path = String(it["path"] ?? "");
         const d = (extras.diffs[tc.toolCallId] ?? []).find((x) => x.path === path);
