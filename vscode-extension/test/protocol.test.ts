@@ -69,3 +69,17 @@ test("package.json declares every setting the settings reader knows, and no othe
     assert.deepEqual(pkg.contributes.configuration.properties[`acp-editor.${key}`].default, value, key);
   }
 });
+
+test("the walkthrough's pages are in the .vsix and its steps complete on real commands", () => {
+  const commands = new Set((pkg.contributes.commands as { command: string }[]).map((c) => c.command));
+  const shipped = fs.readFileSync(path.join(ROOT, ".vscodeignore"), "utf8");
+  for (const walk of pkg.contributes.walkthroughs as { steps: { media: { markdown: string }; completionEvents: string[] }[] }[]) {
+    for (const step of walk.steps) {
+      assert.ok(fs.existsSync(path.join(ROOT, step.media.markdown)), step.media.markdown);
+      assert.ok(shipped.includes("!media/walkthrough/**") && step.media.markdown.startsWith("media/walkthrough/"), step.media.markdown);
+      for (const event of step.completionEvents.filter((e) => e.startsWith("onCommand:"))) {
+        assert.ok(commands.has(event.slice("onCommand:".length)), event);
+      }
+    }
+  }
+});
