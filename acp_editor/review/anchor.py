@@ -38,6 +38,7 @@ __all__ = [
     "apply",
     "block_range",
     "current_range",
+    "fold",
     "locate",
     "revert",
 ]
@@ -183,6 +184,42 @@ def revert(text: str, anchor: Anchor, hint: int | None = None) -> str | None:
     """
     where = _default_hint(anchor, applied=True) if hint is None else hint
     return _swap(text, anchor, anchor.new_lines, anchor.old_lines, where)
+
+
+def _touches(changes: Sequence[Hunk], start: int, anchor: Anchor) -> bool:
+    """Whether a change of the text falls on a hunk's lines or its context (either would stop
+    the hunk from being found again). An insertion at the edge of the context does not."""
+    low = start - len(anchor.before)
+    high = start + len(anchor.new_lines) + len(anchor.after)
+    for change in changes:
+        first, last = change.old_start, change.old_start + len(change.old_lines)
+        if (first < high and last > low) if first < last else low < first < high:
+            return True
+    return False
+
+
+def fold(old: str, new: str, pending: Sequence[tuple[Anchor, int]]) -> tuple[str, list[int]]:
+    """A new change (``old`` -> ``new``) over applied hunks still pending in ``old``: which of
+    them it touches, and the text before those (them reverted in ``old``).
+
+    A hunk whose lines the agent changes again could not be found any more; shown against the
+    base, the new change holds both edits, and deciding it decides them together. Returns the
+    base and the indexes into ``pending`` (``(anchor, hint)`` pairs) that were folded; a hunk
+    that cannot be found or reverted for certain is left alone.
+    """
+    changes = compute_hunks(old, new)
+    touched = []
+    for index, (anchor, hint) in enumerate(pending):
+        start = locate(old, anchor.new_lines, anchor, hint)
+        if start is not None and _touches(changes, start, anchor):
+            touched.append((start, index, anchor))
+    base, folded = old, []
+    for start, index, anchor in sorted(touched, reverse=True):  # bottom-up: starts stay valid
+        reverted = revert(base, anchor, start)
+        if reverted is not None:
+            base = reverted
+            folded.append(index)
+    return base, sorted(folded)
 
 
 def apply(text: str, anchor: Anchor, hint: int | None = None) -> str | None:

@@ -25,13 +25,22 @@ from typing import Any, Literal
 from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
 from acp_editor.positions import path_to_uri
-from acp_editor.review.anchor import Anchor, anchors_for, apply, current_range, locate, revert
+from acp_editor.review.anchor import (
+    Anchor,
+    anchors_for,
+    apply,
+    current_range,
+    fold,
+    locate,
+    revert,
+)
 from acp_editor.services.documents import DocumentSource
 
 log = get_logger("review")
 
 Mode = Literal["after-write", "before-write", "off"]
-State = Literal["pending", "accepted", "rejected"]
+State = Literal["pending", "accepted", "rejected", "superseded"]
+"""``superseded``: the agent changed the hunk's lines again; a new hunk holds both changes."""
 FileChange = Literal["created", "deleted", None]
 
 
@@ -152,13 +161,34 @@ class ReviewQueue:
         """A change that is already in the file (``None``: the file did not / does not exist)."""
         if self.mode == "off" or old == new:
             return []
-        made = self._make(session_id, tool_call_id, path, old or "", new or "", applied=True)
-        kind: FileChange = "created" if old is None else "deleted" if new is None else None
+        base, folded = self._fold(path, old, new)
+        made = self._make(session_id, tool_call_id, path, base or "", new or "", applied=True)
+        created = old is None or any(h.file_change == "created" for h in folded)
+        kind: FileChange = "created" if created else "deleted" if new is None else None
         for hunk in made:
             hunk.file_change, hunk.found_on_disk = kind, found_on_disk
-        if made:
-            self.on_change(made)
+        if made or folded:
+            self.on_change(folded + made)
         return made
+
+    def _fold(
+        self, path: Path, old: str | None, new: str | None
+    ) -> tuple[str | None, list[ReviewHunk]]:
+        """Pending applied hunks of ``path`` this change touches give way to it: the change is
+        made against the text before them (see ``anchor.fold``), and they are superseded."""
+        pending = [
+            h
+            for h in self.hunks.values()
+            if h.path == str(path) and h.applied and h.state == "pending"
+        ]
+        if old is None or new is None or not pending:
+            return old, []
+        base, indexes = fold(old, new, [(h.anchor, h.hint) for h in pending])
+        folded = [pending[i] for i in indexes]
+        for hunk in folded:
+            hunk.state = "superseded"
+            del self.hunks[hunk.hunk_id]
+        return (base if not any(h.file_change == "created" for h in folded) else None), folded
 
     async def hold_write(
         self, session_id: str, tool_call_id: str | None, path: Path, old: str | None, new: str

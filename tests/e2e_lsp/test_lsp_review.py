@@ -71,6 +71,27 @@ async def test_diagnostics_mark_each_hunk_and_reject_reverts_exactly_one(
     assert (workspace / "hello.py").read_text() == FIRST + ORIGINAL.split("\n", 1)[1]
 
 
+async def test_the_same_lines_edited_twice_are_one_hunk_and_rejecting_it_restores_them(
+    editor_factory: StartEditor, workspace: Path
+) -> None:
+    """Two turns edit the first line twice (and append a line each): the second edit of the
+    first line supersedes the first's hunk instead of leaving it unfindable."""
+    (workspace / "hello.py").write_text(ORIGINAL)
+    editor = await editor_factory()
+    await editor.command("acp.prompt", "hunks")
+    await editor.command("acp.prompt", "hunks")
+    picture = await editor.request("acp/snapshot", {})
+    pending = [h for h in picture["review"] if h["state"] == "pending"]
+    assert len(pending) == 2, pending  # the first line's hunk, the appended lines' hunk
+    (top,) = [h for h in pending if h["oldLines"]]
+    assert top["oldLines"] == [ORIGINAL.split("\n", 1)[0]]  # against the original line
+    # Every pending hunk can be found in the file: each is a diagnostic.
+    await wait_until(lambda: len(review_diagnostics(editor, "hello.py")) == len(pending))
+    reject = await code_action(editor, "hello.py", 0, "Reject hunk")
+    await run_command(editor, reject)
+    assert (workspace / "hello.py").read_text().split("\n", 1)[0] == ORIGINAL.split("\n", 1)[0]
+
+
 async def test_users_own_edit_between_hunks_survives_a_reject_in_the_open_buffer(
     editor_factory: StartEditor, workspace: Path
 ) -> None:

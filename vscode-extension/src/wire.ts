@@ -119,7 +119,7 @@ export interface DiffPreview {
   removed: number;
 }
 
-export type HunkState = "pending" | "accepted" | "rejected";
+export type HunkState = "pending" | "accepted" | "rejected" | "superseded";
 
 export interface ReviewHunk {
   hunkId: string;

@@ -14,11 +14,24 @@ from dataclasses import dataclass
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from acp_editor.review.anchor import Anchor, anchors_for, apply, current_range, revert
+from acp_editor.review.anchor import Anchor, anchors_for, apply, current_range, fold, revert
 
 USER = "typed by the user"
 
 Lines = list[str]
+
+
+@st.composite
+def edit_of(draw: st.DrawFn, lines: Lines, alphabet: Sequence[str] = ("a", "b", "c", "")) -> Lines:
+    """``lines`` edited here and there (the second change of a file)."""
+    letters = st.sampled_from(list(alphabet))
+    new: Lines = []
+    for line in lines:
+        op = draw(st.sampled_from(["keep", "keep", "keep", "drop", "change", "add"]))
+        if op == "add":
+            new += draw(st.lists(letters, min_size=1, max_size=3))
+        new += {"keep": [line], "drop": [], "change": [draw(letters)], "add": [line]}[op]
+    return new or [""]
 
 
 @st.composite
@@ -33,13 +46,7 @@ def line_pairs(
     old = draw(st.lists(letters, max_size=14))
     if draw(st.booleans()):
         return old or [""], draw(st.lists(letters, max_size=14)) or [""]
-    new: Lines = []
-    for line in old:
-        op = draw(st.sampled_from(["keep", "keep", "keep", "drop", "change", "add"]))
-        if op == "add":
-            new += draw(st.lists(letters, min_size=1, max_size=3))
-        new += {"keep": [line], "drop": [], "change": [draw(letters)], "add": [line]}[op]
-    return old or [""], new or [""]
+    return old or [""], draw(edit_of(old, alphabet))
 
 
 @dataclass(frozen=True)
@@ -193,3 +200,30 @@ def test_a_deleted_block_is_refused(
     assume(occurrences(rest, block) == 0)
     assert side.swap("\n".join(rest), anchor, None) is None
     assert current_range("\n".join(rest), anchor, side.applied) is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(line_pairs(), st.data())
+def test_folding_a_second_change_keeps_every_hunk_revertible(
+    pair: tuple[Lines, Lines], data: st.DataObject
+) -> None:
+    """Two changes in a row (old -> mid -> new): the hunks of the first that the second touches
+    are folded, the second is diffed against the base. Reverting the surviving first hunks and
+    the second's hunks, one by one bottom-up by their own anchors, gives back ``old`` exactly
+    whenever every hunk could be found (a refusal is allowed, a wrong text never)."""
+    old_lines, mid_lines = pair
+    new_lines = data.draw(edit_of(mid_lines))
+    old, mid, new = ("\n".join(x) for x in (old_lines, mid_lines, new_lines))
+    firsts = anchors_for(old, mid)
+    base, folded = fold(mid, new, [(a, a.hint) for a in firsts])
+    kept = [a for i, a in enumerate(firsts) if i not in folded]
+    text: str | None = new
+    for anchor in anchors_for(base, new)[::-1]:
+        text = revert(text, anchor) if text is not None else None
+    assume(text is not None)
+    assert text == base or text is None
+    # ``base`` is ``mid`` with the folded hunks undone: reverting the kept ones gives ``old``.
+    for anchor in kept[::-1]:
+        text = revert(text, anchor) if text is not None else None
+    assume(text is not None)
+    assert text == old

@@ -200,3 +200,35 @@ async def test_the_agent_hears_about_rejections_once() -> None:
     note = queue.unreported_rejections("s")
     assert note is not None and "/w/a.py near line 8 (-0 +1 lines)" in note
     assert queue.unreported_rejections("s") is None
+
+
+async def test_editing_the_same_lines_twice_is_one_hunk_against_the_original() -> None:
+    """Three edits, two of them on the same line: the second would make the first unfindable
+    (the editors showed two of three, or pointed at a wrong line). It supersedes the first, and
+    rejecting the result puts back the original line."""
+    second = NEW.replace("ONE", "One!")  # the first line again, the appended line kept
+    files = Files(a_py=second)
+    queue, seen = queue_with(files)
+    first, appended = queue.record_applied("s", "c1", A, OLD, NEW)
+    (again,) = queue.record_applied("s", "c2", A, NEW, second)
+    assert first.state == "superseded" and first.hunk_id not in queue.hunks
+    assert seen[-1] == [first, again]  # editors hear that the first one is gone
+    assert (again.anchor.old_lines, again.anchor.new_lines) == (("one",), ("One!",))
+    pending = sorted(h.hunk_id for h in queue.hunks.values() if h.state == "pending")
+    assert pending == sorted([appended.hunk_id, again.hunk_id])
+    for hunk in (appended, again):
+        assert hunk.view(files.texts[A])["range"] is not None  # both can be found
+    await queue.decide([again], accept=False)
+    assert files.texts[A] == OLD + "eight\n"
+
+
+async def test_an_edit_elsewhere_leaves_pending_hunks_as_they_are() -> None:
+    lines = [f"line {n}" for n in range(1, 13)]
+    old = "\n".join(lines) + "\n"
+    new = old.replace("line 1\n", "LINE 1\n")
+    far = new.replace("line 9\n", "LINE 9\n")  # outside the first hunk's lines and context
+    queue, _ = queue_with(Files(a_py=far))
+    (first,) = queue.record_applied("s", "c1", A, old, new)
+    (nine,) = queue.record_applied("s", "c2", A, new, far)
+    assert first.state == "pending" and first.hunk_id in queue.hunks
+    assert (nine.anchor.old_lines, nine.anchor.new_lines) == (("line 9",), ("LINE 9",))
