@@ -37,7 +37,8 @@ cat >"$SCRATCH/settings.json" <<JSON
 {
   "acp-editor.path": "$ACP",
   "acp-editor.agents": [{ "name": "demo", "command": "$PY", "args": ["-m", "acp_editor.demo.agent"] }],
-  "workbench.startupEditor": "none"
+  "workbench.startupEditor": "none",
+  "workbench.welcomePage.walkthroughs.openOnInstall": false
 }
 JSON
 

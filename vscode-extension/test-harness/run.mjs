@@ -307,6 +307,23 @@ async function main() {
       console.log(`[harness] screenshot saved: ${file}`);
       return { path: file };
     },
+    /** Geometry of the first element matching `selector` in any frame (webviews are frames):
+     *  what a test asks to check where a scrollable view is. */
+    async element({ selector }) {
+      if (!page) throw new Error('no page yet');
+      for (const frame of page.frames()) {
+        const found = await frame
+          .$eval(String(selector), (el) => ({
+            scrollTop: el.scrollTop,
+            scrollHeight: el.scrollHeight,
+            clientHeight: el.clientHeight,
+            text: (el.textContent || '').slice(-400),
+          }))
+          .catch(() => null);
+        if (found) return { found: true, ...found };
+      }
+      return { found: false };
+    },
     async hello() {
       hostLoaded = true;
       return { ok: true };

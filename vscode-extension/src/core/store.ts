@@ -189,7 +189,10 @@ export class Store {
   /** Review counts of one tool call's hunks, for its chat card. */
   reviewSummary(toolCallId: string): { pending: number; accepted: number; rejected: number } {
     const summary = { pending: 0, accepted: 0, rejected: 0 };
-    for (const h of this.review.values()) if (h.toolCallId === toolCallId) summary[h.state] += 1;
+    for (const h of this.review.values()) {
+      // A superseded hunk lives on in the hunk that replaced it: not counted twice.
+      if (h.toolCallId === toolCallId && h.state !== "superseded") summary[h.state] += 1;
+    }
     return summary;
   }
 

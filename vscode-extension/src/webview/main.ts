@@ -16,6 +16,20 @@ const post = (m: ViewMessage): void => vscode.postMessage(m);
 
 const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 const transcript = $<HTMLDivElement>("transcript");
+/** Whether the transcript follows its newest message. Kept from the user's own scrolling, not
+ *  measured at each redraw: the plan, attachments and questions around the transcript change its
+ *  height, and a redraw after such a change would find it "not at the bottom" and stop following. */
+let stick = true;
+const NEAR_BOTTOM = 40;
+const toBottom = (): void => {
+  transcript.scrollTop = transcript.scrollHeight;
+};
+transcript.addEventListener("scroll", () => {
+  stick = transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < NEAR_BOTTOM;
+});
+new ResizeObserver(() => {
+  if (stick) toBottom();
+}).observe(transcript);
 const input = $<HTMLTextAreaElement>("input");
 const completions = $<HTMLDivElement>("completions");
 
@@ -47,7 +61,6 @@ function draw(): void {
   const known = new Set(entries.flatMap((e) => (e.kind === "toolCall" ? [e.toolCallId] : [])));
   // Questions about tool calls with no card (an agent asked before announcing one) still show.
   $("orphans").innerHTML = extras.permissions.filter((p) => !known.has(p.toolCallId)).map(renderPermission).join("");
-  const atBottom = transcript.scrollHeight - transcript.scrollTop - transcript.clientHeight < 40;
   if (drawn.length > entries.length) {
     transcript.innerHTML = "";
     drawn = [];
@@ -68,7 +81,7 @@ function draw(): void {
     drawn[i] = html;
   });
   $("empty").toggleAttribute("hidden", entries.length > 0);
-  if (atBottom) transcript.scrollTop = transcript.scrollHeight;
+  if (stick) toBottom();
 }
 
 window.addEventListener("message", (event: MessageEvent<HostMessage>) => {
@@ -134,6 +147,7 @@ document.addEventListener("change", (event) => {
 function send(): void {
   const text = input.value.trim();
   if (text === "") return;
+  stick = true; // the user's own message, and the answer to it, are what they look at now
   post({ type: "prompt", text });
   input.value = "";
   showCompletions();

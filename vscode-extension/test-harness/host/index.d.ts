@@ -22,6 +22,11 @@ export interface Counts {
   running?: string | null;
 }
 
+/** Geometry of the first element matching `selector` in the workbench or a webview. */
+export declare function element(selector: string): Promise<
+  { found: false } | { found: true; scrollTop: number; scrollHeight: number; clientHeight: number; text: string }
+>;
+
 /** Register a test for run(); tests run one at a time in registration order. */
 export declare const test: ((name: string, fn: () => unknown, options?: TestOptions) => void) & {
   skip(name: string, fn?: () => unknown): void;

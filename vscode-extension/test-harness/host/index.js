@@ -205,4 +205,11 @@ async function run() {
   }
 }
 
-module.exports = { test, run, screenshot, report, reportMocha, flush, underHarness };
+/** The geometry of the first element matching `selector` in the workbench or any webview
+ *  ({found, scrollTop, scrollHeight, clientHeight, text}); {found: false} outside the harness. */
+async function element(selector) {
+  if (!underHarness()) return { found: false };
+  return call('element', { selector }, 15000);
+}
+
+module.exports = { test, run, screenshot, report, reportMocha, flush, underHarness, element };

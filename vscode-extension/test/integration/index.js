@@ -14,7 +14,7 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { test, run, screenshot } = require(path.join(__dirname, '..', '..', 'test-harness', 'host'));
+const { test, run, screenshot, element } = require(path.join(__dirname, '..', '..', 'test-harness', 'host'));
 const { sleep, until, chatViewProbe, notificationSpy, editorWithFocus, commandSpy } = require('./probes');
 
 const EXTENSION_ID = 'acp-editor.acp-editor';
@@ -149,11 +149,12 @@ test('a permission question raises a notification; "allow" from the chat card re
   assert.strictEqual(readDisk().toString('utf8'), ORIGINAL.toString('utf8') + EDIT_LINE, 'the agent did not write the allowed edit');
   assert.strictEqual(toolCalls().find((t) => t.toolCallId === q.params.toolCall.toolCallId).status, 'completed');
   assert.deepStrictEqual(api.pendingPermissions(), []);
+  // The agent's cursor ends on the line it wrote (the appended fifth line), not on line 1.
+  await until('follow to the written line', () => api.lastFollow()?.range?.start.line === 4);
 }, { timeoutMs: 30000 });
 
 test('the diff preview shows the proposed text; the edit is then rejected in review', async () => {
   const shown = await vscode.commands.executeCommand('acp-editor.showDiff');
-  assert.ok(shown, 'no diff was shown');
   const tab = await until('a diff editor', () => {
     const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
     return input instanceof vscode.TabInputTextDiff ? input : null;
@@ -238,6 +239,18 @@ test('"Restore to before this turn" on a message undoes its edit after the notif
   assert.ok(doc, 'hello.py is not open');
   await until('the editor shows it too', () => doc.getText() === before.toString('utf8'), 5000);
   await until('the undo is reported', () => notifications.calls.slice(shown).some((c) => c.message.includes(`turn ${mine.turn} undone, 1 file(s) restored`)));
+}, { timeoutMs: 30000 });
+
+test('the chat stays at the newest message while a turn streams and its plan grows', async () => {
+  await sendFromChat('plan stream');
+  assert.strictEqual(await turnEnded(), 'end_turn');
+  let last;
+  await until('the chat scrolled to its newest message', async () => {
+    const t = (last = await element('#transcript'));
+    return t.found && t.scrollHeight > t.clientHeight && t.scrollHeight - t.scrollTop - t.clientHeight < 40 && t.text.includes('Done: plan, stream');
+  }, 5000, 100).catch((error) => {
+    throw new Error(`${error.message}: ${JSON.stringify({ ...last, text: last && last.text.slice(-80) })}`);
+  });
 }, { timeoutMs: 30000 });
 
 exports.run = run;

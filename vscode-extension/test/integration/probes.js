@@ -14,7 +14,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function until(what, probe, ms = 15000, every = 50) {
   const end = Date.now() + ms;
   for (;;) {
-    const value = probe();
+    const value = await probe(); // a probe may ask the runner (async)
     if (value) return value;
     if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await sleep(every);
