@@ -171,6 +171,8 @@ test('the diff preview shows the proposed text; the edit is then rejected in rev
   const lenses = await vscode.commands.executeCommand('vscode.executeCodeLensProvider', hello);
   const titles = lenses.map((l) => l.command && l.command.title);
   assert.ok(titles.some((t) => t.startsWith('✓ Accept hunk')), titles.join(' | '));
+  await vscode.window.showTextDocument(hello, { preview: false });
+  await screenshot('review', { settleMs: 1000 }); // the Accept / Reject lenses over the agent's line
   const hunk = api.reviewHunks().find((h) => h.state === 'pending');
   const results = await vscode.commands.executeCommand('acp-editor.rejectHunk', hunk.hunkId);
   assert.deepStrictEqual(results.map((r) => r.state), ['rejected']);
@@ -239,6 +241,13 @@ test('"Restore to before this turn" on a message undoes its edit after the notif
   assert.ok(doc, 'hello.py is not open');
   await until('the editor shows it too', () => doc.getText() === before.toString('utf8'), 5000);
   await until('the undo is reported', () => notifications.calls.slice(shown).some((c) => c.message.includes(`turn ${mine.turn} undone, 1 file(s) restored`)));
+}, { timeoutMs: 30000 });
+
+test('the Get Started walkthrough opens', async () => {
+  await vscode.commands.executeCommand('workbench.action.openWalkthrough', `${EXTENSION_ID}#acp-editor.start`, false);
+  await until('the walkthrough tab', () => vscode.window.tabGroups.activeTabGroup.activeTab?.label.includes('Welcome'), 10000);
+  await screenshot('walkthrough', { settleMs: 1500 });
+  await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 }, { timeoutMs: 30000 });
 
 test('the chat stays at the newest message while a turn streams and its plan grows', async () => {
