@@ -3,7 +3,8 @@
 -- The location opens in a window other than the current one (the user is usually typing in
 -- the chat or prompt): a window already showing the file, else the window used last time, else
 -- another ordinary window (never the user's only one), else a new split made without entering
--- it. The agent's cursor is an
+-- it. When the current window shows the file, only the agent's mark is drawn there: the user's
+-- cursor is theirs. The agent's cursor is an
 -- extmark (sign + tag) in the target buffer, so it stays visible when the user scrolls away.
 -- The server already rate-limits and orders the jumps; this module only draws them.
 
@@ -35,6 +36,10 @@ function M.target_window(buf)
     if win ~= current and vim.api.nvim_win_get_buf(win) == buf and ordinary(win) then
       return win
     end
+  end
+  -- The user is looking at the file: the agent's mark shows there; no second window of it.
+  if vim.api.nvim_win_get_buf(current) == buf and ordinary(current) then
+    return current
   end
   if M.win and M.win ~= current and vim.api.nvim_win_is_valid(M.win) and ordinary(M.win)
     and vim.api.nvim_win_get_tabpage(M.win) == vim.api.nvim_get_current_tabpage() then
@@ -104,14 +109,18 @@ function M.show(params)
   local current = vim.api.nvim_get_current_win()
   local buf = load(params.uri)
   local win = M.target_window(buf)
+  local count = vim.api.nvim_buf_line_count(buf)
+  local line = params.range and math.min(params.range.start.line, count - 1) or 0
+  if win == current then -- the user's own window: the mark shows where, the cursor stays theirs
+    draw_mark(buf, line, params.reason)
+    state.emit("follow", params)
+    return
+  end
   if vim.api.nvim_win_get_buf(win) ~= buf then
     vim.api.nvim_win_set_buf(win, buf)
   end
   M.win = win
-  local count = vim.api.nvim_buf_line_count(buf)
-  local line = 0
   if params.range then
-    line = math.min(params.range.start.line, count - 1)
     local text = vim.api.nvim_buf_get_lines(buf, line, line + 1, false)[1] or ""
     -- LSP columns count UTF-16 code units; the cursor wants bytes.
     local ok, col = pcall(vim.str_byteindex, text, "utf-16", params.range.start.character, false)

@@ -140,3 +140,15 @@ def test_after_a_write_the_agents_cursor_is_on_the_changed_line(
         f"(H.extmarks({buf}, '{FOLLOW_NS}')[1] or {{}}).row == {len(HELLO_LINES)}",
         "the agent's cursor on the appended line",
     )
+
+
+def test_the_file_the_user_is_in_gets_the_agents_mark_not_a_second_window(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    buf = nv.edit(workspace / "hello.py")  # the user's only window, on the file the agent reads
+    nv.lua("vim.api.nvim_win_set_cursor(0, {...})", len(HELLO_LINES), 0)
+    nv.setup()
+    nv.prompt("read")
+    nv.wait_until(f"#H.extmarks({buf}, '{FOLLOW_NS}') == 1", "the agent's mark in the file")
+    assert len(nv.windows()) == 1, nv.windows()
+    assert current(nv)["cursor"] == [len(HELLO_LINES), 0]  # the user's cursor did not move
