@@ -46,6 +46,17 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--prompt", help="the prompt to send (default: one for the agent used)")
     demo.add_argument("--workspace", help="use this folder instead of a temporary one")
     add_agent_options(demo)
+    agents = sub.add_parser(
+        "agents",
+        help="list the agents of the ACP registry (run one with --agent ID)",
+        description="The ACP agent registry: each agent's id, name, version, how it runs here. "
+        "Fetched, then cached; the cached copy is used when offline.",
+    )
+    agents.add_argument("--json", action="store_true", help="machine-readable (for editors)")
+    agents.add_argument(
+        "--registry",
+        help="registry.json URL (default: $ACP_EDITOR_REGISTRY, else the official registry)",
+    )
     return parser
 
 
@@ -58,7 +69,15 @@ def add_agent_options(parser: argparse.ArgumentParser) -> None:
         help="ACP protocol version to offer (2 is the draft; default 1)",
     )
     parser.add_argument("--auth-method", help="authenticate with this method when asked")
-    parser.add_argument("--agent", help="use the named agent preset from the config file")
+    parser.add_argument(
+        "--agent",
+        help="the agent preset of this name from the config file, else the ACP registry agent "
+        "of this id (see: acp-editor agents)",
+    )
+    parser.add_argument(
+        "--registry",
+        help="registry.json URL for --agent (default: $ACP_EDITOR_REGISTRY, else the official one)",
+    )
     parser.add_argument(
         "--mode", help="start new sessions in this session mode (one of the agent's mode ids)"
     )
@@ -109,7 +128,13 @@ def agent_command(args: argparse.Namespace, agent: list[str]) -> Preset:
         try:
             chosen = resolve(args.agent, args.config or default_config_path()) or chosen
         except PresetError as exc:
-            raise SystemExit(f"acp-editor: {exc}") from exc
+            from acp_editor.registry.run import registry_preset
+
+            found = registry_preset(args.agent, getattr(args, "registry", None))
+            if found is None:
+                why = f"{exc}, nor an agent of that id in the registry"
+                raise SystemExit(f"acp-editor: {why}") from exc
+            chosen = found
     if getattr(args, "mode", None):
         chosen.mode = args.mode
     return chosen
@@ -133,6 +158,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     configure(args.log_level, args.log_file)
+    if args.command == "agents":
+        from acp_editor.registry.run import list_agents
+
+        return list_agents(args.registry, as_json=args.json)
     if args.command == "demo":
         preset = agent_command(args, agent)
         from acp_editor.demo.run import DemoOptions, demo_main

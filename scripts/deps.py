@@ -33,7 +33,7 @@ LAYERS: list[tuple[str, ...]] = [
     # 3: the ACP link (we are the client).
     ("agent",),
     # 4: the front ends: the LSP link and the demo's terminal view (and the scripted demo agent).
-    ("editor", "demo", "presets"),
+    ("editor", "demo", "presets", "registry"),
     # 5: entry points.
     ("cli", "__main__"),
 ]
