@@ -80,6 +80,7 @@ command("AcpStart", run("start"), {
   desc = "acp-editor: start the sidecar (optionally with a named agent)",
 })
 command("AcpStop", run("stop"), { desc = "acp-editor: stop the sidecar and the agent" })
+command("AcpAgents", run("agents"), { desc = "acp-editor: choose an agent from the ACP registry" })
 command("AcpInstall", run("install"), {
   nargs = "?",
   complete = "shellcmd",

@@ -29,6 +29,8 @@ function M.command(cfg, agent_name)
   if spec then
     table.insert(cmd, "--")
     vim.list_extend(cmd, spec.cmd)
+  elseif cfg.registry_agent then -- the sidecar looks it up in the ACP registry
+    vim.list_extend(cmd, { "--agent", cfg.registry_agent })
   end
   return cmd, spec and spec.env or nil
 end

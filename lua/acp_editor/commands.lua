@@ -224,6 +224,44 @@ function M.stop()
   require("acp_editor").stop()
 end
 
+--- :AcpAgents: pick an agent of the ACP registry (listed by the sidecar) and restart with it.
+function M.agents()
+  local acp = require("acp_editor")
+  if not acp.configured() then
+    acp.setup({})
+  end
+  local cfg = state.config
+  local cmd = vim.list_extend(vim.list_extend({}, cfg.server_cmd), { "agents", "--json" })
+  vim.notify("acp-editor: reading the ACP registry...", vim.log.levels.INFO)
+  cfg.system(cmd, { text = true }, function(result)
+    vim.schedule(function()
+      local ok, listing = pcall(vim.json.decode, result.stdout or "")
+      if result.code ~= 0 or not ok or type(listing) ~= "table" then
+        local why = vim.trim(result.stderr or "")
+        return state.report("acp-editor: the registry could not be read: " .. why, vim.log.levels.ERROR)
+      end
+      if listing.stale ~= vim.NIL and listing.stale then
+        state.report("acp-editor: " .. listing.stale, vim.log.levels.WARN)
+      end
+      vim.ui.select(listing.agents or {}, {
+        prompt = "Agent from the ACP registry:",
+        kind = "acp_editor.registry",
+        format_item = function(a)
+          return ("%s %s (%s) — %s"):format(a.name, a.version, a.runs, a.description)
+        end,
+      }, function(choice)
+        if not choice then
+          return
+        end
+        cfg.registry_agent, cfg.default_agent = choice.id, nil
+        acp.stop()
+        acp.start()
+        state.report(("acp-editor: now running %s from the ACP registry"):format(choice.name))
+      end)
+    end)
+  end)
+end
+
 --- :AcpInstall [python]: build the private sidecar (what lazy.nvim's build step does).
 function M.install(o)
   local install = require("acp_editor.install")

@@ -28,6 +28,7 @@
 ---@field server_args string[] extra sidecar arguments, before `--` (e.g. `--log-file`)
 ---@field agents table<string, acp_editor.AgentSpec>
 ---@field default_agent? string a key of `agents`; nil: the sidecar's own default preset
+---@field registry_agent? string an ACP registry agent id, run when no key of `agents` is chosen (:AcpAgents picks one)
 ---@field autostart boolean start the sidecar in setup() (default: on the first command or prompt)
 ---@field root_dir? string|fun(): string the workspace root (default: git root or cwd)
 ---@field follow boolean start with follow-along on
@@ -134,7 +135,7 @@ local function known_keys(path, value, defaults)
   end
 end
 
-M.optional_keys = { default_agent = true, root_dir = true, review = true, ui_select = true }
+M.optional_keys = { default_agent = true, registry_agent = true, root_dir = true, review = true, ui_select = true }
 
 ---@param cfg acp_editor.Config
 local function validate(cfg)
@@ -154,6 +155,7 @@ local function validate(cfg)
     end
   end
   check("default_agent", cfg.default_agent, "string", true)
+  check("registry_agent", cfg.registry_agent, "string", true)
   if cfg.default_agent and not cfg.agents[cfg.default_agent] then
     fail("default_agent", ("%q is not a key of agents"):format(cfg.default_agent))
   end

@@ -50,7 +50,9 @@ class Served:
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
-        self.entries: dict[str, dict[str, object]] = {}
+        text = (root / "registry.template.json").read_text().replace("{base}", self.url)
+        (root / "registry.json").write_text(text)
+        self.entries = {str(a.get("id")): a for a in json.loads(text)["agents"]}
 
     def stop(self) -> None:
         self.server.shutdown()
@@ -67,25 +69,30 @@ def binary_agent(agent_id: str, archive: str) -> dict[str, object]:
     }  # fmt: skip
 
 
-@pytest.fixture
-def registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Served]:
-    root = tmp_path / "www"
-    root.mkdir()
+def registry_files(root: Path) -> Path:
+    """A registry folder: the snapshot's entries, a binary agent that is the demo agent, two
+    archives that would escape their folder and a broken entry. Archive URLs are relative to the
+    registry file (``{base}``), filled in by ``Served``."""
+    root.mkdir(parents=True)
     (root / "agent.tar.gz").write_bytes(tar_gz({"bin/agent": (AGENT_SCRIPT.encode(), 0o755)}))
     (root / "escape.tar.gz").write_bytes(tar_gz({"../../evil": (b"x", 0o644)}))
     (root / "link.tar.gz").write_bytes(
         tar_gz({"bin/agent": (b"x", 0o755)}, {"bin/passwd": "../../../etc/passwd"})
     )
-    served = Served(root)
     agents = [
         *snapshot_entries(),
-        binary_agent("packed-demo", f"{served.url}/agent.tar.gz"),
-        binary_agent("escaping", f"{served.url}/escape.tar.gz"),
-        binary_agent("linking", f"{served.url}/link.tar.gz"),
+        binary_agent("packed-demo", "{base}/agent.tar.gz"),
+        binary_agent("escaping", "{base}/escape.tar.gz"),
+        binary_agent("linking", "{base}/link.tar.gz"),
         {"id": "Broken Entry"},
     ]
-    (root / "registry.json").write_text(json.dumps({"version": "1.0.0", "agents": agents}))
-    served.entries = {str(a.get("id")): a for a in agents}
+    (root / "registry.template.json").write_text(json.dumps({"version": "1.0.0", "agents": agents}))
+    return root
+
+
+@pytest.fixture
+def registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Served]:
+    served = Served(registry_files(tmp_path / "www"))
     monkeypatch.setenv("ACP_EDITOR_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setenv("ACP_EDITOR_REGISTRY", f"{served.url}/registry.json")
     yield served

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from acp_editor.demo.scenarios import EDIT_LINE, SHELL_COMMAND
+from tests.e2e.test_registry import Served, registry_files
 from tests.nvim.plugin_driver import PLUGIN_ROOT, PluginEditor, plugin_editor
 from tests.support.starter import SCRIPTED_AGENT
 
@@ -27,6 +28,11 @@ from tests.support.starter import SCRIPTED_AGENT
 def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
     with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
         yield editor
+
+
+@pytest.fixture
+def registry_root(tmp_path: Path) -> Path:
+    return registry_files(tmp_path / "www")
 
 
 def test_checkhealth_reports_ok(nv: PluginEditor) -> None:
@@ -201,3 +207,40 @@ def test_without_a_new_enough_python_the_install_says_what_to_install(nv: Plugin
     assert found[0] is False
     assert "no Python 3.11 or newer found on PATH" in found[1], found
     assert "install one" in found[1]
+
+
+def test_an_agent_is_chosen_from_the_registry(
+    nv: PluginEditor, tmp_path: Path, registry_root: Path
+) -> None:
+    """:AcpAgents lists the ACP registry (through the sidecar, served from 127.0.0.1 here) and
+    restarts with the chosen agent, found by the sidecar from its id."""
+    served = Served(registry_root)
+    try:
+        nv.lua(
+            "vim.env.ACP_EDITOR_REGISTRY, vim.env.ACP_EDITOR_CACHE_DIR = ...",
+            f"{served.url}/registry.json",
+            str(tmp_path / "cache"),
+        )
+        nv.setup()
+        nv.lua(
+            """
+            vim.ui.select = function(items, opts, on_choice)
+              _G.acp_plugin_test.listed = vim.tbl_map(function(a) return a.id end, items)
+              for i, item in ipairs(items) do
+                if item.id == 'packed-demo' then return on_choice(item, i) end
+              end
+            end
+            vim.cmd('AcpAgents')
+            """
+        )
+        nv.wait_until(
+            "vim.tbl_contains((require('acp_editor.client').get() or {config = {cmd = {}}})"
+            ".config.cmd, 'packed-demo') and require('acp_editor.state').agent"
+            " and require('acp_editor.state').agent.state == 'ready'",
+            "the sidecar runs the registry agent",
+            20_000,
+        )
+        assert "gemini" in nv.lua("return _G.acp_plugin_test.listed")
+        assert nv.prompt("read")["stopReason"] == "end_turn"
+    finally:
+        served.stop()
