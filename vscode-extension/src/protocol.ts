@@ -142,6 +142,7 @@ export const COMMANDS = {
   restart: "acp-editor.restart",
   showLog: "acp-editor.showLog",
   focusChat: "acp-editor.focusChat",
+  chooseRegistryAgent: "acp-editor.chooseRegistryAgent",
 } as const;
 
 /** The chat view's id (package.json `contributes.views`). */

@@ -80,3 +80,14 @@ test("a restart is needed for command-line and init changes, not for follow", ()
   assert.equal(needsRestart(DEFAULTS, { ...DEFAULTS, trace: true }), true);
   assert.equal(needsRestart(DEFAULTS, { ...DEFAULTS, autoApprove: ["read"] }), true);
 });
+
+test("a registry agent runs through the sidecar's --agent when no default agent is named", () => {
+  const agents = [{ name: "mine", command: "my-agent", args: [], env: {} }];
+  const s = { ...DEFAULTS, agents, registryAgent: "gemini" };
+  assert.equal(chooseAgent(s), null);
+  assert.deepEqual(serverArgs(s, null).slice(-2), ["--agent", "gemini"]);
+  const named = { ...s, defaultAgent: "mine" };
+  const picked = chooseAgent(named);
+  assert.ok(picked !== null && !("error" in picked) && picked.name === "mine");
+  assert.ok(!serverArgs(named, picked).includes("--agent"));
+});

@@ -26,6 +26,8 @@ export type ServerSource = (typeof SERVER_SOURCES)[number];
 export interface Settings {
   agents: AgentSetting[];
   defaultAgent: string;
+  /** An ACP registry agent id: run (the sidecar's `--agent ID`) when no defaultAgent is set. */
+  registryAgent: string;
   path: string;
   /** "bundled": the sidecar inside the extension (installed on first run); "environment":
    *  `path`, else the workspace's venv, else PATH. A set `path` always wins. */
@@ -41,6 +43,7 @@ export interface Settings {
 export const DEFAULTS: Settings = {
   agents: [],
   defaultAgent: "",
+  registryAgent: "",
   path: "",
   server: "bundled",
   follow: true,
@@ -94,6 +97,7 @@ export function parseSettings(get: (key: string) => unknown): Parsed {
     settings: {
       agents: parseAgents(get("agents"), problems),
       defaultAgent: str("defaultAgent"),
+      registryAgent: str("registryAgent"),
       path: str("path"),
       server: serverSource,
       follow: bool("follow", DEFAULTS.follow),
@@ -149,6 +153,7 @@ export function chooseAgent(settings: Settings, name?: string): AgentSetting | n
     const known = settings.agents.map((a) => a.name).join(", ") || "none";
     return { error: `No agent named "${wanted}" in acp-editor.agents (configured: ${known}).` };
   }
+  if (settings.registryAgent !== "") return null; // serverArgs passes it to the sidecar
   return settings.agents[0] ?? null;
 }
 
@@ -161,6 +166,7 @@ export function serverArgs(settings: Settings, agent: AgentSetting | null): stri
   args.push(...settings.serverArgs);
   if (agent?.mode !== undefined) args.push("--mode", agent.mode);
   if (agent !== null) args.push("--", agent.command, ...agent.args);
+  else if (settings.registryAgent !== "") args.push("--agent", settings.registryAgent);
   return args;
 }
 
@@ -189,6 +195,6 @@ export function initializationOptions(settings: Settings): InitializationOptions
 /** Whether a settings change needs the sidecar restarted (its command line or init options). */
 export function needsRestart(before: Settings, after: Settings): boolean {
   const key = (s: Settings): string =>
-    JSON.stringify([s.agents, s.defaultAgent, s.path, s.server, s.review, s.tellAgentRejections, s.autoApprove, s.trace, s.serverArgs]);
+    JSON.stringify([s.agents, s.defaultAgent, s.registryAgent, s.path, s.server, s.review, s.tellAgentRejections, s.autoApprove, s.trace, s.serverArgs]);
   return key(before) !== key(after);
 }

@@ -4,6 +4,7 @@
  * the extension through `vscode.commands.executeCommand` alone.
  */
 
+import { chooseRegistryAgent } from "./registry";
 import * as vscode from "vscode";
 import { CHAT_VIEW, COMMANDS } from "../protocol";
 import type { Store } from "../core/store";
@@ -80,5 +81,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     reg(COMMANDS.restart, () => d.restart()),
     reg(COMMANDS.showLog, () => d.log.show()),
     reg(COMMANDS.focusChat, () => vscode.commands.executeCommand(`${CHAT_VIEW}.focus`)),
+    reg(COMMANDS.chooseRegistryAgent, (id?: unknown) =>
+      c.guard("choose an agent", () => chooseRegistryAgent(sidecar, d.log, str(id))),
+    ),
   ];
 }

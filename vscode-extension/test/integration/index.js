@@ -262,4 +262,45 @@ test('the chat stays at the newest message while a turn streams and its plan gro
   });
 }, { timeoutMs: 30000 });
 
+test('an agent chosen from the ACP registry runs after the restart', async () => {
+  // A registry on 127.0.0.1 (never the internet), with one binary agent: the demo agent in a
+  // tar.gz. The sidecar lists it and, restarted, downloads and runs it (the extension host's
+  // environment is the sidecar's).
+  const os = require('os');
+  const http = require('http');
+  const { execFileSync } = require('child_process');
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-registry-'));
+  const python = vscode.workspace.getConfiguration('acp-editor').get('agents')[0].command; // the venv's python
+  fs.mkdirSync(path.join(root, 'pkg', 'bin'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'pkg', 'bin', 'agent'), `#!/bin/sh\nexec "${python}" -m acp_editor.demo.agent "$@"\n`, { mode: 0o755 });
+  execFileSync('tar', ['czf', path.join(root, 'agent.tar.gz'), '-C', path.join(root, 'pkg'), 'bin']);
+  const server = http.createServer((req, res) => {
+    const file = path.join(root, path.basename(req.url));
+    if (!fs.existsSync(file)) { res.writeHead(404); return res.end(); }
+    res.writeHead(200); res.end(fs.readFileSync(file));
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  const target = `linux-${process.arch === 'arm64' ? 'aarch64' : 'x86_64'}`;
+  fs.writeFileSync(path.join(root, 'registry.json'), JSON.stringify({ version: '1.0.0', agents: [{
+    id: 'packed-demo', name: 'Packed demo', version: '1.0.0', description: 'The demo agent as a binary.',
+    distribution: { binary: { [target]: { archive: `${base}/agent.tar.gz`, cmd: './bin/agent' } } },
+  }] }));
+  process.env.ACP_EDITOR_REGISTRY = `${base}/registry.json`;
+  process.env.ACP_EDITOR_CACHE_DIR = path.join(root, 'cache');
+  try {
+    const chosen = await vscode.commands.executeCommand('acp-editor.chooseRegistryAgent', 'packed-demo');
+    assert.strictEqual(chosen, 'packed-demo');
+    assert.strictEqual(vscode.workspace.getConfiguration('acp-editor').get('registryAgent'), 'packed-demo');
+    await until('the sidecar restarted with the registry agent', () =>
+      api.server() && api.extras().agent && api.extras().agent.state === 'ready' &&
+      (api.extras().agent.command || []).some((a) => a.endsWith('bin/agent')), 20000);
+    const result = await api.prompt('read');
+    assert.strictEqual(result.stopReason, 'end_turn');
+  } finally {
+    await vscode.workspace.getConfiguration('acp-editor').update('registryAgent', undefined, vscode.ConfigurationTarget.Global);
+    server.close();
+  }
+}, { timeoutMs: 60000 });
+
 exports.run = run;
