@@ -36,14 +36,17 @@ def list_agents(flag: str | None, *, as_json: bool) -> int:
         }
         for a in sorted(listing.agents, key=lambda a: a.id)
     ]
+    # The listing is this subcommand's output (never the LSP server's stdout).
     if as_json:
-        print(json.dumps({"registry": listing.url, "stale": listing.stale, "agents": rows}))
+        listed = {"registry": listing.url, "stale": listing.stale, "agents": rows}
+        print(json.dumps(listed))  # stdout-ok
         return 0
     for row in rows:
         text = row["description"]
         about = text if len(text) <= 60 else text[:59] + "…"
-        print(f"{row['id']:<22} {row['version']:<10} {row['runs']:<8} {row['name']}: {about}")
-    print(f"\n{len(rows)} agents from {listing.url}. Run one: acp-editor --agent ID ...")
+        line = f"{row['id']:<22} {row['version']:<10} {row['runs']:<8} {row['name']}: {about}"
+        print(line)  # stdout-ok
+    print(f"\n{len(rows)} agents from {listing.url}. Run one: acp-editor --agent ID")  # stdout-ok
     return 0
 
 
