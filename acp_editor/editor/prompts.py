@@ -72,8 +72,9 @@ def permission_request(
     kind = call.get("kind") or "other"
     detail = summary(call)
     message = f"The agent asks permission: {title} [{kind}]" + (f"\n{detail}" if detail else "")
+    ordered = safe_first(options)
     actions = []
-    for option in options:
+    for option in ordered:
         action: dict[str, Any] = {
             "title": str(
                 option.get("name") or KIND_WORDS.get(str(option.get("kind")), option["optionId"])
@@ -83,7 +84,25 @@ def permission_request(
             action["optionId"] = option["optionId"]
             action["kind"] = option.get("kind")
         actions.append(action)
+    if not ordered or str(ordered[0].get("kind", "")).startswith("allow"):
+        # Only allows offered: a choice that means "no" goes first (it maps to no option, and a
+        # question answered with no option is rejected by agent.asking).
+        actions.insert(0, {"title": DECLINE})
     return {"type": lsp.MessageType.Warning.value, "message": message, "actions": actions}
+
+
+DECLINE = "Decline"
+"""The first action of a permission question whose options are all allows."""
+
+
+def safe_first(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The options with a reject first, then the others in the agent's order.
+
+    Editors pre-select or default to the first action (eglot pre-fills it, so RET takes it;
+    a numbered list puts it under the finger): the first must never be an allow."""
+    rejects = [o for o in options if str(o.get("kind", "")).startswith("reject")]
+    rejects.sort(key=lambda o: o.get("kind") != acp.REJECT_KINDS[0])  # reject_once first
+    return rejects + [o for o in options if o not in rejects]
 
 
 def auth_request(methods: list[dict[str, Any]], with_properties: bool) -> dict[str, Any]:

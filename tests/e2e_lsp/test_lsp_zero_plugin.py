@@ -41,7 +41,7 @@ async def test_permission_through_show_message_request(
     assert "Edit hello.py" in asked["message"] and "[edit]" in asked["message"]
     assert "(+1 -0)" in asked["message"]  # diff line counts in the summary
     titles = [a["title"] for a in asked["actions"]]
-    assert titles == ["Allow", "Always allow", "Reject", "Always reject"]
+    assert titles == ["Reject", "Always reject", "Allow", "Always allow"]  # never an allow first
     assert all(("optionId" in a) == with_properties for a in asked["actions"])
     assert (workspace / "hello.py").read_text() == HELLO + EDIT_LINE
 

@@ -25,8 +25,8 @@ from tests.nvim.driver import HELLO_LINES, Editor
 
 AGENT_LINE = EDIT_LINE.rstrip("\n")
 USER_LINE = "# unsaved user line"
-OPTION_TITLES = ["Allow", "Always allow", "Reject", "Always reject"]
-OPTION_KINDS = ["allow_once", "allow_always", "reject_once", "reject_always"]
+OPTION_TITLES = ["Reject", "Always reject", "Allow", "Always allow"]
+OPTION_KINDS = ["reject_once", "reject_always", "allow_once", "allow_always"]  # a reject first
 TRAILING_JUMP_MS = 600
 """Follow-along sends at most four jumps a second, so one may still come just after a turn."""
 

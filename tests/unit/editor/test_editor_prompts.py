@@ -48,9 +48,26 @@ def test_summary_names_what_will_happen(call: dict[str, Any], expected: str) -> 
 def test_permission_request_with_and_without_additional_properties() -> None:
     plain = permission_request(EDIT, OPTIONS, with_properties=False)
     assert plain["message"] == "The agent asks permission: Edit a.py [edit]\n/w/a.py (+2 -1)"
-    assert plain["actions"] == [{"title": "Allow"}, {"title": "Reject"}, {"title": "Always reject"}]
+    # A reject first: editors pre-select the first action (eglot pre-fills it, RET takes it).
+    assert plain["actions"] == [{"title": "Reject"}, {"title": "Always reject"}, {"title": "Allow"}]
     rich = permission_request(EDIT, OPTIONS, with_properties=True)
-    assert rich["actions"][0] == {"title": "Allow", "optionId": "ok", "kind": "allow_once"}
+    assert rich["actions"][0] == {"title": "Reject", "optionId": "no", "kind": "reject_once"}
+
+
+def test_a_question_with_only_allows_starts_with_a_choice_that_maps_to_no_option() -> None:
+    allows = [
+        {"optionId": "a", "name": "Yes", "kind": "allow_once"},
+        {"optionId": "b", "name": "Yes, always", "kind": "allow_always"},
+    ]
+    request = permission_request(EDIT, allows, with_properties=False)
+    assert [a["title"] for a in request["actions"]] == ["Decline", "Yes", "Yes, always"]
+    assert choice_from_answer(request["actions"][0], allows, "optionId") is None
+
+
+def test_the_reject_once_goes_before_the_reject_always() -> None:
+    options = [*reversed(OPTIONS)]
+    request = permission_request(EDIT, options, with_properties=True)
+    assert [a["optionId"] for a in request["actions"]] == ["no", "x", "ok"]
 
 
 @pytest.mark.parametrize(
