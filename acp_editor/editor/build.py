@@ -27,6 +27,7 @@ from acp_editor.editor.review_handlers import ReviewHandlers
 from acp_editor.editor.rich import RichRequests
 from acp_editor.editor.server import AcpLanguageServer
 from acp_editor.editor.status import AgentStatus
+from acp_editor.editor.transcript import Transcripts
 
 
 @dataclass
@@ -60,7 +61,8 @@ def assemble(
     conflicts = Conflicts(channel)
     documents = EditorDocuments(channel, slot.tool_call_title, conflicts=conflicts)
     review = EditorReview(channel, documents, slot, conflicts)
-    frontend = EditorFrontend(channel, documents, review, status)
+    transcripts = Transcripts(slot.session_state)
+    frontend = EditorFrontend(channel, documents, review, status, transcripts)
     link = EditorLink(
         options,
         slot=slot,
@@ -78,7 +80,7 @@ def assemble(
         review,
         frontend,
         link,
-        Commands(link, frontend.follow, status, frontend.questions),
+        Commands(channel, link, frontend.follow, status, frontend.questions, transcripts),
         RichRequests(link, frontend, review),
         ReviewHandlers(review),
     )

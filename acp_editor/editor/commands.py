@@ -5,31 +5,49 @@ from __future__ import annotations
 
 from typing import Any
 
+from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
+from acp_editor.editor.channel import EditorChannel
 from acp_editor.editor.follow import Follower
 from acp_editor.editor.handling import prompt_blocks, register_commands
 from acp_editor.editor.link import EditorLink
 from acp_editor.editor.questions import Questions
+from acp_editor.editor.replies import TurnSummary, announcement
 from acp_editor.editor.status import AgentStatus
-from acp_editor.errors import InvalidParams
+from acp_editor.editor.transcript import Transcripts
+from acp_editor.errors import InvalidParams, RpcError
+from acp_editor.log import get_logger
+from acp_editor.positions import path_to_uri
 from acp_editor.protocol import editor as proto
+
+log = get_logger("editor.commands")
 
 
 class Commands:
     def __init__(
-        self, link: EditorLink, follow: Follower, status: AgentStatus, questions: Questions
+        self,
+        channel: EditorChannel,
+        link: EditorLink,
+        follow: Follower,
+        status: AgentStatus,
+        questions: Questions,
+        transcripts: Transcripts,
     ) -> None:
+        self.channel = channel
         self.link = link
         self.follow = follow
         self.status = status
         self.questions = questions
+        self.transcripts = transcripts
 
     def register(self, server: LanguageServer) -> None:
         register_commands(
             server,
             {
                 proto.CMD_PROMPT: self.prompt,
+                proto.CMD_PROMPT_ASYNC: self.prompt_async,
+                proto.CMD_TRANSCRIPT: self.transcript,
                 proto.CMD_CANCEL: self.cancel,
                 proto.CMD_NEW_SESSION: self.new_session,
                 proto.CMD_SET_MODE: self.set_mode,
@@ -40,9 +58,53 @@ class Commands:
         )
 
     async def prompt(self, *args: Any) -> dict[str, Any]:
-        if len(args) != 1 or not isinstance(args[0], str):
-            raise InvalidParams("acp.prompt takes one argument: the prompt text")
-        return await self.link.prompt(prompt_blocks(args[0]))
+        """The turn, answered when it ends; an editor with no stream is also shown the reply."""
+        result = await self.link.prompt(prompt_blocks(prompt_text(proto.CMD_PROMPT, args)))
+        self._announce(result)
+        return result
+
+    async def prompt_async(self, *args: Any) -> dict[str, Any]:
+        """The turn, answered at once: its end (or failure) is announced with a message."""
+        blocks = prompt_blocks(prompt_text(proto.CMD_PROMPT_ASYNC, args))
+        sid = await self.link.session_id()
+        self.channel.background(self._run_announced(blocks, sid))
+        return {"sessionId": sid, "started": True}
+
+    async def _run_announced(self, blocks: list[dict[str, Any]], session_id: str) -> None:
+        try:
+            result = await self.link.prompt(blocks, session_id)
+        except RpcError as exc:
+            self.channel.show_message(f"acp-editor: the turn failed: {exc.message}", ERROR)
+            return
+        self._announce(result, always=True)
+
+    def _announce(self, result: dict[str, Any], *, always: bool = False) -> None:
+        """The end of a turn as a message, where nothing else showed the user the reply."""
+        if not always and self.channel.features.has(proto.FEATURE_STREAM):
+            return
+        said = TurnSummary(str(result.get("reply") or ""), list(result.get("toolCalls") or []))
+        stop = result.get("stopReason")
+        kind = (
+            lsp.MessageType.Info if stop in ("end_turn", "cancelled") else lsp.MessageType.Warning
+        )
+        self.channel.show_message(announcement(said, stop), kind)
+
+    async def transcript(self, *args: Any) -> dict[str, Any]:
+        """The current session's live transcript file, shown when the editor can show files."""
+        sid = await self.link.session_id()
+        path = self.transcripts.open(sid)
+        uri = path_to_uri(str(path))
+        if self.channel.features.show_document:
+            self.channel.background(self._show(uri))
+        return {"sessionId": sid, "path": str(path), "uri": uri}
+
+    async def _show(self, uri: str) -> None:
+        try:
+            await self.channel.request(
+                lsp.WINDOW_SHOW_DOCUMENT, {"uri": uri, "takeFocus": True}, timeout=10
+            )
+        except Exception as exc:  # the path is in the answer: the user can open it by hand
+            log.info("the editor could not show the transcript %s: %s", uri, exc)
 
     async def cancel(self, *args: Any) -> dict[str, Any] | None:
         sid = await self.link.cancel()
@@ -90,3 +152,12 @@ class Commands:
         return await self.link.restore_checkpoint(
             turn, None if confirmed else self.questions.confirm_restore
         )
+
+
+ERROR = lsp.MessageType.Error
+
+
+def prompt_text(command: str, args: tuple[Any, ...]) -> str:
+    if len(args) != 1 or not isinstance(args[0], str):
+        raise InvalidParams(f"{command} takes one argument: the prompt text")
+    return args[0]

@@ -22,6 +22,7 @@ from acp_editor.editor.questions import Questions
 from acp_editor.editor.review import EditorReview
 from acp_editor.editor.status import AgentStatus
 from acp_editor.editor.terminals import TerminalStreams
+from acp_editor.editor.transcript import Transcripts
 from acp_editor.protocol import editor as proto
 from acp_editor.review.queue import ReviewHunk
 from acp_editor.services.documents import DocumentSource
@@ -35,8 +36,10 @@ class EditorFrontend(Frontend):
         documents: DocumentSource,
         review: EditorReview,
         status: AgentStatus,
+        transcripts: Transcripts | None = None,
     ) -> None:
         self.channel = channel
+        self.transcripts = transcripts
         self.review = review
         self.status = status
         self.coalescer = Coalescer(self._send_changes)
@@ -57,8 +60,12 @@ class EditorFrontend(Frontend):
             self.coalescer.flush_all()
         else:
             self.coalescer.flush(session_id)
+            if self.transcripts is not None:
+                self.transcripts.write(session_id)
 
     def close(self) -> None:
+        if self.transcripts is not None:
+            self.transcripts.close()
         self.coalescer.flush_all()
         self.follow.close()
         self.progress.close()
@@ -70,6 +77,8 @@ class EditorFrontend(Frontend):
         rich = self.channel.features.has(proto.FEATURE_STREAM)
         if rich:
             self.coalescer.add(session_id, changes)
+        if self.transcripts is not None:
+            self.transcripts.changed(session_id)
         for change in changes:
             if change.get("type") not in ("tool_call", "tool_call_content"):
                 continue

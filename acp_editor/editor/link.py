@@ -17,6 +17,7 @@ from typing import Any
 from acp_editor.agent.config import AgentConfig
 from acp_editor.agent.frontend import Frontend
 from acp_editor.editor.agent_port import AgentFactory, AgentSide, AgentSlot
+from acp_editor.editor.replies import TurnSummary, summarize
 from acp_editor.editor.status import AgentStatus
 from acp_editor.errors import AgentError, InvalidParams, RpcError
 from acp_editor.log import get_logger
@@ -189,14 +190,19 @@ class EditorLink:
     async def prompt(
         self, blocks: list[dict[str, Any]], session_id: str | None = None
     ) -> dict[str, Any]:
+        """A turn: its stop reason, and the agent's words and tool calls in it (for editors with
+        no stream, which see nothing else of the turn)."""
         sid = await self.session_id(session_id)
         agent = self.slot.agent
         assert agent is not None  # session_id() made sure
+        state = agent.session_state(sid)
+        start = state.entry_count() if state is not None else 0
         try:
             result = await agent.prompt(sid, blocks)
         finally:
             self._turn_ended(sid)
-        return {"sessionId": sid, "stopReason": result.get("stopReason")}
+        said = summarize(state, start) if state is not None else TurnSummary()
+        return {"sessionId": sid, "stopReason": result.get("stopReason"), **said.to_json()}
 
     async def cancel(self, session_id: str | None = None) -> str | None:
         agent = self.slot.agent

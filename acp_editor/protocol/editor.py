@@ -95,6 +95,8 @@ FEATURES = (
 
 # Zero-plugin commands (workspace/executeCommand).
 CMD_PROMPT = "acp.prompt"
+CMD_PROMPT_ASYNC = "acp.promptAsync"
+CMD_TRANSCRIPT = "acp.transcript"
 CMD_CANCEL = "acp.cancel"
 CMD_NEW_SESSION = "acp.newSession"
 CMD_SET_MODE = "acp.setMode"
@@ -111,6 +113,8 @@ CMD_TAKE_AGENT_VERSION = "acp.takeAgentVersion"
 CMD_KEEP_MINE = "acp.keepMine"
 COMMANDS = (
     CMD_PROMPT,
+    CMD_PROMPT_ASYNC,
+    CMD_TRANSCRIPT,
     CMD_CANCEL,
     CMD_NEW_SESSION,
     CMD_SET_MODE,

@@ -14,7 +14,7 @@ and unknown fields, kinds, statuses and content types are stored verbatim.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from acp_editor.session.reducer import apply_change, empty_snapshot, json_equal
@@ -77,6 +77,10 @@ class SessionView(Protocol):
 
     def current_mode(self) -> str | None: ...
 
+    def entry_count(self) -> int: ...
+
+    def peek_entries(self, start: int = 0) -> Sequence[Mapping[str, Any]]: ...
+
 
 class SessionState:
     """Transcript, tool calls, plan, modes and metadata of one session."""
@@ -109,6 +113,15 @@ class SessionState:
     def tool_call_order(self) -> list[str]:
         """Tool call ids in the order they first appeared."""
         return [e["toolCallId"] for e in self._snapshot["entries"] if e.get("kind") == "toolCall"]
+
+    def entry_count(self) -> int:
+        """How long the transcript is: where the next turn's entries will start."""
+        return len(self._snapshot["entries"])
+
+    def peek_entries(self, start: int = 0) -> Sequence[Mapping[str, Any]]:
+        """The transcript's entries from ``start`` on, not copied (see ``peek_tool_call``)."""
+        entries: list[dict[str, Any]] = self._snapshot["entries"]
+        return entries[start:]
 
     def current_mode(self) -> str | None:
         """The session mode the agent is in (``currentModeId``), if it has modes."""

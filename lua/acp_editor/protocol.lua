@@ -63,6 +63,8 @@ M.features = {
 M.commands = {
   -- <commands>
   "acp.prompt",
+  "acp.promptAsync",
+  "acp.transcript",
   "acp.cancel",
   "acp.newSession",
   "acp.setMode",

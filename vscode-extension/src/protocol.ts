@@ -86,6 +86,8 @@ export const FEATURES: readonly string[] = [
 export const ZERO_PLUGIN_COMMANDS: readonly string[] = [
   // <zero_plugin_commands>
   "acp.prompt",
+  "acp.promptAsync",
+  "acp.transcript",
   "acp.cancel",
   "acp.newSession",
   "acp.setMode",

@@ -172,7 +172,14 @@ export interface NewSessionParams { cwd?: string }
 export interface NewSessionResult { sessionId: SessionId; snapshot: SessionSnapshot }
 
 export interface PromptParams { sessionId?: SessionId; prompt: string | ContentBlock[] }
-export interface PromptResult { sessionId: SessionId; stopReason: string }
+export interface PromptResult {
+  sessionId: SessionId;
+  stopReason: string;
+  /** The agent's words in this turn. */
+  reply: string;
+  /** The turn's tool calls, in order. */
+  toolCalls: { title: string; status: string }[];
+}
 
 export interface CancelParams { sessionId: SessionId }
 export type CancelResult = Record<string, never>;

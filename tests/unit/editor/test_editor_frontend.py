@@ -95,7 +95,7 @@ async def test_plain_permission_answer_maps_back_by_title(rig: MakeRig) -> None:
     call = {"toolCallId": "t", "title": "Edit"}
     assert await r.side.frontend.request_permission("s1", call, options) == "no"
     (asked,) = r.editor.requests_of(lsp.WINDOW_SHOW_MESSAGE_REQUEST)
-    assert [a["title"] for a in asked["actions"]] == ["Allow", "Reject"]
+    assert [a["title"] for a in asked["actions"]] == ["Reject", "Allow"]  # a reject first
 
 
 async def test_a_crash_is_a_failed_status_and_an_error_message_without_a_plugin(

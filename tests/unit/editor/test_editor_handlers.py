@@ -19,7 +19,12 @@ async def test_prompt_command_takes_one_string(rig: MakeRig) -> None:
         await commands.prompt()
     with pytest.raises(InvalidParams):
         await commands.prompt(["not", "text"])
-    assert await commands.prompt("hi") == {"sessionId": "s1", "stopReason": "end_turn"}
+    assert await commands.prompt("hi") == {
+        "sessionId": "s1",
+        "stopReason": "end_turn",
+        "reply": "",  # the fake agent says nothing
+        "toolCalls": [],
+    }
 
 
 async def test_follow_command_toggles_or_sets(rig: MakeRig) -> None:

@@ -38,7 +38,7 @@ async def test_the_first_prompt_opens_a_session_and_flushes_before_answering(
     turn = [{"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "hi"}}]
     r = rig(proto.FEATURE_STREAM, script=Script(turn=turn))
     result = await r.side.link.prompt([{"type": "text", "text": "hello"}])
-    assert result == {"sessionId": "s1", "stopReason": "end_turn"}
+    assert result == {"sessionId": "s1", "stopReason": "end_turn", "reply": "hi", "toolCalls": []}
     # The turn's changes reached the editor before the answer, without waiting for a frame.
     changed = r.editor.notes_of(proto.ACP_SESSION_CHANGED)
     kinds = [c["type"] for note in changed for c in note["changes"]]

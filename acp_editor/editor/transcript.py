@@ -1,0 +1,149 @@
+"""The conversation as a Markdown file any editor can open: the live transcript of plugin-less
+editors.
+
+An editor with no plugin has no chat view; ``acp.transcript`` gives it a file to open instead.
+The file lives in acp-editor's state directory (never in the workspace, where it would reach the
+user's repository and the agent's searches), is read-only (it is a view: edits to it would be
+lost at the next update) and is rewritten from the session state shortly after each change while
+someone asked for it, so an editor that reloads changed files shows the turn as it runs.
+Nothing is written for sessions nobody asked about.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import tempfile
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from acp_editor.editor.replies import block_text, message_text
+from acp_editor.log import get_logger
+from acp_editor.services.checkpoints import state_dir
+from acp_editor.session.state import SessionView
+
+log = get_logger("editor.transcript")
+
+WRITE_DELAY = 0.2
+"""Seconds between a change and the rewrite: a streamed reply rewrites the file a few times a
+second, not once per chunk."""
+
+ROLE_HEADINGS = {"user": "## You", "agent": "## Agent"}
+STATUS_MARKS = {"completed": "✓", "failed": "✗", "in_progress": "…", "pending": "·"}
+
+
+def render(state: SessionView) -> str:
+    """The session's transcript as Markdown: the user's and the agent's messages under headings,
+    thoughts quoted, each tool call one line with its status."""
+    lines = [
+        f"# acp-editor: session {state.session_id}",
+        "",
+        "_Kept up to date by acp-editor while the agent works; read-only._",
+    ]
+    heading = None
+    for entry in state.peek_entries():
+        shown = _entry_lines(state, entry)
+        if not shown:
+            continue  # an update nobody defined: the rich editors show it, a file need not
+        wanted = ROLE_HEADINGS["user"] if entry.get("role") == "user" else ROLE_HEADINGS["agent"]
+        if wanted != heading:
+            lines += ["", wanted, ""]
+            heading = wanted
+        if entry.get("kind") == "message" and lines[-1]:
+            lines.append("")  # a message after a tool call's list item starts a paragraph
+        lines += shown
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _entry_lines(state: SessionView, entry: Mapping[str, Any]) -> list[str]:
+    kind, role = entry.get("kind"), entry.get("role")
+    if kind == "message" and role == "thought":
+        return [*(f"> {line}" for line in message_text(entry).splitlines()), ""]
+    if kind == "message":
+        return [message_text(entry).rstrip("\n"), ""]
+    if kind == "toolCall":
+        return [_tool_call_line(state.peek_tool_call(str(entry.get("toolCallId"))) or {})]
+    return []
+
+
+def _tool_call_line(call: Mapping[str, Any]) -> str:
+    status = str(call.get("status") or "pending")
+    title = str(call.get("title") or call.get("kind") or "Tool call").replace("\n", " ")
+    line = f"- {STATUS_MARKS.get(status, '?')} {title} ({status})"
+    if status == "failed":
+        content = call.get("content")
+        for item in content if isinstance(content, list) else []:
+            if isinstance(item, dict) and item.get("type") == "content":
+                reason = block_text(item.get("content")).strip().replace("\n", " ")
+                line += f": {reason[:200]}" if reason else ""
+                break
+    return line
+
+
+def path_for(session_id: str, directory: Path | None = None) -> Path:
+    safe = re.sub(r"[^A-Za-z0-9._-]", "_", session_id)[:100] or "session"
+    return (directory or state_dir() / "transcripts") / f"{safe}.md"
+
+
+class Transcripts:
+    """Transcript files of the sessions someone asked for, rewritten after changes."""
+
+    def __init__(
+        self,
+        state_of: Callable[[str], SessionView | None],
+        directory: Path | None = None,
+    ) -> None:
+        self.state_of = state_of
+        self.directory = directory
+        self._paths: dict[str, Path] = {}
+        self._pending: dict[str, asyncio.TimerHandle] = {}
+
+    def open(self, session_id: str) -> Path:
+        """Start keeping ``session_id``'s transcript; write it now and return where it is."""
+        path = self._paths.setdefault(session_id, path_for(session_id, self.directory))
+        self.write(session_id)
+        return path
+
+    def changed(self, session_id: str) -> None:
+        """The session changed: rewrite its file soon, if anyone asked for it."""
+        if session_id not in self._paths or session_id in self._pending:
+            return
+        loop = asyncio.get_running_loop()
+        self._pending[session_id] = loop.call_later(WRITE_DELAY, self.write, session_id)
+
+    def write(self, session_id: str) -> None:
+        """Write the file now (a turn ended, or the delay passed)."""
+        timer = self._pending.pop(session_id, None)
+        if timer is not None:
+            timer.cancel()
+        path, state = self._paths.get(session_id), self.state_of(session_id)
+        if path is None or state is None:
+            return
+        try:
+            write_read_only(path, render(state))
+        except OSError as exc:  # a full disk must not stop the agent
+            log.warning("could not write the transcript %s: %s", path, exc)
+
+    def close(self) -> None:
+        for timer in self._pending.values():
+            timer.cancel()
+        self._pending.clear()
+
+
+def write_read_only(path: Path, text: str) -> None:
+    """Replace ``path`` at once (a temporary file renamed over it) with a read-only file, so an
+    editor never reads half of it and the user is told not to edit it."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o444)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise

@@ -1,0 +1,126 @@
+"""What a user of an editor with no plugin reads of a turn: the reply in the ``acp.prompt``
+result and in a message, ``acp.promptAsync`` for editors whose requests time out, and the live
+transcript file (recorded capabilities of Emacs's eglot, VS Code and Neovim)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import stat
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pygls.exceptions import JsonRpcException
+
+from tests.e2e_lsp.conftest import StartEditor
+from tests.e2e_lsp.test_lsp_lifecycle import procs_of_parent
+from tests.support.lsp import VSCODE, wait_until
+
+EMACS = "emacs@v29.1"  # eglot: no showDocument, no message-action properties
+
+
+def texts(messages: list[Any]) -> list[str]:
+    return [m.message for m in messages]
+
+
+async def test_prompt_answers_with_the_reply_and_shows_it_to_a_plain_editor(
+    editor_factory: StartEditor,
+) -> None:
+    editor = await editor_factory(capabilities=EMACS)
+    result = await editor.command("acp.prompt", "edit")
+    assert result["stopReason"] == "end_turn"
+    assert result["reply"] == "Done: edit."
+    assert result["toolCalls"] == [{"title": "Edit hello.py", "status": "completed"}]
+    (shown,) = [t for t in texts(editor.client.messages) if "Done: edit." in t]
+    assert "turn ended: end_turn" in shown and "Edit hello.py (completed)" in shown
+
+
+async def test_a_rich_editor_gets_the_reply_in_the_result_but_no_message(
+    editor_factory: StartEditor,
+) -> None:
+    editor = await editor_factory(features=["stream"])
+    result = await editor.command("acp.prompt", "stream")
+    assert result["reply"].endswith("Done: stream.")
+    assert not [t for t in texts(editor.client.messages) if "Done: stream." in t]
+
+
+async def test_prompt_async_answers_at_once_and_announces_the_end(
+    editor_factory: StartEditor,
+) -> None:
+    editor = await editor_factory(capabilities=EMACS, agent_flags=("--wait-seconds", "3"))
+    began = time.monotonic()
+    started = await editor.command("acp.promptAsync", "wait")
+    assert started["started"] is True and started["sessionId"]
+    assert time.monotonic() - began < 2.5, "answered before the 3 s turn ended"
+    assert not [t for t in texts(editor.client.messages) if "Done: wait." in t]
+    await wait_until(lambda: any("Done: wait." in t for t in texts(editor.client.messages)), 15)
+    (shown,) = [t for t in texts(editor.client.messages) if "Done: wait." in t]
+    assert "turn ended: end_turn" in shown and "Wait 3 s (cancel me) (completed)" in shown
+
+
+async def test_prompt_async_without_an_agent_is_an_error_at_once(
+    editor_factory: StartEditor,
+) -> None:
+    editor = await editor_factory(capabilities=EMACS, agent=["/nonexistent/agent"])
+    with pytest.raises(JsonRpcException, match="not found"):
+        await editor.command("acp.promptAsync", "hi")
+
+
+async def test_a_turn_that_fails_after_an_async_prompt_is_announced_as_an_error(
+    editor_factory: StartEditor,
+) -> None:
+    editor = await editor_factory(capabilities=EMACS, agent_flags=("--wait-seconds", "30"))
+    await editor.command("acp.promptAsync", "wait")
+    server_pid = editor.client._server.pid  # type: ignore[union-attr]
+    (agent_pid,) = [p for p in procs_of_parent(server_pid) if b"scripted" in cmdline(p)]
+    os.killpg(agent_pid, signal.SIGKILL)
+    await wait_until(lambda: any("the turn failed" in t for t in texts(editor.client.messages)))
+    (failed,) = [m for m in editor.client.messages if "the turn failed" in m.message]
+    assert failed.type.name == "Error"
+
+
+def cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+async def test_the_transcript_is_a_read_only_file_outside_the_workspace_kept_live(
+    editor_factory: StartEditor, workspace: Path, tmp_path: Path
+) -> None:
+    state = tmp_path / "state"
+    editor = await editor_factory(
+        capabilities=VSCODE,  # declares window/showDocument
+        agent_flags=("--wait-seconds", "30"),
+        env={**os.environ, "ACP_EDITOR_STATE_DIR": str(state)},
+    )
+    opened = await editor.command("acp.transcript")
+    path = Path(opened["path"])
+    assert path.is_relative_to(state) and not path.is_relative_to(workspace)
+    assert stat.S_IMODE(path.stat().st_mode) & 0o222 == 0, "read-only"
+    shown: list[dict[str, Any]] = editor.client.shown_documents  # type: ignore[assignment]
+    await wait_until(lambda: any(d["uri"] == opened["uri"] for d in shown))
+
+    await editor.command("acp.promptAsync", "stream wait")
+    # While the turn still waits, the file already holds the prompt and the streamed reply.
+    await wait_until(lambda: "Wait 30 s (cancel me) (in_progress)" in path.read_text(), 15)
+    text = path.read_text()
+    assert "## You\n\nstream wait" in text and "## Agent" in text
+    assert "> The user wants to see streaming." in text  # the thought, quoted
+    assert "Here is a streamed answer." in text
+    await editor.command("acp.cancel")
+    await wait_until(
+        lambda: "(cancel me) (" in path.read_text() and "(in_progress)" not in path.read_text(), 15
+    )
+
+
+async def test_shutdown_right_after_an_async_prompt_ends_everything(
+    editor_factory: StartEditor,
+) -> None:
+    editor = await editor_factory(capabilities=EMACS, agent_flags=("--wait-seconds", "30"))
+    await editor.command("acp.promptAsync", "wait")
+    await asyncio.wait_for(editor.close(), 10)
