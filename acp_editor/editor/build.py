@@ -82,7 +82,7 @@ def assemble(
         link,
         Commands(channel, link, frontend.follow, status, frontend.questions, transcripts),
         RichRequests(link, frontend, review),
-        ReviewHandlers(review),
+        ReviewHandlers(review, documents.changed),
     )
 
 

@@ -9,6 +9,8 @@ against the disk right after writing. Files that are not open go straight to dis
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,6 +27,10 @@ from acp_editor.text.edits import minimal_edits
 from acp_editor.text.merge import merge3
 
 log = get_logger("editor.documents")
+
+CHANGE_REPORT_WAIT = 1.0
+"""Seconds an edit waits for the editor to report the previous one (eglot reports after 0.5 s
+of idle time); then it goes without a version, computed against the text we applied."""
 
 
 class EditRefused(RpcError):
@@ -47,8 +53,11 @@ class EditorDocuments:
         self.disk = disk or DiskDocuments()
         self.title_for = title_for or (lambda _session, _call: None)
         # After the editor applied our edit it reports the new text (didChange) a little later
-        # (Neovim waits up to 150 ms): until then our copy is stale, so reads use what we wrote.
+        # (Neovim waits up to 150 ms, eglot until Emacs is idle for 0.5 s): until then our copy
+        # is stale, so reads use what we wrote, and the version we know is one the editor has
+        # left behind (it bumped it when it applied the edit).
         self._applied: dict[str, tuple[int | None, str]] = {}
+        self._reports: dict[str, asyncio.Event] = {}
 
     def open_document(self, path: Path) -> TextDocument | None:
         wanted = str(path)
@@ -56,6 +65,34 @@ class EditorDocuments:
             if to_fs_path(uri) == wanted:
                 return doc
         return None
+
+    def changed(self, uri: str) -> None:
+        """The editor reported a change of ``uri`` (``didChange``)."""
+        event = self._reports.pop(uri, None)
+        if event is not None:
+            event.set()
+
+    async def _settled(self, path: Path) -> tuple[TextDocument | None, int | None]:
+        """The open document and the version an edit to it may carry: the editor's own, once it
+        reported our last edit; else, after a short wait for that report, none at all (an edit
+        with the old version is refused: "require version 5, you have 6")."""
+        doc = self.open_document(path)
+        if doc is None or not self._unreported(doc):
+            return doc, doc.version if doc is not None else None
+        event = self._reports.setdefault(doc.uri, asyncio.Event())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(event.wait(), CHANGE_REPORT_WAIT)
+        doc = self.open_document(path)
+        if doc is None or not self._unreported(doc):
+            return doc, doc.version if doc is not None else None
+        log.info(
+            "%s: the editor has not reported our last edit yet; the next one has no version", path
+        )
+        return doc, None
+
+    def _unreported(self, doc: TextDocument) -> bool:
+        applied = self._applied.get(doc.uri)
+        return applied is not None and applied[0] == doc.version
 
     async def read_text(self, path: Path) -> str:
         doc = self.open_document(path)
@@ -84,8 +121,12 @@ class EditorDocuments:
             await self._write_without_editor(path, doc, text, session_id, tool_call_id)
             return
         label = label or self.title_for(session_id, tool_call_id) or f"Agent edit: {path.name}"
+        doc, version = await self._settled(path)
+        if doc is None:  # closed while we waited
+            await self.disk.write_text(path, text, session_id=session_id, tool_call_id=tool_call_id)
+            return
         before = await self.read_text(path)
-        applied, reason = await self._apply(doc, before, text, label)
+        applied, reason = await self._apply(doc, before, text, label, version)
         if not applied:
             raise EditRefused(
                 f"the editor did not apply the edit to {path}"
@@ -118,32 +159,37 @@ class EditorDocuments:
             )
 
     async def _apply(
-        self, doc: TextDocument, old: str, new: str, label: str
+        self, doc: TextDocument, old: str, new: str, label: str, version: int | None
     ) -> tuple[bool, str | None]:
-        """Change the buffer from ``old`` to ``new`` with minimal edits, one undo step."""
+        """Change the buffer from ``old`` (the text we last know it has: ``version``'s, or what
+        we last applied) to ``new`` with minimal edits, one undo step."""
         edits = minimal_edits(old, new)
         if not edits:
             return True, None
+        known = doc.version  # the editor may report the edit (a new version) before it answers
         try:
-            applied, reason = await self.editor.apply_edit(doc.uri, doc.version, edits, label)
+            applied, reason = await self.editor.apply_edit(doc.uri, version, edits, label)
         except (RpcError, JsonRpcException) as exc:  # the editor answered with an error
             applied, reason = False, str(exc)
         if applied:
-            self._applied[doc.uri] = (doc.version, new)
+            self._applied[doc.uri] = (known, new)
         return applied, reason
 
     async def disk_changed(self, path: Path, before: str | None, after: str | None) -> None:
         """The agent (or its command) changed a file on disk: an open buffer gets the change
         merged into its text, unsaved edits kept; overlaps are conflicts, never overwritten."""
-        doc = self.open_document(path)
-        if doc is None or after is None or not self.editor.can_apply_edit:
+        if self.open_document(path) is None or after is None or not self.editor.can_apply_edit:
             return  # not open; or deleted: the buffer keeps its text, a save brings it back
+        doc, version = await self._settled(path)
+        if doc is None:
+            return
         ours = await self.read_text(path)
         if ours == after:
             return
         merged = merge3(before or "", ours, after)
         if merged.text != ours:
-            applied, reason = await self._apply(doc, ours, merged.text, f"Agent: {path.name}")
+            label = f"Agent: {path.name}"
+            applied, reason = await self._apply(doc, ours, merged.text, label, version)
             if not applied:
                 log.warning("the editor did not take the agent's change to %s: %s", path, reason)
                 return
@@ -152,12 +198,13 @@ class EditorDocuments:
 
     async def take_theirs(self, conflict: BufferConflict) -> bool:
         """Make the buffer the agent's version of the file (what the disk holds)."""
-        doc = self.open_document(Path(conflict.path))
+        path = Path(conflict.path)
+        doc, version = await self._settled(path)
         if doc is None:
             return True
-        label = f"Take the agent's version of {Path(conflict.path).name}"
+        label = f"Take the agent's version of {path.name}"
         applied, _ = await self._apply(
-            doc, await self.read_text(Path(conflict.path)), conflict.theirs, label
+            doc, await self.read_text(path), conflict.theirs, label, version
         )
         return applied
 

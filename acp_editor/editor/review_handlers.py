@@ -1,8 +1,10 @@
 """Review from the editor: code actions and commands on every LSP editor, ``acp/reviewDecide``
-for rich ones, and the user's typing, which moves pending hunks' diagnostics along."""
+for rich ones, and the user's typing, which moves pending hunks' diagnostics along (and tells
+the documents that the editor reported a change, which an edit may be waiting for)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from lsprotocol import types as lsp
@@ -16,8 +18,11 @@ from acp_editor.protocol.acp import obj_or_empty, optional_str
 
 
 class ReviewHandlers:
-    def __init__(self, review: EditorReview) -> None:
+    def __init__(
+        self, review: EditorReview, reported: Callable[[str], None] = lambda _uri: None
+    ) -> None:
         self.review = review
+        self.reported = reported
 
     def register(self, server: LanguageServer) -> None:
         server.feature(
@@ -44,6 +49,7 @@ class ReviewHandlers:
         return self.review.code_actions(params)
 
     def did_change(self, params: lsp.DidChangeTextDocumentParams) -> None:
+        self.reported(params.text_document.uri)
         self.review.text_changed(params.text_document.uri)
 
     async def accept_hunk(self, *args: Any) -> dict[str, Any]:

@@ -96,6 +96,31 @@ async def test_vscode_gets_versioned_document_changes(
     assert change["textDocument"] == {"uri": editor.uri("hello.py"), "version": 1}
 
 
+@pytest.mark.parametrize("reports", [True, False], ids=["reports-at-once", "reports-when-idle"])
+async def test_two_writes_to_one_open_buffer_in_a_turn_never_carry_a_stale_version(
+    editor_factory: StartEditor, workspace: Path, reports: bool
+) -> None:
+    """eglot bumps a document's version when it applies our edit but reports the change only
+    when Emacs is idle: the second edit must not carry the version it has left behind (eglot
+    refuses it), and must be computed against the text after the first, not before it."""
+    editor = await editor_factory(capabilities=VSCODE)  # versioned documentChanges
+    editor.reports_edits = reports
+    unsaved = "# my unsaved note\n" + HELLO
+    editor.open("hello.py", unsaved)
+    result = await editor.command("acp.prompt", "edit hunks")
+    assert result["toolCalls"] == [{"title": "Edit hello.py", "status": "completed"}] * 2
+    first, second = (e["edit"]["documentChanges"][0]["textDocument"] for e in editor.edits)
+    assert first["version"] == 1
+    # Reported at once: the editor's new version; never reported: no version at all.
+    assert second["version"] == (2 if reports else None)
+    lines = editor.text("hello.py").splitlines(keepends=True)
+    assert lines[0] == "# my unsaved note  # reviewed by the demo agent\n"
+    assert lines[1:] == [*HELLO.splitlines(keepends=True), EDIT_LINE, EDIT_LINE]
+    # The disk got both of the agent's changes, without the unsaved note.
+    on_disk = (workspace / "hello.py").read_text()
+    assert "# my unsaved note" not in on_disk and on_disk.count(EDIT_LINE) == 2
+
+
 async def test_rich_client_that_saves_itself_gets_no_disk_write(
     editor_factory: StartEditor, workspace: Path
 ) -> None:

@@ -60,6 +60,9 @@ class Editor:
     answer_permission: Answer
     """Answers ``window/showMessageRequest`` and ``acp/requestPermission`` (may be async)."""
     refuse_edits: bool = False
+    reports_edits: bool = True
+    """False: like eglot, the editor applies a server edit (and bumps the version) but reports
+    the change only later, when ``report_changes`` is called (eglot: after 0.5 s idle)."""
     asked: list[dict[str, Any]] = field(default_factory=list)
     withdrawn: list[str] = field(default_factory=list)
     edits: list[dict[str, Any]] = field(default_factory=list)
@@ -83,6 +86,16 @@ class Editor:
 
     def text(self, name: str) -> str:
         return self.docs[self.uri(name)][0]
+
+    def report_changes(self) -> None:
+        """``didChange`` of each document's text now (what an editor sends when it gets to it)."""
+        for uri, (text, version) in self.docs.items():
+            self.client.text_document_did_change(
+                lsp.DidChangeTextDocumentParams(
+                    lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                    [lsp.TextDocumentContentChangeWholeDocument(text=text)],
+                )
+            )
 
     async def command(self, name: str, *args: Any) -> Any:
         return await self.client.workspace_execute_command_async(
@@ -110,16 +123,27 @@ def _apply(editor: Editor, params: dict[str, Any]) -> dict[str, Any]:
     changes = edit.get("changes") or {
         c["textDocument"]["uri"]: c["edits"] for c in edit.get("documentChanges", [])
     }
+    for change in edit.get("documentChanges", []):  # checked as eglot and VS Code check them
+        wanted, (_, version) = (
+            change["textDocument"].get("version"),
+            editor.docs[change["textDocument"]["uri"]],
+        )
+        if wanted is not None and wanted != version:
+            return {
+                "applied": False,
+                "failureReason": f"require version {wanted}, you have {version}",
+            }
     for uri, edits in changes.items():
         text, version = editor.docs[uri]
         new = apply_edits(text, edits)
         editor.docs[uri] = (new, version + 1)
-        editor.client.text_document_did_change(
-            lsp.DidChangeTextDocumentParams(
-                lsp.VersionedTextDocumentIdentifier(uri=uri, version=version + 1),
-                [lsp.TextDocumentContentChangeWholeDocument(text=new)],
+        if editor.reports_edits:
+            editor.client.text_document_did_change(
+                lsp.DidChangeTextDocumentParams(
+                    lsp.VersionedTextDocumentIdentifier(uri=uri, version=version + 1),
+                    [lsp.TextDocumentContentChangeWholeDocument(text=new)],
+                )
             )
-        )
     return {"applied": True}
 
 
