@@ -70,6 +70,10 @@ class EditorChannel(EditorBuffers, Protocol):
 
     def show_message(self, message: str, kind: lsp.MessageType = lsp.MessageType.Info) -> None: ...
 
+    def log_message(self, message: str) -> None:
+        """A line in the editor's log of this server (``window/logMessage``): where an editor
+        without the capability for something (following, progress) can still read it."""
+
     def publish_diagnostics(self, uri: str, diagnostics: Sequence[lsp.Diagnostic]) -> None: ...
 
     @property

@@ -167,6 +167,9 @@ class Follower:
             self.channel.notify(proto.ACP_FOLLOW, params)
         elif self.channel.features.show_document:
             await self._show_document(uri, selection)
+        else:  # the editor cannot be moved: its log of this server says where the agent is
+            where = f"{jump.path}:{line}" if line is not None else jump.path
+            self.channel.log_message(f"acp-editor: the agent is at {where} ({jump.reason})")
 
     async def _line_count(self, path: Path) -> int | None:
         """Lines of the file as an editor counts them (no extra line after a final newline)."""

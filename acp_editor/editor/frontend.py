@@ -96,6 +96,9 @@ class EditorFrontend(Frontend):
                 self._index_terminals(session_id, call_id, fields)
                 if {"status", "title"} & set(fields) or change.get("unset"):
                     self.progress.update(session_id, call_id, call)
+            elif not rich and "status" in fields:  # no progress either: a line in its log
+                title = call.get("title") or call.get("kind") or "Tool call"
+                self.channel.log_message(f"acp-editor: {title} ({fields['status']})")
 
     def _index_terminals(self, session_id: str, call_id: str, fields: dict[str, Any]) -> None:
         self._terminal_calls.setdefault((session_id, call_id), call_id)  # v1 _meta without ids

@@ -175,6 +175,9 @@ class AcpLanguageServer(LanguageServer):
     def show_message(self, message: str, kind: lsp.MessageType = lsp.MessageType.Info) -> None:
         self.window_show_message(lsp.ShowMessageParams(type=kind, message=message))
 
+    def log_message(self, message: str) -> None:
+        self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Info, message=message))
+
     def publish_diagnostics(self, uri: str, diagnostics: Sequence[lsp.Diagnostic]) -> None:
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=uri, diagnostics=list(diagnostics))

@@ -17,9 +17,9 @@ from pygls.exceptions import JsonRpcException
 
 from tests.e2e_lsp.conftest import StartEditor
 from tests.e2e_lsp.test_lsp_lifecycle import procs_of_parent
-from tests.support.lsp import VSCODE, wait_until
+from tests.support.lsp import EGLOT_1_9, VSCODE, wait_until
 
-EMACS = "emacs@v29.1"  # eglot: no showDocument, no message-action properties
+EMACS = EGLOT_1_9  # no window capabilities at all
 
 
 def texts(messages: list[Any]) -> list[str]:
@@ -124,3 +124,17 @@ async def test_shutdown_right_after_an_async_prompt_ends_everything(
     editor = await editor_factory(capabilities=EMACS, agent_flags=("--wait-seconds", "30"))
     await editor.command("acp.promptAsync", "wait")
     await asyncio.wait_for(editor.close(), 10)
+
+
+async def test_without_show_document_or_progress_the_log_says_where_the_agent_is(
+    editor_factory: StartEditor, workspace: Path
+) -> None:
+    editor = await editor_factory(capabilities=EMACS)
+    await editor.command("acp.prompt", "read")
+    path = workspace / "hello.py"
+    await wait_until(lambda: any(str(path) in m.message for m in editor.client.log_messages))
+    logged = [m.message for m in editor.client.log_messages if m.message.startswith("acp-editor:")]
+    assert f"acp-editor: the agent is at {path}:1 (location)" in logged
+    assert "acp-editor: Read hello.py (lines 1-20) (in_progress)" in logged
+    assert "acp-editor: Read hello.py (lines 1-20) (completed)" in logged
+    assert not editor.client.shown_documents and not editor.client.progress_reports

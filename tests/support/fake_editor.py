@@ -56,6 +56,7 @@ class FakeChannel:
         self.answers: dict[str, Answer] = {}
         """Method -> function of the params giving the editor's answer (default: None)."""
         self.messages: list[tuple[str, lsp.MessageType]] = []
+        self.logged: list[str] = []
         self.diagnostics: dict[str, list[lsp.Diagnostic]] = {}
         self.documents: dict[str, TextDocument] = {}
         self.edits: list[tuple[str, int | None, list[Any], str]] = []
@@ -89,6 +90,9 @@ class FakeChannel:
 
     def show_message(self, message: str, kind: lsp.MessageType = lsp.MessageType.Info) -> None:
         self.messages.append((message, kind))
+
+    def log_message(self, message: str) -> None:
+        self.logged.append(message)
 
     def publish_diagnostics(self, uri: str, diagnostics: Sequence[lsp.Diagnostic]) -> None:
         self.diagnostics[uri] = list(diagnostics)

@@ -30,6 +30,17 @@ from tests.support.starter import SCRIPTED_AGENT
 
 VSCODE = "visual-studio-code"
 NEOVIM = "neovim@v0.11.0"
+EGLOT_1_9 = "eglot-1.9"
+"""Emacs 28's eglot 1.9: Emacs 29's recorded capabilities without any ``window`` capability
+(../shared/notes/real-editors.md: no showDocument, no work-done progress)."""
+
+
+def capabilities_of(name: str) -> lsp.ClientCapabilities:
+    if name == EGLOT_1_9:
+        caps = client_capabilities("emacs@v29.1")
+        caps.window = None
+        return caps
+    return client_capabilities(name)
 
 
 class EditorProtocol(LanguageClientProtocol):
@@ -204,7 +215,7 @@ async def start_editor(
     uri = path_to_uri(str(workspace))
     editor.init_result = await client.initialize_session(
         lsp.InitializeParams(
-            capabilities=client_capabilities(capabilities),
+            capabilities=capabilities_of(capabilities),
             root_uri=uri if root else None,
             workspace_folders=[lsp.WorkspaceFolder(uri=uri, name=workspace.name)]
             if folders
