@@ -2,7 +2,9 @@
 
 The agent and every terminal run in a process group of their own, so that one signal reaches the
 children they start too. ``PR_SET_PDEATHSIG`` makes the kernel kill a direct child even when the
-sidecar itself dies without cleaning up (SIGKILL, OOM).
+sidecar itself dies without cleaning up (SIGKILL, OOM); for the grandchildren, the first spawn
+starts the reaper (``acp_editor/reaper.py``), which SIGKILLs every group still registered when
+our pipe to it breaks.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import contextlib
 import ctypes
 import os
 import signal
+import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -20,6 +23,44 @@ PR_SET_PDEATHSIG = 1
 
 _spawned: set[int] = set()
 """Process groups started by this process: ``kill_leftovers`` is the last line of defence."""
+
+_REAPER_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reaper.py")
+_reaper: subprocess.Popen[bytes] | None = None
+
+
+def _tell_reaper(line: str) -> None:
+    """Register (``+PGID``) or release (``-PGID``) a group with the reaper, starting it first."""
+    global _reaper
+    if not sys.platform.startswith("linux"):
+        return
+    if _reaper is None:
+        try:
+            _reaper = subprocess.Popen(
+                [sys.executable, "-I", "-S", _REAPER_SCRIPT],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                cwd="/",
+                start_new_session=True,  # a signal to our group must not reach it
+            )
+        except OSError:
+            return  # the parent-death signal and kill_leftovers still stand
+    if _reaper.stdin is None or _reaper.stdin.closed:
+        return
+    with contextlib.suppress(OSError, ValueError):  # a dead reaper: nothing more to tell
+        _reaper.stdin.write(f"{line}\n".encode())
+        _reaper.stdin.flush()
+
+
+def reaper_pid() -> int | None:
+    return _reaper.pid if _reaper is not None else None
+
+
+def release(pgid: int) -> None:
+    """The group is gone (or was killed): forget it, so a reused number is never signalled."""
+    if pgid in _spawned:
+        _spawned.discard(pgid)
+        _tell_reaper(f"-{pgid}")
 
 
 def _set_parent_death_signal() -> None:  # runs in the child between fork and exec
@@ -57,6 +98,7 @@ async def spawn(
         **kwargs,
     )
     _spawned.add(proc.pid)
+    _tell_reaper(f"+{proc.pid}")
     return proc
 
 
@@ -65,7 +107,7 @@ def kill_leftovers() -> None:
     for pgid in list(_spawned):
         if group_alive(pgid):
             signal_group(pgid, signal.SIGKILL)
-        _spawned.discard(pgid)
+        release(pgid)
 
 
 def group_members(pgid: int) -> list[int]:
@@ -118,10 +160,13 @@ async def wait_group_gone(pgid: int, timeout: float) -> bool:
 
 
 async def terminate_group(
-    proc: asyncio.subprocess.Process, *, grace: float = 2.0, term_grace: float = 2.0
+    proc: asyncio.subprocess.Process, *, grace: float = 0.0, term_grace: float = 0.5
 ) -> int | None:
     """The shutdown ladder after stdin is closed: wait ``grace``, SIGTERM the group, wait
     ``term_grace``, SIGKILL the group. Returns the leader's exit code.
+
+    The defaults fit every editor's patience (eglot SIGKILLs us 1.5 s after ``shutdown``): an
+    agent that needs longer to save its state does so on SIGTERM.
 
     The whole group is signalled even when the leader has already exited, because the children
     it started may still be running.
@@ -138,4 +183,6 @@ async def terminate_group(
         signal_group(pgid, signal.SIGKILL)
         await proc.wait()
         await wait_group_gone(pgid, 2.0)
+    if not group_alive(pgid):
+        release(pgid)
     return proc.returncode

@@ -26,7 +26,10 @@ class AgentConfig:
     session_timeout: float = 180.0
     """session/new and friends: real agents take seconds to set up a session."""
     prompt_timeout: float = 6 * 3600.0
-    shutdown_grace: float = 2.0
+    shutdown_grace: float = 0.0
+    """Seconds between closing the agent's stdin and SIGTERM to its group (SIGKILL follows
+    0.5 s later). None by default: editors kill a server that is slow to shut down (eglot
+    after 1.5 s), and the agent's children must not outlive that."""
     review_mode: Mode = "after-write"
     """How the agent's changes are reviewed (see ``review.queue``)."""
     tell_agent_rejections: bool = False

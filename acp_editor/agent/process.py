@@ -102,8 +102,9 @@ class AgentProcess:
             await asyncio.wait_for(asyncio.shield(self._stderr_task), 1.0)
         return code
 
-    async def shutdown(self, grace: float = 2.0, term_grace: float = 2.0) -> int | None:
-        """Close stdin, wait ``grace``, SIGTERM the group, wait, SIGKILL the group."""
+    async def shutdown(self, grace: float = 0.0, term_grace: float = 0.5) -> int | None:
+        """Close stdin, wait ``grace``, SIGTERM the group, wait ``term_grace``, SIGKILL the
+        group (``procs.terminate_group``)."""
         self.stopping = True
         with contextlib.suppress(Exception):
             self.stdin.close()

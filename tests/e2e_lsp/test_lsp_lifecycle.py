@@ -7,6 +7,7 @@ import json
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -141,7 +142,9 @@ async def test_exit_without_shutdown_is_exit_code_1_and_the_agent_dies(workspace
     await wait_until(lambda: all(not alive(pid) for pid in agents), 10)
 
 
-async def test_editor_disconnect_ends_the_agent_and_its_terminals(workspace: Path) -> None:
+async def start_stubborn(workspace: Path) -> tuple[RawEditor, int]:
+    """A server whose agent ignores stdin EOF and SIGTERM and has a child that does the same
+    (as claude-code-acp's children may): returns the editor and the agent's process group."""
     editor = await start_raw(workspace, "--ignore-stdin-eof", features=[])
     editor.send(
         {
@@ -152,17 +155,61 @@ async def test_editor_disconnect_ends_the_agent_and_its_terminals(workspace: Pat
         }
     )
     await editor.response(2)
-    await asyncio.sleep(0.3)
-    agent_pid = procs_of_parent(editor.proc.pid)[0]
-    group = procs.group_members(agent_pid)
-    assert len(group) >= 2  # the stubborn agent and its child
+    (agent_pid,) = procs_of_parent(editor.proc.pid)
+    await wait_until(lambda: len(procs.group_members(agent_pid)) >= 2, 10)  # agent and child
+    return editor, agent_pid
+
+
+async def test_editor_disconnect_ends_the_agent_and_its_terminals(workspace: Path) -> None:
+    editor, agent_pid = await start_stubborn(workspace)
     assert editor.proc.stdin is not None
     editor.proc.stdin.close()  # the editor went away
     await asyncio.wait_for(editor.proc.wait(), 20)
     await wait_until(lambda: procs.group_members(agent_pid) == [], 10)
 
 
+async def test_shutdown_ends_a_stubborn_agent_and_its_child_before_answering(
+    workspace: Path,
+) -> None:
+    """Editors SIGKILL a server that is slow to answer ``shutdown`` (eglot after 1.5 s): the
+    agent's group is signalled at once and gone by the time the answer arrives."""
+    editor, agent_pid = await start_stubborn(workspace)
+    began = time.monotonic()
+    editor.send({"jsonrpc": "2.0", "id": 3, "method": "shutdown"})
+    answer = await editor.response(3)
+    took = time.monotonic() - began
+    assert "error" not in answer
+    assert procs.group_members(agent_pid) == []
+    print(f"shutdown with a stubborn agent answered in {took * 1000:.0f} ms")
+    editor.send({"jsonrpc": "2.0", "method": "exit"})
+    assert await asyncio.wait_for(editor.proc.wait(), 15) == 0
+
+
+async def test_a_killed_sidecar_leaves_no_process(workspace: Path) -> None:
+    """SIGKILL gives the sidecar no chance to clean up: the parent-death signal ends the agent,
+    the reaper its child."""
+    editor, agent_pid = await start_stubborn(workspace)
+    reapers = [p for p in children_of(editor.proc.pid) if b"reaper.py" in cmdline(p)]
+    assert len(reapers) == 1
+    editor.proc.kill()
+    await editor.proc.wait()
+    await wait_until(lambda: procs.group_members(agent_pid) == [], 10)
+    await wait_until(lambda: not alive(reapers[0]), 10)  # and the reaper is gone too
+
+
+def cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
 def procs_of_parent(ppid: int) -> list[int]:
+    """The server's children but its reaper: the agent."""
+    return [pid for pid in children_of(ppid) if b"reaper.py" not in cmdline(pid)]
+
+
+def children_of(ppid: int) -> list[int]:
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():

@@ -16,7 +16,7 @@ import pytest
 from pygls.exceptions import JsonRpcException
 
 from tests.e2e_lsp.conftest import StartEditor
-from tests.e2e_lsp.test_lsp_lifecycle import procs_of_parent
+from tests.e2e_lsp.test_lsp_lifecycle import cmdline, procs_of_parent
 from tests.support.lsp import EGLOT_1_9, VSCODE, wait_until
 
 EMACS = EGLOT_1_9  # no window capabilities at all
@@ -80,13 +80,6 @@ async def test_a_turn_that_fails_after_an_async_prompt_is_announced_as_an_error(
     await wait_until(lambda: any("the turn failed" in t for t in texts(editor.client.messages)))
     (failed,) = [m for m in editor.client.messages if "the turn failed" in m.message]
     assert failed.type.name == "Error"
-
-
-def cmdline(pid: int) -> bytes:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return b""
 
 
 async def test_the_transcript_is_a_read_only_file_outside_the_workspace_kept_live(
