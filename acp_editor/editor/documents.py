@@ -10,7 +10,6 @@ against the disk right after writing. Files that are not open go straight to dis
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -79,9 +78,7 @@ class EditorDocuments:
         doc = self.open_document(path)
         if doc is None or not self._unreported(doc):
             return doc, doc.version if doc is not None else None
-        event = self._reports.setdefault(doc.uri, asyncio.Event())
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(event.wait(), CHANGE_REPORT_WAIT)
+        await self._report(doc.uri)
         doc = self.open_document(path)
         if doc is None or not self._unreported(doc):
             return doc, doc.version if doc is not None else None
@@ -89,6 +86,15 @@ class EditorDocuments:
             "%s: the editor has not reported our last edit yet; the next one has no version", path
         )
         return doc, None
+
+    async def _report(self, uri: str) -> bool:
+        """Wait up to ``CHANGE_REPORT_WAIT`` for the editor's next ``didChange`` of ``uri``."""
+        event = self._reports.setdefault(uri, asyncio.Event())
+        try:
+            await asyncio.wait_for(event.wait(), CHANGE_REPORT_WAIT)
+        except TimeoutError:
+            return False
+        return True
 
     def _unreported(self, doc: TextDocument) -> bool:
         applied = self._applied.get(doc.uri)
@@ -126,7 +132,7 @@ class EditorDocuments:
             await self.disk.write_text(path, text, session_id=session_id, tool_call_id=tool_call_id)
             return
         before = await self.read_text(path)
-        applied, reason = await self._apply(doc, before, text, label, version)
+        applied, reason = await self._apply_or_merge(path, doc, before, text, label, version)
         if not applied:
             raise EditRefused(
                 f"the editor did not apply the edit to {path}"
@@ -157,6 +163,27 @@ class EditorDocuments:
             await self.disk.write_text(
                 path, merged.text, session_id=session_id, tool_call_id=tool_call_id
             )
+
+    async def _apply_or_merge(
+        self, path: Path, doc: TextDocument, old: str, new: str, label: str, version: int | None
+    ) -> tuple[bool, str | None]:
+        """``_apply``; if the editor refuses it for a version it has moved past (the user typed
+        and the editor reports changes only when idle: eglot), wait for that report and apply
+        the change merged into the text the editor now has, so the user's new text stays."""
+        applied, reason = await self._apply(doc, old, new, label, version)
+        if applied or version is None:
+            return applied, reason
+        if doc.version == version and not await self._report(doc.uri):
+            return applied, reason
+        current_doc = self.open_document(path)
+        if current_doc is None:
+            return applied, reason
+        current = await self.read_text(path)
+        merged = merge3(old, current, new)
+        if merged.conflicts:
+            log.warning("%s: the agent's edit overlaps what you just typed; your lines stay", path)
+        log.info("%s: the editor moved on while we edited; applying the edit merged", path)
+        return await self._apply(current_doc, current, merged.text, label, current_doc.version)
 
     async def _apply(
         self, doc: TextDocument, old: str, new: str, label: str, version: int | None
@@ -189,7 +216,9 @@ class EditorDocuments:
         merged = merge3(before or "", ours, after)
         if merged.text != ours:
             label = f"Agent: {path.name}"
-            applied, reason = await self._apply(doc, ours, merged.text, label, version)
+            applied, reason = await self._apply_or_merge(
+                path, doc, ours, merged.text, label, version
+            )
             if not applied:
                 log.warning("the editor did not take the agent's change to %s: %s", path, reason)
                 return

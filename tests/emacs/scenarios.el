@@ -1,0 +1,179 @@
+;;; scenarios.el --- what a user does in Emacs with acp-editor  -*- lexical-binding: t -*-
+
+;; Each function is one run of batch Emacs (tests/emacs/test_emacs.py picks it); the checks it
+;; records are asserted in pytest, which also checks the processes afterwards.
+
+(require 'cl-lib)
+
+(defconst acp-test-edit-line "print(\"edited by the demo agent\")\n")
+(defconst acp-test-hunk-mark "  # reviewed by the demo agent")
+(defconst acp-test-note "# my unsaved note\n")
+(defconst acp-test-late-note "    # typed just before asking\n")
+
+(defun acp-test-disk-text (buffer)
+  (with-temp-buffer
+    (insert-file-contents (buffer-file-name buffer))
+    (buffer-string)))
+
+(defun acp-test-count (needle haystack)
+  (let ((count 0) (start 0))
+    (while (string-match (regexp-quote needle) haystack start)
+      (setq count (1+ count) start (match-end 0)))
+    count))
+
+(defun acp-test-long-prompt (buffer)
+  "A turn longer than the 10 s Emacs gives a request: promptAsync answers at once."
+  (let* ((start (float-time))
+         (_ (with-current-buffer buffer (acp-editor-prompt "wait")))
+         (returned (- (float-time) start))
+         (ended (acp-test-turn-end "wait"))
+         (took (- (float-time) start)))
+    (acp-test-check "the prompt command returns at once" (< returned 5) returned)
+    (acp-test-check "the turn outlives Emacs's 10 s request timeout" (> took 10.5) took)
+    (acp-test-check "the reply and the stop reason are shown in the echo area"
+                    (and (string-match-p "Done: wait\\." ended)
+                         (string-match-p "turn ended: end_turn" ended))
+                    ended)))
+
+(defun acp-test-turn-end (prompt)
+  (acp-test-wait (format "the end of the turn %S" prompt)
+                 (lambda () (acp-test-message-matching "turn ended")) 40)
+  (let ((found (acp-test-message-matching "turn ended")))
+    (setq acp-test-messages (delete found acp-test-messages))
+    found))
+
+(defun acp-test-rejected-by-return (buffer)
+  "The permission question's pre-filled choice is a reject: RET allows nothing."
+  (let ((before (with-current-buffer buffer (buffer-string))))
+    (setq acp-test-answers (list :prefilled))
+    (with-current-buffer buffer (acp-editor-prompt "edit"))
+    (acp-test-turn-end "edit")
+    (let ((question (car acp-test-questions)))
+      (acp-test-check "the permission question offers the agent's options"
+                      (member "Allow" (append (plist-get question :choices) nil)) question)
+      (acp-test-check "its pre-filled choice is a reject"
+                      (string-match-p "\\`Reject" (plist-get question :prefilled)) question))
+    (acp-test-check "RET left the buffer as it was"
+                    (equal before (with-current-buffer buffer (buffer-string))))))
+
+(defun acp-test-two-writes (buffer original)
+  "Two agent writes to a buffer with unsaved text in one turn: no question, nothing lost."
+  (let ((asked (length acp-test-questions)))
+    ;; Typed right before the prompt: eglot reports it only when Emacs is idle, so the agent's
+    ;; first write meets a buffer that moved on (eglot refuses its version; acp-editor merges).
+    (with-current-buffer buffer
+      (goto-char (point-min))
+      (forward-line 5)
+      (insert acp-test-late-note))
+    (setq acp-test-answers (list (acp-test-choice "\\`Allow\\'") (acp-test-choice "\\`Allow\\'")))
+    (with-current-buffer buffer (acp-editor-prompt "edit hunks"))
+    (acp-test-turn-end "edit hunks")
+    (let ((text (with-current-buffer buffer (buffer-string)))
+          (new (butlast acp-test-questions asked)))
+      (acp-test-check "the only questions were the two permissions"
+                      (and (= (length new) 2)
+                           (cl-notany (lambda (q) (plist-get q :yes-or-no)) new))
+                      new)
+      (acp-test-check "both writes are in the buffer"
+                      (and (= (acp-test-count acp-test-edit-line text) 2)
+                           (= (acp-test-count acp-test-hunk-mark text) 1))
+                      text)
+      (acp-test-check "the unsaved text is kept, also what was typed just before"
+                      (and (string-search acp-test-note text)
+                           (string-search acp-test-late-note text))
+                      text)
+      (acp-test-check "the buffer was saved after the edits"
+                      (and (not (buffer-modified-p buffer))
+                           (equal (acp-test-disk-text buffer) text)))
+      (acp-test-check "each write is one undo step" (acp-test-undo-steps buffer original) text))))
+
+(defun acp-test-undo-steps (buffer original)
+  "Undo the two writes one step at a time, then put them back."
+  (with-current-buffer buffer
+    (let* ((both (buffer-string))
+           ;; As the `undo' command does: start, step over the boundary at the head, undo one.
+           (one (progn (undo-start) (undo-more 1) (undo-more 1) (buffer-string)))
+           (none (progn (undo-more 1) (buffer-string))))
+      (acp-test-fact "undo_steps" (vector both one none))
+      (erase-buffer)
+      (insert both)
+      (basic-save-buffer)
+      (and (= (acp-test-count acp-test-edit-line one) 1)
+           (= (acp-test-count acp-test-hunk-mark one) 0)
+           (string-search acp-test-note one)
+           (equal none (acp-test-with-notes original))))))
+
+(defun acp-test-with-notes (text)
+  "TEXT with the user's two notes, as typed."
+  (with-temp-buffer
+    (insert text)
+    (goto-char (point-min))
+    (forward-line 3)
+    (insert acp-test-note)
+    (goto-char (point-min))
+    (forward-line 5)
+    (insert acp-test-late-note)
+    (buffer-string)))
+
+(defun acp-test-review (buffer)
+  "The pending hunks are diagnostics; \"Reject hunk\" on the first takes it back."
+  (with-current-buffer buffer
+    (acp-test-wait "review diagnostics in flymake" (lambda () (flymake-diagnostics)) 10)
+    (acp-test-fact "diagnostics" (vconcat (mapcar #'flymake-diagnostic-text (flymake-diagnostics))))
+    (goto-char (point-min))
+    (setq acp-test-answers (list (acp-test-choice "\\`Reject hunk\\'")))
+    ;; M-x from the keyboard: eglot then asks in the minibuffer, not with a popup menu.
+    (let ((last-nonmenu-event ?\r))
+      (eglot-code-actions (point) (line-end-position) nil t))
+    (acp-test-wait "the rejected hunk to leave the buffer"
+                   (lambda () (not (string-search acp-test-hunk-mark (buffer-string)))))
+    (let ((text (buffer-string)))
+      (acp-test-check "reject took back that hunk only, the unsaved note kept"
+                      (and (= (acp-test-count acp-test-edit-line text) 2)
+                           (string-search acp-test-note text))
+                      text)
+      (acp-test-wait "the buffer saved after the revert"
+                     (lambda () (equal (acp-test-disk-text buffer) (buffer-string))) 10))))
+
+(defun acp-test-turns ()
+  "A long turn, a permission answered with RET, two writes with unsaved text, review."
+  (let* ((buffer (acp-test-open "hello.py"))
+         (original (with-current-buffer buffer (buffer-string))))
+    (acp-test-long-prompt buffer)
+    (with-current-buffer buffer
+      (goto-char (point-min))
+      (forward-line 3)
+      (insert acp-test-note))
+    (acp-test-rejected-by-return buffer)
+    (acp-test-two-writes buffer original)
+    (acp-test-review buffer)
+    (with-current-buffer buffer (eglot-shutdown (eglot-current-server)))))
+
+(defun acp-test-processes (buffer)
+  "Wait for the stubborn agent, its child and the reaper below the sidecar; record them all."
+  (let ((sidecar (process-id (acp-test-server-process buffer))))
+    (with-current-buffer buffer (acp-editor--command "acp.status"))
+    (acp-test-wait "the agent, its child and the reaper"
+                   (lambda () (>= (length (acp-test-descendants sidecar)) 3)))
+    (acp-test-fact "pids" (vconcat (cons sidecar (acp-test-descendants sidecar))))
+    sidecar))
+
+(defun acp-test-shutdown ()
+  "eglot-shutdown gives the server 1.5 s, then kills it: nothing may be left."
+  (let* ((buffer (acp-test-open "hello.py"))
+         (_ (acp-test-processes buffer))
+         (start (float-time)))
+    (with-current-buffer buffer (eglot-shutdown (eglot-current-server)))
+    (acp-test-fact "shutdown_seconds" (- (float-time) start))
+    (acp-test-check "shutdown was answered within eglot's 1.5 s" t)))
+
+(defun acp-test-killed ()
+  "The sidecar SIGKILLed (as eglot does to a slow server): nothing may be left."
+  (let* ((buffer (acp-test-open "hello.py"))
+         (sidecar (acp-test-processes buffer))
+         (process (acp-test-server-process buffer)))
+    (signal-process sidecar 'SIGKILL)
+    (acp-test-wait "the sidecar to die" (lambda () (not (process-live-p process))))
+    (acp-test-check "the sidecar was killed" (not (process-live-p process)))))
+
+;;; scenarios.el ends here

@@ -1,0 +1,133 @@
+"""A real Emacs (Debian's emacs-nox + elpa-eglot, installed by scripts/emacs-test-deps) in batch
+mode without a user init file, set up exactly as docs/emacs.md says, against the real sidecar:
+the demo agent for the turns, a stubborn scripted agent for the shutdowns.
+
+The user is played by tests/emacs/harness.el; each scenario of tests/emacs/scenarios.el is one
+Emacs run whose checks come back as JSON."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from acp_editor import procs
+from tests.support.starter import SCRIPTED_AGENT
+
+HERE = Path(__file__).parent
+ROOT = HERE.parents[1]
+SIDECAR = [str(Path(sys.executable).parent / "acp-editor"), "--stdio"]
+DEMO_AGENT = [sys.executable, "-m", "acp_editor.demo.agent", "--wait-seconds", "11"]
+STUBBORN_AGENT = [*SCRIPTED_AGENT, "--ignore-stdin-eof"]
+HELLO = 'print("hello, world")\n\n\ndef main():\n    return 1\n\n\nmain()\n'
+
+
+def docs_block() -> str:
+    """The one elisp block of docs/emacs.md: what users paste is what runs here."""
+    (block,) = re.findall(r"```elisp\n(.*?)```", (ROOT / "docs" / "emacs.md").read_text(), re.S)
+    return block
+
+
+@pytest.fixture(scope="module")
+def emacs() -> str:
+    found = shutil.which("emacs")
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail("no emacs on PATH: scripts/emacs-test-deps installs it")
+        pytest.skip("no emacs on PATH (bash scripts/emacs-test-deps)")
+    return found
+
+
+def run_emacs(emacs: str, tmp_path: Path, scenario: str, agent: list[str]) -> dict[str, Any]:
+    workspace = tmp_path / "project"
+    workspace.mkdir()
+    subprocess.run(["git", "init", "-q", str(workspace)], check=True)  # a project for eglot
+    (workspace / "hello.py").write_text(HELLO)
+    setup = tmp_path / "setup.el"
+    setup.write_text(docs_block())
+    result = tmp_path / "result.json"
+    env = {
+        **os.environ,
+        "HOME": str(tmp_path),  # no user init, and the sidecar's state stays here
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "ACP_TEST_RESULT": str(result),
+        "ACP_TEST_WORKSPACE": str(workspace),
+        "ACP_TEST_COMMAND": shlex.join([*SIDECAR, "--", *agent]),
+        "ACP_TEST_WATCHDOG": "90",
+    }
+    files = [HERE / "harness.el", setup, HERE / "scenarios.el"]
+    done = subprocess.run(
+        [
+            emacs,
+            "--batch",
+            "-q",  # no user init; site files as on the user's machine (Debian's packages)
+            *(f"--load={f}" for f in files),
+            f"--eval=(acp-test-run '{scenario})",
+        ],
+        cwd=workspace,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    if not result.exists():
+        pytest.fail(f"emacs wrote no result (exit {done.returncode}):\n{done.stderr[-4000:]}")
+    results: dict[str, Any] = json.loads(result.read_text())
+    failed = [c for c in results["checks"] if not c[1]]
+    seen = f"facts: {results['facts']}\nmessages: {results['messages'][-10:]}"
+    assert not failed, f"{failed}\n{seen}\n{done.stderr[-3000:]}"
+    assert done.returncode == 0, done.stderr[-3000:]
+    return results
+
+
+def test_a_long_turn_permission_two_writes_with_unsaved_text_and_review(
+    emacs: str, tmp_path: Path
+) -> None:
+    results = run_emacs(emacs, tmp_path, "acp-test-turns", DEMO_AGENT)
+    names = [c[0] for c in results["checks"]]
+    assert "the turn outlives Emacs's 10 s request timeout" in names
+    assert "each write is one undo step" in names
+    assert "reject took back that hunk only, the unsaved note kept" in names
+
+
+def left_alive(pids: list[int]) -> list[int]:
+    alive = []
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != b"Z":
+            alive.append(pid)
+    return alive
+
+
+@pytest.mark.parametrize("scenario", ["acp-test-shutdown", "acp-test-killed"])
+def test_nothing_outlives_the_server_with_a_stubborn_agent_and_its_child(
+    emacs: str, tmp_path: Path, scenario: str
+) -> None:
+    results = run_emacs(emacs, tmp_path, scenario, STUBBORN_AGENT)
+    pids = results["facts"]["pids"]
+    assert len(pids) >= 4  # the sidecar, the agent, its child, the reaper
+    wait_until_gone(pids)
+    if "shutdown_seconds" in results["facts"]:
+        print(f"eglot-shutdown took {results['facts']['shutdown_seconds'] * 1000:.0f} ms")
+
+
+def wait_until_gone(pids: list[int], timeout: float = 10.0) -> None:
+    """Poll /proc: the kernel offers no event for another process's end."""
+    deadline = time.monotonic() + timeout
+    while left_alive(pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not left_alive(pids), f"still running: {left_alive(pids)}"
+    assert all(procs.group_members(pid) == [] for pid in pids)
