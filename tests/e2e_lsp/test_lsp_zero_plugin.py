@@ -121,6 +121,28 @@ async def test_two_writes_to_one_open_buffer_in_a_turn_never_carry_a_stale_versi
     assert "# my unsaved note" not in on_disk and on_disk.count(EDIT_LINE) == 2
 
 
+async def test_an_edit_refused_because_the_user_typed_is_merged_into_the_new_text(
+    editor_factory: StartEditor,
+) -> None:
+    """eglot reports typing only when Emacs is idle: an agent write in between carries a version
+    the buffer has moved past and is refused. Once the editor reports, the change is applied
+    again, merged into the new text: what the user typed stays."""
+    editor = await editor_factory(capabilities=VSCODE)
+    editor.reports_edits = False
+    editor.open("hello.py", HELLO)
+    editor.type_unreported("hello.py", "# typed just now\n")
+    turn = asyncio.ensure_future(editor.command("acp.prompt", "edit"))
+    await wait_until(lambda: len(editor.edits) == 1)  # the first try, refused
+    editor.report_changes()  # Emacs is idle at last
+    result = await turn
+    assert result["toolCalls"] == [{"title": "Edit hello.py", "status": "completed"}]
+    assert [e["edit"]["documentChanges"][0]["textDocument"]["version"] for e in editor.edits] == [
+        1,
+        2,
+    ]
+    assert editor.text("hello.py") == "# typed just now\n" + HELLO + EDIT_LINE
+
+
 async def test_rich_client_that_saves_itself_gets_no_disk_write(
     editor_factory: StartEditor, workspace: Path
 ) -> None:

@@ -98,6 +98,12 @@ class Editor:
     def text(self, name: str) -> str:
         return self.docs[self.uri(name)][0]
 
+    def type_unreported(self, name: str, text: str) -> None:
+        """The user types ``text`` at the top of the buffer; the editor has not said so yet."""
+        uri = self.uri(name)
+        old, version = self.docs[uri]
+        self.docs[uri] = (text + old, version + 1)
+
     def report_changes(self) -> None:
         """``didChange`` of each document's text now (what an editor sends when it gets to it)."""
         for uri, (text, version) in self.docs.items():
