@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 LAYERS: list[tuple[str, ...]] = [
     # 0: no knowledge of agents or editors beyond the wire's vocabulary.
-    ("errors", "log", "procs", "positions", "protocol", "text", "__init__"),
+    ("errors", "log", "procs", "reaper", "jsonio", "positions", "protocol", "text", "__init__"),
     # 1: the pure session state.
     ("session",),
     # 2: what the sidecar does for the agent (files, terminals, permission rules), and review.

@@ -8,10 +8,11 @@ and skipped. Nothing here raises on bad input: a broken line costs that line onl
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
+
+from acp_editor import jsonio
 
 DEFAULT_MAX_LINE = 64 * 1024 * 1024
 
@@ -111,15 +112,13 @@ def decode_line(line: bytes) -> Frame | BadLine | None:
     if not stripped:
         return None
     try:
-        text = stripped.decode("utf-8")
+        return Frame(jsonio.loads(stripped))
     except UnicodeDecodeError as exc:
         return BadLine(f"invalid UTF-8 at byte {exc.start}", stripped[:80], len(stripped))
-    try:
-        return Frame(json.loads(text))
-    except (json.JSONDecodeError, RecursionError) as exc:
+    except (ValueError, RecursionError) as exc:
         return BadLine(f"not JSON ({exc.__class__.__name__})", stripped[:80], len(stripped))
 
 
 def encode(message: dict[str, Any]) -> bytes:
-    """One message as one line. ``json.dumps`` escapes newlines inside strings, so it stays one."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+    """One message as one line (newlines inside strings are escaped)."""
+    return jsonio.dumps(message) + b"\n"
