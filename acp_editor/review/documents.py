@@ -43,7 +43,9 @@ class ReviewingDocuments:
         self._live_waiting: set[str] = set()
         """Sessions whose files changed while no tool call ran: looked at when one starts."""
         self._lookers: dict[str, asyncio.Task[Any]] = {}
-        self._running: dict[str, list[str]] = {}
+        self._running: dict[str, dict[str, None]] = {}
+        """Per session, the tool calls running, in the order they started (a dict: O(1) with
+        the thousands an agent may leave open)."""
         """Session -> its tool calls not finished yet, oldest first: live finds go to the last."""
         self._watches: dict[str, DirectoryWatch] = {}
         queue.on_written = turns.written
@@ -86,20 +88,19 @@ class ReviewingDocuments:
         """Session changes, as they arrive: a tool call that ended may have changed files."""
         if self.queue.mode == "off":
             return
-        running = self._running.setdefault(state.session_id, [])
+        running = self._running.setdefault(state.session_id, {})
         for change in changes:
             if change.get("type") != "tool_call":
                 continue
             call_id = str(change["toolCallId"])
             call = state.peek_tool_call(call_id)
             if call is None or is_finished(call):
-                if call_id in running:
-                    running.remove(call_id)
+                running.pop(call_id, None)
                 if call is not None and "status" in change.get("set", {}):
                     self._last_finished[state.session_id] = call_id
                     self._look_soon(state.session_id, call_id)
             elif call_id not in running:
-                running.append(call_id)
+                running[call_id] = None
                 if state.session_id in self._live_waiting:
                     self._look_live(state.session_id)
 
@@ -163,7 +164,7 @@ class ReviewingDocuments:
         def attribute() -> str | None:
             running = self._running.get(session_id)
             if running:
-                return running[-1]
+                return next(reversed(running))
             finished = self._last_finished.get(session_id)
             return finished if finished != finished_before else None
 

@@ -13,11 +13,10 @@ and unknown fields, kinds, statuses and content types are stored verbatim.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from acp_editor.session.reducer import apply_change, empty_snapshot, json_equal
+from acp_editor.session.reducer import apply_change, empty_snapshot, json_copy, json_equal
 from acp_editor.session.tool_calls import cancel_changes, content_chunk_changes, upsert_changes
 
 #: Message chunk variants and the transcript role each one streams into.
@@ -47,7 +46,7 @@ class InvalidUpdate(ValueError):
 
 
 def _without_tag(update: dict[str, Any]) -> dict[str, Any]:
-    return {k: copy.deepcopy(v) for k, v in update.items() if k != "sessionUpdate"}
+    return {k: json_copy(v) for k, v in update.items() if k != "sessionUpdate"}
 
 
 def _require_tool_call_id(update: dict[str, Any], what: str) -> str:
@@ -97,12 +96,13 @@ class SessionState:
 
     def snapshot(self) -> dict[str, Any]:
         """A deep copy of the whole state, safe to serialise, send or mutate."""
-        return copy.deepcopy(self._snapshot)
+        snapshot: dict[str, Any] = json_copy(self._snapshot)
+        return snapshot
 
     def tool_call(self, tool_call_id: str) -> dict[str, Any] | None:
         """A copy of the stored tool call, or ``None`` if the id was never reported."""
         record = self._snapshot["toolCalls"].get(tool_call_id)
-        return copy.deepcopy(record) if record is not None else None
+        return json_copy(record) if record is not None else None
 
     def peek_tool_call(self, tool_call_id: str) -> Mapping[str, Any] | None:
         """The stored tool call itself, not a copy: for code that only looks (on every update,
@@ -167,7 +167,7 @@ class SessionState:
             "kind": "message",
             "role": "user",
             "messageId": None,
-            "content": copy.deepcopy(blocks),
+            "content": json_copy(blocks),
         }
         if turn is not None:
             entry["turn"] = turn
@@ -175,11 +175,11 @@ class SessionState:
 
     def set_modes(self, modes: dict[str, Any] | None) -> list[dict[str, Any]]:
         """Replace the mode state (from a ``session/new`` or ``session/load`` response)."""
-        return self._commit(self._replace("modes", "modes", copy.deepcopy(modes)))
+        return self._commit(self._replace("modes", "modes", json_copy(modes)))
 
     def set_config_options(self, options: list[Any] | None) -> list[dict[str, Any]]:
         """Replace the config options (from ``session/new|load`` or ``set_config_option``)."""
-        value = copy.deepcopy(options)
+        value = json_copy(options)
         return self._commit(self._replace("configOptions", "config_options", value))
 
     def set_current_mode(self, mode_id: str) -> list[dict[str, Any]]:
@@ -212,23 +212,23 @@ class SessionState:
             return self._replace(field, change_type, _without_tag(update))
         if kind in _MEMBER_REPLACEMENTS and _MEMBER_REPLACEMENTS[kind][0] in update:
             field, change_type = _MEMBER_REPLACEMENTS[kind]
-            return self._replace(field, change_type, copy.deepcopy(update[field]))
+            return self._replace(field, change_type, json_copy(update[field]))
         if kind == "current_mode_update":
             # The schema names the field currentModeId; one doc example shows modeId.
             for member in ("currentModeId", "modeId"):
                 if member in update:
-                    return self._current_mode(copy.deepcopy(update[member]))
+                    return self._current_mode(json_copy(update[member]))
         if kind == "session_info_update":
             return self._merge_info(update)
         # Unknown variants, and known ones missing the member that carries their value: keep the
         # raw object in the transcript so an editor can still show it and nothing is lost.
-        return [self._entry_change({"kind": "update", "update": copy.deepcopy(update)})]
+        return [self._entry_change({"kind": "update", "update": json_copy(update)})]
 
     def _entry_change(self, entry: dict[str, Any]) -> dict[str, Any]:
         return {"type": "entry", "index": len(self._snapshot["entries"]), "entry": entry}
 
     def _message_chunk(self, role: str, update: dict[str, Any], kind: str) -> list[dict[str, Any]]:
-        block = copy.deepcopy(_require_content(update, kind))
+        block = json_copy(_require_content(update, kind))
         message_id = update.get("messageId")
         if not isinstance(message_id, str):
             # The schema deserialises an invalid messageId as absent; do the same.
@@ -258,7 +258,7 @@ class SessionState:
         return [{"type": change_type, field: value}]
 
     def _current_mode(self, mode_id: Any) -> list[dict[str, Any]]:
-        modes = copy.deepcopy(self._snapshot["modes"])
+        modes = json_copy(self._snapshot["modes"])
         if not isinstance(modes, dict):
             # A mode update can arrive before (or without) any mode state: start one rather
             # than lose the fact, without inventing an availableModes list.
@@ -268,12 +268,12 @@ class SessionState:
 
     def _merge_info(self, update: dict[str, Any]) -> list[dict[str, Any]]:
         """Merge ``session_info_update`` fields: a value replaces, ``null`` clears (per schema)."""
-        info = copy.deepcopy(self._snapshot["info"])
+        info = json_copy(self._snapshot["info"])
         for field, value in update.items():
             if field == "sessionUpdate":
                 continue
             if value is None:
                 info.pop(field, None)
             else:
-                info[field] = copy.deepcopy(value)
+                info[field] = json_copy(value)
         return self._replace("info", "info", info)
