@@ -125,8 +125,7 @@ class Follower:
         self.policy.set_enabled(enabled)
 
     def offer(self, jump: Jump) -> None:
-        if not os.path.isdir(jump.path):
-            self.policy.offer(jump)
+        self.policy.offer(jump)
 
     def location(self, session_id: str, tool_call_id: str, locations: Any) -> None:
         """A tool call's new ``locations``: the first is where the work is."""
@@ -140,7 +139,10 @@ class Follower:
         self.policy.close()
 
     def _show(self, jump: Jump) -> None:
-        self.channel.background(self._deliver(jump))
+        # A directory is no place to show; checked here, for the few jumps the policy lets
+        # through, not for every location a flood of updates carries.
+        if not os.path.isdir(jump.path):
+            self.channel.background(self._deliver(jump))
 
     async def _deliver(self, jump: Jump) -> None:
         line = jump.line

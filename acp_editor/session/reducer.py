@@ -104,7 +104,9 @@ def json_equal(a: Any, b: Any) -> bool:
     Used to decide whether a field "actually changed": Python's ``True == 1`` would otherwise
     make the state keep a stale value of the wrong JSON type.
     """
-    if type(a) is not type(b):
+    if a is b:
+        return True
+    if type(a) is not type(b) or a != b:  # == in C first: most compared values differ
         return False
     if isinstance(a, dict):
         return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
