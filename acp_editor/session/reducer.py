@@ -139,7 +139,11 @@ def _apply_message_chunk(snapshot: dict[str, Any], change: dict[str, Any]) -> No
 
 def _apply_tool_call(snapshot: dict[str, Any], change: dict[str, Any]) -> None:
     record = _tool_call_record(snapshot, change["toolCallId"])
-    record.update(json_copy(change["set"]))
+    fields = change["set"]
+    record.update(fields)
+    content = fields.get("content")
+    if type(content) is list:  # streamed v2 chunks append to it in place: the record's own
+        record["content"] = json_copy(content)
     for field in change["unset"]:
         record.pop(field, None)
 
@@ -167,8 +171,10 @@ _HANDLERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
 def apply_change(snapshot: dict[str, Any], change: dict[str, Any]) -> None:
     """Apply one change to a snapshot in place.
 
-    Values are deep-copied in, so the caller may keep, forward or mutate the change afterwards
-    without reaching into the snapshot.
+    What the snapshot later changes in place (transcript entries and their content, a tool
+    call's ``content``) is copied in; other values (a tool call's ``rawInput``, ``rawOutput``,
+    ``locations``...) are shared with the change, never copied: a change is a fact, sent,
+    logged and mirrored as it is, and nobody may mutate it afterwards.
     """
     kind = change.get("type")
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None

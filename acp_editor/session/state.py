@@ -228,7 +228,7 @@ class SessionState:
         return {"type": "entry", "index": len(self._snapshot["entries"]), "entry": entry}
 
     def _message_chunk(self, role: str, update: dict[str, Any], kind: str) -> list[dict[str, Any]]:
-        block = json_copy(_require_content(update, kind))
+        block = _require_content(update, kind)  # apply_change copies it into the snapshot
         message_id = update.get("messageId")
         if not isinstance(message_id, str):
             # The schema deserialises an invalid messageId as absent; do the same.

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from acp_editor.protocol.acp import is_finished
-from acp_editor.session.reducer import json_copy, json_equal
+from acp_editor.session.reducer import json_equal
 
 #: Keys of an update that address the tool call rather than describe it.
 _ADDRESS_KEYS = frozenset({"toolCallId", "sessionUpdate"})
@@ -65,7 +65,7 @@ def upsert_changes(
             if null_clears and field in current:
                 to_unset.append(field)
         elif not json_equal(current.get(field, _MISSING), value):
-            to_set[field] = json_copy(value)
+            to_set[field] = value  # apply_change copies what the snapshot mutates
     if record is None:
         return _creation(tool_call_id, len(snapshot["entries"]), to_set)
     if not to_set and not to_unset:
@@ -81,7 +81,7 @@ def content_chunk_changes(
     if tool_call_id not in snapshot["toolCalls"]:
         changes.extend(_creation(tool_call_id, len(snapshot["entries"]), {}))
     changes.append(
-        {"type": "tool_call_content", "toolCallId": tool_call_id, "content": json_copy(item)}
+        {"type": "tool_call_content", "toolCallId": tool_call_id, "content": item}
     )
     return changes
 

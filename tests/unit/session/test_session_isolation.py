@@ -1,8 +1,11 @@
-"""No aliasing: inputs, snapshots, stored tool calls and returned changes are all independent.
+"""Aliasing rules: what the state grows in place is its own; snapshots it hands out are copies.
 
-Rule under test: the state deep-copies everything it stores, snapshot() and tool_call() return
-copies, and a caller (or an editor mirror) mutating anything it was given or gave cannot reach
-into the state.
+Rule under test: the state copies in whatever it later changes in place (transcript entries and
+their content, a tool call's ``content``), so appending to them never alters a change already
+emitted; snapshot() and tool_call() return copies; inputs other than a tool call's are copied.
+A tool call's other values (``rawInput``, ``rawOutput``, ``locations``...) are owned, not copied:
+the update is the agent's freshly parsed JSON and the change a fact nobody mutates, so the hot
+path of a flood of tool-call updates makes no copy of them.
 """
 
 from __future__ import annotations
@@ -37,9 +40,9 @@ def text(value: str) -> dict[str, Any]:
 # Each row: a name and a function feeding one input to the state; the input is then mutated.
 FEEDERS: list[tuple[str, Callable[[Any, Any], Any], Any]] = [
     (
-        "tool_call",
+        "tool_call content",
         lambda s, v: s.apply_update(
-            {"sessionUpdate": "tool_call", "toolCallId": "a", "rawInput": v, "content": [v]}
+            {"sessionUpdate": "tool_call", "toolCallId": "a", "content": [v]}
         ),
         nested(),
     ),
@@ -84,8 +87,8 @@ FEEDERS: list[tuple[str, Callable[[Any, Any], Any], Any]] = [
     ),
     ("unknown", lambda s, v: s.apply_update({"sessionUpdate": "_x", "payload": v}), nested()),
     (
-        "permission",
-        lambda s, v: s.apply_permission_tool_call({"toolCallId": "p", "rawInput": v}),
+        "permission content",
+        lambda s, v: s.apply_permission_tool_call({"toolCallId": "p", "content": [v]}),
         nested(),
     ),
     ("prompt", lambda s, v: s.add_user_prompt([v]), nested()),
@@ -155,7 +158,27 @@ def test_one_input_applied_twice_is_stored_twice_independently(h) -> None:
     assert content[0] is not block
 
 
-def test_mirror_does_not_share_with_the_changes_it_applied(h) -> None:
-    changes = h.update({"sessionUpdate": "tool_call", "toolCallId": "a", "rawInput": nested()})
-    mutate(changes)
+def test_a_tool_calls_values_are_owned_not_copied(h) -> None:
+    raw, content = nested(), [text("x")]
+    changes = h.update(
+        {"sessionUpdate": "tool_call", "toolCallId": "a", "rawInput": raw, "content": content}
+    )
+    record = h.state._snapshot["toolCalls"]["a"]
+    assert record["rawInput"] is raw and changes[0]["set"]["rawInput"] is raw
+    assert record["content"] == content and record["content"] is not content
+
+
+def test_growing_the_state_never_alters_an_emitted_change(h) -> None:
+    """Chunks append to a tool call's content and merge into a message's text in place: the
+    changes already emitted (an editor may not have been sent them yet) stay as they were."""
+    emitted = h.updates(
+        {"sessionUpdate": "tool_call", "toolCallId": "a", "content": [text("one")]},
+        {"sessionUpdate": "agent_message_chunk", "content": text("Hel")},
+    )
+    kept = copy.deepcopy(emitted)
+    h.updates(
+        {"sessionUpdate": "tool_call_content_chunk", "toolCallId": "a", "content": text("two")},
+        {"sessionUpdate": "agent_message_chunk", "content": text("lo")},
+    )
+    assert emitted == kept
     assert h.mirror == h.snap
