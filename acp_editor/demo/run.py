@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from acp_editor.agent.client import AcpClient, AgentConfig
+from acp_editor.demo import DEMO_AGENT
 from acp_editor.demo.view import TerminalView
 from acp_editor.errors import AgentError, RpcError
 
-DEMO_AGENT = [sys.executable, "-m", "acp_editor.demo.agent"]
 DEMO_PROMPT = "all"
 """The demo agent plays every scenario for this prompt."""
 REAL_AGENT_PROMPT = (

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from pygls.uris import to_fs_path
 
-from acp_editor.agent.client import AcpClient
-from acp_editor.editor.agent_port import AgentFactory, AgentSlot
+from acp_editor.agent.config import AgentConfig
+from acp_editor.agent.frontend import Frontend
+from acp_editor.editor.agent_port import AgentFactory, AgentSide, AgentSlot
 from acp_editor.editor.channel import EditorChannel
 from acp_editor.editor.commands import Commands
 from acp_editor.editor.conflicts import Conflicts
@@ -28,6 +29,7 @@ from acp_editor.editor.rich import RichRequests
 from acp_editor.editor.server import AcpLanguageServer
 from acp_editor.editor.status import AgentStatus
 from acp_editor.editor.transcript import Transcripts
+from acp_editor.services.documents import DocumentSource
 
 
 @dataclass
@@ -86,7 +88,19 @@ def assemble(
     )
 
 
-def create_server(options: LinkOptions, start_agent: AgentFactory = AcpClient) -> AcpLanguageServer:
+def start_acp_client(
+    config: AgentConfig, frontend: Frontend, documents: DocumentSource
+) -> AgentSide:
+    """``AcpClient``, imported when the first agent starts: the agent side (the ACP link, its
+    services, review) is not needed to answer ``initialize``, and editors wait for that."""
+    from acp_editor.agent.client import AcpClient
+
+    return AcpClient(config, frontend, documents)
+
+
+def create_server(
+    options: LinkOptions, start_agent: AgentFactory = start_acp_client
+) -> AcpLanguageServer:
     """A language server with every handler registered, ready for ``serve_stdio``."""
     server = AcpLanguageServer()
     side = assemble(server, options, start_agent, lambda: workspace_root(server))

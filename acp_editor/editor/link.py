@@ -12,7 +12,7 @@ import contextlib
 import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acp_editor.agent.config import AgentConfig
 from acp_editor.agent.frontend import Frontend
@@ -23,8 +23,10 @@ from acp_editor.errors import AgentError, InvalidParams, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp
 from acp_editor.protocol import editor as proto
-from acp_editor.review.turns import Restore
 from acp_editor.services.documents import DocumentSource
+
+if TYPE_CHECKING:
+    from acp_editor.review.turns import Restore
 
 log = get_logger("editor.link")
 

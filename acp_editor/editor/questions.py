@@ -7,7 +7,7 @@ against the options, once.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
@@ -20,7 +20,9 @@ from acp_editor.editor.prompts import (
 )
 from acp_editor.protocol import acp
 from acp_editor.protocol import editor as proto
-from acp_editor.review.turns import Restore
+
+if TYPE_CHECKING:
+    from acp_editor.review.turns import Restore
 
 
 class Questions:

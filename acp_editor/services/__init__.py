@@ -5,16 +5,3 @@
 JSON result the ACP schema prescribes, raising ``acp_editor.errors.RpcError`` subclasses, so the
 agent link only routes methods to them.
 """
-
-from acp_editor.services.documents import DiskDocuments, DocumentSource, FileService, select_lines
-from acp_editor.services.paths import PathPolicy
-from acp_editor.services.terminals import TerminalManager
-
-__all__ = [
-    "DiskDocuments",
-    "DocumentSource",
-    "FileService",
-    "PathPolicy",
-    "TerminalManager",
-    "select_lines",
-]

@@ -80,9 +80,7 @@ def content_chunk_changes(
     changes: list[dict[str, Any]] = []
     if tool_call_id not in snapshot["toolCalls"]:
         changes.extend(_creation(tool_call_id, len(snapshot["entries"]), {}))
-    changes.append(
-        {"type": "tool_call_content", "toolCallId": tool_call_id, "content": item}
-    )
+    changes.append({"type": "tool_call_content", "toolCallId": tool_call_id, "content": item})
     return changes
 
 
