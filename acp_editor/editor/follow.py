@@ -13,9 +13,8 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from lsprotocol import types as lsp
 
@@ -30,8 +29,7 @@ MIN_INTERVAL = 0.25
 """Seconds between two jumps: at most four a second."""
 
 
-@dataclass(frozen=True)
-class Jump:
+class Jump(NamedTuple):  # a tuple: made for every location a flood of updates carries
     session_id: str
     path: str
     line: int | None
