@@ -227,12 +227,34 @@ async def _serve(server: AcpLanguageServer) -> None:
             await asyncio.shield(close())
 
 
+EXIT_GRACE = 2.0
+"""Seconds the tasks still running at ``exit`` get to end once cancelled."""
+
+
 def serve_stdio(server: AcpLanguageServer) -> int:
     """Serve LSP on stdin/stdout until ``exit`` or EOF; the process exit code per LSP."""
+    loop = asyncio.new_event_loop()
+    asyncio.set_event_loop(loop)
     try:
-        asyncio.run(_serve(server))
+        loop.run_until_complete(_serve(server))
+        code = 0 if server.protocol._shutdown else 1
     except SystemExit as done:  # pygls's ``exit`` handler: 0 after ``shutdown``, else 1
-        return int(done.code or 0)
+        code = int(done.code or 0)
     except (BrokenPipeError, KeyboardInterrupt):
-        return 1
-    return 0 if server.protocol._shutdown else 1
+        code = 1
+    _finish(loop)
+    return code
+
+
+def _finish(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel what still runs and give it ``EXIT_GRACE``. Unlike ``asyncio.run``, never wait
+    longer: one task that outlives its cancellation (seen under load in the Neovim tests, the
+    agent's exit never reported) kept the sidecar alive and the editor waiting for it. Whatever
+    such a task leaves behind, ``procs.kill_leftovers`` and the reaper end."""
+    tasks = [task for task in asyncio.all_tasks(loop) if not task.done()]
+    for task in tasks:
+        task.cancel()
+    if tasks:
+        _, pending = loop.run_until_complete(asyncio.wait(tasks, timeout=EXIT_GRACE))
+        for task in pending:
+            log.warning("still running at exit, left behind: %r", task)
