@@ -63,6 +63,12 @@ def release(pgid: int) -> None:
         _tell_reaper(f"-{pgid}")
 
 
+def release_if_gone(pgid: int) -> None:
+    """``release`` once no process of the group is left; else the reaper keeps it."""
+    if not group_alive(pgid):
+        release(pgid)
+
+
 def _set_parent_death_signal() -> None:  # runs in the child between fork and exec
     with contextlib.suppress(Exception):
         libc = ctypes.CDLL(None, use_errno=True)
@@ -183,6 +189,5 @@ async def terminate_group(
         signal_group(pgid, signal.SIGKILL)
         await proc.wait()
         await wait_group_gone(pgid, 2.0)
-    if not group_alive(pgid):
-        release(pgid)
+    release_if_gone(pgid)
     return proc.returncode

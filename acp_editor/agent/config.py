@@ -28,7 +28,7 @@ class AgentConfig:
     prompt_timeout: float = 6 * 3600.0
     shutdown_grace: float = 0.0
     """Seconds between closing the agent's stdin and SIGTERM to its group (SIGKILL follows
-    0.5 s later). None by default: editors kill a server that is slow to shut down (eglot
+    0.5 s later). No wait by default: editors kill a server that is slow to shut down (eglot
     after 1.5 s), and the agent's children must not outlive that."""
     review_mode: Mode = "after-write"
     """How the agent's changes are reviewed (see ``review.queue``)."""

@@ -44,9 +44,8 @@ class ReviewingDocuments:
         """Sessions whose files changed while no tool call ran: looked at when one starts."""
         self._lookers: dict[str, asyncio.Task[Any]] = {}
         self._running: dict[str, dict[str, None]] = {}
-        """Per session, the tool calls running, in the order they started (a dict: O(1) with
-        the thousands an agent may leave open)."""
-        """Session -> its tool calls not finished yet, oldest first: live finds go to the last."""
+        """Session -> its tool calls not finished yet, oldest first: live finds go to the last
+        (a dict used as an ordered set: O(1) with the thousands an agent may leave open)."""
         self._watches: dict[str, DirectoryWatch] = {}
         queue.on_written = turns.written
 

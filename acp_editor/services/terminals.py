@@ -292,8 +292,7 @@ class TerminalManager:
             await asyncio.wait_for(term.exited.wait(), KILL_TIMEOUT)
         except TimeoutError:
             log.warning("terminal %s: process %d did not die after SIGKILL", term.id, pgid)
-        if not procs.group_alive(pgid):
-            procs.release(pgid)
+        procs.release_if_gone(pgid)
 
     async def _close(self, term: _Terminal) -> None:
         self._terminals.pop(term.id, None)  # first: a concurrent request now sees "unknown"
