@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -152,6 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(own)
     if args.stdio:
+        gc.disable()  # until the server is built: see tune_gc
         configure(args.log_level, args.log_file)
         return serve(args, agent_command(args, agent))
     if args.command is None:
@@ -181,15 +183,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def tune_gc() -> None:
-    """The session state is a large, growing, acyclic heap of JSON (100k updates: about a
+    """Called once the server is built, with the collector off since ``main`` began: importing
+    pygls and lsprotocol makes tens of thousands of objects, and the full collections they set
+    off cost about 60 ms before the first answer to the editor (bench/startup.py).
+
+    The session state is a large, growing, acyclic heap of JSON (100k updates: about a
     million dicts, lists and strings), which Python's cyclic collector scans again and again.
     What was imported stays out of its scans (``freeze``), and the older generations are
     collected less often: the tool-call-heavy 100k flood took 24% less CPU (bench/README.md).
     Cycles are rare here (exceptions, asyncio internals) and still collected."""
-    import gc
-
     gc.freeze()
     gc.set_threshold(700, 20, 100)
+    gc.enable()
 
 
 def serve(args: argparse.Namespace, preset: Preset) -> int:

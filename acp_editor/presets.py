@@ -12,7 +12,6 @@ Presets live in a TOML file, by default ``$XDG_CONFIG_HOME/acp-editor/agents.tom
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,6 +39,8 @@ def default_config_path() -> Path:
 def load_presets(path: Path) -> dict[str, Preset]:
     if not path.exists():
         return {}
+    import tomllib  # here: most users have no presets file, and editors wait for the start
+
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from acp_editor.agent.frontend import Frontend
-from acp_editor.agent.sessions import Session
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp
-from acp_editor.services.permissions import PermissionPolicy
+
+if TYPE_CHECKING:
+    from acp_editor.agent.frontend import Frontend
+    from acp_editor.agent.sessions import Session
+    from acp_editor.services.permissions import PermissionPolicy
 
 log = get_logger("agent.asking")
 

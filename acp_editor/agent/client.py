@@ -11,14 +11,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acp_editor.agent.asking import PermissionAsker
 from acp_editor.agent.config import AgentConfig
 from acp_editor.agent.connection import AgentConnection
 from acp_editor.agent.display_terminals import DisplayTerminals
 from acp_editor.agent.frontend import Frontend, SilentFrontend
-from acp_editor.agent.rpc import JsonRpcPeer
 from acp_editor.agent.serving import AgentRequests
 from acp_editor.agent.sessions import Session
 from acp_editor.errors import AgentError, AuthRequired, RpcError
@@ -34,6 +33,9 @@ from acp_editor.services.paths import PathPolicy
 from acp_editor.services.permissions import PermissionPolicy
 from acp_editor.services.terminals import TerminalManager
 from acp_editor.session.state import SessionState, SessionView
+
+if TYPE_CHECKING:
+    from acp_editor.agent.rpc import JsonRpcPeer
 
 __all__ = ["AcpClient", "AgentConfig"]
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from acp_editor.protocol import acp
-from acp_editor.review.queue import Mode
-from acp_editor.services.permissions import Rule
+
+if TYPE_CHECKING:
+    from acp_editor.review.queue import Mode
+    from acp_editor.services.permissions import Rule
 
 
 @dataclass

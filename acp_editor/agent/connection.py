@@ -6,15 +6,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from acp_editor.agent.config import AgentConfig
 from acp_editor.agent.handshake import AgentInfo, agreed_version, initialize_params
 from acp_editor.agent.process import AgentProcess
 from acp_editor.agent.rpc import JsonRpcPeer, Tracer, Writer
 from acp_editor.errors import AgentError, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp
+
+if TYPE_CHECKING:
+    from acp_editor.agent.config import AgentConfig
 
 log = get_logger("agent")
 

@@ -21,10 +21,12 @@ import base64
 import binascii
 import codecs
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from acp_editor.agent.frontend import Frontend
 from acp_editor.log import get_logger
+
+if TYPE_CHECKING:
+    from acp_editor.agent.frontend import Frontend
 
 log = get_logger("agent.display_terminals")
 

@@ -8,9 +8,10 @@ renders (a test's fake front end, too).
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from acp_editor.session.state import SessionView
+if TYPE_CHECKING:
+    from acp_editor.session.state import SessionView
 
 
 class Frontend(Protocol):

@@ -9,18 +9,20 @@ client object.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from acp_editor.agent.asking import PermissionAsker
-from acp_editor.agent.frontend import Frontend
-from acp_editor.agent.rpc import JsonRpcPeer
-from acp_editor.agent.sessions import Session
 from acp_editor.errors import InvalidParams
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp
-from acp_editor.services.documents import FileService
-from acp_editor.services.terminals import TerminalManager
 from acp_editor.session.state import InvalidUpdate, SessionView
+
+if TYPE_CHECKING:
+    from acp_editor.agent.asking import PermissionAsker
+    from acp_editor.agent.frontend import Frontend
+    from acp_editor.agent.rpc import JsonRpcPeer
+    from acp_editor.agent.sessions import Session
+    from acp_editor.services.documents import FileService
+    from acp_editor.services.terminals import TerminalManager
 
 log = get_logger("agent.serving")
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from acp_editor.session.state import SessionState
+if TYPE_CHECKING:
+    from acp_editor.session.state import SessionState
 
 
 @dataclass

@@ -14,15 +14,17 @@ import os
 import uuid
 from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acp_editor import __version__
-from acp_editor.agent.rpc import JsonRpcPeer
 from acp_editor.demo.agent_turn import ClientCaps, SessionState, Turn, now
 from acp_editor.demo.scenarios import commands, run_turn
 from acp_editor.errors import AuthRequired, ConnectionClosed, InvalidParams, InvalidRequest
 from acp_editor.log import get_logger
 from acp_editor.protocol.acp import nonempty_str, obj_or_empty
+
+if TYPE_CHECKING:
+    from acp_editor.agent.rpc import JsonRpcPeer
 
 log = get_logger("demo.agent")
 

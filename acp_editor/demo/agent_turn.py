@@ -17,11 +17,13 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from acp_editor.agent.rpc import JsonRpcPeer
 from acp_editor.errors import ConnectionClosed, ResourceNotFound, RpcError
 from acp_editor.log import get_logger
+
+if TYPE_CHECKING:
+    from acp_editor.agent.rpc import JsonRpcPeer
 
 FS_TIMEOUT = 30.0
 TERMINAL_TIMEOUT = 120.0

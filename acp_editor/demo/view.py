@@ -13,11 +13,13 @@ import json
 import os
 import sys
 from collections.abc import Mapping
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from acp_editor.agent.frontend import Frontend
 from acp_editor.protocol import acp
-from acp_editor.session.state import SessionView
+
+if TYPE_CHECKING:
+    from acp_editor.session.state import SessionView
 
 STYLES = {
     "dim": "2",

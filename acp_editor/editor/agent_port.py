@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from acp_editor.agent.config import AgentConfig
 from acp_editor.agent.frontend import Frontend
-from acp_editor.review.queue import ReviewQueue
 from acp_editor.services.documents import DocumentSource
-from acp_editor.session.state import SessionView
 
 if TYPE_CHECKING:
+    from acp_editor.review.queue import ReviewQueue
     from acp_editor.review.turns import Restore
+    from acp_editor.session.state import SessionView
 
 
 class OpenedSession(Protocol):

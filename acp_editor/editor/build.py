@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from pygls.uris import to_fs_path
 
-from acp_editor.agent.config import AgentConfig
-from acp_editor.agent.frontend import Frontend
 from acp_editor.editor.agent_port import AgentFactory, AgentSide, AgentSlot
-from acp_editor.editor.channel import EditorChannel
 from acp_editor.editor.commands import Commands
 from acp_editor.editor.conflicts import Conflicts
 from acp_editor.editor.documents import EditorDocuments
@@ -29,7 +27,12 @@ from acp_editor.editor.rich import RichRequests
 from acp_editor.editor.server import AcpLanguageServer
 from acp_editor.editor.status import AgentStatus
 from acp_editor.editor.transcript import Transcripts
-from acp_editor.services.documents import DocumentSource
+
+if TYPE_CHECKING:
+    from acp_editor.agent.config import AgentConfig
+    from acp_editor.agent.frontend import Frontend
+    from acp_editor.editor.channel import EditorChannel
+    from acp_editor.services.documents import DocumentSource
 
 
 @dataclass

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Awaitable, Coroutine, Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from lsprotocol import types as lsp
 from pygls.progress import Progress
 from pygls.workspace import TextDocument
 
-from acp_editor.editor.features import ClientFeatures
+if TYPE_CHECKING:
+    from acp_editor.editor.features import ClientFeatures
 
 
 def new_request_id() -> str:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 
-from acp_editor.editor.channel import EditorChannel
 from acp_editor.protocol import editor as proto
-from acp_editor.text.merge import Conflict
+
+if TYPE_CHECKING:
+    from acp_editor.editor.channel import EditorChannel
+    from acp_editor.text.merge import Conflict
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,13 @@ was before the tool call first changed it, however many looks found its parts.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from acp_editor.editor.channel import EditorChannel
 from acp_editor.editor.prompts import diff_preview, diff_previews
 from acp_editor.protocol import editor as proto
+
+if TYPE_CHECKING:
+    from acp_editor.editor.channel import EditorChannel
 
 
 class DiffPreviews:

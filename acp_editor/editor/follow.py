@@ -14,14 +14,16 @@ import asyncio
 import os
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from lsprotocol import types as lsp
 
-from acp_editor.editor.channel import EditorChannel
 from acp_editor.log import get_logger
 from acp_editor.positions import location_to_lsp
 from acp_editor.protocol import editor as proto
+
+if TYPE_CHECKING:
+    from acp_editor.editor.channel import EditorChannel
 
 log = get_logger("editor.follow")
 

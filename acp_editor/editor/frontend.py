@@ -8,25 +8,27 @@ never copied.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
 from acp_editor.agent.frontend import Frontend
-from acp_editor.editor.channel import EditorChannel
 from acp_editor.editor.coalesce import Coalescer
 from acp_editor.editor.diffs import DiffPreviews
 from acp_editor.editor.follow import Follower, Jump
 from acp_editor.editor.progress import ToolProgress
 from acp_editor.editor.questions import Questions
-from acp_editor.editor.review import EditorReview
-from acp_editor.editor.status import AgentStatus
 from acp_editor.editor.terminals import TerminalStreams
-from acp_editor.editor.transcript import Transcripts
 from acp_editor.protocol import editor as proto
-from acp_editor.review.queue import ReviewHunk
-from acp_editor.services.documents import DocumentSource
-from acp_editor.session.state import SessionView
+
+if TYPE_CHECKING:
+    from acp_editor.editor.channel import EditorChannel
+    from acp_editor.editor.review import EditorReview
+    from acp_editor.editor.status import AgentStatus
+    from acp_editor.editor.transcript import Transcripts
+    from acp_editor.review.queue import ReviewHunk
+    from acp_editor.services.documents import DocumentSource
+    from acp_editor.session.state import SessionView
 
 
 class EditorFrontend(Frontend):

@@ -4,20 +4,22 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
-from acp_editor.agent.config import AgentConfig
 from acp_editor.editor.features import ClientFeatures
-from acp_editor.editor.follow import Follower
 from acp_editor.editor.handling import plain
-from acp_editor.editor.link import EditorLink
-from acp_editor.editor.server import AcpLanguageServer
 from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import editor as proto
 from acp_editor.services.permissions import parse_setting
+
+if TYPE_CHECKING:
+    from acp_editor.agent.config import AgentConfig
+    from acp_editor.editor.follow import Follower
+    from acp_editor.editor.link import EditorLink
+    from acp_editor.editor.server import AcpLanguageServer
 
 log = get_logger("editor.lifecycle")
 

@@ -10,13 +10,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
-from acp_editor.editor.channel import EditorChannel
 from acp_editor.log import get_logger
 from acp_editor.protocol.acp import FINISHED_STATUSES
+
+if TYPE_CHECKING:
+    from acp_editor.editor.channel import EditorChannel
 
 log = get_logger("editor.progress")
 

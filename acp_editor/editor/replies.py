@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from acp_editor.session.state import SessionView
+if TYPE_CHECKING:
+    from acp_editor.session.state import SessionView
 
 MESSAGE_LIMIT = 4000
 """Characters of the reply a message shows; the transcript has the whole of it."""

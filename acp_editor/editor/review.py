@@ -9,19 +9,21 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
-from acp_editor.editor.agent_port import AgentSlot
-from acp_editor.editor.channel import EditorChannel
-from acp_editor.editor.conflicts import Conflicts
-from acp_editor.editor.documents import EditorDocuments
 from acp_editor.errors import InvalidParams, RpcError
 from acp_editor.log import get_logger
 from acp_editor.positions import path_to_uri, uri_to_path
 from acp_editor.protocol import editor as proto
-from acp_editor.review.queue import ReviewHunk, ReviewQueue
+
+if TYPE_CHECKING:
+    from acp_editor.editor.agent_port import AgentSlot
+    from acp_editor.editor.channel import EditorChannel
+    from acp_editor.editor.conflicts import Conflicts
+    from acp_editor.editor.documents import EditorDocuments
+    from acp_editor.review.queue import ReviewHunk, ReviewQueue
 
 log = get_logger("editor.review")
 REPUBLISH_DELAY = 0.1

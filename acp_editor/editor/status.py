@@ -7,10 +7,12 @@ read it with ``acp.status``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from acp_editor.editor.channel import EditorChannel
 from acp_editor.protocol import editor as proto
+
+if TYPE_CHECKING:
+    from acp_editor.editor.channel import EditorChannel
 
 
 class AgentStatus:

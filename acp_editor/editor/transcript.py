@@ -18,12 +18,14 @@ import re
 import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acp_editor.editor.replies import block_text, message_text
 from acp_editor.log import get_logger
 from acp_editor.services.checkpoints import state_dir
-from acp_editor.session.state import SessionView
+
+if TYPE_CHECKING:
+    from acp_editor.session.state import SessionView
 
 log = get_logger("editor.transcript")
 

@@ -13,16 +13,18 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol.acp import is_finished
-from acp_editor.review.queue import ReviewQueue
-from acp_editor.review.turns import Attribute, TurnWatch
-from acp_editor.services.documents import DocumentSource
 from acp_editor.services.watcher import DirectoryWatch
-from acp_editor.session.state import SessionView
+
+if TYPE_CHECKING:
+    from acp_editor.review.queue import ReviewQueue
+    from acp_editor.review.turns import Attribute, TurnWatch
+    from acp_editor.services.documents import DocumentSource
+    from acp_editor.session.state import SessionView
 
 log = get_logger("review.documents")
 

@@ -14,12 +14,14 @@ import contextlib
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acp_editor.log import get_logger
 from acp_editor.review.anchor import Anchor
-from acp_editor.review.queue import ReviewHunk, ReviewQueue
 from acp_editor.services.checkpoints import per_root
+
+if TYPE_CHECKING:
+    from acp_editor.review.queue import ReviewHunk, ReviewQueue
 
 log = get_logger("review.persist")
 

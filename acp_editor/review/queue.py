@@ -20,7 +20,7 @@ import itertools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
@@ -34,7 +34,9 @@ from acp_editor.review.anchor import (
     locate,
     revert,
 )
-from acp_editor.services.documents import DocumentSource
+
+if TYPE_CHECKING:
+    from acp_editor.services.documents import DocumentSource
 
 log = get_logger("review")
 

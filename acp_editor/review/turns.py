@@ -17,10 +17,13 @@ import stat
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from acp_editor.log import get_logger
-from acp_editor.review.queue import ReviewQueue
 from acp_editor.services.checkpoints import Change, CheckpointError, CheckpointStore
+
+if TYPE_CHECKING:
+    from acp_editor.review.queue import ReviewQueue
 
 log = get_logger("review.turns")
 

@@ -15,12 +15,14 @@ import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from acp_editor.errors import InternalError, InvalidParams, ResourceNotFound
 from acp_editor.log import get_logger
 from acp_editor.protocol.acp import obj, optional_uint, require_str
-from acp_editor.services.paths import PathPolicy
+
+if TYPE_CHECKING:
+    from acp_editor.services.paths import PathPolicy
 
 log = get_logger("services.documents")
 

@@ -21,13 +21,15 @@ import signal
 from asyncio.subprocess import DEVNULL
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acp_editor import procs
 from acp_editor.errors import InvalidParams
 from acp_editor.log import get_logger
 from acp_editor.protocol.acp import obj, optional_uint, require_str
-from acp_editor.services.paths import PathPolicy
+
+if TYPE_CHECKING:
+    from acp_editor.services.paths import PathPolicy
 
 log = get_logger("services.terminals")
 
