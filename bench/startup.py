@@ -6,11 +6,16 @@ Each run starts the server, writes ``initialize`` at once and times until the an
 is read. The two servers alternate, so both meet the same machine state; the medians and their
 difference are printed. The bare server is pygls's own ``LanguageServer`` with no features: the
 floor every pygls server pays (importing pygls and lsprotocol).
+
+acp-editor's modules are compiled to bytecode first, as ``pip install`` does for pygls's: an
+editable install under ``PYTHONDONTWRITEBYTECODE=1`` (set on some machines, this one included)
+would otherwise compile every module again at every start, about 60 ms here.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import statistics
@@ -65,6 +70,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
+    import acp_editor
+
+    compileall.compile_dir(os.path.dirname(acp_editor.__file__), quiet=1)
     servers = {
         "bare pygls server": [sys.executable, "-c", BARE],
         "acp-editor --stdio": [sys.executable, "-m", "acp_editor", "--stdio"],

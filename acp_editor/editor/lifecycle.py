@@ -50,6 +50,8 @@ class Lifecycle:
     def initialized(self, params: lsp.InitializedParams) -> None:
         self.server.initialized = True
         self.server.background(self._warm_up())
+        for ready in self.server.on_initialized:
+            ready()
 
     async def shutdown(self, params: Any) -> None:
         await self.close()

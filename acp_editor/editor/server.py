@@ -134,6 +134,8 @@ class AcpLanguageServer(LanguageServer):
         self._background: set[asyncio.Task[Any]] = set()
         self.on_close: list[Callable[[], Awaitable[None]]] = []
         """Run when the editor is gone (``exit``, or its pipe closed): the agent goes too."""
+        self.on_initialized: list[Callable[[], None]] = []
+        """Run once the editor has its ``initialize`` answer: work that would delay it."""
 
     def background(self, coro: Coroutine[Any, Any, Any]) -> None:
         """Run a coroutine we do not wait for, owned here so shutdown can cancel it."""

@@ -26,3 +26,13 @@ def test_a_bare_server_serves_no_feature_of_ours() -> None:
     server = AcpLanguageServer()
     assert not {m for m in server.protocol.fm.features if m.startswith("acp/")}
     assert server.protocol.fm.commands == {}
+
+
+async def test_initialized_runs_what_was_kept_from_before_the_first_answer() -> None:
+    """``cli.serve`` defers its collector tuning to here (it would delay ``initialize``)."""
+    server = create_server(LinkOptions(agent=AgentConfig(command=["x"])), FakeAgents())
+    ran: list[bool] = []
+    server.on_initialized.append(lambda: ran.append(server.initialized))
+    server.protocol.fm.features[lsp.INITIALIZED](lsp.InitializedParams())
+    assert ran == [True]
+    server.cancel_background()
