@@ -133,6 +133,15 @@ def is_finished(call: Mapping[str, Any]) -> bool:
     return isinstance(status, str) and status in FINISHED_STATUSES
 
 
+READ_ONLY_KINDS = frozenset({"read", "search", "think", "switch_mode"})
+"""Tool kinds that, as the schema describes them, change no file."""
+
+
+def is_read_only(call: Mapping[str, Any]) -> bool:
+    kind = call.get("kind")
+    return isinstance(kind, str) and kind in READ_ONLY_KINDS
+
+
 def _items(call: Mapping[str, Any], key: str) -> list[dict[str, Any]]:
     items = call.get(key)
     return [i for i in items if isinstance(i, dict)] if isinstance(items, list) else []

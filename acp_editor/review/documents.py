@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
-from acp_editor.protocol.acp import is_finished
+from acp_editor.protocol.acp import is_finished, is_read_only
 from acp_editor.services.watcher import DirectoryWatch
 
 if TYPE_CHECKING:
@@ -86,7 +86,12 @@ class ReviewingDocuments:
             return None
 
     def observe(self, state: SessionView, changes: list[dict[str, Any]]) -> None:
-        """Session changes, as they arrive: a tool call that ended may have changed files."""
+        """Session changes, as they arrive: a tool call that ended may have changed files.
+
+        One of a read-only kind is not looked after: a flood of reads and searches kept git
+        busy (a look every 55 ms, two git runs each, in bench/run.py's tool-call-heavy mix). A
+        file one did change anyway is still found, by the live look while it runs or the next
+        look, at the latest the turn's end."""
         if self.queue.mode == "off":
             return
         running = self._running.setdefault(state.session_id, {})
@@ -99,7 +104,8 @@ class ReviewingDocuments:
                 running.pop(call_id, None)
                 if call is not None and "status" in change.get("set", {}):
                     self._last_finished[state.session_id] = call_id
-                    self._look_soon(state.session_id, call_id)
+                    if not is_read_only(call):
+                        self._look_soon(state.session_id, call_id)
             elif call_id not in running:
                 running[call_id] = None
                 if state.session_id in self._live_waiting:

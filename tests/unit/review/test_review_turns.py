@@ -167,3 +167,20 @@ async def test_a_change_between_tool_calls_waits_for_the_next_one(tmp_path: Path
     live.update(sessionUpdate="tool_call", toolCallId="t2", title="write", status="pending")
     await wait_until(lambda: live.attributed() == {"new.txt": "t2"})
     await live.reviewing.close()
+
+
+async def test_no_look_after_a_read_only_tool_call_but_after_an_edit(tmp_path: Path) -> None:
+    """Without live looks, only tool calls that may change files are looked after when they
+    end: what a read changed anyway is found by the next look (or the turn's end)."""
+    live = LiveTurn(workspace(tmp_path))
+    await live.turns.begin("s1", [str(live.root)])
+    live.update(sessionUpdate="tool_call", toolCallId="r1", kind="read", status="in_progress")
+    (live.root / "a.txt").write_text("a read that wrote\n")
+    live.update(sessionUpdate="tool_call_update", toolCallId="r1", status="completed")
+    await live.reviewing.settle()
+    assert live.attributed() == {}
+    live.update(sessionUpdate="tool_call", toolCallId="e1", kind="edit", status="in_progress")
+    (live.root / "new.txt").write_text("an edit\n")
+    live.update(sessionUpdate="tool_call_update", toolCallId="e1", status="completed")
+    await live.reviewing.settle()
+    assert live.attributed() == {"a.txt": "e1", "new.txt": "e1"}
