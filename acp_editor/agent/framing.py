@@ -10,15 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from acp_editor import jsonio
 
 DEFAULT_MAX_LINE = 64 * 1024 * 1024
 
 
-@dataclass(frozen=True)
-class Frame:
+class Frame(NamedTuple):  # a tuple: one is made for every line (0.24 us, a frozen dataclass 0.45)
     """One decoded JSON value (any JSON, not yet checked to be a JSON-RPC message)."""
 
     value: Any
@@ -108,6 +107,10 @@ class LineSplitter:
 
 def decode_line(line: bytes) -> Frame | BadLine | None:
     """Decode one line; blank lines (and a lone ``\\r``) are skipped silently."""
+    try:
+        return Frame(jsonio.loads(line))  # JSON allows the whitespace around it (CRLF's \r too)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        pass  # rare: worked out again below, to say why
     stripped = line.strip()
     if not stripped:
         return None

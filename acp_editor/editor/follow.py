@@ -69,14 +69,16 @@ class FollowPolicy:
             if furthest is not None and jump.line < furthest:
                 return
             self._furthest[key] = jump.line
+        if self._timer is not None:  # under a flood, nearly always: no clock read
+            self._pending = jump  # the latest wins
+            return
         loop = self._loop or asyncio.get_running_loop()
         now = loop.time()
-        if now - self._last_sent >= self._interval and self._timer is None:
+        if now - self._last_sent >= self._interval:
             self._emit(jump, now)
             return
-        self._pending = jump  # the latest wins
-        if self._timer is None:
-            self._timer = loop.call_at(self._last_sent + self._interval, self._flush)
+        self._pending = jump
+        self._timer = loop.call_at(self._last_sent + self._interval, self._flush)
 
     def _flush(self) -> None:
         self._timer = None
