@@ -30,6 +30,9 @@ log = get_logger("editor.follow")
 MIN_INTERVAL = 0.25
 """Seconds between two jumps: at most four a second."""
 
+FURTHEST_KEPT = 256
+"""(tool call, file) pairs whose furthest line is remembered: the latest ones."""
+
 
 class Jump(NamedTuple):  # a tuple: made for every location a flood of updates carries
     session_id: str
@@ -69,6 +72,8 @@ class FollowPolicy:
             if furthest is not None and jump.line < furthest:
                 return
             self._furthest[key] = jump.line
+            if len(self._furthest) > FURTHEST_KEPT:  # the oldest call's goes: a flood's memory
+                del self._furthest[next(iter(self._furthest))]
         if self._timer is not None:  # under a flood, nearly always: no clock read
             self._pending = jump  # the latest wins
             return

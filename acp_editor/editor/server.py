@@ -71,6 +71,11 @@ class AcpProtocol(LanguageServerProtocol):
         CPU under a flood); typed values inside it are unstructured as pygls does."""
         if not data:
             return
+        if type(data) is JsonRPCResponseMessage:
+            # The answer to one of our own requests (typed LSP answers have classes of their
+            # own): its result is plain JSON, e.g. ``acp/prompt``'s summary of a 15k-tool-call
+            # turn, which cattrs would copy whole first (5 MB more at the flood's peak).
+            data = {"jsonrpc": "2.0", "id": data.id, "result": data.result}
         if self.writer is None:
             log.error("cannot send to the editor: no transport")
             return

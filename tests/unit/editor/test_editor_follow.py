@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from acp_editor.editor.follow import FollowPolicy, Jump
+from acp_editor.editor.follow import FURTHEST_KEPT, FollowPolicy, Jump
 
 
 class FakeLoop:
@@ -97,3 +97,18 @@ def test_switched_off_sends_nothing_and_drops_the_pending_jump() -> None:
     follow.set_enabled(True)
     follow.offer(jump(5))
     assert sent[-1] == jump(5)
+
+
+def test_only_the_latest_tool_calls_are_remembered_but_they_still_never_go_backwards() -> None:
+    follow, sent, loop = policy()
+    follow.offer(jump(10, call="first"))
+    for n in range(FURTHEST_KEPT):  # a flood of other tool calls
+        follow.offer(jump(50, call=f"c{n}"))
+    loop.advance(1)
+    latest = jump(50, call=f"c{FURTHEST_KEPT - 1}")
+    assert sent == [jump(10, call="first"), latest]
+    follow.offer(jump(4, call=latest.tool_call_id))  # remembered: not backwards
+    loop.advance(1)
+    assert sent[-1] == latest
+    follow.offer(jump(4, call="first"))  # forgotten: shown (the memory stays bounded)
+    assert sent[-1] == jump(4, call="first")
