@@ -173,21 +173,9 @@ class JsonRpcPeer:
         for item in self._splitter.finish():
             self._dispatch(item)
 
-    def _dispatch(self, item: Any) -> None:
-        if isinstance(item, BadLine):
-            self._log.warning(
-                "%s: skipped a line (%s, %d bytes): %s",
-                self.name,
-                item.reason,
-                item.size,
-                snippet(item.sample),
-            )
-            return
-        msg = item.value
-        if not isinstance(msg, dict):
-            self._log.warning(
-                "%s: skipped JSON that is not a message: %s", self.name, snippet(repr(msg))
-            )
+    def _dispatch(self, msg: Any) -> None:
+        if type(msg) is not dict:
+            self._skip(msg)
             return
         for trace in self.tracers:
             trace("recv", msg)
@@ -207,6 +195,20 @@ class JsonRpcPeer:
         else:
             self._log.warning(
                 "%s: skipped JSON that is not a message: %s", self.name, snippet(repr(msg))
+            )
+
+    def _skip(self, item: Any) -> None:
+        if isinstance(item, BadLine):
+            self._log.warning(
+                "%s: skipped a line (%s, %d bytes): %s",
+                self.name,
+                item.reason,
+                item.size,
+                snippet(item.sample),
+            )
+        else:
+            self._log.warning(
+                "%s: skipped JSON that is not a message: %s", self.name, snippet(repr(item))
             )
 
     def _on_notification(self, method: str, params: Any) -> None:

@@ -6,19 +6,19 @@ import json
 
 import pytest
 
-from acp_editor.agent.framing import BadLine, Frame, LineSplitter, encode
+from acp_editor.agent.framing import BadLine, LineSplitter, encode
 
 
-def feed_all(splitter: LineSplitter, *chunks: bytes) -> list[Frame | BadLine]:
-    out: list[Frame | BadLine] = []
+def feed_all(splitter: LineSplitter, *chunks: bytes) -> list[object]:
+    out: list[object] = []
     for chunk in chunks:
         out.extend(splitter.feed(chunk))
     out.extend(splitter.finish())
     return out
 
 
-def values(items: list[Frame | BadLine]) -> list[object]:
-    return [i.value if isinstance(i, Frame) else ("bad", i.reason.split(" ")[0]) for i in items]
+def values(items: list[object]) -> list[object]:
+    return [("bad", i.reason.split(" ")[0]) if isinstance(i, BadLine) else i for i in items]
 
 
 MSG = {"jsonrpc": "2.0", "method": "x", "params": {"text": "a\nb é"}}
@@ -38,6 +38,7 @@ LINE = encode(MSG)
         pytest.param([b"not json\n" + LINE], [("bad", "not"), MSG], id="garbage then message"),
         pytest.param([b"\xff\xfe{}\n" + LINE], [("bad", "invalid"), MSG], id="invalid UTF-8"),
         pytest.param([b"[1,2]\n"], [[1, 2]], id="JSON that is not a message still decodes"),
+        pytest.param([b"null\n \nfalse\n"], [None, False], id="null is a value, not a blank"),
         pytest.param(
             ["é".encode()[:1], "é".encode()[1:] + b'"\n'], [("bad", "not")], id="split char"
         ),
@@ -59,8 +60,7 @@ def test_ten_megabyte_line_in_64k_reads() -> None:
     chunks = [data[i : i + 65536] for i in range(0, len(data), 65536)]
     out = feed_all(LineSplitter(), *chunks)
     assert len(out) == 2
-    assert isinstance(out[0], Frame) and out[0].value == big
-    assert isinstance(out[1], Frame) and out[1].value == MSG
+    assert out == [big, MSG]
 
 
 @pytest.mark.parametrize("with_newline_in_same_read", [True, False])
@@ -77,7 +77,7 @@ def test_line_over_the_limit_is_dropped_and_the_stream_recovers(
     out = feed_all(splitter, *chunks)
     assert isinstance(out[0], BadLine) and "longer than 1000" in out[0].reason
     assert out[0].size == len(long) - 1
-    assert isinstance(out[1], Frame) and out[1].value == MSG
+    assert out[1] == MSG
     assert len(out) == 2
 
 
