@@ -136,11 +136,14 @@ class Follower:
 
     def location(self, session_id: str, tool_call_id: str, locations: Any) -> None:
         """A tool call's new ``locations``: the first is where the work is."""
-        first = locations[0] if isinstance(locations, list) and locations else None
-        if isinstance(first, dict) and isinstance(first.get("path"), str):
+        if type(locations) is not list or not locations:
+            return
+        first = locations[0]
+        path = first.get("path") if type(first) is dict else None
+        if type(path) is str:
             line = first.get("line")
-            line = line if isinstance(line, int) and not isinstance(line, bool) else None
-            self.offer(Jump(session_id, first["path"], line, "location", tool_call_id))
+            line = line if type(line) is int else None  # not a bool, nor a float
+            self.policy.offer(Jump(session_id, path, line, "location", tool_call_id))
 
     def close(self) -> None:
         self.policy.close()

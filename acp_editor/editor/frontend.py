@@ -81,26 +81,38 @@ class EditorFrontend(Frontend):
             self.coalescer.add(session_id, changes)
         if self.transcripts is not None:
             self.transcripts.changed(session_id)
-        for change in changes:
-            if change.get("type") not in ("tool_call", "tool_call_content"):
-                continue
-            call_id = change["toolCallId"]
-            call = state.peek_tool_call(call_id) or {}
-            if change["type"] == "tool_call_content":
-                self.diffs.tool_call_changed(session_id, call_id, call)
-                continue
-            fields = change.get("set", {})
-            if "locations" in fields:
-                self.follow.location(session_id, call_id, fields["locations"])
-            if "content" in fields:
-                self.diffs.tool_call_changed(session_id, call_id, call)
-            if not rich and self.channel.features.work_done_progress:
-                self._index_terminals(session_id, call_id, fields)
-                if {"status", "title"} & set(fields) or change.get("unset"):
-                    self.progress.update(session_id, call_id, call)
-            elif not rich and "status" in fields:  # no progress either: a line in its log
-                title = call.get("title") or call.get("kind") or "Tool call"
-                self.channel.log_message(f"acp-editor: {title} ({fields['status']})")
+        progress = not rich and self.channel.features.work_done_progress
+        for change in changes:  # once per update of a flood: the cheap tests first
+            kind = change.get("type")
+            if kind == "tool_call":
+                fields = change["set"]
+                if "locations" in fields:
+                    self.follow.location(session_id, change["toolCallId"], fields["locations"])
+                if "content" in fields or not rich:
+                    self._tool_call_changed(state, change, fields, progress)
+            elif kind == "tool_call_content":
+                call_id = change["toolCallId"]
+                self.diffs.tool_call_changed(
+                    session_id, call_id, state.peek_tool_call(call_id) or {}
+                )
+
+    def _tool_call_changed(
+        self, state: SessionView, change: dict[str, Any], fields: dict[str, Any], progress: bool
+    ) -> None:
+        """Diff previews, and what editors without the stream show of a tool call."""
+        session_id, call_id = state.session_id, change["toolCallId"]
+        call = state.peek_tool_call(call_id) or {}
+        if "content" in fields:
+            self.diffs.tool_call_changed(session_id, call_id, call)
+        if self.channel.features.has(proto.FEATURE_STREAM):
+            return
+        if progress:
+            self._index_terminals(session_id, call_id, fields)
+            if {"status", "title"} & set(fields) or change.get("unset"):
+                self.progress.update(session_id, call_id, call)
+        elif "status" in fields:  # no progress either: a line in its log
+            title = call.get("title") or call.get("kind") or "Tool call"
+            self.channel.log_message(f"acp-editor: {title} ({fields['status']})")
 
     def _index_terminals(self, session_id: str, call_id: str, fields: dict[str, Any]) -> None:
         self._terminal_calls.setdefault((session_id, call_id), call_id)  # v1 _meta without ids
