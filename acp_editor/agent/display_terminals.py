@@ -33,6 +33,10 @@ log = get_logger("agent.display_terminals")
 _DECODER = codecs.getincrementaldecoder("utf-8")
 
 
+_TERMINAL_META = frozenset({"terminal_output", "terminal_output_delta", "terminal_exit"})
+"""The ``_meta`` keys of a v1 tool call that carry a terminal (most tool calls have none)."""
+
+
 @dataclass
 class _Terminal:
     decoder: codecs.IncrementalDecoder = field(default_factory=lambda: _DECODER(errors="replace"))
@@ -52,7 +56,7 @@ class DisplayTerminals:
         kind = update.get("sessionUpdate")
         if kind in ("tool_call", "tool_call_update"):
             meta = update.get("_meta")
-            if isinstance(meta, dict):
+            if isinstance(meta, dict) and not _TERMINAL_META.isdisjoint(meta):
                 self._v1_meta(session_id, update.get("toolCallId"), meta)
         elif kind == "terminal_update":
             self._v2_update(session_id, update)

@@ -94,11 +94,15 @@ class ReviewingDocuments:
         look, at the latest the turn's end."""
         if self.queue.mode == "off":
             return
-        running = self._running.setdefault(state.session_id, {})
-        for change in changes:
+        running = self._running.get(state.session_id)
+        if running is None:
+            running = self._running[state.session_id] = {}
+        for change in changes:  # once per update of a flood
             if change.get("type") != "tool_call":
                 continue
-            call_id = str(change["toolCallId"])
+            call_id = change["toolCallId"]
+            if call_id in running and "status" not in change["set"]:
+                continue  # still running, as far as this change says
             call = state.peek_tool_call(call_id)
             if call is None or is_finished(call):
                 running.pop(call_id, None)
