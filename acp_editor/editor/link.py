@@ -104,8 +104,12 @@ class EditorLink:
         agent = self._start_agent(self.options.agent, self.frontend, self.documents)
         try:
             init = await agent.start(self.workspace_root())
-        except AgentError as exc:
-            self.status.set(state="failed", message=str(exc))
+        except BaseException as exc:
+            # Started half-way (shut down meanwhile, or failed after the spawn): what it
+            # spawned must not outlive this, and nobody else holds it yet.
+            await asyncio.shield(agent.shutdown())
+            if isinstance(exc, AgentError):
+                self.status.set(state="failed", message=str(exc))
             raise
         self.slot.agent = agent
         self.status.set(

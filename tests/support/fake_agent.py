@@ -35,6 +35,8 @@ class Script:
     turn: list[dict[str, Any]] = field(default_factory=list)
     """``session/update`` payloads each prompt applies, in order, before the turn ends."""
     stop_reason: str = "end_turn"
+    start_gate: asyncio.Event | None = None
+    """When set, ``start`` waits for it (an agent slow to come up)."""
 
 
 class FakeAgent:
@@ -57,6 +59,8 @@ class FakeAgent:
 
     async def start(self, cwd: str) -> dict[str, Any]:
         self.calls.append(("start", cwd))
+        if self.script.start_gate is not None:
+            await self.script.start_gate.wait()
         if self.script.fail_start is not None:
             raise AgentError(self.script.fail_start)
         return {"protocolVersion": 1, "agentInfo": {"name": "fake-agent"}}

@@ -10,6 +10,7 @@ from acp_editor.editor.link import AgentUnavailable
 from acp_editor.errors import InvalidParams
 from acp_editor.protocol import editor as proto
 from tests.support.fake_agent import Script
+from tests.support.lsp import wait_until
 from tests.unit.editor.conftest import MakeRig
 
 
@@ -88,3 +89,14 @@ async def test_close_shuts_the_agent_down_and_refuses_new_work(rig: MakeRig) -> 
     assert r.agents.current.calls[-1] == ("shutdown", None)
     with pytest.raises(AgentUnavailable, match="shutting down"):
         await r.side.link.ensure_agent()
+
+
+async def test_close_while_the_agent_starts_shuts_down_what_was_started(rig: MakeRig) -> None:
+    """``shutdown`` can come while the agent is still coming up: the spawned agent goes too."""
+    r = rig(script=Script(start_gate=asyncio.Event()))
+    starting = asyncio.ensure_future(r.side.link.ensure_agent())
+    await wait_until(lambda: bool(r.agents.started) and r.agents.current.calls != [])
+    await r.side.close()
+    assert r.agents.current.calls[-1] == ("shutdown", None)
+    with pytest.raises((AgentUnavailable, asyncio.CancelledError)):
+        await starting
