@@ -27,6 +27,7 @@ from acp_editor.review.documents import ReviewingDocuments
 from acp_editor.review.persist import PendingReview
 from acp_editor.review.queue import ReviewQueue
 from acp_editor.review.turns import Restore, TurnWatch
+from acp_editor.services import watcher
 from acp_editor.services.checkpoints import CheckpointError
 from acp_editor.services.documents import DiskDocuments, DocumentSource, FileService
 from acp_editor.services.paths import PathPolicy
@@ -136,6 +137,7 @@ class AcpClient:
             root = await asyncio.to_thread(Path(cwd).resolve)
             self.pending_review = PendingReview(root)
             await self.pending_review.load_into(self.review)
+            await watcher.preload()
         return result
 
     async def connect(self, peer: JsonRpcPeer) -> dict[str, Any]:

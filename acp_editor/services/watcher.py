@@ -32,6 +32,19 @@ MOST_DIRECTORIES = 20_000
 """More directories than this are not watched live (each is one kernel watch)."""
 
 
+PRELOAD = ("watchfiles", "anyio._backends._asyncio")
+"""What the first watch imports: ``watchfiles``, and the asyncio backend its ``awatch`` loads
+through ``anyio`` on first use (in the event loop: a 28 ms stall)."""
+
+
+async def preload() -> None:
+    """Import what a watch needs now, in a worker thread, before a turn needs it: as the first
+    turn began, the imports held up that turn's first updates (bench/run.py's paced phase)."""
+    for name in PRELOAD:
+        with contextlib.suppress(ImportError):
+            await asyncio.to_thread(importlib.import_module, name)
+
+
 class DirectoryWatch:
     """Calls ``on_change`` after each batch of file events in ``directories`` until stopped."""
 

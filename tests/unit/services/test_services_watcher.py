@@ -4,6 +4,8 @@ per batch of changes; stopping ends it promptly."""
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -38,3 +40,16 @@ async def test_too_many_directories_turn_live_looks_off_and_say_why(
     watch.start()
     await watch.stop()
     assert watch.failed is not None and "too many" in watch.failed and calls == []
+
+
+def test_preload_imports_what_the_first_watch_would_import_in_the_event_loop() -> None:
+    """In a fresh interpreter (this one imported them long ago): every name still exists, so
+    the first turn's updates are not held up by imports."""
+    code = (
+        "import asyncio, sys\n"
+        "from acp_editor.services import watcher\n"
+        "asyncio.run(watcher.preload())\n"
+        "print([m for m in watcher.PRELOAD if m not in sys.modules])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
