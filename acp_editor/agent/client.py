@@ -9,6 +9,7 @@ services the agent may use, review, and the handlers that serve the agent's requ
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,6 +18,7 @@ from acp_editor.agent.asking import PermissionAsker
 from acp_editor.agent.config import AgentConfig
 from acp_editor.agent.connection import AgentConnection
 from acp_editor.agent.display_terminals import DisplayTerminals
+from acp_editor.agent.eliciting import Elicitor
 from acp_editor.agent.frontend import Frontend, SilentFrontend
 from acp_editor.agent.serving import AgentRequests
 from acp_editor.agent.sessions import Session
@@ -72,6 +74,9 @@ class AcpClient:
         files = FileService(paths, self.reviewing, on_access=self._file_accessed)
         self.asker = PermissionAsker(self.frontend, PermissionPolicy(config.auto_approve))
         self.display = DisplayTerminals(self.frontend)
+        self.elicitor = Elicitor(
+            self.frontend, config.elicitation_modes, self._agent_name, self.sessions.__contains__
+        )
         self.requests = AgentRequests(
             self.sessions,
             self.frontend,
@@ -80,9 +85,19 @@ class AcpClient:
             self.asker,
             [self.reviewing.observe],
             [self.display.update],
+            self.elicitor,
         )
         self.connection = AgentConnection(config, self.requests.register, self._agent_exited)
         self.exited = self.connection.exited
+
+    def _agent_name(self) -> str:
+        """What the user is told asks them: the agent's title or name, else its command."""
+        info = self.connection.info.result.get("agentInfo")
+        info = info if isinstance(info, dict) else {}
+        for key in ("title", "name"):
+            if isinstance(info.get(key), str) and info[key].strip():
+                return str(info[key]).strip()
+        return os.path.basename(self.config.command[0]) if self.config.command else "the agent"
 
     def _file_accessed(self, kind: str, path: Any, session_id: str) -> None:
         self.frontend.file_accessed(kind, str(path), session_id)
@@ -318,6 +333,7 @@ class AcpClient:
         if session.prompting:
             session.cancelling = True
         self.asker.cancel(session)
+        self.elicitor.cancel(session_id)
         self.requests.emit(session, session.state.mark_unfinished_cancelled())
         await self.connection.notify(acp.SESSION_CANCEL, {"sessionId": session_id})
 

@@ -39,6 +39,9 @@ class AgentConfig:
     """Add a note about rejected changes to the next prompt."""
     auto_approve: list[Rule] = field(default_factory=list)
     """Explicit auto-approval rules (off unless set)."""
+    elicitation_modes: list[str] = field(default_factory=list)
+    """The elicitation modes (``form``, ``url``) the front end can show: the ones advertised
+    to the agent, set from the editor's capabilities. None by default."""
     env_allowlist: list[str] | None = None
     """When set, the agent (and the commands it runs) see only these variables of the sidecar's
     environment (``NAME`` or ``PREFIX*``), plus ``env``. None: the whole environment."""

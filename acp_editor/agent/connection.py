@@ -65,7 +65,8 @@ class AgentConnection:
         self._serve(peer)
         try:
             result = await peer.request(
-                acp.INITIALIZE, initialize_params(self.config.protocol_version)
+                acp.INITIALIZE,
+                initialize_params(self.config.protocol_version, self.config.elicitation_modes),
             )
             self.info = AgentInfo(result if isinstance(result, dict) else {})
             self.protocol_version = agreed_version(self.info.result, self.config.protocol_version)

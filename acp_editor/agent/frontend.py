@@ -37,6 +37,17 @@ class Frontend(Protocol):
         """Pick one of the agent's (agent-type) auth methods, or None to give up."""
         return None
 
+    async def elicit(self, question: dict[str, Any]) -> dict[str, Any] | None:
+        """Ask what an ``elicitation/create`` asks (its params, checked, plus ``agent``: the
+        agent's name); return ``{"action", "content"?}``, or None when dismissed (cancel). Only
+        modes listed in ``AgentConfig.elicitation_modes`` come here. The task is cancelled when
+        the agent withdraws the request or the turn is cancelled: withdraw the question then."""
+        return None
+
+    def elicitation_completed(self, elicitation_id: str) -> None:
+        """The agent says the web page of an accepted URL elicitation has done its work."""
+        return None
+
     def file_accessed(self, kind: str, path: str, session_id: str) -> None:
         """The agent reads (``"read"``) or writes (``"write"``) ``path`` through us."""
         return None

@@ -2,24 +2,31 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from acp_editor import __version__
 from acp_editor.errors import AgentError
-from acp_editor.protocol import acp
+from acp_editor.protocol import acp, elicitation
 
 
-def initialize_params(protocol_version: int) -> dict[str, Any]:
+def initialize_params(
+    protocol_version: int, elicitation_modes: Sequence[str] = ()
+) -> dict[str, Any]:
+    capabilities: dict[str, Any] = {
+        "fs": {"readTextFile": True, "writeTextFile": True},
+        "terminal": True,
+        # Agents that run commands themselves report their output in tool calls' _meta
+        # to clients that say they show it (agent.display_terminals).
+        "_meta": {"terminal_output": True},
+    }
+    eliciting = elicitation.capabilities(elicitation_modes)
+    if eliciting is not None:  # omitted: unsupported (each supported mode is explicit)
+        capabilities["elicitation"] = eliciting
     return {
         "protocolVersion": protocol_version,
-        "clientCapabilities": {
-            "fs": {"readTextFile": True, "writeTextFile": True},
-            "terminal": True,
-            # Agents that run commands themselves report their output in tool calls' _meta
-            # to clients that say they show it (agent.display_terminals).
-            "_meta": {"terminal_output": True},
-        },
+        "clientCapabilities": capabilities,
         "clientInfo": {"name": "acp-editor", "title": "acp-editor", "version": __version__},
     }
 

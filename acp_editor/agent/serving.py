@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 from acp_editor.errors import InvalidParams
 from acp_editor.log import get_logger
-from acp_editor.protocol import acp
+from acp_editor.protocol import acp, elicitation
 from acp_editor.session.state import InvalidUpdate, SessionView
 
 if TYPE_CHECKING:
     from acp_editor.agent.asking import PermissionAsker
+    from acp_editor.agent.eliciting import Elicitor
     from acp_editor.agent.frontend import Frontend
     from acp_editor.agent.rpc import JsonRpcPeer
     from acp_editor.agent.sessions import Session
@@ -47,6 +48,7 @@ class AgentRequests:
         asker: PermissionAsker,
         observers: list[Observer],
         raw_observers: list[RawObserver] | None = None,
+        elicitor: Elicitor | None = None,
     ) -> None:
         self.sessions = sessions
         self.frontend = frontend
@@ -55,6 +57,7 @@ class AgentRequests:
         self.asker = asker
         self.observers = observers
         """Called with every change before the front end sees it (review's disk watch)."""
+        self.elicitor = elicitor
         self.raw_observers = raw_observers or []
         """Called with every ``session/update`` payload as the agent sent it, before the state
         takes it (agent-owned terminals read output there)."""
@@ -65,6 +68,9 @@ class AgentRequests:
     def register(self, peer: JsonRpcPeer) -> None:
         peer.on_notification(acp.SESSION_UPDATE, self._on_update)
         peer.on_request(acp.SESSION_REQUEST_PERMISSION, self._on_permission)
+        if self.elicitor is not None:
+            peer.on_request(elicitation.CREATE, self.elicitor.create)
+            peer.on_notification(elicitation.COMPLETE, self.elicitor.complete)
         peer.on_request(acp.FS_READ_TEXT_FILE, self._with_session(self.files.read_text_file))
         peer.on_request(acp.FS_WRITE_TEXT_FILE, self._write_text_file)
         peer.on_request(acp.TERMINAL_CREATE, self._terminal_create)

@@ -155,10 +155,14 @@ class ScriptedAgent:
         caps = caps if isinstance(caps, dict) else {}
         fs = caps.get("fs")
         fs = fs if isinstance(fs, dict) else {}
+        eliciting = caps.get("elicitation")
+        eliciting = eliciting if isinstance(eliciting, dict) else {}
         self.caps = ClientCaps(
             read=fs.get("readTextFile") is True,
             write=fs.get("writeTextFile") is True,
             terminal=caps.get("terminal") is True,
+            # Each mode only when present and not null (the spec's capability rule).
+            elicitation=tuple(m for m in ("form", "url") if isinstance(eliciting.get(m), dict)),
         )
         return {
             "protocolVersion": self.version,

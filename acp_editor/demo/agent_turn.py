@@ -73,6 +73,8 @@ class ClientCaps:
     read: bool = False
     write: bool = False
     terminal: bool = False
+    elicitation: tuple[str, ...] = ()
+    """The elicitation modes (``form``, ``url``) the client advertised."""
 
 
 class TurnStopped(Exception):

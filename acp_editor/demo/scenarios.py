@@ -23,6 +23,7 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from acp_editor.demo import elicit
 from acp_editor.demo.agent_turn import Turn, TurnStopped, text_item
 from acp_editor.errors import RpcError
 
@@ -324,6 +325,8 @@ SCENARIOS: dict[str, tuple[Scenario, str]] = {
     "long-shell": (long_shell, "Run a command for a minute in a client terminal"),
     "files": (files, f"Change {HELLO}, create {MADE} and delete {NOTES} with one command"),
     "slow-files": (slow_files, "The same, then the command keeps running (cancel me)"),
+    "ask-form": (elicit.ask_form, "Ask you a question with a form (elicitation)"),
+    "ask-page": (elicit.ask_page, "Ask you to open a web page (URL elicitation)"),
 }
 ALL_ORDER = ("stream", "plan", "read", "edit", "shell", "early-permission", "custom", "chunks")
 
