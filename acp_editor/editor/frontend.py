@@ -15,6 +15,7 @@ from lsprotocol import types as lsp
 from acp_editor.agent.frontend import Frontend
 from acp_editor.editor.coalesce import Coalescer
 from acp_editor.editor.diffs import DiffPreviews
+from acp_editor.editor.elicitation import Elicitation
 from acp_editor.editor.follow import Follower, Jump
 from acp_editor.editor.progress import ToolProgress
 from acp_editor.editor.questions import Questions
@@ -49,6 +50,7 @@ class EditorFrontend(Frontend):
         self.diffs = DiffPreviews(channel, self.coalescer.flush)
         self.progress = ToolProgress(channel)
         self.questions = Questions(channel)
+        self.elicitation = Elicitation(channel)
         self.terminals = TerminalStreams(channel)
         self._followed: set[str] = set()  # review hunks already followed to
         self._terminal_calls: dict[tuple[str, str], str] = {}
@@ -139,6 +141,15 @@ class EditorFrontend(Frontend):
 
     async def choose_auth_method(self, methods: list[dict[str, Any]]) -> str | None:
         return await self.questions.auth_method(methods)
+
+    async def elicit(self, question: dict[str, Any]) -> dict[str, Any] | None:
+        session_id = question.get("sessionId")
+        if isinstance(session_id, str):
+            self.coalescer.flush(session_id)
+        return await self.elicitation.ask(question)
+
+    def elicitation_completed(self, elicitation_id: str) -> None:
+        self.elicitation.completed(elicitation_id)
 
     # -- terminals, review and the agent ---------------------------------------------------------
 

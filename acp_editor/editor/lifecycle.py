@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
+from acp_editor.editor import elicitation
 from acp_editor.editor.features import ClientFeatures
 from acp_editor.editor.handling import plain
 from acp_editor.errors import RpcError
@@ -68,7 +69,9 @@ class Lifecycle:
 
 
 def apply_editor_settings(features: ClientFeatures, agent: AgentConfig) -> None:
-    """Settings from ``initializationOptions.acp`` win over the command line."""
+    """Settings from ``initializationOptions.acp`` win over the command line; what the editor
+    can show decides which elicitation modes the agent is offered."""
+    agent.elicitation_modes = elicitation.modes(features)
     if features.mode:
         agent.initial_mode = features.mode
     if features.review_mode is not None:

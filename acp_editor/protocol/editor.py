@@ -44,6 +44,7 @@ ACP_REVIEW_CHANGED = "acp/reviewChanged"
 # server → editor requests
 ACP_REQUEST_PERMISSION = "acp/requestPermission"
 ACP_CHOOSE_AUTH_METHOD = "acp/chooseAuthMethod"
+ACP_ELICIT = "acp/elicit"
 
 _IN: Direction = "editor → server"
 _OUT: Direction = "server → editor"
@@ -68,6 +69,7 @@ MESSAGES: dict[str, Message] = {
         Message(ACP_TERMINAL_EXIT, _OUT, "notification"),
         Message(ACP_REQUEST_PERMISSION, _OUT, "request"),
         Message(ACP_CHOOSE_AUTH_METHOD, _OUT, "request"),
+        Message(ACP_ELICIT, _OUT, "request"),
         Message(ACP_REVIEW_CHANGED, _OUT, "notification"),
         Message(ACP_REVIEW_DECIDE, _IN, "request"),
         Message(ACP_RESTORE_CHECKPOINT, _IN, "request"),
@@ -83,6 +85,7 @@ FEATURE_DIFFS = "diffs"
 FEATURE_TERMINALS = "terminals"
 FEATURE_AUTH = "auth"
 FEATURE_REVIEW = "review"
+FEATURE_ELICIT = "elicit"
 FEATURES = (
     FEATURE_STREAM,
     FEATURE_FOLLOW,
@@ -91,6 +94,7 @@ FEATURES = (
     FEATURE_TERMINALS,
     FEATURE_AUTH,
     FEATURE_REVIEW,
+    FEATURE_ELICIT,
 )
 
 # Zero-plugin commands (workspace/executeCommand).

@@ -38,13 +38,14 @@ M.messages = {
   TERMINAL_EXIT = { method = "acp/terminalExit", direction = "server → editor", kind = "notification" },
   REQUEST_PERMISSION = { method = "acp/requestPermission", direction = "server → editor", kind = "request" },
   CHOOSE_AUTH_METHOD = { method = "acp/chooseAuthMethod", direction = "server → editor", kind = "request" },
+  ELICIT = { method = "acp/elicit", direction = "server → editor", kind = "request" },
   REVIEW_CHANGED = { method = "acp/reviewChanged", direction = "server → editor", kind = "notification" },
   REVIEW_DECIDE = { method = "acp/reviewDecide", direction = "editor → server", kind = "request" },
   RESTORE_CHECKPOINT = { method = "acp/restoreCheckpoint", direction = "editor → server", kind = "request" },
   -- </messages>
 }
 
---- The rich features, in the order of the document's table; the plugin declares all of them.
+--- The rich features, in the order of the document's table (the plugin declares those it renders).
 ---@type string[]
 M.features = {
   -- <features>
@@ -55,6 +56,7 @@ M.features = {
   "terminals",
   "auth",
   "review",
+  "elicit",
   -- </features>
 }
 

@@ -69,7 +69,8 @@ class Editor:
     client: LanguageClient
     workspace: Path
     answer_permission: Answer
-    """Answers ``window/showMessageRequest`` and ``acp/requestPermission`` (may be async)."""
+    """Answers ``window/showMessageRequest``, ``acp/requestPermission`` and ``acp/elicit`` (may
+    be async)."""
     refuse_edits: bool = False
     reports_edits: bool = True
     """False: like eglot, the editor applies a server edit (and bumps the version) but reports
@@ -207,6 +208,7 @@ async def start_editor(
     # parameter named ``ls``).
     client.feature(lsp.WINDOW_SHOW_MESSAGE_REQUEST)(ask)
     client.feature(proto.ACP_REQUEST_PERMISSION)(ask)
+    client.feature(proto.ACP_ELICIT)(ask)
     client.feature(lsp.WORKSPACE_APPLY_EDIT)(lambda p: _apply(editor, p))
     for message in proto.MESSAGES.values():
         if message.direction == "server → editor" and message.kind == "notification":

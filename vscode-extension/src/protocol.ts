@@ -34,6 +34,7 @@ export const TERMINAL_OUTPUT = new NotificationType<w.TerminalOutputParams>("acp
 export const TERMINAL_EXIT = new NotificationType<w.TerminalExitParams>("acp/terminalExit");
 export const REQUEST_PERMISSION = new RequestType<w.RequestPermissionParams, w.RequestPermissionResult, void>("acp/requestPermission");
 export const CHOOSE_AUTH_METHOD = new RequestType<w.ChooseAuthMethodParams, w.ChooseAuthMethodResult, void>("acp/chooseAuthMethod");
+export const ELICIT = new RequestType<w.ElicitParams, w.ElicitResult, void>("acp/elicit");
 export const REVIEW_CHANGED = new NotificationType<w.ReviewChangedParams>("acp/reviewChanged");
 export const REVIEW_DECIDE = new RequestType<w.ReviewDecideParams, w.ReviewDecideResult, void>("acp/reviewDecide");
 export const RESTORE_CHECKPOINT = new RequestType<w.RestoreCheckpointParams, w.RestoreResult, void>("acp/restoreCheckpoint");
@@ -62,13 +63,14 @@ export const MESSAGES: Readonly<Record<string, { direction: Direction; kind: Kin
   "acp/terminalExit": { direction: "server → editor", kind: "notification" },
   "acp/requestPermission": { direction: "server → editor", kind: "request" },
   "acp/chooseAuthMethod": { direction: "server → editor", kind: "request" },
+  "acp/elicit": { direction: "server → editor", kind: "request" },
   "acp/reviewChanged": { direction: "server → editor", kind: "notification" },
   "acp/reviewDecide": { direction: "editor → server", kind: "request" },
   "acp/restoreCheckpoint": { direction: "editor → server", kind: "request" },
   // </table>
 };
 
-/** The rich features, in the order of the document's table; this extension declares them all. */
+/** The rich features, in the order of the document's table (the extension declares those it renders). */
 export const FEATURES: readonly string[] = [
   // <features>
   "stream",
@@ -78,6 +80,7 @@ export const FEATURES: readonly string[] = [
   "terminals",
   "auth",
   "review",
+  "elicit",
   // </features>
 ];
 

@@ -241,6 +241,45 @@ export interface AuthMethod { id: string; name: string; description?: string }
 export interface ChooseAuthMethodParams { methods: AuthMethod[] }
 export interface ChooseAuthMethodResult { methodId: string | null }
 
+/** A form field of ACP's restricted JSON Schema (flat: no nesting). */
+export interface ElicitationField {
+  type: "string" | "number" | "integer" | "boolean" | "array";
+  title?: string;
+  description?: string;
+  default?: string | number | boolean | string[];
+  enum?: string[];
+  oneOf?: { const: string; title: string }[];
+  items?: { enum?: string[]; anyOf?: { const: string; title: string }[] };
+  format?: "email" | "uri" | "date" | "date-time";
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+}
+export interface ElicitationSchema {
+  type?: "object";
+  title?: string;
+  properties: { [name: string]: ElicitationField };
+  required?: string[];
+}
+export type ElicitationValue = string | number | boolean | string[];
+export interface ElicitParams {
+  requestId: string;
+  agent: string;
+  mode: "form" | "url";
+  message: string;
+  sessionId?: SessionId;
+  toolCallId?: ToolCallId;
+  requestedSchema?: ElicitationSchema;
+  url?: string;
+  host?: string;
+  warning?: string;
+}
+export interface ElicitResult {
+  action: "accept" | "decline" | "cancel";
+  content?: { [field: string]: ElicitationValue };
+}
+
 export interface ReviewChangedParams { hunks: ReviewHunk[] }
 
 export type Decision = "accept" | "reject";
