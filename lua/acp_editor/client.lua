@@ -37,13 +37,8 @@ end
 
 ---@param cfg acp_editor.Config
 function M.init_options(cfg)
-  -- Every rich feature but `elicit`, whose forms this plugin does not draw yet: without it the
-  -- server still offers agents web pages (URL elicitation) as a standard LSP question and
-  -- window/showDocument, which Neovim's own handlers show (vim.ui.select, vim.ui.open).
   local acp = {
-    features = vim.tbl_filter(function(f)
-      return f ~= "elicit"
-    end, protocol.features),
+    features = vim.deepcopy(protocol.features),
     savesAfterApply = cfg.saves_after_apply,
     follow = cfg.follow,
   }

@@ -194,6 +194,12 @@ function M.new_session()
   end
 end
 
+function M.answer()
+  if ensure() then
+    require("acp_editor.elicit").answer()
+  end
+end
+
 function M.permission()
   if ensure() then
     require("acp_editor.chat").choose()

@@ -8,6 +8,7 @@
 -- for requests, a proper JSON-RPC error.
 
 local disk_sync = require("acp_editor.disk_sync")
+local elicit = require("acp_editor.elicit")
 local follow = require("acp_editor.follow")
 local permissions = require("acp_editor.permissions")
 local protocol = require("acp_editor.protocol")
@@ -71,7 +72,11 @@ function M.build(cfg)
     [method.REVIEW_CHANGED] = guard("acp/reviewChanged", review.on_changed),
     [method.REQUEST_PERMISSION] = guard("acp/requestPermission", permissions.handle, true),
     [method.CHOOSE_AUTH_METHOD] = guard("acp/chooseAuthMethod", permissions.choose_auth, true),
-    [protocol.CANCEL_REQUEST] = guard("$/cancelRequest", permissions.cancel_request),
+    [method.ELICIT] = guard("acp/elicit", elicit.handle, true),
+    [protocol.CANCEL_REQUEST] = guard("$/cancelRequest", function(err, params, ctx)
+      permissions.cancel_request(err, params, ctx)
+      elicit.cancel_request(err, params, ctx)
+    end),
   }
   h["workspace/applyEdit"] = apply_edit(cfg)
   return h

@@ -45,7 +45,7 @@ M.messages = {
   -- </messages>
 }
 
---- The rich features, in the order of the document's table (the plugin declares those it renders).
+--- The rich features, in the order of the document's table; the plugin declares all of them.
 ---@type string[]
 M.features = {
   -- <features>

@@ -19,6 +19,41 @@ function M.answer_with(title, delay_ms)
   shared.answer_with(M.selects, title, delay_ms)
 end
 
+--- Play a user answering a sequence of vim.ui.select / vim.ui.input calls, in order: each step
+--- is `{ select = title }` or `{ input = text }` (`vim.NIL`: dismissed). vim.ui.open is the
+--- browser: it records the URL instead of starting one (nothing can be opened here).
+function M.answer_script(steps)
+  M.asked, M.opened = {}, {}
+  local queue = vim.deepcopy(steps)
+  local function next_step(kind, prompt)
+    local step = table.remove(queue, 1) or {}
+    table.insert(M.asked, { kind = kind, prompt = prompt, expected = vim.tbl_keys(step)[1] })
+    return step[kind]
+  end
+  vim.ui.select = function(items, opts, on_choice)
+    local titles = {}
+    for i, item in ipairs(items) do
+      titles[i] = opts.format_item and opts.format_item(item) or tostring(item)
+    end
+    local want = next_step("select", opts.prompt)
+    M.asked[#M.asked].titles = titles
+    local index = (want ~= nil and want ~= vim.NIL) and vim.fn.index(titles, want) + 1 or 0
+    vim.schedule(function()
+      on_choice(index > 0 and items[index] or nil, index > 0 and index or nil)
+    end)
+  end
+  vim.ui.input = function(opts, on_confirm)
+    local text = next_step("input", opts.prompt)
+    M.asked[#M.asked].default = opts.default
+    vim.schedule(function()
+      on_confirm(text ~= vim.NIL and text or nil)
+    end)
+  end
+  vim.ui.open = function(url)
+    table.insert(M.opened, url)
+  end
+end
+
 local function acp()
   return require("acp_editor")
 end
