@@ -15,6 +15,7 @@ import { Controller } from "./host/controller";
 import { ProposedDocs } from "./host/diffs";
 import { FollowView } from "./host/follow";
 import { Log } from "./host/log";
+import { Elicitations } from "./host/elicit";
 import { Permissions, chooseAuthMethod } from "./host/permissions";
 import { InlineReview } from "./host/review";
 import { AgentTerminals } from "./host/terminals";
@@ -29,7 +30,8 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
   const permissions = new Permissions(store, docs, log);
   const follow = new FollowView(store, log);
   const bundled = new BundledSidecar(context.extensionPath, context.globalStorageUri.fsPath, log);
-  sidecar = new Sidecar(store, log, { permission: permissions.handle, auth: chooseAuthMethod, follow: (p) => void follow.show(p) }, bundled);
+  const elicitations = new Elicitations(log);
+  sidecar = new Sidecar(store, log, { permission: permissions.handle, auth: chooseAuthMethod, elicit: elicitations.handle, follow: (p) => void follow.show(p) }, bundled);
   const side = sidecar;
   const controller = new Controller(store, side, log);
   const terminals = new AgentTerminals(store);

@@ -70,7 +70,7 @@ export const MESSAGES: Readonly<Record<string, { direction: Direction; kind: Kin
   // </table>
 };
 
-/** The rich features, in the order of the document's table (the extension declares those it renders). */
+/** The rich features, in the order of the document's table; this extension declares them all. */
 export const FEATURES: readonly string[] = [
   // <features>
   "stream",

@@ -72,7 +72,7 @@ test("the command line: --stdio, trace, extras, then -- AGENT ARGS", () => {
 
 test("initialization options declare every feature and carry the review settings", () => {
   const o = initializationOptions({ ...DEFAULTS, follow: false, review: "off", autoApprove: ["read"], tellAgentRejections: true });
-  assert.deepEqual(o, { acp: { features: FEATURES.filter((f) => f !== "elicit"), savesAfterApply: false, follow: false, review: "off", tellAgentRejections: true, autoApprove: ["read"] } });
+  assert.deepEqual(o, { acp: { features: [...FEATURES], savesAfterApply: false, follow: false, review: "off", tellAgentRejections: true, autoApprove: ["read"] } });
 });
 
 test("a restart is needed for command-line and init changes, not for follow", () => {

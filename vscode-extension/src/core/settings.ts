@@ -177,15 +177,10 @@ export function serverEnv(base: Record<string, string | undefined>, agent: Agent
   return { ...env, ...(agent?.env ?? {}) };
 }
 
-/** The rich features this extension renders: all of the document's but `elicit`, whose forms it
- *  does not draw yet. Without it the server still offers agents web pages (URL elicitation), as
- *  a standard LSP question and `window/showDocument`, which VS Code shows itself. */
-export const DECLARED_FEATURES: readonly string[] = FEATURES.filter((f) => f !== "elicit");
-
 export function initializationOptions(settings: Settings): InitializationOptions {
   return {
     acp: {
-      features: [...DECLARED_FEATURES],
+      features: [...FEATURES],
       // VS Code's workspace/applyEdit leaves the document dirty; the server then writes the same
       // text to disk so the agent's next read sees it.
       savesAfterApply: false,

@@ -2,7 +2,7 @@
  * The sidecar's lifecycle: find `acp-editor`, start it as a language server, feed the store from
  * its acp/... notifications, and offer the acp/... requests to the rest of the extension.
  *
- * Requests from the server (permissions, auth) are delegated to handlers the UI modules install,
+ * Requests from the server (permissions, auth, the agent's questions) are delegated to handlers the UI modules install,
  * so this module holds no UI. Method names come from protocol.ts only.
  */
 
@@ -19,11 +19,13 @@ import type { Log } from "./log";
 
 export type PermissionHandler = (params: w.RequestPermissionParams, token: vscode.CancellationToken) => Promise<w.RequestPermissionResult>;
 export type AuthHandler = (params: w.ChooseAuthMethodParams, token: vscode.CancellationToken) => Promise<w.ChooseAuthMethodResult>;
+export type ElicitHandler = (params: w.ElicitParams, token: vscode.CancellationToken) => Promise<w.ElicitResult>;
 export type SimpleHandler<T> = (params: T) => void;
 
 export interface Handlers {
   permission: PermissionHandler;
   auth: AuthHandler;
+  elicit: ElicitHandler;
   follow: SimpleHandler<w.FollowParams>;
 }
 
@@ -133,6 +135,7 @@ export class Sidecar implements vscode.Disposable {
       client.onNotification(P.REVIEW_CHANGED, (p) => s.reviewChanged(p.hunks)),
       client.onRequest(P.REQUEST_PERMISSION, (p, token) => this.handlers.permission(p, token)),
       client.onRequest(P.CHOOSE_AUTH_METHOD, (p, token) => this.handlers.auth(p, token)),
+      client.onRequest(P.ELICIT, (p, token) => this.handlers.elicit(p, token)),
       client.onDidChangeState((e) => {
         if (e.newState === State.Stopped && this.client === client) {
           this.problem = "acp-editor stopped: see the log (ACP: Show the Log), then ACP: Restart the Sidecar.";

@@ -15,7 +15,7 @@ const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
 const { test, run, screenshot, element } = require(path.join(__dirname, '..', '..', 'test-harness', 'host'));
-const { sleep, until, chatViewProbe, notificationSpy, editorWithFocus, commandSpy } = require('./probes');
+const { sleep, until, chatViewProbe, notificationSpy, editorWithFocus, commandSpy, quickInputScript } = require('./probes');
 
 const EXTENSION_ID = 'acp-editor.acp-editor';
 // What the demo agent says and writes (acp_editor/demo/scenarios.py).
@@ -260,6 +260,58 @@ test('the chat stays at the newest message while a turn streams and its plan gro
   }, 5000, 100).catch((error) => {
     throw new Error(`${error.message}: ${JSON.stringify({ ...last, text: last && last.text.slice(-80) })}`);
   });
+}, { timeoutMs: 30000 });
+
+// What the demo agent asks (acp_editor/demo/elicit.py).
+const PAGE_URL = 'https://example.com/acp-editor-demo/sign-in';
+
+test('the agent asks to open a web page: the whole address first, then only "Open" opens it', async () => {
+  const opened = [];
+  const realOpen = vscode.env.openExternal;
+  vscode.env.openExternal = async (uri) => { opened.push(uri.toString(true)); return true; }; // the browser
+  try {
+    const shown = notifications.calls.length;
+    await sendFromChat('ask-page');
+    const note = await until('the web page question', () => notifications.calls.slice(shown).find((c) => c.message.includes('asks you to open a web page')));
+    assert.deepStrictEqual(note.titles, ['Decline', 'Open']);
+    assert.ok(note.message.startsWith('acp-editor demo agent asks'), note.message);
+    assert.ok(note.message.includes('Site: example.com') && note.message.includes(`Address: ${PAGE_URL}`), note.message);
+    assert.deepStrictEqual(opened, [], 'opened before consent');
+    notifications.click(note, 'Open');
+    assert.strictEqual(await turnEnded(), 'end_turn');
+    assert.deepStrictEqual(opened, [PAGE_URL]);
+    assert.ok(agentMessages().some((m) => m.includes('Web page answered: accept')), agentMessages().join(' | '));
+  } finally {
+    vscode.env.openExternal = realOpen;
+  }
+}, { timeoutMs: 30000 });
+
+test('the agent asks with a form: asked field by field, reviewed, then sent', async () => {
+  const pick = (prefix) => (items) => items.find((i) => (typeof i === 'string' ? i : i.label).startsWith(prefix));
+  const script = quickInputScript([
+    pick('Quick'), // strategy (required: first)
+    () => '4', // files
+    pick('No'), // notify
+    () => '', // name: left empty
+    pick('Send'), // the review
+  ]);
+  try {
+    const shown = notifications.calls.length;
+    await sendFromChat('ask-form');
+    const note = await until('the form question', () => notifications.calls.slice(shown).find((c) => c.message.includes('How should I go about')));
+    assert.deepStrictEqual(note.titles, ['Answer…', 'Decline']);
+    assert.deepStrictEqual(script.calls, [], 'a quick input opened before "Answer…"');
+    notifications.click(note, 'Answer…');
+    assert.strictEqual(await turnEnded(), 'end_turn');
+    assert.deepStrictEqual(script.calls.map((c) => c.kind), ['pick', 'input', 'pick', 'input', 'pick']);
+    const review = script.calls[4];
+    assert.deepStrictEqual(review.labels.slice(0, 2), ['Send', 'Decline']);
+    assert.ok(review.labels.includes('Strategy*: quick') && review.labels.includes('At most this many files: 4'), review.labels.join(' | '));
+    const said = 'Form answered: accept {"files": 4, "notify": false, "strategy": "quick"}';
+    assert.ok(agentMessages().some((m) => m.includes(said)), agentMessages().join(' | '));
+  } finally {
+    script.restore();
+  }
 }, { timeoutMs: 30000 });
 
 test('an agent chosen from the ACP registry runs after the restart', async () => {

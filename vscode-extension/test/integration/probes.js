@@ -126,4 +126,31 @@ async function editorWithFocus(marker = '\u2063') {
   return changed;
 }
 
-module.exports = { sleep, until, chatViewProbe, notificationSpy, editorWithFocus, commandSpy };
+/**
+ * Quick picks and input boxes answered by a script, in order: each step is a function of
+ * (items or undefined, options) giving what the user picks or types (undefined: Escape). Every
+ * call is recorded; `restore()` puts VS Code's own back.
+ */
+function quickInputScript(steps) {
+  const queue = [...steps];
+  const calls = [];
+  const realPick = vscode.window.showQuickPick;
+  const realInput = vscode.window.showInputBox;
+  const answer = async (kind, items, options) => {
+    const resolved = await items;
+    const step = queue.shift();
+    calls.push({ kind, title: options && options.title, labels: resolved ? resolved.map((i) => (typeof i === 'string' ? i : i.label)) : undefined, value: options && options.value });
+    return step ? step(resolved, options) : undefined;
+  };
+  vscode.window.showQuickPick = (items, options) => answer('pick', items, options);
+  vscode.window.showInputBox = (options) => answer('input', undefined, options);
+  return {
+    calls,
+    restore() {
+      vscode.window.showQuickPick = realPick;
+      vscode.window.showInputBox = realInput;
+    },
+  };
+}
+
+module.exports = { sleep, until, chatViewProbe, notificationSpy, editorWithFocus, commandSpy, quickInputScript };
