@@ -240,22 +240,41 @@ class AcpClient:
         except RpcError as exc:
             log.warning("could not switch to mode %r: %s", wanted, exc.message)
 
-    async def load_session(self, session_id: str, cwd: str, *, resume: bool = False) -> Session:
+    async def load_session(
+        self,
+        session_id: str,
+        cwd: str,
+        *,
+        resume: bool = False,
+        additional_directories: Sequence[str] = (),
+    ) -> Session:
         """``session/load`` (replays the conversation) or, with ``resume``, ``session/resume``."""
         method = acp.SESSION_RESUME if resume else acp.SESSION_LOAD
         if not self.supports(method):
             raise AgentError(f"the agent does not support {method}")
         # Registered first: the replay arrives as session/update before the response.
-        session = self.sessions.get(session_id) or self._open(session_id, cwd, ())
+        session = self.sessions.get(session_id) or self._open(
+            session_id, cwd, additional_directories
+        )
         if not resume and not session.prompting:
             # session/load replays the whole conversation: over the state already held it
             # would be there twice. The editor's mirror resyncs from the snapshot it is sent.
             session.state = SessionState(session_id, self.protocol_version)
-        result = await self._session_call(
-            method, {"sessionId": session_id, "cwd": cwd, "mcpServers": []}
-        )
+        params: dict[str, Any] = {"sessionId": session_id, "cwd": cwd, "mcpServers": []}
+        if additional_directories:
+            params["additionalDirectories"] = list(additional_directories)
+        result = await self._session_call(method, params)
         self._apply_setup(session, result)
         return session
+
+    def set_directories(self, session_id: str, directories: Sequence[str]) -> None:
+        """The editor's workspace folders changed: the files we serve the session are confined
+        to its cwd and these from now on (the agent keeps what it was told at session/new)."""
+        session = self.sessions.get(session_id)
+        if session is None:
+            return
+        session.additional_directories = [d for d in directories if d != session.cwd]
+        self.requests.files.policy.set_session_roots(session_id, session.roots)
 
     async def list_sessions(self, cwd: str | None = None) -> dict[str, Any]:
         if not self.supports(acp.SESSION_LIST):

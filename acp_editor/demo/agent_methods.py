@@ -170,7 +170,7 @@ class ScriptedAgent:
                 "loadSession": True,
                 "promptCapabilities": {"image": False, "audio": False, "embeddedContext": True},
                 "mcpCapabilities": {"http": False, "sse": False},
-                "sessionCapabilities": {"list": {}, "close": {}},
+                "sessionCapabilities": {"list": {}, "close": {}, "additionalDirectories": {}},
             },
             "agentInfo": {
                 "name": "acp-editor-demo-agent",

@@ -57,8 +57,15 @@ class AgentSide(Protocol):
     ) -> OpenedSession: ...
 
     async def load_session(
-        self, session_id: str, cwd: str, *, resume: bool = False
+        self,
+        session_id: str,
+        cwd: str,
+        *,
+        resume: bool = False,
+        additional_directories: Sequence[str] = (),
     ) -> OpenedSession: ...
+
+    def set_directories(self, session_id: str, directories: Sequence[str]) -> None: ...
 
     async def list_sessions(self, cwd: str | None = None) -> dict[str, Any]: ...
 

@@ -60,6 +60,7 @@ def assemble(
     options: LinkOptions,
     start_agent: AgentFactory,
     workspace_root: Callable[[], str | None],
+    workspace_folders: Callable[[], list[str]] = list,
 ) -> EditorSide:
     slot = AgentSlot()
     status = AgentStatus(channel, options.agent.command)
@@ -77,6 +78,7 @@ def assemble(
         start_agent=start_agent,
         workspace_root=workspace_root,
         turn_ended=frontend.flush,
+        workspace_folders=workspace_folders,
     )
     return EditorSide(
         slot,
@@ -106,13 +108,27 @@ def create_server(
 ) -> AcpLanguageServer:
     """A language server with every handler registered, ready for ``serve_stdio``."""
     server = AcpLanguageServer()
-    side = assemble(server, options, start_agent, lambda: workspace_root(server))
+    side = assemble(
+        server,
+        options,
+        start_agent,
+        lambda: workspace_root(server),
+        lambda: workspace_folders(server),
+    )
     Lifecycle(server, side.link, side.frontend.follow, side.close).register()
     side.commands.register(server)
     side.rich.register(server)
     side.review_handlers.register(server)
     server.on_close.append(side.close)
     return server
+
+
+def workspace_folders(server: AcpLanguageServer) -> list[str]:
+    """Every workspace folder's path, in the editor's order; none before ``initialized``."""
+    if not server.initialized:
+        return []
+    paths = (to_fs_path(folder.uri) for folder in server.workspace.folders.values())
+    return list(dict.fromkeys(p for p in paths if p))
 
 
 def workspace_root(server: AcpLanguageServer) -> str | None:

@@ -1,5 +1,5 @@
 """The LSP lifecycle: what the editor can do (``initialize``), starting the agent early
-(``initialized``), and ending everything (``shutdown``)."""
+(``initialized``), its workspace folders changing, and ending everything (``shutdown``)."""
 
 from __future__ import annotations
 
@@ -41,6 +41,8 @@ class Lifecycle:
     def register(self) -> None:
         self.server.feature(lsp.INITIALIZE)(plain(self.initialize))
         self.server.feature(lsp.INITIALIZED)(plain(self.initialized))
+        # pygls updates its workspace first, then calls this.
+        self.server.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)(plain(self.folders_changed))
         self.server.feature(lsp.SHUTDOWN)(plain(self.shutdown))
 
     def initialize(self, params: lsp.InitializeParams) -> None:
@@ -53,6 +55,9 @@ class Lifecycle:
         self.server.background(self._warm_up())
         for ready in self.server.on_initialized:
             ready()
+
+    def folders_changed(self, params: Any) -> None:
+        self.link.folders_changed()
 
     async def shutdown(self, params: Any) -> None:
         await self.close()

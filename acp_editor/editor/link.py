@@ -54,6 +54,7 @@ class EditorLink:
         start_agent: AgentFactory,
         workspace_root: Callable[[], str | None],
         turn_ended: Callable[[str], None],
+        workspace_folders: Callable[[], list[str]] = list,
     ) -> None:
         self.options = options
         self.slot = slot
@@ -62,6 +63,7 @@ class EditorLink:
         self.documents = documents
         self._start_agent = start_agent
         self._workspace_root = workspace_root
+        self._workspace_folders = workspace_folders
         self._turn_ended = turn_ended
         """Called with the session id before a prompt is answered: the editor must have the
         turn's last state before it learns the turn ended."""
@@ -136,10 +138,28 @@ class EditorLink:
     def session_ids(self) -> list[str]:
         return self.slot.agent.session_ids() if self.slot.agent is not None else []
 
+    def additional_directories(self, agent: AgentSide, cwd: str) -> list[str]:
+        """The editor's other workspace folders, for an agent that takes them (else none: an
+        agent that did not advertise them may refuse the session)."""
+        if not agent.supports(acp.ADDITIONAL_DIRECTORIES):
+            return []
+        return [folder for folder in self._workspace_folders() if folder != cwd]
+
+    def folders_changed(self) -> None:
+        """``workspace/didChangeWorkspaceFolders``: the open sessions' file access follows (the
+        next session is told them; the agent keeps what an open one was told)."""
+        agent = self.slot.agent
+        if agent is None:
+            return
+        folders = self._workspace_folders()
+        for session_id in agent.session_ids():
+            agent.set_directories(session_id, folders)
+
     async def new_session(self, cwd: str | None = None) -> str:
         agent = await self.ensure_agent()
+        cwd = cwd or self.workspace_root()
         try:
-            session = await agent.new_session(cwd or self.workspace_root())
+            session = await agent.new_session(cwd, self.additional_directories(agent, cwd))
         except AgentError as exc:
             raise AgentUnavailable(str(exc)) from exc
         self.current_session = session.id
@@ -178,8 +198,10 @@ class EditorLink:
     async def load_session(self, session_id: str, cwd: str | None = None) -> str:
         agent = await self.ensure_agent()
         resume = not agent.supports(acp.SESSION_LOAD) and agent.supports(acp.SESSION_RESUME)
+        cwd = cwd or self.workspace_root()
+        dirs = self.additional_directories(agent, cwd)
         try:
-            await agent.load_session(session_id, cwd or self.workspace_root(), resume=resume)
+            await agent.load_session(session_id, cwd, resume=resume, additional_directories=dirs)
         except AgentError as exc:
             raise AgentUnavailable(str(exc)) from exc
         self.current_session = session_id

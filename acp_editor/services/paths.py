@@ -62,6 +62,11 @@ class PathPolicy:
         if root not in current:
             self._by_session = {**self._by_session, session: (*current, root)}
 
+    def set_session_roots(self, session: str, paths: Sequence[str | Path]) -> None:
+        """The session's own roots are now exactly ``paths`` (its workspace folders changed)."""
+        roots = tuple(dict.fromkeys(_resolve(os.fspath(p)) for p in paths))
+        self._by_session = {**self._by_session, session: roots}
+
     def roots_for(self, session: str | None) -> tuple[Path, ...]:
         return self._roots + (self._by_session.get(session, ()) if session is not None else ())
 

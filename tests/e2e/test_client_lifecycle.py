@@ -244,3 +244,19 @@ async def test_loading_the_open_session_again_shows_its_conversation_once(
     users = [e for e in entries if e["kind"] == "message" and e["role"] == "user"]
     assert len(users) == 1, entries
     assert len(entries) == len(before)
+
+
+async def test_a_session_s_file_access_follows_the_editor_s_folders(
+    start_client: StartClient, tmp_path: Path
+) -> None:
+    docs, extra = tmp_path / "docs", tmp_path / "extra"
+    docs.mkdir()
+    extra.mkdir()
+    client = await start_client("--fast", cwd=tmp_path)
+    session = await client.new_session(str(tmp_path), [str(docs)])
+    policy = client.requests.files.policy
+    assert docs.resolve() in policy.roots_for(session.id)
+    client.set_directories(session.id, [str(tmp_path), str(extra)])
+    roots = policy.roots_for(session.id)
+    assert extra.resolve() in roots and docs.resolve() not in roots
+    assert session.additional_directories == [str(extra)]

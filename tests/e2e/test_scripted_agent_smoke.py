@@ -166,7 +166,11 @@ async def prompt(client: MiniClient, session_id: str, text: str) -> Any:
 async def test_all_scenarios_on_v1(agents: list[MiniClient], tmp_path: Path) -> None:
     client, pump, init = await connect(agents, tmp_path)
     assert init["protocolVersion"] == 1
-    assert init["agentCapabilities"]["sessionCapabilities"] == {"list": {}, "close": {}}
+    assert init["agentCapabilities"]["sessionCapabilities"] == {
+        "list": {},
+        "close": {},
+        "additionalDirectories": {},
+    }
     new = await client.peer.request("session/new", {"cwd": str(tmp_path), "mcpServers": []})
     assert new["modes"]["currentModeId"] == "code"
     assert new["configOptions"][0]["type"] == "select"

@@ -51,6 +51,8 @@ class FakeAgent:
         self.review = ReviewQueue(documents, "after-write", frontend.review_changed)
         self.states: dict[str, SessionState] = {}
         self.calls: list[tuple[str, Any]] = []
+        self.directories: dict[str, list[str]] = {}
+        """Each session's additional directories, as last given."""
         self._ids = itertools.count(1)
 
     @property
@@ -97,11 +99,23 @@ class FakeAgent:
 
     async def new_session(self, cwd: str, additional_directories: Sequence[str] = ()) -> Opened:
         self.calls.append(("new_session", cwd))
-        return self._open(f"s{next(self._ids)}")
+        self.directories[f"s{next(self._ids)}"] = list(additional_directories)
+        return self._open(list(self.directories)[-1])
 
-    async def load_session(self, session_id: str, cwd: str, *, resume: bool = False) -> Opened:
+    async def load_session(
+        self,
+        session_id: str,
+        cwd: str,
+        *,
+        resume: bool = False,
+        additional_directories: Sequence[str] = (),
+    ) -> Opened:
         self.calls.append(("resume" if resume else "load", session_id))
+        self.directories[session_id] = list(additional_directories)
         return self._open(session_id)
+
+    def set_directories(self, session_id: str, directories: Sequence[str]) -> None:
+        self.directories[session_id] = list(directories)
 
     async def list_sessions(self, cwd: str | None = None) -> dict[str, Any]:
         return {"sessions": [{"sessionId": s, "cwd": cwd} for s in self.states]}

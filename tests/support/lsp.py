@@ -179,6 +179,7 @@ async def start_editor(
     init_options: dict[str, Any] | None = None,
     folders: bool = True,
     root: bool = True,
+    extra_folders: tuple[Path, ...] = (),
 ) -> Editor:
     command = [sys.executable, "-m", "acp_editor", "--stdio", *server_args]
     if agent != []:  # [] : no agent after --, so presets (or the demo agent) decide
@@ -225,7 +226,10 @@ async def start_editor(
         lsp.InitializeParams(
             capabilities=capabilities_of(capabilities),
             root_uri=uri if root else None,
-            workspace_folders=[lsp.WorkspaceFolder(uri=uri, name=workspace.name)]
+            workspace_folders=[
+                lsp.WorkspaceFolder(uri=path_to_uri(str(f)), name=f.name)
+                for f in (workspace, *extra_folders)
+            ]
             if folders
             else None,
             initialization_options=options,
