@@ -91,13 +91,8 @@ class AcpClient:
         self.exited = self.connection.exited
 
     def _agent_name(self) -> str:
-        """What the user is told asks them: the agent's title or name, else its command."""
-        info = self.connection.info.result.get("agentInfo")
-        info = info if isinstance(info, dict) else {}
-        for key in ("title", "name"):
-            if isinstance(info.get(key), str) and info[key].strip():
-                return str(info[key]).strip()
-        return os.path.basename(self.config.command[0]) if self.config.command else "the agent"
+        command = os.path.basename(self.config.command[0]) if self.config.command else ""
+        return self.connection.info.display_name(command or "the agent")
 
     def _file_accessed(self, kind: str, path: Any, session_id: str) -> None:
         self.frontend.file_accessed(kind, str(path), session_id)
@@ -199,8 +194,10 @@ class AcpClient:
             acp.AUTHENTICATE, {"methodId": chosen}, timeout=self.config.session_timeout
         )
 
-    def _open(self, session_id: str, cwd: str, dirs: Sequence[str]) -> Session:
-        state = SessionState(session_id, self.protocol_version)
+    def _open(
+        self, session_id: str, cwd: str, dirs: Sequence[str], state: SessionState | None = None
+    ) -> Session:
+        state = state or SessionState(session_id, self.protocol_version)
         session = Session(session_id, cwd, state, list(dirs))
         self.sessions[session_id] = session
         self.requests.session_opened(session)
@@ -250,8 +247,7 @@ class AcpClient:
     ) -> Session:
         """``session/load`` (replays the conversation) or, with ``resume``, ``session/resume``."""
         method = acp.SESSION_RESUME if resume else acp.SESSION_LOAD
-        if not self.supports(method):
-            raise AgentError(f"the agent does not support {method}")
+        self._require(method)
         # Registered first: the replay arrives as session/update before the response.
         session = self.sessions.get(session_id) or self._open(
             session_id, cwd, additional_directories
@@ -277,17 +273,46 @@ class AcpClient:
         self.requests.files.policy.set_session_roots(session_id, session.roots)
 
     async def list_sessions(self, cwd: str | None = None) -> dict[str, Any]:
-        if not self.supports(acp.SESSION_LIST):
-            raise AgentError("the agent does not support session/list")
+        self._require(acp.SESSION_LIST)
         params = {"cwd": cwd} if cwd else {}
         return acp.obj(await self.connection.call(acp.SESSION_LIST, params), "session/list result")
 
-    async def close_session(self, session_id: str) -> None:
+    async def delete_session(self, session_id: str) -> None:
+        """``session/delete``: gone from the agent's list, and closed here."""
+        self._require(acp.SESSION_DELETE)
+        await self.connection.call(acp.SESSION_DELETE, {"sessionId": session_id})
+        await self.close_session(session_id, tell_agent=False)  # the agent closed it itself
+
+    async def fork_session(self, parent_id: str, cwd: str, dirs: Sequence[str] = ()) -> Session:
+        """``session/fork`` (unstable): a new session from the parent's context, which starts
+        here with the parent's transcript and tool calls."""
+        self._require(acp.SESSION_FORK)
+        params: dict[str, Any] = {"sessionId": parent_id, "cwd": cwd, "mcpServers": []}
+        if dirs:
+            params["additionalDirectories"] = list(dirs)
+        result = acp.obj(await self._session_call(acp.SESSION_FORK, params), "session/fork result")
+        fork_id = acp.field(result, "sessionId", str)
+        parent = self.sessions.get(parent_id)
+        state = parent.state.copy_as(fork_id) if parent is not None else None
+        session = self._open(fork_id, cwd, dirs, state)
+        self._apply_setup(session, result)
+        return session
+
+    async def logout(self) -> None:
+        self._require(acp.LOGOUT)
+        await self.connection.call(acp.LOGOUT, {})
+
+    def _require(self, method: str) -> None:
+        if not self.supports(method):
+            raise AgentError(f"the agent does not support {method}")
+
+    async def close_session(self, session_id: str, *, tell_agent: bool = True) -> None:
         session = self.sessions.pop(session_id, None)
         if session is not None:
             self.asker.cancel(session)
+            self.elicitor.cancel(session_id)
             await self.requests.terminals.close_session(session_id)
-        if self.supports(acp.SESSION_CLOSE):
+        if tell_agent and self.supports(acp.SESSION_CLOSE):
             await self.connection.call(acp.SESSION_CLOSE, {"sessionId": session_id})
 
     async def prompt(self, session_id: str, blocks: list[dict[str, Any]]) -> dict[str, Any]:

@@ -58,11 +58,24 @@ class AgentInfo:
         methods = self.result.get("authMethods")
         return [m for m in methods if isinstance(m, dict)] if isinstance(methods, list) else []
 
+    def display_name(self, fallback: str) -> str:
+        """What the user is told the agent is called: its title, else its name, else
+        ``fallback``."""
+        info = self.result.get("agentInfo")
+        info = info if isinstance(info, dict) else {}
+        for key in ("title", "name"):
+            if isinstance(info.get(key), str) and info[key].strip():
+                return str(info[key]).strip()
+        return fallback
+
     def supports(self, method: str) -> bool:
         """Whether the agent advertised an optional session method."""
         caps = self.capabilities
         if method == acp.SESSION_LOAD:
             return caps.get("loadSession") is True
+        if method == acp.LOGOUT:
+            auth = caps.get("auth")
+            return isinstance(auth, dict) and isinstance(auth.get("logout"), dict)
         session_caps = caps.get("sessionCapabilities")
         if not isinstance(session_caps, dict):
             return False

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import uuid
 from collections.abc import Coroutine
@@ -17,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from acp_editor import __version__
+from acp_editor.demo.agent_store import delete_saved, load_sessions, save_session
 from acp_editor.demo.agent_turn import ClientCaps, SessionState, Turn, now
 from acp_editor.demo.scenarios import commands, run_turn
 from acp_editor.errors import AuthRequired, ConnectionClosed, InvalidParams, InvalidRequest
@@ -121,6 +121,9 @@ class ScriptedAgent:
             "session/load": self.load_session,
             "session/list": self.list_sessions,
             "session/close": self.close_session,
+            "session/delete": self.delete_session,
+            "session/fork": self.fork_session,
+            "logout": self.logout,
             "session/set_mode": self.set_mode,
             "session/set_config_option": self.set_config_option,
             "session/prompt": self.prompt,
@@ -170,7 +173,14 @@ class ScriptedAgent:
                 "loadSession": True,
                 "promptCapabilities": {"image": False, "audio": False, "embeddedContext": True},
                 "mcpCapabilities": {"http": False, "sse": False},
-                "sessionCapabilities": {"list": {}, "close": {}, "additionalDirectories": {}},
+                "sessionCapabilities": {
+                    "list": {},
+                    "close": {},
+                    "additionalDirectories": {},
+                    "delete": {},
+                    "fork": {},
+                },
+                "auth": {"logout": {}},
             },
             "agentInfo": {
                 "name": "acp-editor-demo-agent",
@@ -271,6 +281,26 @@ class ScriptedAgent:
             session.turn.cancel()
         return {}
 
+    async def delete_session(self, params: Any) -> dict[str, Any]:
+        session = self._session(obj_or_empty(params), active=False)
+        await self.close_session(params)
+        del self.sessions[session.session_id]
+        delete_saved(self.state_dir, session.session_id)
+        return {}
+
+    async def fork_session(self, params: Any) -> dict[str, Any]:
+        """A new session that remembers the parent's conversation (nothing is replayed)."""
+        p = obj_or_empty(params)
+        parent = self._session(p, active=False)
+        fork = SessionState(session_id=f"demo_{uuid.uuid4().hex[:12]}", cwd=_cwd(p))
+        fork.history = list(parent.history)
+        self.sessions[fork.session_id] = fork
+        return {"sessionId": fork.session_id, **self._setup(fork)}
+
+    async def logout(self, params: Any) -> dict[str, Any]:
+        self.authenticated = not self.require_auth  # new sessions need a login again
+        return {}
+
     async def set_mode(self, params: Any) -> dict[str, Any]:
         p = obj_or_empty(params)
         session = self._session(p)
@@ -354,32 +384,3 @@ class ScriptedAgent:
             log.info("session/cancel with nothing to cancel: %r", session_id)
             return
         session.turn.cancel()
-
-
-def load_sessions(state_dir: str | None) -> dict[str, SessionState]:
-    """Sessions an earlier run of this agent kept in ``state_dir``: loadable, not active."""
-    sessions: dict[str, SessionState] = {}
-    if state_dir is None or not os.path.isdir(state_dir):
-        return sessions
-    for name in sorted(os.listdir(state_dir)):
-        if not name.endswith(".json"):
-            continue
-        try:
-            with open(os.path.join(state_dir, name), encoding="utf-8") as f:
-                data = json.load(f)
-            session = SessionState(session_id=data["sessionId"], cwd=data["cwd"], active=False)
-            session.history = [(str(role), str(text)) for role, text in data["history"]]
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            log.warning("skipping saved session %s: %s", name, exc)
-            continue
-        sessions[session.session_id] = session
-    return sessions
-
-
-def save_session(state_dir: str | None, session: SessionState) -> None:
-    if state_dir is None:
-        return
-    os.makedirs(state_dir, exist_ok=True)
-    data = {"sessionId": session.session_id, "cwd": session.cwd, "history": session.history}
-    with open(os.path.join(state_dir, f"{session.session_id}.json"), "w", encoding="utf-8") as f:
-        json.dump(data, f)

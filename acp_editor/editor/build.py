@@ -25,6 +25,7 @@ from acp_editor.editor.review import EditorReview
 from acp_editor.editor.review_handlers import ReviewHandlers
 from acp_editor.editor.rich import RichRequests
 from acp_editor.editor.server import AcpLanguageServer
+from acp_editor.editor.session_admin import SessionAdmin
 from acp_editor.editor.status import AgentStatus
 from acp_editor.editor.transcript import Transcripts
 
@@ -48,6 +49,7 @@ class EditorSide:
     commands: Commands
     rich: RichRequests
     review_handlers: ReviewHandlers
+    session_admin: SessionAdmin
 
     async def close(self) -> None:
         """The editor is done (``shutdown``, ``exit`` or a closed pipe): the agent goes too."""
@@ -90,6 +92,7 @@ def assemble(
         Commands(channel, link, frontend.follow, status, frontend.questions, transcripts),
         RichRequests(link, frontend, review),
         ReviewHandlers(review, documents.changed),
+        SessionAdmin(channel, link, frontend),
     )
 
 
@@ -119,6 +122,7 @@ def create_server(
     side.commands.register(server)
     side.rich.register(server)
     side.review_handlers.register(server)
+    side.session_admin.register(server)
     server.on_close.append(side.close)
     return server
 

@@ -12,7 +12,7 @@ import contextlib
 import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from acp_editor.editor.replies import TurnSummary, summarize
 from acp_editor.errors import AgentError, InvalidParams, RpcError
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     from acp_editor.services.documents import DocumentSource
 
 log = get_logger("editor.link")
+T = TypeVar("T")
 
 
 class AgentUnavailable(RpcError):
@@ -206,6 +207,44 @@ class EditorLink:
             raise AgentUnavailable(str(exc)) from exc
         self.current_session = session_id
         return session_id
+
+    async def delete_session(self, session_id: str | None = None) -> str:
+        """``session/delete`` of the named session, else the current one."""
+        agent = await self._agent_for(acp.SESSION_DELETE, "deleting sessions")
+        sid = session_id or self.current_session
+        if sid is None:
+            raise InvalidParams("there is no session to delete")
+        await self._call(agent.delete_session(sid))
+        if self.current_session == sid:
+            self.current_session = None
+        return sid
+
+    async def fork_session(self, session_id: str | None = None) -> str:
+        """``session/fork`` (unstable) of the named or current session; the fork is current."""
+        agent = await self._agent_for(acp.SESSION_FORK, "forking sessions")
+        parent = await self.session_id(session_id)
+        cwd = self.workspace_root()
+        dirs = self.additional_directories(agent, cwd)
+        fork = await self._call(agent.fork_session(parent, cwd, dirs))
+        self.current_session = fork.id
+        return fork.id
+
+    async def logout(self) -> None:
+        agent = await self._agent_for(acp.LOGOUT, "logging out")
+        await self._call(agent.logout())
+
+    async def _agent_for(self, method: str, what: str) -> AgentSide:
+        agent = await self.ensure_agent()
+        if not agent.supports(method):
+            raise AgentUnavailable(f"the agent does not support {what} ({method})")
+        return agent
+
+    @staticmethod
+    async def _call(call: Awaitable[T]) -> T:
+        try:
+            return await call
+        except AgentError as exc:
+            raise AgentUnavailable(str(exc)) from exc
 
     async def list_sessions(self, cwd: str | None) -> dict[str, Any]:
         agent = await self.ensure_agent()

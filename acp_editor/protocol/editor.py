@@ -33,6 +33,9 @@ ACP_LOAD_SESSION = "acp/loadSession"
 ACP_SET_FOLLOW = "acp/setFollow"
 ACP_RESTORE_CHECKPOINT = "acp/restoreCheckpoint"
 ACP_REVIEW_DECIDE = "acp/reviewDecide"
+ACP_DELETE_SESSION = "acp/deleteSession"
+ACP_FORK_SESSION = "acp/forkSession"
+ACP_LOGOUT = "acp/logout"
 # server → editor notifications
 ACP_SESSION_CHANGED = "acp/sessionChanged"
 ACP_AGENT_STATUS = "acp/agentStatus"
@@ -73,6 +76,9 @@ MESSAGES: dict[str, Message] = {
         Message(ACP_REVIEW_CHANGED, _OUT, "notification"),
         Message(ACP_REVIEW_DECIDE, _IN, "request"),
         Message(ACP_RESTORE_CHECKPOINT, _IN, "request"),
+        Message(ACP_DELETE_SESSION, _IN, "request"),
+        Message(ACP_FORK_SESSION, _IN, "request"),
+        Message(ACP_LOGOUT, _IN, "request"),
     ]
 }
 """Every ``acp/...`` message, by method name."""
@@ -115,6 +121,9 @@ CMD_ACCEPT_ALL = "acp.acceptAll"
 CMD_REJECT_ALL = "acp.rejectAll"
 CMD_TAKE_AGENT_VERSION = "acp.takeAgentVersion"
 CMD_KEEP_MINE = "acp.keepMine"
+CMD_DELETE_SESSION = "acp.deleteSession"
+CMD_FORK_SESSION = "acp.forkSession"
+CMD_LOGOUT = "acp.logout"
 COMMANDS = (
     CMD_PROMPT,
     CMD_PROMPT_ASYNC,
@@ -133,6 +142,9 @@ COMMANDS = (
     CMD_REJECT_ALL,
     CMD_TAKE_AGENT_VERSION,
     CMD_KEEP_MINE,
+    CMD_DELETE_SESSION,
+    CMD_FORK_SESSION,
+    CMD_LOGOUT,
 )
 
 REVIEW_MODES = ("after-write", "before-write", "off")

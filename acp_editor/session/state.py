@@ -92,6 +92,14 @@ class SessionState:
         #: (role, messageId) -> entry index, so a chunk for an earlier message finds it directly.
         self._messages: dict[tuple[str, str], int] = {}
 
+    def copy_as(self, session_id: str) -> SessionState:
+        """A state holding everything this one holds, for session ``session_id`` (a fork)."""
+        other = SessionState(session_id, self.protocol_version)
+        other._snapshot = json_copy(self._snapshot)
+        other._snapshot["sessionId"] = session_id
+        other._messages = dict(self._messages)
+        return other
+
     # -- reading ---------------------------------------------------------------------------
 
     def snapshot(self) -> dict[str, Any]:

@@ -42,6 +42,9 @@ M.messages = {
   REVIEW_CHANGED = { method = "acp/reviewChanged", direction = "server → editor", kind = "notification" },
   REVIEW_DECIDE = { method = "acp/reviewDecide", direction = "editor → server", kind = "request" },
   RESTORE_CHECKPOINT = { method = "acp/restoreCheckpoint", direction = "editor → server", kind = "request" },
+  DELETE_SESSION = { method = "acp/deleteSession", direction = "editor → server", kind = "request" },
+  FORK_SESSION = { method = "acp/forkSession", direction = "editor → server", kind = "request" },
+  LOGOUT = { method = "acp/logout", direction = "editor → server", kind = "request" },
   -- </messages>
 }
 
@@ -81,6 +84,9 @@ M.commands = {
   "acp.rejectAll",
   "acp.takeAgentVersion",
   "acp.keepMine",
+  "acp.deleteSession",
+  "acp.forkSession",
+  "acp.logout",
   -- </commands>
 }
 

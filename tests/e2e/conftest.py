@@ -25,8 +25,15 @@ def acp_schema() -> AcpSchema:
     return AcpSchema(acp_schema_path())
 
 
+@pytest.fixture(scope="session")
+def acp_unstable_schema() -> AcpSchema:
+    return AcpSchema(acp_schema_path("schema.unstable.json"))
+
+
 @pytest.fixture
-async def start_client(acp_schema: AcpSchema, tmp_path: Path) -> AsyncIterator[StartClient]:
+async def start_client(
+    acp_schema: AcpSchema, acp_unstable_schema: AcpSchema, tmp_path: Path
+) -> AsyncIterator[StartClient]:
     """``await start_client(*agent_flags, frontend=..., command=..., **config)``."""
     started: list[tuple[AcpClient, ClientTrafficChecker]] = []
 
@@ -41,7 +48,7 @@ async def start_client(acp_schema: AcpSchema, tmp_path: Path) -> AsyncIterator[S
             AgentConfig(command=(command or SCRIPTED_AGENT) + list(flags), **config),
             frontend or Recorder(),
         )
-        checker = ClientTrafficChecker(acp_schema)
+        checker = ClientTrafficChecker(acp_schema, acp_unstable_schema)
         client.connection.tracers.append(checker)
         started.append((client, checker))
         await client.start(str(cwd or tmp_path))

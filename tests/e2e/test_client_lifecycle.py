@@ -260,3 +260,20 @@ async def test_a_session_s_file_access_follows_the_editor_s_folders(
     roots = policy.roots_for(session.id)
     assert extra.resolve() in roots and docs.resolve() not in roots
     assert session.additional_directories == [str(extra)]
+
+
+async def test_delete_fork_and_logout_go_to_an_agent_that_advertises_them(
+    start_client: StartClient, tmp_path: Path
+) -> None:
+    """Checked against the schema like everything sent (session/fork: the unstable one)."""
+    client = await start_client("--fast", cwd=tmp_path)
+    parent = await client.new_session(str(tmp_path))
+    await client.prompt(parent.id, [{"type": "text", "text": "stream"}])
+    fork = await client.fork_session(parent.id, str(tmp_path))
+    assert fork.id != parent.id
+    assert fork.state.snapshot()["entries"] == parent.state.snapshot()["entries"]
+    await client.delete_session(parent.id)
+    assert parent.id not in client.sessions
+    listed = {s["sessionId"] for s in (await client.list_sessions())["sessions"]}
+    assert parent.id not in listed and fork.id in listed
+    await client.logout()

@@ -170,7 +170,10 @@ async def test_all_scenarios_on_v1(agents: list[MiniClient], tmp_path: Path) -> 
         "list": {},
         "close": {},
         "additionalDirectories": {},
+        "delete": {},
+        "fork": {},
     }
+    assert init["agentCapabilities"]["auth"] == {"logout": {}}
     new = await client.peer.request("session/new", {"cwd": str(tmp_path), "mcpServers": []})
     assert new["modes"]["currentModeId"] == "code"
     assert new["configOptions"][0]["type"] == "select"

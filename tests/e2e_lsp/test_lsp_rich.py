@@ -140,6 +140,9 @@ BAD_PARAMS = [
     (proto.ACP_RESTORE_CHECKPOINT, {"turn": "last"}),
     (proto.ACP_RESTORE_CHECKPOINT, {"turn": 0}),
     (proto.ACP_RESTORE_CHECKPOINT, {"sessionId": 7}),
+    (proto.ACP_DELETE_SESSION, {"sessionId": 5}),
+    (proto.ACP_FORK_SESSION, {"sessionId": ["s1"]}),
+    (proto.ACP_LOGOUT, "now"),
 ]
 REQUESTS = [
     m.method

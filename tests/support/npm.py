@@ -101,9 +101,10 @@ def ensure_npm_package(spec: str, *, cache: Path = NPM_CACHE) -> Path:
     return prefix / "node_modules" / name
 
 
-def acp_schema_path() -> Path:
-    """The official ACP v1 JSON Schema, from the pinned SDK package."""
-    path = ensure_npm_package(ACP_SDK) / "schema" / "v1" / "schema.json"
+def acp_schema_path(name: str = "schema.json") -> Path:
+    """The official ACP v1 JSON Schema (``schema.unstable.json``: with the unstable methods),
+    from the pinned SDK package."""
+    path = ensure_npm_package(ACP_SDK) / "schema" / "v1" / name
     if not path.is_file():
         raise NpmError(f"{ACP_SDK} does not ship {path}")
     return path

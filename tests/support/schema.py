@@ -43,10 +43,14 @@ class AcpSchema:
 
 
 class ClientTrafficChecker:
-    """A tracer for ``JsonRpcPeer.tracers``: checks what the client sends, collects problems."""
+    """A tracer for ``JsonRpcPeer.tracers``: checks what the client sends, collects problems.
 
-    def __init__(self, schema: AcpSchema) -> None:
+    ``unstable`` is the same package's unstable schema: it checks methods the stable one has not
+    got (``session/fork``), which the client uses only when an agent advertises them."""
+
+    def __init__(self, schema: AcpSchema, unstable: AcpSchema | None = None) -> None:
         self.schema = schema
+        self.unstable = unstable
         self.problems: list[str] = []
         self.checked = 0
         self._incoming: dict[Any, str] = {}  # the agent's request id -> method
@@ -62,20 +66,26 @@ class ClientTrafficChecker:
         if message.get("jsonrpc") != "2.0":
             self.problems.append(f"no jsonrpc 2.0: {message}")
         if "method" in message:
-            name = self.schema.params.get(message["method"])
+            schema = self._schema_of(message["method"])
+            name = schema.params.get(message["method"])
             if name is None:
                 self.problems.append(f"method not in the schema: {message['method']}")
                 return
-            self.problems += self.schema.errors(name, message.get("params"))
+            self.problems += schema.errors(name, message.get("params"))
         elif "result" in message:
-            method = self._incoming.pop(message.get("id"), None)
-            name = self.schema.results.get(method or "")
+            method = self._incoming.pop(message.get("id"), None) or ""
+            schema = self._schema_of(method)
+            name = schema.results.get(method)
             if name is None:
                 self.problems.append(f"a result for an unknown request: {message}")
                 return
-            self.problems += self.schema.errors(name, message["result"])
+            self.problems += schema.errors(name, message["result"])
         elif "error" in message:
             self._incoming.pop(message.get("id"), None)
             self.problems += self.schema.errors("Error", message["error"])
         else:
             self.problems.append(f"not a message: {message}")
+
+    def _schema_of(self, method: str) -> AcpSchema:
+        known = method in self.schema.params or method in self.schema.results
+        return self.schema if known or self.unstable is None else self.unstable

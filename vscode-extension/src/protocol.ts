@@ -38,6 +38,9 @@ export const ELICIT = new RequestType<w.ElicitParams, w.ElicitResult, void>("acp
 export const REVIEW_CHANGED = new NotificationType<w.ReviewChangedParams>("acp/reviewChanged");
 export const REVIEW_DECIDE = new RequestType<w.ReviewDecideParams, w.ReviewDecideResult, void>("acp/reviewDecide");
 export const RESTORE_CHECKPOINT = new RequestType<w.RestoreCheckpointParams, w.RestoreResult, void>("acp/restoreCheckpoint");
+export const DELETE_SESSION = new RequestType<w.DeleteSessionParams, w.DeleteSessionResult, void>("acp/deleteSession");
+export const FORK_SESSION = new RequestType<w.ForkSessionParams, w.NewSessionResult, void>("acp/forkSession");
+export const LOGOUT = new RequestType<w.LogoutParams, w.LogoutResult, void>("acp/logout");
 // </messages>
 
 export type Direction = "editor → server" | "server → editor";
@@ -67,6 +70,9 @@ export const MESSAGES: Readonly<Record<string, { direction: Direction; kind: Kin
   "acp/reviewChanged": { direction: "server → editor", kind: "notification" },
   "acp/reviewDecide": { direction: "editor → server", kind: "request" },
   "acp/restoreCheckpoint": { direction: "editor → server", kind: "request" },
+  "acp/deleteSession": { direction: "editor → server", kind: "request" },
+  "acp/forkSession": { direction: "editor → server", kind: "request" },
+  "acp/logout": { direction: "editor → server", kind: "request" },
   // </table>
 };
 
@@ -105,6 +111,9 @@ export const ZERO_PLUGIN_COMMANDS: readonly string[] = [
   "acp.rejectAll",
   "acp.takeAgentVersion",
   "acp.keepMine",
+  "acp.deleteSession",
+  "acp.forkSession",
+  "acp.logout",
   // </zero_plugin_commands>
 ];
 

@@ -68,6 +68,12 @@ export type Entry =
 
 export interface RestoreCheckpointParams { sessionId?: SessionId; turn?: number }
 
+export interface DeleteSessionParams { sessionId?: SessionId }
+export interface DeleteSessionResult { sessionId: SessionId }
+export interface ForkSessionParams { sessionId?: SessionId }
+export type LogoutParams = Record<string, never>;
+export type LogoutResult = Record<string, never>;
+
 /** The result of `acp/restoreCheckpoint` (and of the `acp.restoreCheckpoint` command). */
 export interface RestoreResult {
   sessionId: SessionId;

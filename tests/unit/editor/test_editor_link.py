@@ -100,3 +100,20 @@ async def test_close_while_the_agent_starts_shuts_down_what_was_started(rig: Mak
     assert r.agents.current.calls[-1] == ("shutdown", None)
     with pytest.raises((AgentUnavailable, asyncio.CancelledError)):
         await starting
+
+
+@pytest.mark.parametrize(
+    ("call", "what"),
+    [
+        ("delete_session", "deleting sessions"),
+        ("fork_session", "forking"),
+        ("logout", "logging out"),
+    ],
+)
+async def test_what_the_agent_did_not_advertise_is_refused_clearly(
+    rig: MakeRig, call: str, what: str
+) -> None:
+    r = rig(script=Script(capabilities={}))
+    with pytest.raises(AgentUnavailable, match=f"does not support {what}"):
+        await getattr(r.side.link, call)()
+    assert not any(name in ("delete", "fork", "logout") for name, _ in r.agents.current.calls)

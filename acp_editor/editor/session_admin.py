@@ -1,0 +1,124 @@
+"""Deleting and forking sessions, and logging out (ACP ``session/delete``, ``session/fork``,
+``logout``), where the agent advertises them: the rich ``acp/...`` requests (the editor asked
+its user first) and the zero-plugin commands, which ask the user themselves.
+
+The question before deleting or logging out offers keeping things as they are first (the action
+an editor pre-selects), so no stray Enter deletes a conversation.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+
+from acp_editor.editor.handling import register_commands, register_requests
+from acp_editor.errors import InvalidParams
+from acp_editor.protocol import editor as proto
+from acp_editor.protocol.acp import obj_or_empty, optional_str
+
+if TYPE_CHECKING:
+    from acp_editor.editor.channel import EditorChannel
+    from acp_editor.editor.frontend import EditorFrontend
+    from acp_editor.editor.link import EditorLink
+
+KEEP, DELETE = "Keep the session", "Delete"
+STAY, LOG_OUT = "Stay logged in", "Log out"
+
+
+class SessionAdmin:
+    def __init__(self, channel: EditorChannel, link: EditorLink, frontend: EditorFrontend) -> None:
+        self.channel = channel
+        self.link = link
+        self.frontend = frontend
+
+    def register(self, server: LanguageServer) -> None:
+        register_requests(
+            server,
+            {
+                proto.ACP_DELETE_SESSION: self.delete_request,
+                proto.ACP_FORK_SESSION: self.fork_request,
+                proto.ACP_LOGOUT: self.logout_request,
+            },
+        )
+        register_commands(
+            server,
+            {
+                proto.CMD_DELETE_SESSION: self.delete_command,
+                proto.CMD_FORK_SESSION: self.fork_command,
+                proto.CMD_LOGOUT: self.logout_command,
+            },
+        )
+
+    # -- acp/... requests: the editor asked its user ---------------------------------------------
+
+    async def delete_request(self, params: Any) -> dict[str, Any]:
+        sid = await self.link.delete_session(optional_str(obj_or_empty(params), "sessionId"))
+        return {"sessionId": sid}
+
+    async def fork_request(self, params: Any) -> dict[str, Any]:
+        fork = await self.link.fork_session(optional_str(obj_or_empty(params), "sessionId"))
+        self.frontend.flush(fork)
+        return {"sessionId": fork, "snapshot": self.link.snapshots(fork)[0]}
+
+    async def logout_request(self, params: Any) -> dict[str, Any]:
+        obj_or_empty(params)
+        await self.link.logout()
+        return {}
+
+    # -- zero-plugin commands: asked here ------------------------------------------------------
+
+    async def delete_command(self, *args: Any) -> dict[str, Any]:
+        """``[]`` (the current session), ``[sessionId]``, or ``[sessionId, true]`` when the
+        editor already asked its user."""
+        sid, confirmed = _id_and_confirmation(proto.CMD_DELETE_SESSION, args)
+        target = sid or self.link.current_session
+        if target is None:
+            raise InvalidParams("there is no session to delete")
+        question = (
+            f"Delete session {target}? The agent forgets it: it can no longer be loaded or "
+            "listed. Files are not touched."
+        )
+        if not confirmed and not await self._confirm(question, KEEP, DELETE):
+            return {"sessionId": target, "deleted": False}
+        await self.link.delete_session(target)
+        return {"sessionId": target, "deleted": True}
+
+    async def fork_command(self, *args: Any) -> dict[str, Any]:
+        """``[]`` (the current session) or ``[sessionId]``: the fork becomes current."""
+        sid, _ = _id_and_confirmation(proto.CMD_FORK_SESSION, args[:1])
+        return {"sessionId": await self.link.fork_session(sid)}
+
+    async def logout_command(self, *args: Any) -> dict[str, Any]:
+        """``[]``, or ``[true]`` when the editor already asked its user."""
+        if len(args) > 1 or (args and not isinstance(args[0], bool)):
+            raise InvalidParams(f"{proto.CMD_LOGOUT} takes no argument, or true")
+        question = "Log out of the agent? New sessions will need you to log in again."
+        if not (args and args[0]) and not await self._confirm(question, STAY, LOG_OUT):
+            return {"loggedOut": False}
+        await self.link.logout()
+        return {"loggedOut": True}
+
+    async def _confirm(self, message: str, keep: str, act: str) -> bool:
+        answer = await self.channel.request(
+            lsp.WINDOW_SHOW_MESSAGE_REQUEST,
+            {
+                "type": lsp.MessageType.Warning.value,
+                "message": message,
+                "actions": [{"title": keep}, {"title": act}],
+            },
+        )
+        return isinstance(answer, dict) and answer.get("title") == act
+
+
+def _id_and_confirmation(command: str, args: tuple[Any, ...]) -> tuple[str | None, bool]:
+    sid = args[0] if args else None
+    confirmed = args[1] if len(args) > 1 else False
+    if (
+        len(args) > 2
+        or not (sid is None or isinstance(sid, str))
+        or not isinstance(confirmed, bool)
+    ):
+        raise InvalidParams(f"{command} takes no argument, a session id, or a session id and true")
+    return sid or None, confirmed
