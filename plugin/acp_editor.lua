@@ -48,6 +48,9 @@ command("AcpUndo", run("undo"), {
 })
 command("AcpSessions", run("sessions"), { desc = "acp-editor: load an earlier session" })
 command("AcpNewSession", run("new_session"), { desc = "acp-editor: start a new session" })
+command("AcpDeleteSession", run("delete_session"), { desc = "acp-editor: delete the current session (asks first)" })
+command("AcpFork", run("fork"), { desc = "acp-editor: fork the current session" })
+command("AcpLogout", run("logout"), { desc = "acp-editor: log out of the agent (asks first)" })
 command("AcpAnswer", run("answer"), { desc = "acp-editor: answer the agent's question (a form or a web page)" })
 command("AcpPermission", run("permission"), { desc = "acp-editor: answer the pending permission request" })
 -- <Plug> mappings, to bind to keys of your own (the defaults are buffer-local, see

@@ -194,6 +194,71 @@ function M.new_session()
   end
 end
 
+--- :AcpDeleteSession: the agent forgets the current session, after asking (keeping it first).
+function M.delete_session()
+  if not ensure() then
+    return
+  end
+  local sid = state.current_session
+  if not sid then
+    return state.report("acp-editor: there is no session to delete", vim.log.levels.WARN)
+  elseif not sessions().can("delete") then
+    return state.report("acp-editor: this agent cannot delete sessions", vim.log.levels.WARN)
+  end
+  local keep, delete = "Keep the session", "Delete"
+  vim.ui.select({ keep, delete }, {
+    prompt = ("Delete session %s? The agent forgets it: it can no longer be loaded. Files are not touched."):format(sid),
+    kind = "acp_editor.delete_session",
+  }, function(choice)
+    if choice == delete then
+      sessions().delete(sid, function(err)
+        if err then
+          return report_error("deleting the session")(err)
+        end
+        state.report(("acp-editor: session %s deleted"):format(sid))
+      end)
+    end
+  end)
+end
+
+--- :AcpFork: a new session from the current one's context (agents that advertise fork).
+function M.fork()
+  if not ensure() then
+    return
+  elseif not sessions().can("fork") then
+    return state.report("acp-editor: this agent cannot fork sessions", vim.log.levels.WARN)
+  end
+  sessions().fork(function(err, result)
+    if err then
+      return report_error("forking the session")(err)
+    end
+    state.report(("acp-editor: now in %s, a fork of the session"):format(result.sessionId))
+  end)
+end
+
+--- :AcpLogout: after asking (staying logged in first).
+function M.logout()
+  if not ensure() then
+    return
+  elseif not sessions().can_logout() then
+    return state.report("acp-editor: this agent cannot log out", vim.log.levels.WARN)
+  end
+  local stay, out = "Stay logged in", "Log out"
+  vim.ui.select({ stay, out }, {
+    prompt = "Log out of the agent? New sessions will need you to log in again.",
+    kind = "acp_editor.logout",
+  }, function(choice)
+    if choice == out then
+      require("acp_editor.client").request(require("acp_editor.protocol").method.LOGOUT, {}, function(err)
+        if err then
+          return report_error("logging out")(err)
+        end
+        state.report("acp-editor: logged out")
+      end)
+    end
+  end)
+end
+
 function M.answer()
   if ensure() then
     require("acp_editor.elicit").answer()

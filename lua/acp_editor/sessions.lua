@@ -140,6 +140,37 @@ function M.load(session_id, callback)
   end)
 end
 
+--- Whether the agent advertised `name` in sessionCapabilities (delete, fork, list...).
+function M.can(name)
+  local caps = state.agent and state.agent.agentCapabilities
+  return type(caps) == "table" and type(caps.sessionCapabilities) == "table" and type(caps.sessionCapabilities[name]) == "table"
+end
+
+function M.can_logout()
+  local caps = state.agent and state.agent.agentCapabilities
+  return type(caps) == "table" and type(caps.auth) == "table" and type(caps.auth.logout) == "table"
+end
+
+--- acp/forkSession of the current session; the fork becomes current.
+function M.fork(callback)
+  client.request(method.FORK_SESSION, { sessionId = state.current_session }, function(err, result)
+    if result then
+      state.current_session = result.sessionId
+      M.adopt(result.snapshot or session.new(result.sessionId))
+    end
+    callback(err, result)
+  end)
+end
+
+function M.delete(session_id, callback)
+  client.request(method.DELETE_SESSION, { sessionId = session_id }, function(err, result)
+    if result and state.current_session == session_id then
+      state.current_session = nil
+    end
+    callback(err, result)
+  end)
+end
+
 function M.list(callback)
   client.request(method.LIST_SESSIONS, {}, callback)
 end
