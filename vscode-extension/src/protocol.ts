@@ -157,6 +157,9 @@ export const COMMANDS = {
   showLog: "acp-editor.showLog",
   focusChat: "acp-editor.focusChat",
   chooseRegistryAgent: "acp-editor.chooseRegistryAgent",
+  forkSession: "acp-editor.forkSession",
+  deleteSession: "acp-editor.deleteSession",
+  logout: "acp-editor.logout",
 } as const;
 
 /** The chat view's id (package.json `contributes.views`). */

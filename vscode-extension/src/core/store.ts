@@ -95,6 +95,13 @@ export class Store {
     this.emit({ kind: "reset" });
   }
 
+  /** A session the agent deleted: gone from the mirror (and no longer current). */
+  removeSession(sessionId: string): void {
+    this.sessions.delete(sessionId);
+    if (this.currentSessionId === sessionId) this.currentSessionId = null;
+    this.emit({ kind: "reset" });
+  }
+
   /** Apply `acp/sessionChanged`; false when the mirror lost track and needs a fresh snapshot. */
   sessionChanged(params: SessionChangedParams): boolean {
     const session = this.sessions.get(params.sessionId);

@@ -224,6 +224,36 @@ export class Sidecar implements vscode.Disposable {
     await this.resync();
   }
 
+  /** Whether the agent advertised `sessionCapabilities[name]` (delete, fork, list...). */
+  canSession(name: string): boolean {
+    const caps = this.store.agent?.agentCapabilities as { sessionCapabilities?: Record<string, unknown> } | undefined;
+    const value = caps?.sessionCapabilities?.[name];
+    return typeof value === "object" && value !== null;
+  }
+
+  canLogout(): boolean {
+    const caps = this.store.agent?.agentCapabilities as { auth?: { logout?: unknown } } | undefined;
+    return typeof caps?.auth?.logout === "object" && caps.auth.logout !== null;
+  }
+
+  /** `acp/forkSession` of the current session; the fork becomes current. */
+  async forkSession(): Promise<string> {
+    const result = await this.need().sendRequest(P.FORK_SESSION, { sessionId: await this.session() });
+    this.store.setSession(result.snapshot);
+    return result.sessionId;
+  }
+
+  /** `acp/deleteSession`; the user was asked already. */
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.need().sendRequest(P.DELETE_SESSION, { sessionId });
+    this.store.removeSession(sessionId);
+  }
+
+  /** `acp/logout`; the user was asked already. */
+  async logout(): Promise<void> {
+    await this.need().sendRequest(P.LOGOUT, {});
+  }
+
   async setFollow(enabled: boolean): Promise<boolean> {
     const result = await this.need().sendRequest(P.SET_FOLLOW, { enabled });
     this.store.setFollow(result.enabled);

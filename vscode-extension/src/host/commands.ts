@@ -64,6 +64,9 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       c.guard("load session", () => (typeof id === "string" ? sidecar.loadSession(id) : c.loadSession())),
     ),
     reg(COMMANDS.setMode, (id?: unknown) => c.guard("set mode", () => c.setMode(str(id)))),
+    reg(COMMANDS.forkSession, () => c.guard("fork session", () => forkSession(sidecar))),
+    reg(COMMANDS.deleteSession, () => c.guard("delete session", () => deleteSession(sidecar, d.store))),
+    reg(COMMANDS.logout, () => c.guard("log out", () => logout(sidecar))),
     reg(COMMANDS.toggleFollow, (on?: unknown) =>
       c.guard("follow", () => (typeof on === "boolean" ? sidecar.setFollow(on) : c.toggleFollow())),
     ),
@@ -85,4 +88,32 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       c.guard("choose an agent", () => chooseRegistryAgent(sidecar, d.log, str(id))),
     ),
   ];
+}
+
+/** Fork the current session (agents that advertise `session/fork`). */
+async function forkSession(sidecar: Sidecar): Promise<void> {
+  if (!sidecar.canSession("fork")) {
+    void vscode.window.showInformationMessage("This agent cannot fork sessions.");
+    return;
+  }
+  const fork = await sidecar.forkSession();
+  void vscode.window.showInformationMessage(`Now in ${fork}, a fork of the session.`);
+}
+
+/** Delete the current session after asking, keeping it first (no stray click deletes it). */
+async function deleteSession(sidecar: Sidecar, store: Store): Promise<void> {
+  const sessionId = store.currentSessionId;
+  if (sessionId === null) return void vscode.window.showInformationMessage("There is no session to delete.");
+  if (!sidecar.canSession("delete")) return void vscode.window.showInformationMessage("This agent cannot delete sessions.");
+  const message = `Delete session ${sessionId}? The agent forgets it: it can no longer be loaded. Files are not touched.`;
+  if ((await vscode.window.showWarningMessage(message, "Keep the Session", "Delete")) !== "Delete") return;
+  await sidecar.deleteSession(sessionId);
+}
+
+/** Log out of the agent after asking, staying logged in first. */
+async function logout(sidecar: Sidecar): Promise<void> {
+  if (!sidecar.canLogout()) return void vscode.window.showInformationMessage("This agent cannot log out.");
+  const message = "Log out of the agent? New sessions will need you to log in again.";
+  if ((await vscode.window.showWarningMessage(message, "Stay Logged In", "Log Out")) !== "Log Out") return;
+  await sidecar.logout();
 }

@@ -314,6 +314,30 @@ test('the agent asks with a form: asked field by field, reviewed, then sent', as
   }
 }, { timeoutMs: 30000 });
 
+test('a session is forked, then deleted after the user says so; logging out asks first', async () => {
+  const parent = session();
+  assert.ok(parent && parent.entries.length > 0, 'no session with a conversation yet');
+  await vscode.commands.executeCommand('acp-editor.forkSession');
+  const fork = session();
+  assert.notStrictEqual(fork.sessionId, parent.sessionId);
+  assert.strictEqual(fork.entries.length, parent.entries.length, 'the fork starts with the conversation');
+
+  const shown = notifications.calls.length;
+  const deleting = vscode.commands.executeCommand('acp-editor.deleteSession');
+  const ask = await until('the delete question', () => notifications.calls.slice(shown).find((c) => c.message.startsWith(`Delete session ${fork.sessionId}?`)));
+  assert.deepStrictEqual(ask.titles, ['Keep the Session', 'Delete']);
+  notifications.click(ask, 'Delete');
+  await deleting;
+  assert.strictEqual(session(), null, 'the deleted session is still current');
+
+  const logoutShown = notifications.calls.length;
+  const loggingOut = vscode.commands.executeCommand('acp-editor.logout');
+  const out = await until('the logout question', () => notifications.calls.slice(logoutShown).find((c) => c.message.startsWith('Log out of the agent?')));
+  assert.deepStrictEqual(out.titles, ['Stay Logged In', 'Log Out']);
+  notifications.click(out, 'Stay Logged In');
+  await loggingOut;
+}, { timeoutMs: 30000 });
+
 test('an agent chosen from the ACP registry runs after the restart', async () => {
   // A registry on 127.0.0.1 (never the internet), with one binary agent: the demo agent in a
   // tar.gz. The sidecar lists it and, restarted, downloads and runs it (the extension host's
