@@ -92,7 +92,7 @@ def assemble(
         Commands(channel, link, frontend.follow, status, frontend.questions, transcripts),
         RichRequests(link, frontend, review),
         ReviewHandlers(review, documents.changed),
-        SessionAdmin(channel, link, frontend),
+        SessionAdmin(link, frontend),
     )
 
 

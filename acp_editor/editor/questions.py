@@ -75,16 +75,20 @@ class Questions:
             + more
             + "\nUnsaved edits in open buffers are kept."
         )
-        keep, restore = "Keep the files as they are", f"Undo turn {number}"
+        return await self.confirm(message, "Keep the files as they are", f"Undo turn {number}")
+
+    async def confirm(self, message: str, keep: str, act: str) -> bool:
+        """Ask before acting, keeping things as they are first (what editors pre-select): only
+        choosing ``act`` says yes."""
         answer = await self.channel.request(
             lsp.WINDOW_SHOW_MESSAGE_REQUEST,
             {
                 "type": lsp.MessageType.Warning.value,
                 "message": message,
-                "actions": [{"title": keep}, {"title": restore}],
+                "actions": [{"title": keep}, {"title": act}],
             },
         )
-        return isinstance(answer, dict) and answer.get("title") == restore
+        return isinstance(answer, dict) and answer.get("title") == act
 
 
 def _undo_word(step: Restore) -> str:

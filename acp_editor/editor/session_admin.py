@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
 from acp_editor.editor.handling import register_commands, register_requests
@@ -19,7 +18,6 @@ from acp_editor.protocol import editor as proto
 from acp_editor.protocol.acp import obj_or_empty, optional_str
 
 if TYPE_CHECKING:
-    from acp_editor.editor.channel import EditorChannel
     from acp_editor.editor.frontend import EditorFrontend
     from acp_editor.editor.link import EditorLink
 
@@ -28,10 +26,10 @@ STAY, LOG_OUT = "Stay logged in", "Log out"
 
 
 class SessionAdmin:
-    def __init__(self, channel: EditorChannel, link: EditorLink, frontend: EditorFrontend) -> None:
-        self.channel = channel
+    def __init__(self, link: EditorLink, frontend: EditorFrontend) -> None:
         self.link = link
         self.frontend = frontend
+        self.confirm = frontend.questions.confirm
 
     def register(self, server: LanguageServer) -> None:
         register_requests(
@@ -80,7 +78,7 @@ class SessionAdmin:
             f"Delete session {target}? The agent forgets it: it can no longer be loaded or "
             "listed. Files are not touched."
         )
-        if not confirmed and not await self._confirm(question, KEEP, DELETE):
+        if not confirmed and not await self.confirm(question, KEEP, DELETE):
             return {"sessionId": target, "deleted": False}
         await self.link.delete_session(target)
         return {"sessionId": target, "deleted": True}
@@ -95,21 +93,10 @@ class SessionAdmin:
         if len(args) > 1 or (args and not isinstance(args[0], bool)):
             raise InvalidParams(f"{proto.CMD_LOGOUT} takes no argument, or true")
         question = "Log out of the agent? New sessions will need you to log in again."
-        if not (args and args[0]) and not await self._confirm(question, STAY, LOG_OUT):
+        if not (args and args[0]) and not await self.confirm(question, STAY, LOG_OUT):
             return {"loggedOut": False}
         await self.link.logout()
         return {"loggedOut": True}
-
-    async def _confirm(self, message: str, keep: str, act: str) -> bool:
-        answer = await self.channel.request(
-            lsp.WINDOW_SHOW_MESSAGE_REQUEST,
-            {
-                "type": lsp.MessageType.Warning.value,
-                "message": message,
-                "actions": [{"title": keep}, {"title": act}],
-            },
-        )
-        return isinstance(answer, dict) and answer.get("title") == act
 
 
 def _id_and_confirmation(command: str, args: tuple[Any, ...]) -> tuple[str | None, bool]:
