@@ -300,7 +300,8 @@ class AcpClient:
 
     async def logout(self) -> None:
         self._require(acp.LOGOUT)
-        await self.connection.call(acp.LOGOUT, {})
+        v2 = self.protocol_version >= 2
+        await self.connection.call(acp.AUTH_LOGOUT if v2 else acp.LOGOUT, {})
 
     def _require(self, method: str) -> None:
         if not self.supports(method):
@@ -383,6 +384,12 @@ class AcpClient:
 
     async def set_mode(self, session_id: str, mode_id: str) -> None:
         session = self.session(session_id)
+        if self.protocol_version >= 2:  # v2 has no session/set_mode: modes are a config option
+            config_id = acp.mode_option_id(session.state.snapshot_field("configOptions"))
+            if config_id is None:
+                raise AgentError("this agent offers no mode option for the session")
+            await self.set_config_option(session_id, config_id, mode_id)
+            return
         await self.connection.call(
             acp.SESSION_SET_MODE, {"sessionId": session_id, "modeId": mode_id}
         )

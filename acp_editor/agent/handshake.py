@@ -10,10 +10,16 @@ from acp_editor import __version__
 from acp_editor.errors import AgentError
 from acp_editor.protocol import acp, elicitation
 
+CLIENT_INFO = {"name": "acp-editor", "title": "acp-editor", "version": __version__}
+
 
 def initialize_params(
     protocol_version: int, elicitation_modes: Sequence[str] = ()
 ) -> dict[str, Any]:
+    """What we offer. Offering version 2, both shapes go: v2's ``info`` and ``capabilities``
+    (no client file system or terminals there), and v1's ``clientInfo`` and
+    ``clientCapabilities`` for an agent that answers 1 (each version's schema allows the
+    other's fields)."""
     capabilities: dict[str, Any] = {
         "fs": {"readTextFile": True, "writeTextFile": True},
         "terminal": True,
@@ -24,11 +30,15 @@ def initialize_params(
     eliciting = elicitation.capabilities(elicitation_modes)
     if eliciting is not None:  # omitted: unsupported (each supported mode is explicit)
         capabilities["elicitation"] = eliciting
-    return {
+    params: dict[str, Any] = {
         "protocolVersion": protocol_version,
         "clientCapabilities": capabilities,
-        "clientInfo": {"name": "acp-editor", "title": "acp-editor", "version": __version__},
+        "clientInfo": dict(CLIENT_INFO),
     }
+    if protocol_version >= 2:
+        params["info"] = dict(CLIENT_INFO)
+        params["capabilities"] = {"elicitation": eliciting} if eliciting is not None else {}
+    return params
 
 
 def agreed_version(result: dict[str, Any], offered: int) -> int:
@@ -49,8 +59,13 @@ class AgentInfo:
     result: dict[str, Any] = field(default_factory=dict)
 
     @property
+    def version(self) -> int:
+        return 2 if self.result.get("protocolVersion") == 2 else 1
+
+    @property
     def capabilities(self) -> dict[str, Any]:
-        caps = self.result.get("agentCapabilities")
+        """``agentCapabilities`` (v1) or ``capabilities`` (v2)."""
+        caps = self.result.get("capabilities" if self.version >= 2 else "agentCapabilities")
         return caps if isinstance(caps, dict) else {}
 
     @property
@@ -61,7 +76,7 @@ class AgentInfo:
     def display_name(self, fallback: str) -> str:
         """What the user is told the agent is called: its title, else its name, else
         ``fallback``."""
-        info = self.result.get("agentInfo")
+        info = self.result.get("info" if self.version >= 2 else "agentInfo")
         info = info if isinstance(info, dict) else {}
         for key in ("title", "name"):
             if isinstance(info.get(key), str) and info[key].strip():
@@ -70,6 +85,8 @@ class AgentInfo:
 
     def supports(self, method: str) -> bool:
         """Whether the agent advertised an optional session method."""
+        if self.version >= 2:
+            return self._supports_v2(method)
         caps = self.capabilities
         if method == acp.SESSION_LOAD:
             return caps.get("loadSession") is True
@@ -81,3 +98,16 @@ class AgentInfo:
             return False
         name = method.removeprefix("session/")
         return name in session_caps and session_caps[name] is not None
+
+    def _supports_v2(self, method: str) -> bool:
+        """v2: list, close and resume are required, load, set_mode and fork are gone, the
+        optional ones are under ``capabilities.session``, logout comes with any login."""
+        if method in (acp.SESSION_LIST, acp.SESSION_CLOSE, acp.SESSION_RESUME):
+            return True
+        if method == acp.LOGOUT:
+            return bool(self.auth_methods)
+        session = self.capabilities.get("session")
+        name = method.removeprefix("session/")
+        if method in (acp.SESSION_DELETE, acp.ADDITIONAL_DIRECTORIES) and isinstance(session, dict):
+            return isinstance(session.get(name), dict)
+        return False

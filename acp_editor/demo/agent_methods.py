@@ -167,7 +167,7 @@ class ScriptedAgent:
             # Each mode only when present and not null (the spec's capability rule).
             elicitation=tuple(m for m in ("form", "url") if isinstance(eliciting.get(m), dict)),
         )
-        return {
+        answer = {
             "protocolVersion": self.version,
             "agentCapabilities": {
                 "loadSession": True,
@@ -189,6 +189,13 @@ class ScriptedAgent:
             },
             "authMethods": [AGENT_LOGIN, TERMINAL_LOGIN] if self.require_auth else [],
         }
+        if self.version >= 2:  # v2's shape too (the rest of this agent still speaks v1)
+            answer["info"] = answer["agentInfo"]
+            answer["capabilities"] = {
+                "session": {"delete": {}, "additionalDirectories": {}},
+                "auth": {},
+            }
+        return answer
 
     async def authenticate(self, params: Any) -> dict[str, Any]:
         method_id = nonempty_str(obj_or_empty(params), "methodId")

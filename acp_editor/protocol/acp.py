@@ -34,6 +34,8 @@ SESSION_DELETE = "session/delete"
 SESSION_FORK = "session/fork"
 """Unstable in ACP v1: used only when the agent advertises ``sessionCapabilities.fork``."""
 LOGOUT = "logout"
+AUTH_LOGOUT = "auth/logout"
+"""``logout`` as ACP v2 names it."""
 SESSION_PROMPT = "session/prompt"
 SESSION_CANCEL = "session/cancel"
 SESSION_SET_MODE = "session/set_mode"
@@ -132,6 +134,15 @@ def permission_options(params: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 # -- tool calls ---------------------------------------------------------------------------------
+
+
+def mode_option_id(options: Any) -> str | None:
+    """The id of the config option of category ``mode`` (how ACP v2 offers session modes)."""
+    for option in options if isinstance(options, list) else []:
+        if isinstance(option, dict) and option.get("category") == "mode":
+            option_id = option.get("id")
+            return option_id if isinstance(option_id, str) else None
+    return None
 
 
 def is_finished(call: Mapping[str, Any]) -> bool:

@@ -118,6 +118,10 @@ class SessionState:
         record: dict[str, Any] | None = self._snapshot["toolCalls"].get(tool_call_id)
         return record
 
+    def snapshot_field(self, name: str) -> Any:
+        """One top-level value of the snapshot (``configOptions``, ``modes``...), not copied."""
+        return self._snapshot.get(name)
+
     def tool_call_order(self) -> list[str]:
         """Tool call ids in the order they first appeared."""
         return [e["toolCallId"] for e in self._snapshot["entries"] if e.get("kind") == "toolCall"]

@@ -26,6 +26,11 @@ def acp_schema() -> AcpSchema:
 
 
 @pytest.fixture(scope="session")
+def acp_v2_schema() -> AcpSchema:
+    return AcpSchema(acp_schema_path(version=2))
+
+
+@pytest.fixture(scope="session")
 def acp_unstable_schema() -> AcpSchema:
     return AcpSchema(acp_schema_path("schema.unstable.json"))
 

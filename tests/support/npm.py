@@ -101,10 +101,10 @@ def ensure_npm_package(spec: str, *, cache: Path = NPM_CACHE) -> Path:
     return prefix / "node_modules" / name
 
 
-def acp_schema_path(name: str = "schema.json") -> Path:
-    """The official ACP v1 JSON Schema (``schema.unstable.json``: with the unstable methods),
-    from the pinned SDK package."""
-    path = ensure_npm_package(ACP_SDK) / "schema" / "v1" / name
+def acp_schema_path(name: str = "schema.json", version: int = 1) -> Path:
+    """The official ACP JSON Schema of ``version`` (``schema.unstable.json``: with the unstable
+    methods), from the pinned SDK package (which ships the v2 draft's too)."""
+    path = ensure_npm_package(ACP_SDK) / "schema" / f"v{version}" / name
     if not path.is_file():
         raise NpmError(f"{ACP_SDK} does not ship {path}")
     return path

@@ -1,0 +1,35 @@
+"""Offering the ACP v2 draft to the scripted agent, which answers 2: what the client sends
+validates against the pinned v2 schema (``@agentclientprotocol/sdk`` ships it), and the
+answer is read as v2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from acp_editor.agent.client import AcpClient, AgentConfig
+from tests.support.recorder import Recorder
+from tests.support.schema import AcpSchema, ClientTrafficChecker
+from tests.support.starter import SCRIPTED_AGENT
+
+
+async def test_a_v2_session_sends_only_what_the_v2_schema_allows(
+    acp_v2_schema: AcpSchema, tmp_path: Path
+) -> None:
+    client = AcpClient(
+        AgentConfig(command=[*SCRIPTED_AGENT, "--fast"], protocol_version=2), Recorder()
+    )
+    checker = ClientTrafficChecker(acp_v2_schema)
+    client.connection.tracers.append(checker)
+    try:
+        await client.start(str(tmp_path))
+        assert client.protocol_version == 2
+        assert client.supports("session/delete") and not client.supports("session/load")
+        session = await client.new_session(str(tmp_path))
+        result = await client.prompt(session.id, [{"type": "text", "text": "stream"}])
+        assert result["stopReason"] == "end_turn"
+        await client.cancel(session.id)
+        await client.delete_session(session.id)
+    finally:
+        await client.shutdown()
+    assert checker.checked >= 5
+    assert checker.problems == [], "messages the sidecar sent did not validate against v2"
