@@ -152,8 +152,10 @@ class AgentRequests:
 
     def _on_permission(self, params: Any) -> Awaitable[dict[str, Any]]:
         session = self._session_of(params)
-        tool_call = acp.obj(params.get("toolCall"), "params.toolCall")
+        tool_call, held = acp.permission_subject(params)
         options = acp.permission_options(params)
+        if not held:  # a v2 command or an unknown subject: asked about, not a tool call
+            return self.asker.ask(session, tool_call, options)
         try:
             changes = session.state.apply_permission_tool_call(tool_call)
         except InvalidUpdate as exc:

@@ -244,11 +244,12 @@ class Turn:
 
     async def permit(self, tool_id: str, tool_call: dict[str, Any], what: str) -> None:
         """Ask permission; return when allowed, otherwise end the turn (as real agents do)."""
-        result = await self._call(
-            "session/request_permission",
-            {"toolCall": tool_call, "options": PERMISSION_OPTIONS},
-            PERMISSION_TIMEOUT,
-        )
+        asked: dict[str, Any] = {"toolCall": tool_call, "options": PERMISSION_OPTIONS}
+        if self.version >= 2:  # the v2 draft's shape: a title, and the tool call as the subject
+            title = f"Allow {tool_call.get('title') or what}?"
+            subject = {"type": "tool_call", "toolCall": tool_call}
+            asked = {"title": title, "subject": subject, "options": PERMISSION_OPTIONS}
+        result = await self._call("session/request_permission", asked, PERMISSION_TIMEOUT)
         outcome = result.get("outcome") if isinstance(result, dict) else None
         if not isinstance(outcome, dict):
             raise RpcError(f"session/request_permission answered without an outcome: {result!r}")

@@ -213,6 +213,34 @@ def shell_command(call: Mapping[str, Any]) -> str | None:
 # -- permission options and outcomes --------------------------------------------------------------
 
 
+def permission_subject(params: Mapping[str, Any]) -> tuple[dict[str, Any], bool]:
+    """What a permission request is about, as a tool call to show, and whether it is one the
+    session state should hold. v1 sends ``toolCall``; the v2 draft sends a ``title``, maybe a
+    ``description`` and a ``subject``: a tool call (held like v1's), a command (shown as an
+    ``execute`` call with its command line), or a kind we do not know (shown by its title)."""
+    if "toolCall" in params:
+        return obj(params.get("toolCall"), "params.toolCall"), True
+    title = params.get("title")
+    if not isinstance(title, str):
+        raise InvalidParams("params.title must be a string (or params.toolCall an object)")
+    subject = params.get("subject")
+    subject = subject if isinstance(subject, dict) else {}
+    if subject.get("type") == "tool_call":
+        return obj(subject.get("toolCall"), "params.subject.toolCall"), True
+    description = params.get("description")
+    shown = f"{title}: {description}" if isinstance(description, str) and description else title
+    call_id = subject.get("toolCallId")
+    call: dict[str, Any] = {
+        "toolCallId": call_id if isinstance(call_id, str) else "permission",
+        "title": shown,
+        "kind": "other",
+    }
+    if subject.get("type") == "command" and isinstance(subject.get("command"), str):
+        call["kind"] = "execute"
+        call["rawInput"] = {"command": subject["command"], "cwd": subject.get("cwd")}
+    return call, False
+
+
 def option_of_kind(options: list[dict[str, Any]], kinds: tuple[str, ...]) -> str | None:
     """The id of the first option of the first of ``kinds`` offered."""
     for kind in kinds:

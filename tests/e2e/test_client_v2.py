@@ -33,3 +33,27 @@ async def test_a_v2_session_sends_only_what_the_v2_schema_allows(
         await client.shutdown()
     assert checker.checked >= 5
     assert checker.problems == [], "messages the sidecar sent did not validate against v2"
+
+
+async def test_a_v2_permission_request_is_asked_and_answered_as_v2_allows(
+    acp_v2_schema: AcpSchema, tmp_path: Path
+) -> None:
+    """The scripted agent asks in v2's shape (a title, the tool call as the subject) and edits
+    the file itself, as v2 agents do (no client file system)."""
+    (tmp_path / "hello.py").write_text("print('hi')\n")
+    front = Recorder("allow_once")
+    flags = [*SCRIPTED_AGENT, "--fast", "--writes-itself"]
+    client = AcpClient(AgentConfig(command=flags, protocol_version=2), front)
+    checker = ClientTrafficChecker(acp_v2_schema)
+    client.connection.tracers.append(checker)
+    try:
+        await client.start(str(tmp_path))
+        session = await client.new_session(str(tmp_path))
+        result = await client.prompt(session.id, [{"type": "text", "text": "edit"}])
+        assert result["stopReason"] == "end_turn"
+    finally:
+        await client.shutdown()
+    ((tool_call, _options),) = front.permissions
+    assert tool_call["title"].startswith("Edit hello.py")  # the subject's tool call, as held
+    assert 'print("edited by the demo agent")' in (tmp_path / "hello.py").read_text()
+    assert checker.problems == [], "messages the sidecar sent did not validate against v2"
