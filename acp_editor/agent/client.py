@@ -252,11 +252,15 @@ class AcpClient:
         session = self.sessions.get(session_id) or self._open(
             session_id, cwd, additional_directories
         )
-        if not resume and not session.prompting:
-            # session/load replays the whole conversation: over the state already held it
-            # would be there twice. The editor's mirror resyncs from the snapshot it is sent.
+        # v2 has no session/load: session/resume replays the conversation when asked to.
+        replay = not resume or self.protocol_version >= 2
+        if replay and not session.prompting:
+            # A replay over the state already held would put the conversation there twice.
+            # The editor's mirror resyncs from the snapshot it is sent.
             session.state = SessionState(session_id, self.protocol_version)
         params: dict[str, Any] = {"sessionId": session_id, "cwd": cwd, "mcpServers": []}
+        if resume and replay:
+            params["replayFrom"] = {"type": "start"}
         if additional_directories:
             params["additionalDirectories"] = list(additional_directories)
         result = await self._session_call(method, params)

@@ -119,6 +119,7 @@ class ScriptedAgent:
             "authenticate": self.authenticate,
             "session/new": self.new_session,
             "session/load": self.load_session,
+            "session/resume": self.resume_session,
             "session/list": self.list_sessions,
             "session/close": self.close_session,
             "session/delete": self.delete_session,
@@ -267,6 +268,17 @@ class ScriptedAgent:
         self._after_answer(self._announce_commands(session.session_id))
         return self._setup(session)
 
+    async def resume_session(self, params: Any) -> dict[str, Any]:
+        """v2's way back into a session: with ``replayFrom`` the conversation is replayed as
+        ``session/load`` does (this agent keeps all of it, so every cursor means the start)."""
+        p = obj_or_empty(params)
+        if p.get("replayFrom") is not None:
+            return await self.load_session(params)
+        self._check_auth()
+        session = self._session(p, active=False)
+        session.cwd, session.active = _cwd(p), True
+        return self._setup(session)
+
     async def list_sessions(self, params: Any) -> dict[str, Any]:
         p = obj_or_empty(params)
         cwd = p.get("cwd")
@@ -369,6 +381,7 @@ class ScriptedAgent:
             if session.turn is task:
                 session.turn = None
             session.updated_at = now()
+            save_session(self.state_dir, session)  # with the reply: a replay after a restart
         return {"stopReason": stop_reason}
 
     async def _previous_turn_ended(self, session: SessionState) -> None:

@@ -5,6 +5,7 @@ answer is read as v2."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from acp_editor.agent.client import AcpClient, AgentConfig
 from tests.support.recorder import Recorder
@@ -57,3 +58,35 @@ async def test_a_v2_permission_request_is_asked_and_answered_as_v2_allows(
     assert tool_call["title"].startswith("Edit hello.py")  # the subject's tool call, as held
     assert 'print("edited by the demo agent")' in (tmp_path / "hello.py").read_text()
     assert checker.problems == [], "messages the sidecar sent did not validate against v2"
+
+
+async def test_a_v2_session_comes_back_with_resume_and_its_replay(
+    acp_v2_schema: AcpSchema, tmp_path: Path
+) -> None:
+    """v2 has no session/load: a session is brought back (here after a restart, in a new
+    client) with session/resume and replayFrom the start, which replays its conversation."""
+    flags = [*SCRIPTED_AGENT, "--fast", "--state-dir", str(tmp_path / "agent-state")]
+    checker = ClientTrafficChecker(acp_v2_schema)
+    said: list[str] = []
+    for run in ("first", "after a restart"):
+        client = AcpClient(AgentConfig(command=flags, protocol_version=2), Recorder())
+        client.connection.tracers.append(checker)
+        try:
+            await client.start(str(tmp_path))
+            if run == "first":
+                session = await client.new_session(str(tmp_path))
+                await client.prompt(session.id, [{"type": "text", "text": "stream"}])
+                said = agent_texts(session.state.snapshot())
+                sid = session.id
+            else:
+                resumed = await client.load_session(sid, str(tmp_path), resume=True)
+                assert agent_texts(resumed.state.snapshot()) == said
+        finally:
+            await client.shutdown()
+    assert said and said[0].startswith("Here is a streamed answer")
+    assert checker.problems == [], "messages the sidecar sent did not validate against v2"
+
+
+def agent_texts(snapshot: dict[str, Any]) -> list[str]:
+    agent = [e for e in snapshot["entries"] if e.get("role") == "agent"]
+    return ["".join(b["text"] for b in e["content"]) for e in agent]
