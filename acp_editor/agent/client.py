@@ -210,10 +210,16 @@ class AcpClient:
         changes += session.state.set_config_options(result.get("configOptions"))
         self.requests.emit(session, changes)
 
+    @staticmethod
+    def _setup_params(cwd: str, dirs: Sequence[str], **more: Any) -> dict[str, Any]:
+        """The params every session set-up call shares (new, load, resume, fork)."""
+        params: dict[str, Any] = {**more, "cwd": cwd, "mcpServers": []}
+        if dirs:
+            params["additionalDirectories"] = list(dirs)
+        return params
+
     async def new_session(self, cwd: str, additional_directories: Sequence[str] = ()) -> Session:
-        params: dict[str, Any] = {"cwd": cwd, "mcpServers": []}
-        if additional_directories:
-            params["additionalDirectories"] = list(additional_directories)
+        params = self._setup_params(cwd, additional_directories)
         result = acp.obj(await self._session_call(acp.SESSION_NEW, params), "session/new result")
         session = self._open(acp.field(result, "sessionId", str), cwd, additional_directories)
         self._apply_setup(session, result)
@@ -258,11 +264,9 @@ class AcpClient:
             # A replay over the state already held would put the conversation there twice.
             # The editor's mirror resyncs from the snapshot it is sent.
             session.state = SessionState(session_id, self.protocol_version)
-        params: dict[str, Any] = {"sessionId": session_id, "cwd": cwd, "mcpServers": []}
+        params = self._setup_params(cwd, additional_directories, sessionId=session_id)
         if resume and replay:
             params["replayFrom"] = {"type": "start"}
-        if additional_directories:
-            params["additionalDirectories"] = list(additional_directories)
         result = await self._session_call(method, params)
         self._apply_setup(session, result)
         return session
@@ -291,9 +295,7 @@ class AcpClient:
         """``session/fork`` (unstable): a new session from the parent's context, which starts
         here with the parent's transcript and tool calls."""
         self._require(acp.SESSION_FORK)
-        params: dict[str, Any] = {"sessionId": parent_id, "cwd": cwd, "mcpServers": []}
-        if dirs:
-            params["additionalDirectories"] = list(dirs)
+        params = self._setup_params(cwd, dirs, sessionId=parent_id)
         result = acp.obj(await self._session_call(acp.SESSION_FORK, params), "session/fork result")
         fork_id = acp.field(result, "sessionId", str)
         parent = self.sessions.get(parent_id)
