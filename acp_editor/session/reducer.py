@@ -16,6 +16,10 @@ Every change is a JSON object with a ``type``:
     One content block appended to the message entry at ``index``. A plain text block right after
     another plain text block is merged into it (see `append_block`), so a stream of text fragments
     stays one readable block instead of hundreds.
+``{"type": "message", "index": i, "set": {field: value}, "unset": [field]}``
+    The fields of the message entry at ``index`` that changed (a v2 upsert by ``messageId``):
+    ``content`` in ``set`` replaces the whole content; the agent's ``messageId`` arriving for a
+    prompt we recorded sets it and unsets ``queued``.
 ``{"type": "tool_call", "toolCallId": id, "set": {field: value}, "unset": [field]}``
     The fields of one tool call that actually changed. For an id not seen before this creates the
     record (``{"toolCallId": id}`` plus ``set``); it comes just before the ``toolCall`` entry.
@@ -23,7 +27,8 @@ Every change is a JSON object with a ``type``:
     One content item appended to a tool call's ``content`` (a streamed v2 content chunk).
 ``{"type": "plan", "plan": ...}``, ``{"type": "commands", "availableCommands": ...}``,
 ``{"type": "modes", "modes": ...}``, ``{"type": "config_options", "configOptions": ...}``,
-``{"type": "usage", "usage": ...}``, ``{"type": "info", "info": ...}``
+``{"type": "usage", "usage": ...}``, ``{"type": "info", "info": ...}``,
+``{"type": "plans", "plans": {planId: plan}}``, ``{"type": "run_state", "runState": ...}``
     The new value of that snapshot field, whole. These are small objects that agents themselves
     resend whole, so a patch format would add complexity without saving bytes.
 """
@@ -41,6 +46,8 @@ _REPLACEMENTS: dict[str, str] = {
     "config_options": "configOptions",
     "usage": "usage",
     "info": "info",
+    "plans": "plans",
+    "run_state": "runState",
 }
 
 
@@ -57,6 +64,8 @@ def empty_snapshot(session_id: str, protocol_version: int) -> dict[str, Any]:
         "configOptions": None,
         "usage": None,
         "info": {},
+        "plans": None,
+        "runState": None,
     }
 
 
@@ -137,6 +146,16 @@ def _apply_message_chunk(snapshot: dict[str, Any], change: dict[str, Any]) -> No
     append_block(snapshot["entries"][change["index"]]["content"], change["content"])
 
 
+def _apply_message(snapshot: dict[str, Any], change: dict[str, Any]) -> None:
+    entry = snapshot["entries"][change["index"]]
+    if entry.get("kind") != "message":
+        raise ValueError(f"message change for entry {change['index']}, which is not a message")
+    for name, value in change["set"].items():
+        entry[name] = json_copy(value)  # content is appended to in place by later chunks
+    for name in change["unset"]:
+        entry.pop(name, None)
+
+
 def _apply_tool_call(snapshot: dict[str, Any], change: dict[str, Any]) -> None:
     record = _tool_call_record(snapshot, change["toolCallId"])
     fields = change["set"]
@@ -163,6 +182,7 @@ def _apply_tool_call_content(snapshot: dict[str, Any], change: dict[str, Any]) -
 _HANDLERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
     "entry": _apply_entry,
     "message_chunk": _apply_message_chunk,
+    "message": _apply_message,
     "tool_call": _apply_tool_call,
     "tool_call_content": _apply_tool_call_content,
 }

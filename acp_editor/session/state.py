@@ -26,6 +26,9 @@ _CHUNK_ROLES = {
     "agent_thought_chunk": "thought",
 }
 
+#: v2 message upserts (keyed by messageId) and the transcript role each one patches.
+_UPSERT_ROLES = {"user_message": "user", "agent_message": "agent", "agent_thought": "thought"}
+
 #: Variants whose one member (named like the snapshot field) replaces that field:
 #: sessionUpdate -> (member and snapshot field, change type).
 _MEMBER_REPLACEMENTS = {
@@ -54,6 +57,12 @@ def _require_tool_call_id(update: dict[str, Any], what: str) -> str:
     if not isinstance(tool_call_id, str):
         raise InvalidUpdate(f"{what} needs a string toolCallId, got {tool_call_id!r}")
     return tool_call_id
+
+
+def _plan_id(update: dict[str, Any]) -> str | None:
+    plan = update.get("plan")
+    plan_id = plan.get("planId") if isinstance(plan, dict) else None
+    return plan_id if isinstance(plan_id, str) else None
 
 
 def _require_content(update: dict[str, Any], what: str) -> Any:
@@ -91,6 +100,9 @@ class SessionState:
         self._snapshot = empty_snapshot(session_id, protocol_version)
         #: (role, messageId) -> entry index, so a chunk for an earlier message finds it directly.
         self._messages: dict[tuple[str, str], int] = {}
+        #: v2: our prompts' entries, oldest first, that the agent has not echoed yet (its
+        #: ``user_message`` names the message; we hold the prompt until then).
+        self._unechoed: list[int] = []
 
     def copy_as(self, session_id: str) -> SessionState:
         """A state holding everything this one holds, for session ``session_id`` (a fork)."""
@@ -98,6 +110,7 @@ class SessionState:
         other._snapshot = json_copy(self._snapshot)
         other._snapshot["sessionId"] = session_id
         other._messages = dict(self._messages)
+        other._unechoed = list(self._unechoed)
         return other
 
     # -- reading ---------------------------------------------------------------------------
@@ -168,11 +181,12 @@ class SessionState:
     # -- client-side events ----------------------------------------------------------------
 
     def add_user_prompt(
-        self, blocks: list[dict[str, Any]], turn: int | None = None
+        self, blocks: list[dict[str, Any]], turn: int | None = None, *, queued: bool = False
     ) -> list[dict[str, Any]]:
         """Record the user's prompt as a new user message (kept block for block, not merged);
         ``turn`` numbers the turn it starts when the workspace was checkpointed before it (the
-        number ``acp.restoreCheckpoint`` takes)."""
+        number ``acp.restoreCheckpoint`` takes). ``queued``: sent while the agent works (v2), so
+        it waits its turn; the agent's echo of it clears that."""
         if not isinstance(blocks, list):
             raise InvalidUpdate(f"a prompt must be a list of blocks, got {type(blocks).__name__}")
         entry: dict[str, Any] = {
@@ -183,6 +197,10 @@ class SessionState:
         }
         if turn is not None:
             entry["turn"] = turn
+        if queued:
+            entry["queued"] = True
+        if self.protocol_version >= 2:
+            self._unechoed.append(len(self._snapshot["entries"]))
         return self._commit([self._entry_change(entry)])
 
     def set_modes(self, modes: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -213,6 +231,13 @@ class SessionState:
         role = _CHUNK_ROLES.get(kind)
         if role is not None:
             return self._message_chunk(role, update, kind)
+        role = _UPSERT_ROLES.get(kind)
+        if role is not None:
+            return self._message_upsert(role, update, kind)
+        if kind == "state_update":
+            return self._replace("runState", "run_state", _without_tag(update))
+        if kind == "plan_update" and _plan_id(update) is not None:
+            return self._plan_update(update["plan"])
         if kind in ("tool_call", "tool_call_update"):
             return self._upsert(_require_tool_call_id(update, kind), update)
         if kind == "tool_call_content_chunk":
@@ -248,6 +273,9 @@ class SessionState:
         entries: list[dict[str, Any]] = self._snapshot["entries"]
         if message_id is not None:
             index = self._messages.get((role, message_id))
+            if index is None and role == "user" and self._unechoed:
+                # The agent's echo of our prompt: its chunks are the message now.
+                return [self._echo(message_id, {"content": [block]})]
         elif entries and entries[-1]["kind"] == "message" and entries[-1]["role"] == role:
             index = len(entries) - 1
         else:
@@ -258,6 +286,61 @@ class SessionState:
             self._messages[(role, message_id)] = len(entries)
         entry = {"kind": "message", "role": role, "messageId": message_id, "content": [block]}
         return [self._entry_change(entry)]
+
+    def _message_upsert(self, role: str, update: dict[str, Any], kind: str) -> list[dict[str, Any]]:
+        """A v2 message upsert: a new ``messageId`` starts a message, a known one is patched
+        (``content`` replaces the whole content, ``null`` clears; other fields set or unset)."""
+        message_id = update.get("messageId")
+        if not isinstance(message_id, str):
+            raise InvalidUpdate(f"{kind} needs a string messageId, got {message_id!r}")
+        patch: dict[str, Any] = {}
+        for name, value in update.items():
+            if name in ("sessionUpdate", "messageId"):
+                continue
+            if name == "content":
+                if value is None or isinstance(value, list):  # anything else: as if absent
+                    patch["content"] = json_copy(value) if value is not None else []
+            else:
+                patch[name] = json_copy(value)
+        index = self._messages.get((role, message_id))
+        if index is None and role == "user" and self._unechoed:
+            return [self._echo(message_id, patch)]
+        if index is None:
+            self._messages[(role, message_id)] = len(self._snapshot["entries"])
+            entry = {"kind": "message", "role": role, "messageId": message_id, "content": []}
+            entry.update((k, v) for k, v in patch.items() if v is not None)
+            return [self._entry_change(entry)]
+        current = self._snapshot["entries"][index]
+        set_ = {
+            k: v for k, v in patch.items() if v is not None and not json_equal(current.get(k), v)
+        }
+        unset = [k for k, v in patch.items() if v is None and k in current]
+        return (
+            [{"type": "message", "index": index, "set": set_, "unset": unset}]
+            if set_ or unset
+            else []
+        )
+
+    def _echo(self, message_id: str, patch: dict[str, Any]) -> dict[str, Any]:
+        """The agent names the oldest prompt it has not echoed yet: the entry takes its id and
+        content, and is no longer queued."""
+        index = self._unechoed.pop(0)
+        self._messages[("user", message_id)] = index
+        set_ = {"messageId": message_id, **{k: v for k, v in patch.items() if v is not None}}
+        unset = [k for k, v in patch.items() if v is None]
+        if "queued" in self._snapshot["entries"][index]:
+            unset.append("queued")
+        return {"type": "message", "index": index, "set": set_, "unset": unset}
+
+    def _plan_update(self, plan: dict[str, Any]) -> list[dict[str, Any]]:
+        """v2 ``plan_update``: the plan with that ``planId`` is replaced whole; ``plan`` holds the
+        one updated last (what an editor shows), ``plans`` all of them."""
+        plans = json_copy(self._snapshot["plans"]) or {}
+        plans[plan["planId"]] = json_copy(plan)
+        return [
+            *self._replace("plans", "plans", plans),
+            *self._replace("plan", "plan", json_copy(plan)),
+        ]
 
     def _upsert(self, tool_call_id: str, patch: dict[str, Any]) -> list[dict[str, Any]]:
         null_clears = self.protocol_version >= 2

@@ -39,8 +39,8 @@ class Harness:
     def permission(self, tool_call: dict[str, Any]) -> list[dict[str, Any]]:
         return self._track(self.state.apply_permission_tool_call(tool_call))
 
-    def prompt(self, blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return self._track(self.state.add_user_prompt(blocks))
+    def prompt(self, blocks: list[dict[str, Any]], *, queued: bool = False) -> list[dict[str, Any]]:
+        return self._track(self.state.add_user_prompt(blocks, queued=queued))
 
     def set_modes(self, modes: dict[str, Any] | None) -> list[dict[str, Any]]:
         return self._track(self.state.set_modes(modes))

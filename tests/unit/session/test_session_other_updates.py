@@ -194,5 +194,7 @@ def test_empty_snapshot_shape(h) -> None:
         "configOptions": None,
         "usage": None,
         "info": {},
+        "plans": None,
+        "runState": None,
     }
     assert h.state.session_id == "sess_abc123def456"
