@@ -20,6 +20,7 @@ from acp_editor.agent.connection import AgentConnection
 from acp_editor.agent.display_terminals import DisplayTerminals
 from acp_editor.agent.eliciting import Elicitor
 from acp_editor.agent.frontend import Frontend, SilentFrontend
+from acp_editor.agent.prompting import send_prompt
 from acp_editor.agent.serving import AgentRequests
 from acp_editor.agent.sessions import Session
 from acp_editor.errors import AgentError, AuthRequired, RpcError
@@ -105,6 +106,7 @@ class AcpClient:
     def _agent_exited(self, code: int | None, stderr_tail: str, expected: bool) -> None:
         for session in self.sessions.values():
             self.asker.abandon(session)
+            session.foreground.fail(AgentError(f"the agent exited (code {code})"))
         self.frontend.agent_exited(code, stderr_tail, expected)
 
     # -- what the agent can do, and the sessions' state ------------------------------------------
@@ -326,32 +328,36 @@ class AcpClient:
         """Send a prompt and wait for the turn to end; returns the agent's ``PromptResponse``.
 
         The session's roots are checkpointed first; what the turn changed is in review before
-        this returns."""
+        this returns. On v2 a prompt sent while a turn runs is queued: it joins that turn."""
         session = self.session(session_id)
+        queued = session.prompts > 0 and self.protocol_version >= 2
         note = self.review.unreported_rejections(session_id)
         if note is not None and self.config.tell_agent_rejections:
             blocks = [{"type": "text", "text": note}, *blocks]
-        turn = await self.turns.begin(session_id, session.roots)
-        number = turn.number if turn is not None else None
-        if turn is not None:
-            await self.reviewing.watch(session_id)
-        self.requests.emit(session, session.state.add_user_prompt(blocks, number))
+        number = None
+        if not queued:
+            turn = await self.turns.begin(session_id, session.roots)
+            number = turn.number if turn is not None else None
+            if turn is not None:
+                await self.reviewing.watch(session_id)
+        self.requests.emit(session, session.state.add_user_prompt(blocks, number, queued=queued))
         session.prompting = True
+        session.prompts += 1
+        params = {"sessionId": session_id, "prompt": blocks}
         try:
-            result = await self.connection.call(
-                acp.SESSION_PROMPT,
-                {"sessionId": session_id, "prompt": blocks},
-                timeout=self.config.prompt_timeout,
+            return await send_prompt(
+                self.connection, session.foreground, params, self.config.prompt_timeout
             )
         except asyncio.CancelledError:
             # Whoever waited for the turn gave up: the agent must stop too.
             await asyncio.shield(self.cancel(session_id))
             raise
         finally:
-            session.prompting = False
-            session.cancelling = False
-            await asyncio.shield(self._end_turn(session_id))
-        return acp.obj(result, "session/prompt result")
+            session.prompts -= 1
+            if session.prompts == 0:
+                session.prompting = False
+                session.cancelling = False
+                await asyncio.shield(self._end_turn(session_id))
 
     async def _end_turn(self, session_id: str) -> None:
         await self.reviewing.unwatch(session_id)

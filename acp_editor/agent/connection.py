@@ -108,11 +108,16 @@ class AgentConnection:
         self._on_exit(code, self.process.stderr_tail(), expected)
 
     async def call(
-        self, method: str, params: dict[str, Any], *, timeout: float | None = None
+        self,
+        method: str,
+        params: dict[str, Any],
+        *,
+        timeout: float | None = None,
+        answered: Callable[[], None] | None = None,
     ) -> Any:
         if self.peer is None:
             raise AgentError("the agent is not running")
-        return await self.peer.request(method, params, timeout=timeout)
+        return await self.peer.request(method, params, timeout=timeout, answered=answered)
 
     async def notify(self, method: str, params: dict[str, Any]) -> None:
         """A notification, dropped quietly when the link is already gone."""

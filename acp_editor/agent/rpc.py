@@ -72,6 +72,7 @@ class JsonRpcPeer:
         self._log = logger or get_logger(f"rpc.{name}")
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future[Any]] = {}
+        self._answered: dict[int, Callable[[], None]] = {}
         self._requests: dict[str, RequestHandler] = {}
         self._notifications: dict[str, NotificationHandler] = {}
         # Incoming requests being served, by the peer's id (kept as sent: 1 and "1" differ).
@@ -91,14 +92,25 @@ class JsonRpcPeer:
     # -- sending ------------------------------------------------------------------------------
 
     async def request(
-        self, method: str, params: Any = None, *, timeout: float | None = None
+        self,
+        method: str,
+        params: Any = None,
+        *,
+        timeout: float | None = None,
+        answered: Callable[[], None] | None = None,
     ) -> Any:
-        """Send a request and wait for its result; raises ``RpcError`` subclasses on failure."""
+        """Send a request and wait for its result; raises ``RpcError`` subclasses on failure.
+
+        ``answered`` is called the moment the answer is read, before any message after it is
+        dispatched (the caller resumes only later): for a caller that must know which of the
+        agent's notifications came after the answer."""
         if self._closed:
             raise ConnectionClosed(f"{self.name}: link closed before {method} could be sent")
         req_id = next(self._ids)
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending[req_id] = fut
+        if answered is not None:
+            self._answered[req_id] = answered
         message: dict[str, Any] = {"jsonrpc": "2.0", "id": req_id, "method": method}
         if params is not None:
             message["params"] = params
@@ -114,6 +126,7 @@ class JsonRpcPeer:
             raise
         finally:
             self._pending.pop(req_id, None)
+            self._answered.pop(req_id, None)
 
     async def notify(self, method: str, params: Any = None) -> None:
         message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
@@ -271,18 +284,21 @@ class JsonRpcPeer:
 
     def _on_response(self, msg: dict[str, Any]) -> None:
         req_id = msg.get("id")
-        fut = (
-            self._pending.get(req_id)
-            if isinstance(req_id, int) and not isinstance(req_id, bool)
-            else None
-        )
+        if not isinstance(req_id, int) or isinstance(req_id, bool):
+            req_id = None
+        fut = self._pending.get(req_id) if req_id is not None else None
         if fut is None or fut.done():
-            self._log.warning("%s: response to an id we are not waiting for: %r", self.name, req_id)
+            self._log.warning(
+                "%s: response to an id we are not waiting for: %r", self.name, msg.get("id")
+            )
             return
         if "error" in msg:
             fut.set_exception(RpcError.from_json(msg["error"]))
         else:
             fut.set_result(msg.get("result"))
+            answered = self._answered.pop(req_id, None) if req_id is not None else None
+            if answered is not None:
+                answered()
 
     # -- closing ------------------------------------------------------------------------------
 

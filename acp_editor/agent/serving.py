@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from acp_editor.agent.prompting import idle_reason
 from acp_editor.errors import InvalidParams
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp, elicitation
@@ -147,6 +148,9 @@ class AgentRequests:
             log.warning("session %s: unusable update skipped: %s", session.id, exc)
             return
         self.emit(session, changes)
+        idle, stop_reason = idle_reason(update)
+        if idle:  # after the state took it: a prompt that ends now sees the session idle
+            session.foreground.idle(stop_reason)
 
     # -- permissions, fs and terminals ------------------------------------------------------------
 

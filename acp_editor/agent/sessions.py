@@ -6,6 +6,8 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from acp_editor.agent.prompting import Foreground
+
 if TYPE_CHECKING:
     from acp_editor.session.state import SessionState
 
@@ -17,6 +19,9 @@ class Session:
     state: SessionState
     additional_directories: list[str] = field(default_factory=list)
     prompting: bool = False
+    prompts: int = 0
+    """Prompts sent and not over yet: more than one when v2 prompts were queued."""
+    foreground: Foreground = field(default_factory=Foreground)
     cancelling: bool = False
     """Set by ``cancel`` until the prompt's response arrives: new permission requests are then
     answered ``cancelled`` at once."""

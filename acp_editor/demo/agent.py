@@ -25,7 +25,8 @@ from typing import IO, Any
 
 from acp_editor import log as logs
 from acp_editor.agent.rpc import JsonRpcPeer, Tracer, Writer
-from acp_editor.demo.agent_methods import AS_IS, ScriptedAgent, Tuning
+from acp_editor.demo.agent_methods import ScriptedAgent
+from acp_editor.demo.agent_prompts import AS_IS, Tuning
 
 Serving = Callable[[IO[bytes], IO[bytes]], Coroutine[Any, Any, int]]
 """Serves one client on (stdin, stdout) and returns the exit code."""

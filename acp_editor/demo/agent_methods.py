@@ -12,14 +12,14 @@ import contextlib
 import os
 import uuid
 from collections.abc import Coroutine
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from acp_editor import __version__
-from acp_editor.demo.agent_store import delete_saved, load_sessions, save_session
-from acp_editor.demo.agent_turn import ClientCaps, SessionState, Turn, now
-from acp_editor.demo.scenarios import commands, run_turn
-from acp_editor.errors import AuthRequired, ConnectionClosed, InvalidParams, InvalidRequest
+from acp_editor.demo.agent_prompts import AS_IS, PromptTurns, Tuning
+from acp_editor.demo.agent_store import delete_saved, load_sessions
+from acp_editor.demo.agent_turn import ClientCaps, SessionState
+from acp_editor.demo.scenarios import commands
+from acp_editor.errors import AuthRequired, ConnectionClosed, InvalidParams
 from acp_editor.log import get_logger
 from acp_editor.protocol.acp import nonempty_str, obj_or_empty
 
@@ -28,7 +28,6 @@ if TYPE_CHECKING:
 
 log = get_logger("demo.agent")
 
-CANCEL_GRACE = 5.0  # how long a new prompt waits for a cancelled turn to finish
 LATEST_VERSION = 2  # 1 is stable; 2 is the draft, answered only to a client that asks for it
 AGENT_LOGIN = {"id": "demo-login", "name": "Demo login", "description": "Always succeeds"}
 TERMINAL_LOGIN = {
@@ -55,39 +54,7 @@ def _cwd(params: dict[str, Any]) -> str:
     return cwd
 
 
-def prompt_text(blocks: Any) -> str:
-    """The text of a prompt: text blocks verbatim, links and resources by their URI."""
-    if not isinstance(blocks, list):
-        raise InvalidParams("prompt must be an array of content blocks")
-    parts: list[str] = []
-    for block in blocks:
-        if not isinstance(block, dict):
-            raise InvalidParams("every prompt item must be a content block object")
-        if block.get("type") == "text" and isinstance(block.get("text"), str):
-            parts.append(block["text"])
-        elif isinstance(block.get("uri"), str):
-            parts.append(block["uri"])
-    return " ".join(parts)
-
-
-@dataclass(frozen=True)
-class Tuning:
-    """Ways the tests bend the agent (``tests/agents/scripted.py``); the product's command line
-    sets none of them, so the demo always behaves like a well-mannered agent."""
-
-    fast: bool = False
-    """No streaming delays: a turn takes as long as the client needs to read it."""
-    wait_first: bool = False
-    """Start every turn with the ``wait`` scenario, so there is always a turn to cancel."""
-    answer_version: int | None = None
-    """Answer ``initialize`` with this protocol version, whatever the client asked for."""
-
-
-AS_IS = Tuning()
-"""The agent as the demo runs it: nothing bent."""
-
-
-class ScriptedAgent:
+class ScriptedAgent(PromptTurns):
     """Answers the client's requests; one instance per connection."""
 
     def __init__(
@@ -262,9 +229,7 @@ class ScriptedAgent:
                 "messageId": f"msg_{uuid.uuid4().hex[:10]}",
                 "content": {"type": "text", "text": text},
             }
-            await self.peer.notify(
-                "session/update", {"sessionId": session.session_id, "update": update}
-            )
+            await self._update(session, update)
         self._after_answer(self._announce_commands(session.session_id))
         return self._setup(session)
 
@@ -328,9 +293,7 @@ class ScriptedAgent:
             raise InvalidParams(f"unknown mode {mode_id!r}")
         session.mode = mode_id
         update = {"sessionUpdate": "current_mode_update", "currentModeId": mode_id}
-        await self.peer.notify(
-            "session/update", {"sessionId": session.session_id, "update": update}
-        )
+        await self._update(session, update)
         return {}
 
     async def set_config_option(self, params: Any) -> dict[str, Any]:
@@ -345,62 +308,3 @@ class ScriptedAgent:
         return {"configOptions": self._config(session)}
 
     # -- prompt turns -------------------------------------------------------------------------
-
-    async def prompt(self, params: Any) -> dict[str, Any]:
-        p = obj_or_empty(params)
-        session = self._session(p)
-        text = prompt_text(p.get("prompt"))
-        await self._previous_turn_ended(session)
-        session.history.append(("user", text))
-        save_session(self.state_dir, session)
-        if session.title is None:
-            session.title = text.strip()[:60] or "(empty prompt)"
-            update = {"sessionUpdate": "session_info_update", "title": session.title}
-            await self.peer.notify(
-                "session/update", {"sessionId": session.session_id, "update": update}
-            )
-        turn = Turn(
-            self.peer,
-            session,
-            version=self.version,
-            caps=self.caps,
-            fast=self.tuning.fast,
-            wait_seconds=self.wait_seconds,
-            writes_itself=self.writes_itself,
-        )
-        task = asyncio.ensure_future(run_turn(turn, text, wait_first=self.tuning.wait_first))
-        session.turn = task
-        try:
-            stop_reason = await task
-        except asyncio.CancelledError:
-            current = asyncio.current_task()
-            if current is not None and current.cancelling():
-                raise  # our own request was cancelled ($/cancel_request or shutdown)
-            stop_reason = "cancelled"  # only the turn was: session/cancel or session/close
-        finally:
-            if session.turn is task:
-                session.turn = None
-            session.updated_at = now()
-            save_session(self.state_dir, session)  # with the reply: a replay after a restart
-        return {"stopReason": stop_reason}
-
-    async def _previous_turn_ended(self, session: SessionState) -> None:
-        """One turn at a time; but a turn already cancelled is only tidying up (releasing its
-        terminal), and a client that withdrew a prompt may send the next one at once."""
-        previous = session.turn
-        if previous is None or previous.done():
-            return
-        if previous.cancelling():
-            await asyncio.wait({previous}, timeout=CANCEL_GRACE)
-        if not previous.done():
-            raise InvalidRequest("a prompt turn is already running in this session")
-
-    def cancel(self, params: Any) -> None:
-        """``session/cancel``: stop the running turn now; its pending requests are withdrawn
-        with ``$/cancel_request`` and the prompt answers ``cancelled``."""
-        session_id = params.get("sessionId") if isinstance(params, dict) else None
-        session = self.sessions.get(session_id) if isinstance(session_id, str) else None
-        if session is None or session.turn is None:
-            log.info("session/cancel with nothing to cancel: %r", session_id)
-            return
-        session.turn.cancel()

@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from acp_editor.demo.agent_v2 import to_v2, tool_call_v2
 from acp_editor.errors import ConnectionClosed, ResourceNotFound, RpcError
 from acp_editor.log import get_logger
 
@@ -64,6 +65,8 @@ class SessionState:
     updated_at: str = field(default_factory=now)
     active: bool = True
     turn: asyncio.Task[str] | None = None
+    queue: list[Any] = field(default_factory=list)
+    """v2: prompts accepted and not taken up yet (the running turn takes them in order)."""
 
 
 @dataclass(frozen=True)
@@ -105,7 +108,7 @@ class Turn:
         self.caps = caps
         self.fast = fast
         self.wait_seconds = wait_seconds
-        self.writes_itself = writes_itself
+        self.writes_itself = writes_itself or version >= 2  # v2 has no client fs/*
         """Touch files directly, as many real agents do, reporting only diffs to the client."""
 
     # -- helpers ------------------------------------------------------------------------------
@@ -124,6 +127,8 @@ class Turn:
     # -- session/update -----------------------------------------------------------------------
 
     async def update(self, update: dict[str, Any]) -> None:
+        if self.version >= 2:
+            update = to_v2(update)
         await self.peer.notify(
             "session/update", {"sessionId": self.session.session_id, "update": update}
         )
@@ -247,9 +252,12 @@ class Turn:
         asked: dict[str, Any] = {"toolCall": tool_call, "options": PERMISSION_OPTIONS}
         if self.version >= 2:  # the v2 draft's shape: a title, and the tool call as the subject
             title = f"Allow {tool_call.get('title') or what}?"
-            subject = {"type": "tool_call", "toolCall": tool_call}
+            subject = {"type": "tool_call", "toolCall": tool_call_v2(tool_call)}
             asked = {"title": title, "subject": subject, "options": PERMISSION_OPTIONS}
+            await self.update({"sessionUpdate": "state_update", "state": "requires_action"})
         result = await self._call("session/request_permission", asked, PERMISSION_TIMEOUT)
+        if self.version >= 2:
+            await self.update({"sessionUpdate": "state_update", "state": "running"})
         outcome = result.get("outcome") if isinstance(result, dict) else None
         if not isinstance(outcome, dict):
             raise RpcError(f"session/request_permission answered without an outcome: {result!r}")

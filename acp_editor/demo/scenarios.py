@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from acp_editor.demo import elicit
+from acp_editor.demo.agent_run import run_displayed
 from acp_editor.demo.agent_turn import Turn, TurnStopped, text_item
 from acp_editor.errors import RpcError
 
@@ -147,34 +148,44 @@ async def long_shell(turn: Turn) -> None:
 async def _run_command(turn: Turn, command: str, what: str) -> None:
     """Run ``command`` in a client terminal shown in an execute tool call; report its output."""
     tid = turn.new_id("shell")
+    if turn.version >= 2:  # no client terminals: run it ourselves, shown as it runs
+        await turn.tool_call(tid, _command_call(command))
+        code, text, shown = await run_displayed(turn, tid, command)
+        await _command_done(turn, tid, code, text, [shown])
+        return
     async with turn.tool_errors(tid, what):
         terminal_id = await turn.create_terminal(command)
         terminal = {"type": "terminal", "terminalId": terminal_id}
         try:
-            await turn.tool_call(
-                tid,
-                {
-                    "title": f"Run `{command}`",
-                    "kind": "execute",
-                    "status": "in_progress",
-                    "content": [terminal],
-                    "rawInput": {"command": command},
-                },
-            )
+            await turn.tool_call(tid, {**_command_call(command), "content": [terminal]})
             exit_status = await turn.terminal_call("terminal/wait_for_exit", terminal_id)
             output = await turn.terminal_call("terminal/output", terminal_id)
         finally:
             await turn.release_terminal(terminal_id)
-        code = exit_status.get("exitCode")
         text = str(output.get("output", ""))
-        await turn.tool_update(
-            tid,
-            {
-                "status": "completed" if code == 0 else "failed",
-                "content": [terminal, text_item(text)],
-                "rawOutput": {"exitCode": code, "output": text},
-            },
-        )
+        await _command_done(turn, tid, exit_status.get("exitCode"), text, [terminal])
+
+
+def _command_call(command: str) -> dict[str, Any]:
+    return {
+        "title": f"Run `{command}`",
+        "kind": "execute",
+        "status": "in_progress",
+        "rawInput": {"command": command},
+    }
+
+
+async def _command_done(
+    turn: Turn, tid: str, code: Any, text: str, shown: list[dict[str, Any]] | None = None
+) -> None:
+    await turn.tool_update(
+        tid,
+        {
+            "status": "completed" if code == 0 else "failed",
+            "content": [*(shown or []), text_item(text)],
+            "rawOutput": {"exitCode": code, "output": text},
+        },
+    )
 
 
 async def files(turn: Turn) -> None:

@@ -30,7 +30,7 @@ from typing import IO, Any
 from acp_editor import log as logs
 from acp_editor.agent.rpc import Tracer
 from acp_editor.demo import agent
-from acp_editor.demo.agent_methods import Tuning
+from acp_editor.demo.agent_prompts import Tuning
 
 log = logs.get_logger("tests.agents.scripted")
 _STUBBORN: list[subprocess.Popen[bytes]] = []

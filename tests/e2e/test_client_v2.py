@@ -4,10 +4,12 @@ answer is read as v2."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 from acp_editor.agent.client import AcpClient, AgentConfig
+from tests.support.lsp import wait_until
 from tests.support.recorder import Recorder
 from tests.support.schema import AcpSchema, ClientTrafficChecker
 from tests.support.starter import SCRIPTED_AGENT
@@ -90,3 +92,45 @@ async def test_a_v2_session_comes_back_with_resume_and_its_replay(
 def agent_texts(snapshot: dict[str, Any]) -> list[str]:
     agent = [e for e in snapshot["entries"] if e.get("role") == "agent"]
     return ["".join(b["text"] for b in e["content"]) for e in agent]
+
+
+async def test_a_v2_turn_ends_at_idle_and_a_prompt_sent_meanwhile_is_queued(
+    acp_v2_schema: AcpSchema, tmp_path: Path
+) -> None:
+    """v2's answer to session/prompt only accepts it: the turn ends with the idle state update.
+    A prompt sent while the agent works waits, shown as queued until the agent echoes it; the
+    agent's own command shows as a display terminal and its edit reaches review."""
+    (tmp_path / "hello.py").write_text("print('hi')\n")
+    front = Recorder("allow_once")
+    # The first prompt's wait lasts 2 s: the second prompt is sent while it runs.
+    flags = [*SCRIPTED_AGENT, "--fast", "--wait-seconds", "2"]
+    client = AcpClient(AgentConfig(command=flags, protocol_version=2), front)
+    checker = ClientTrafficChecker(acp_v2_schema)
+    client.connection.tracers.append(checker)
+    try:
+        await client.start(str(tmp_path))
+        session = await client.new_session(str(tmp_path))
+        first = asyncio.ensure_future(
+            client.prompt(session.id, [{"type": "text", "text": "wait edit shell"}])
+        )
+        await wait_until(lambda: session.state.snapshot_field("runState") is not None)
+        second = await client.prompt(session.id, [{"type": "text", "text": "stream"}])
+        assert second == {"stopReason": "end_turn"}
+        assert await first == {"stopReason": "end_turn"}
+        snapshot = session.state.snapshot()
+        hunks = [str(h.path) for h in client.review.select(session_id=session.id)]
+    finally:
+        await client.shutdown()
+    users = [e for e in snapshot["entries"] if e.get("role") == "user"]
+    assert [u["content"][0]["text"] for u in users] == ["wait edit shell", "stream"]
+    assert all(isinstance(u["messageId"], str) for u in users)  # the agent's echo named them
+    assert not any("queued" in u for u in users)
+    queued = [c for c in front.changes[session.id] if c["type"] == "entry"]
+    assert [c["entry"].get("queued") for c in queued if c["entry"].get("role") == "user"] == [
+        None,
+        True,
+    ]
+    assert snapshot["runState"] == {"state": "idle", "stopReason": "end_turn"}
+    assert "hello from the demo agent" in "".join(front.output.values())
+    assert any(path.endswith("hello.py") for path in hunks)
+    assert checker.problems == [], "messages the sidecar sent did not validate against v2"

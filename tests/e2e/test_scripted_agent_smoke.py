@@ -11,6 +11,7 @@ end-to-end tests drive it through the real client.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -48,12 +49,17 @@ class MiniClient:
         ):
             self.peer.on_request(method, self._handler(method))
         self.tool_started = asyncio.Event()
+        self.idle: asyncio.Queue[Any] = asyncio.Queue()
+        """v2: the stopReason of each ``idle`` state update, in order."""
         self.peer.on_notification("session/update", self._on_update)
 
     def _on_update(self, params: dict[str, Any]) -> None:
-        self.updates.append(params["update"])
-        if params["update"]["sessionUpdate"] == "tool_call":
+        update = params["update"]
+        self.updates.append(update)
+        if update["sessionUpdate"] in ("tool_call", "tool_call_update") and "title" in update:
             self.tool_started.set()
+        if update["sessionUpdate"] == "state_update" and update["state"] == "idle":
+            self.idle.put_nowait(update.get("stopReason"))
 
     def _handler(self, method: str) -> Any:
         async def handle(params: Any) -> Any:
@@ -215,12 +221,55 @@ async def test_v2_chunks_and_rejected_edit(agents: list[MiniClient], tmp_path: P
     client, _, init = await connect(agents, tmp_path, version=2, choose="reject_once")
     assert init["protocolVersion"] == 2
     new = await client.peer.request("session/new", {"cwd": str(tmp_path)})
-    assert await prompt(client, new["sessionId"], "chunks edit") == {"stopReason": "end_turn"}
+    assert await prompt(client, new["sessionId"], "chunks edit") == {}  # accepted, no more
+    assert await asyncio.wait_for(client.idle.get(), 10) == "end_turn"
+    kinds = [u["sessionUpdate"] for u in client.updates]
+    assert (
+        kinds.index("user_message") < kinds.index("state_update") < kinds.index("tool_call_update")
+    )
+    assert client.updates[-1]["sessionUpdate"] == "state_update"
+    assert "tool_call" not in kinds and "plan" not in kinds  # v1's words, gone in v2
     assert len(client.of("tool_call_content_chunk")) == 3
     assert client.of("tool_call_update")[-1]["status"] == "failed"
     assert (tmp_path / "hello.py").read_text() == HELLO
     said = "".join(u["content"]["text"] for u in client.of("agent_message_chunk"))
     assert "rejected" in said
+    asked = next(p for m, p in client.requests if m == "session/request_permission")
+    assert asked["subject"]["type"] == "tool_call" and asked["title"]
+    edit = next(u for u in client.of("tool_call_update") if u.get("kind") == "edit")
+    diff = edit["content"][0]
+    assert diff["changes"] == [
+        {"operation": "modify", "path": str(tmp_path / "hello.py"), "fileType": "text"}
+    ]
+    assert diff["patch"]["format"] == "git_patch"
+    states = [u["state"] for u in client.of("state_update")]
+    assert states == ["running", "requires_action", "running", "idle"]
+
+
+async def test_v2_writes_and_runs_itself_and_queues(
+    agents: list[MiniClient], tmp_path: Path
+) -> None:
+    client, _, _ = await connect(agents, tmp_path, version=2)
+    sid = (await client.peer.request("session/new", {"cwd": str(tmp_path)}))["sessionId"]
+    first = {"sessionId": sid, "prompt": [{"type": "text", "text": "edit shell plan"}]}
+    assert await client.peer.request("session/prompt", first, timeout=10) == {}
+    await asyncio.wait_for(client.tool_started.wait(), 5)
+    second = {"sessionId": sid, "prompt": [{"type": "text", "text": "stream"}]}
+    assert await client.peer.request("session/prompt", second, timeout=10) == {}  # queued
+    assert await asyncio.wait_for(client.idle.get(), 10) == "end_turn"
+    assert client.idle.empty()  # one idle for both: the second ran in the same work
+    echoes = client.of("user_message")
+    assert [e["content"][0]["text"] for e in echoes] == ["edit shell plan", "stream"]
+    assert len({e["messageId"] for e in echoes}) == 2
+    assert not [m for m, _ in client.requests if m.startswith(("fs/", "terminal/"))]
+    assert (tmp_path / "hello.py").read_text() != HELLO  # written by the agent itself
+    started = client.of("terminal_update")[0]
+    assert started["command"] and started["cwd"] == str(tmp_path)
+    output = b"".join(base64.b64decode(c["data"]) for c in client.of("terminal_output_chunk"))
+    assert b"hello from the demo agent" in output
+    assert client.of("terminal_update")[-1]["exitStatus"]["exitCode"] == 0
+    plans = client.of("plan_update")
+    assert len(plans) >= 3 and {p["plan"]["planId"] for p in plans} == {"plan_demo"}
 
 
 async def test_cancel_load_and_errors(agents: list[MiniClient], tmp_path: Path) -> None:
