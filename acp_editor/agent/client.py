@@ -193,7 +193,9 @@ class AcpClient:
                 f"(methods it accepts through authenticate: {', '.join(ids) or 'none'})"
             )
         await self.connection.call(
-            acp.AUTHENTICATE, {"methodId": chosen}, timeout=self.config.session_timeout
+            acp.AUTH_LOGIN if self.protocol_version >= 2 else acp.AUTHENTICATE,
+            {"methodId": chosen},
+            timeout=self.config.session_timeout,
         )
 
     def _open(

@@ -70,8 +70,15 @@ class AgentInfo:
 
     @property
     def auth_methods(self) -> list[dict[str, Any]]:
+        """The sign-in methods offered, each with its ``id`` (v2 names it ``methodId``)."""
         methods = self.result.get("authMethods")
-        return [m for m in methods if isinstance(m, dict)] if isinstance(methods, list) else []
+        if not isinstance(methods, list):
+            return []
+        return [
+            {**m, "id": m["methodId"]} if "id" not in m and "methodId" in m else m
+            for m in methods
+            if isinstance(m, dict)
+        ]
 
     def display_name(self, fallback: str) -> str:
         """What the user is told the agent is called: its title, else its name, else

@@ -47,6 +47,12 @@ MODELS = [
 ]
 
 
+def _auth_method_v2(method: dict[str, Any]) -> dict[str, Any]:
+    """v2 names a method's id ``methodId`` and always says its ``type``."""
+    v2 = {k: v for k, v in method.items() if k != "id"}
+    return {**v2, "type": method.get("type", "agent"), "methodId": method["id"]}
+
+
 def _cwd(params: dict[str, Any]) -> str:
     cwd = nonempty_str(params, "cwd")
     if not os.path.isabs(cwd):
@@ -92,6 +98,8 @@ class ScriptedAgent(PromptTurns):
             "session/delete": self.delete_session,
             "session/fork": self.fork_session,
             "logout": self.logout,
+            "auth/login": self.authenticate,  # v2's names for the same two
+            "auth/logout": self.logout,
             "session/set_mode": self.set_mode,
             "session/set_config_option": self.set_config_option,
             "session/prompt": self.prompt,
@@ -155,10 +163,12 @@ class ScriptedAgent(PromptTurns):
                 "title": "acp-editor demo agent",
                 "version": __version__,
             },
-            "authMethods": [AGENT_LOGIN, TERMINAL_LOGIN] if self.require_auth else [],
         }
-        if self.version >= 2:  # v2's shape too (the rest of this agent still speaks v1)
+        methods: list[dict[str, Any]] = [AGENT_LOGIN, TERMINAL_LOGIN] if self.require_auth else []
+        answer["authMethods"] = methods
+        if self.version >= 2:  # v2's shape too (beside v1's fields, which v2 clients ignore)
             answer["info"] = answer["agentInfo"]
+            answer["authMethods"] = [_auth_method_v2(m) for m in methods]
             answer["capabilities"] = {
                 "session": {"delete": {}, "additionalDirectories": {}},
                 "auth": {},

@@ -134,3 +134,30 @@ async def test_a_v2_turn_ends_at_idle_and_a_prompt_sent_meanwhile_is_queued(
     assert "hello from the demo agent" in "".join(front.output.values())
     assert any(path.endswith("hello.py") for path in hunks)
     assert checker.problems == [], "messages the sidecar sent did not validate against v2"
+
+
+async def test_a_v2_sign_in_is_auth_login_with_the_methods_v2_names(
+    acp_v2_schema: AcpSchema, tmp_path: Path
+) -> None:
+    """v2 names a sign-in method's id ``methodId`` and signs in with ``auth/login``; terminal
+    methods are still never sent."""
+    flags = [*SCRIPTED_AGENT, "--fast", "--require-auth"]
+    front = Recorder()
+    client = AcpClient(AgentConfig(command=flags, protocol_version=2), front)
+    checker = ClientTrafficChecker(acp_v2_schema)
+    client.connection.tracers.append(checker)
+    sent: list[str] = []
+    client.connection.tracers.append(
+        lambda way, message: sent.append(message.get("method", "")) if way == "send" else None
+    )
+    try:
+        await client.start(str(tmp_path))
+        offered = client.connection.info.auth_methods
+        assert {m["id"] for m in offered} == {"demo-login", "demo-terminal-login"}
+        client.config.auth_method = "demo-login"
+        session = await client.new_session(str(tmp_path))
+        assert session.id
+    finally:
+        await client.shutdown()
+    assert "auth/login" in sent and "authenticate" not in sent
+    assert checker.problems == [], "messages the sidecar sent did not validate against v2"
