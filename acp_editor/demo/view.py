@@ -173,6 +173,8 @@ class TerminalView(Frontend):
                         "green" if text.startswith("+") else "red" if text.startswith("-") else ""
                     )
                     self.line(f"    {text}", *([colour] if colour else []))
+            elif item.get("type") == "diff" and isinstance(item.get("changes"), list):
+                self._changes(item)
             elif item.get("type") == "terminal":
                 self.line(f"  terminal {item.get('terminalId')}", "dim")
             elif item.get("type") == "content":
@@ -183,6 +185,22 @@ class TerminalView(Frontend):
                         self.line(f"  | {text}", "dim")
             else:
                 self.line(f"  [{item.get('type')} content]", "dim")
+
+    def _changes(self, item: dict[str, Any]) -> None:
+        """A v2 diff: the files and what happens to them, then the patch when there is one."""
+        for change in item["changes"]:
+            if isinstance(change, dict):
+                moved = f"{change.get('oldPath')} -> " if change.get("oldPath") else ""
+                self.line(
+                    f"  proposed {change.get('operation')}: {moved}{change.get('path')}", "bold"
+                )
+        patch = item.get("patch")
+        text = patch.get("text") if isinstance(patch, dict) else None
+        for line in text.splitlines() if isinstance(text, str) else []:
+            if line.startswith(("diff --git", "---", "+++", "new file", "index ")):
+                continue
+            colour = "green" if line.startswith("+") else "red" if line.startswith("-") else ""
+            self.line(f"    {line}", *([colour] if colour else []))
 
     def _plan(self, plan: dict[str, Any]) -> None:
         self.line("plan:", "bold")

@@ -29,6 +29,11 @@ _CHUNK_ROLES = {
 #: v2 message upserts (keyed by messageId) and the transcript role each one patches.
 _UPSERT_ROLES = {"user_message": "user", "agent_message": "agent", "agent_thought": "thought"}
 
+#: v2 display terminal updates: ``agent/display_terminals.py`` reads them as they arrive and
+#: shows them as terminal output, as it does client terminals (whose output the state never
+#: holds either); a transcript entry per output chunk would only grow without end.
+_DISPLAY_TERMINAL_UPDATES = frozenset({"terminal_update", "terminal_output_chunk"})
+
 #: Variants whose one member (named like the snapshot field) replaces that field:
 #: sessionUpdate -> (member and snapshot field, change type).
 _MEMBER_REPLACEMENTS = {
@@ -234,6 +239,8 @@ class SessionState:
         role = _UPSERT_ROLES.get(kind)
         if role is not None:
             return self._message_upsert(role, update, kind)
+        if kind in _DISPLAY_TERMINAL_UPDATES:
+            return []
         if kind == "state_update":
             return self._replace("runState", "run_state", _without_tag(update))
         if kind == "plan_update" and _plan_id(update) is not None:

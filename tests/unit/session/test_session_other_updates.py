@@ -156,7 +156,7 @@ def test_repeating_a_value_changes_nothing(h, update: dict[str, Any]) -> None:
 @pytest.mark.parametrize(
     "update",
     [
-        up("terminal_output_chunk", terminalId="term_1", data="bG9n"),
+        up("_future_variant", terminalId="term_1", data="bG9n"),
         up("_vendor_progress", percent=40, _meta={"x": None}),
         up("available_commands_update"),
         up("config_option_update", _meta={}),
