@@ -359,6 +359,7 @@ class AcpClient:
             if session.prompts == 0:
                 session.prompting = False
                 session.cancelling = False
+                self.requests.emit(session, session.state.settle_prompts())
                 await asyncio.shield(self._end_turn(session_id))
 
     async def _end_turn(self, session_id: str) -> None:

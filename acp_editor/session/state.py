@@ -221,6 +221,19 @@ class SessionState:
         """Record a mode switch the agent accepted (``session/set_mode`` succeeded)."""
         return self._commit(self._current_mode(mode_id))
 
+    def settle_prompts(self) -> list[dict[str, Any]]:
+        """v2, when the agent's work is over: prompts it never echoed are forgotten; a queued
+        one it never took up (a cancel drops the queue) is marked ``dropped``."""
+        changes = []
+        for index in self._unechoed:
+            if self._snapshot["entries"][index].get("queued"):
+                set_ = {"dropped": True}
+                changes.append(
+                    {"type": "message", "index": index, "set": set_, "unset": ["queued"]}
+                )
+        self._unechoed = []
+        return self._commit(changes)
+
     def mark_unfinished_cancelled(self) -> list[dict[str, Any]]:
         """After ``session/cancel``: every tool call not completed/failed/cancelled is cancelled."""
         return self._commit(cancel_changes(self._snapshot))

@@ -161,3 +161,31 @@ async def test_a_v2_sign_in_is_auth_login_with_the_methods_v2_names(
         await client.shutdown()
     assert "auth/login" in sent and "authenticate" not in sent
     assert checker.problems == [], "messages the sidecar sent did not validate against v2"
+
+
+async def test_cancelling_v2_work_ends_every_prompt_and_drops_the_queued_one(
+    acp_v2_schema: AcpSchema, tmp_path: Path
+) -> None:
+    flags = [*SCRIPTED_AGENT, "--fast", "--wait-seconds", "30"]
+    client = AcpClient(AgentConfig(command=flags, protocol_version=2), Recorder())
+    checker = ClientTrafficChecker(acp_v2_schema)
+    client.connection.tracers.append(checker)
+    try:
+        await client.start(str(tmp_path))
+        session = await client.new_session(str(tmp_path))
+        first = asyncio.ensure_future(client.prompt(session.id, [{"type": "text", "text": "wait"}]))
+        await wait_until(lambda: session.state.snapshot_field("runState") is not None)
+        second = asyncio.ensure_future(
+            client.prompt(session.id, [{"type": "text", "text": "stream"}])
+        )
+        await wait_until(lambda: any(e.get("queued") for e in session.state.peek_entries()))
+        await client.cancel(session.id)
+        results = await asyncio.wait_for(asyncio.gather(first, second), 10)
+        snapshot = session.state.snapshot()
+    finally:
+        await client.shutdown()
+    assert results == [{"stopReason": "cancelled"}] * 2
+    users = [e for e in snapshot["entries"] if e.get("role") == "user"]
+    assert users[1].get("dropped") is True and "queued" not in users[1]
+    assert snapshot["runState"] == {"state": "idle", "stopReason": "cancelled"}
+    assert checker.problems == [], "messages the sidecar sent did not validate against v2"

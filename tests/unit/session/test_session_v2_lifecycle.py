@@ -138,3 +138,15 @@ def test_display_terminal_updates_leave_the_transcript_alone(h2) -> None:
         == []
     )
     assert h2.entries() == []
+
+
+def test_a_queued_prompt_the_agent_never_took_up_is_marked_dropped(h2) -> None:
+    h2.prompt([text("first")])
+    h2.prompt([text("second")], queued=True)
+    h2.update(msg("user_message", "u1", content=[text("first")]))
+    h2._track(h2.state.settle_prompts())  # the work ended (cancelled) before the second ran
+    second = h2.entries()[1]
+    assert second.get("dropped") is True and "queued" not in second
+    h2.prompt([text("third")])
+    h2.update(msg("user_message", "u3", content=[text("third")]))
+    assert h2.entries()[2]["messageId"] == "u3"  # the echo is the new prompt's, not the second's
