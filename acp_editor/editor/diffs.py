@@ -8,20 +8,31 @@ was before the tool call first changed it, however many looks found its parts.
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from acp_editor.editor.prompts import diff_preview, diff_previews
+from acp_editor.editor.structured_diffs import structured_previews
+from acp_editor.protocol import acp
 from acp_editor.protocol import editor as proto
 
 if TYPE_CHECKING:
     from acp_editor.editor.channel import EditorChannel
+    from acp_editor.editor.structured_diffs import ReadText
 
 
 class DiffPreviews:
-    def __init__(self, channel: EditorChannel, before_send: Callable[[str], None]) -> None:
+    def __init__(
+        self, channel: EditorChannel, before_send: Callable[[str], None], read_text: ReadText
+    ) -> None:
         self.channel = channel
         self.before_send = before_send
+        self.read_text = read_text
+        self._structured: set[tuple[str, str, str]] = set()
+        """(session, tool call, the v2 diff item as JSON) already on their way."""
+        self._tasks: set[asyncio.Task[None]] = set()
         self._sent: dict[tuple[str, str, str], str] = {}
         self._from_content: set[tuple[str, str, str]] = set()
         self._first_seen: dict[tuple[str, str, str], str | None] = {}
@@ -31,6 +42,24 @@ class DiffPreviews:
         if not self.channel.features.has(proto.FEATURE_DIFFS):
             return
         for preview in diff_previews(call):
+            key = (session_id, call_id, preview["path"])
+            self._from_content.add(key)
+            self._send(key, preview)
+        for item in acp.structured_diffs(call):  # v2: the texts come from applying its patch
+            seen = (session_id, call_id, json.dumps(item, sort_keys=True))
+            if seen not in self._structured:
+                self._structured.add(seen)
+                written = acp.is_finished(call)
+                task = asyncio.ensure_future(
+                    self._send_structured(session_id, call_id, item, written)
+                )
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+    async def _send_structured(
+        self, session_id: str, call_id: str, item: dict[str, Any], written: bool
+    ) -> None:
+        for preview in await structured_previews(item, self.read_text, written=written):
             key = (session_id, call_id, preview["path"])
             self._from_content.add(key)
             self._send(key, preview)

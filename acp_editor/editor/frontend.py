@@ -47,9 +47,9 @@ class EditorFrontend(Frontend):
         self.status = status
         self.coalescer = Coalescer(self._send_changes)
         self.follow = Follower(channel, documents.read_text, self.coalescer.flush)
-        self.diffs = DiffPreviews(channel, self.coalescer.flush)
+        self.diffs = DiffPreviews(channel, self.coalescer.flush, documents.read_text)
         self.progress = ToolProgress(channel)
-        self.questions = Questions(channel)
+        self.questions = Questions(channel, documents.read_text)
         self.elicitation = Elicitation(channel)
         self.terminals = TerminalStreams(channel)
         self._followed: set[str] = set()  # review hunks already followed to

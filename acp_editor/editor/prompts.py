@@ -53,6 +53,16 @@ def diff_preview(path: str, old: str | None, new: str) -> dict[str, Any]:
     }
 
 
+def change_words(call: Mapping[str, Any]) -> list[str]:
+    """``modify /p``, ``move /a -> /b``: what a v2 diff does, for a question's one line."""
+    words = []
+    for change in acp.changes_of(call):
+        source = change.get("oldPath")
+        moved = f"{source} -> " if isinstance(source, str) else ""
+        words.append(f"{change.get('operation')} {moved}{change['path']}")
+    return words
+
+
 def summary(call: Mapping[str, Any]) -> str:
     """One line: what exactly the agent wants to do."""
     parts = []
@@ -61,6 +71,7 @@ def summary(call: Mapping[str, Any]) -> str:
         parts.append(f"$ {command}")
     for preview in diff_previews(call):
         parts.append(f"{preview['path']} (+{preview['added']} -{preview['removed']})")
+    parts += change_words(call)
     return "; ".join(parts or acp.location_paths(call))
 
 

@@ -18,16 +18,20 @@ from acp_editor.editor.prompts import (
     diff_previews,
     permission_request,
 )
+from acp_editor.editor.structured_diffs import structured_previews
 from acp_editor.protocol import acp
 from acp_editor.protocol import editor as proto
 
 if TYPE_CHECKING:
+    from acp_editor.editor.structured_diffs import ReadText
     from acp_editor.review.turns import Restore
 
 
 class Questions:
-    def __init__(self, channel: EditorChannel) -> None:
+    def __init__(self, channel: EditorChannel, read_text: ReadText) -> None:
         self.channel = channel
+        self.read_text = read_text
+        """The editor's text of a file: to preview a v2 diff, which carries a patch, not texts."""
 
     async def permission(
         self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
@@ -40,7 +44,7 @@ class Questions:
                 "sessionId": session_id,
                 "toolCall": tool_call,
                 "options": options,
-                "diffs": diff_previews(tool_call),
+                "diffs": diff_previews(tool_call) + await self._structured(tool_call),
             }
             command = acp.shell_command(tool_call)
             if command:
@@ -53,6 +57,12 @@ class Questions:
         request = permission_request(tool_call, options, features.message_actions_with_properties)
         answer = await self.channel.request(lsp.WINDOW_SHOW_MESSAGE_REQUEST, request)
         return choice_from_answer(answer, options, "optionId")
+
+    async def _structured(self, tool_call: dict[str, Any]) -> list[dict[str, Any]]:
+        previews = []
+        for item in acp.structured_diffs(tool_call):
+            previews += await structured_previews(item, self.read_text)
+        return previews
 
     async def auth_method(self, methods: list[dict[str, Any]]) -> str | None:
         features = self.channel.features

@@ -170,18 +170,50 @@ def location_paths(call: Mapping[str, Any]) -> list[str]:
     return [i["path"] for i in _items(call, "locations") if isinstance(i.get("path"), str)]
 
 
-def diff_paths(call: Mapping[str, Any]) -> list[str]:
+def structured_diffs(call: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The v2 draft's diff items of a tool call's content: ``changes`` naming the files (and
+    maybe a ``patch``) instead of v1's ``path``, ``oldText`` and ``newText``."""
     return [
+        i
+        for i in _items(call, "content")
+        if i.get("type") == "diff" and isinstance(i.get("changes"), list) and "newText" not in i
+    ]
+
+
+def changes_of(call: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The file changes of a tool call's v2 diffs, each with a string ``path``."""
+    return [
+        change
+        for item in structured_diffs(call)
+        for change in item["changes"]
+        if isinstance(change, dict) and isinstance(change.get("path"), str)
+    ]
+
+
+def _changed_paths(call: Mapping[str, Any]) -> list[str]:
+    """The paths of v2 diffs: where each change ends up, and where a move or copy came from."""
+    found = []
+    for change in changes_of(call):
+        found.append(change["path"])
+        if isinstance(change.get("oldPath"), str):
+            found.append(change["oldPath"])
+    return found
+
+
+def diff_paths(call: Mapping[str, Any]) -> list[str]:
+    found = [
         i["path"]
         for i in _items(call, "content")
         if i.get("type") == "diff" and isinstance(i.get("path"), str)
     ]
+    return found + _changed_paths(call)
 
 
 def paths_named(call: Mapping[str, Any]) -> list[str]:
-    """Every path a tool call names: its content items, its locations, then its raw input's
-    path fields; each once, in that order."""
+    """Every path a tool call names: its content items (a v2 diff's changes too), its
+    locations, then its raw input's path fields; each once, in that order."""
     found = [i["path"] for i in _items(call, "content") if isinstance(i.get("path"), str)]
+    found += _changed_paths(call)
     found += location_paths(call)
     raw = call.get("rawInput")
     if isinstance(raw, dict):

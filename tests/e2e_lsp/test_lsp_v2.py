@@ -1,0 +1,83 @@
+"""The demo agent's ACP v2 draft scenarios through LSP: the real sidecar with
+``--protocol-version 2`` and the scripted agent (which then writes files and runs commands
+itself, as v2 has no client fs or terminals), seen by a rich editor and by one with no plugin."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from acp_editor.protocol import editor as proto
+from acp_editor.session.reducer import apply_change, empty_snapshot
+from tests.e2e_lsp.conftest import EDIT_LINE, HELLO, StartEditor
+from tests.support.lsp import EGLOT_1_9, wait_until
+
+V2 = ("--protocol-version", "2")
+ALL = list(proto.FEATURES)
+
+
+def mirror(editor: Any, session_id: str) -> dict[str, Any]:
+    snapshot = empty_snapshot(session_id, 2)
+    for note in editor.of(proto.ACP_SESSION_CHANGED):
+        if note["sessionId"] == session_id:
+            for change in note["changes"]:
+                apply_change(snapshot, change)
+    return snapshot
+
+
+async def test_a_v2_turn_in_a_rich_editor(editor_factory: StartEditor, workspace: Path) -> None:
+    editor = await editor_factory(features=ALL, server_args=V2, agent_flags=("--wait-seconds", "1"))
+    first = asyncio.ensure_future(
+        editor.request(proto.ACP_PROMPT, {"prompt": "wait plan edit shell"})
+    )
+    await wait_until(
+        lambda: any(
+            c["type"] == "run_state"
+            for n in editor.of(proto.ACP_SESSION_CHANGED)
+            for c in n["changes"]
+        )
+    )
+    # Sent while the agent works: queued, and it ends with the same work.
+    second = await editor.request(proto.ACP_PROMPT, {"prompt": "stream"})
+    result = await first
+    assert result["stopReason"] == second["stopReason"] == "end_turn"
+    sid = result["sessionId"]
+    snapshot = (await editor.request(proto.ACP_SNAPSHOT, {"sessionId": sid}))["sessions"][0]
+    assert mirror(editor, sid) == snapshot  # the new change types rebuild the server's state
+    assert snapshot["protocolVersion"] == 2
+    assert snapshot["runState"] == {"state": "idle", "stopReason": "end_turn"}
+    users = [e for e in snapshot["entries"] if e.get("role") == "user"]
+    assert [u["content"][-1]["text"] for u in users] == ["wait plan edit shell", "stream"]
+    assert all(u["messageId"] and "queued" not in u for u in users)
+    entered = [
+        c["entry"]
+        for n in editor.of(proto.ACP_SESSION_CHANGED)
+        for c in n["changes"]
+        if c["type"] == "entry" and c["entry"].get("role") == "user"
+    ]
+    assert [e.get("queued", False) for e in entered] == [False, True]
+    assert snapshot["plans"]["plan_demo"]["entries"][-1]["status"] == "completed"
+    # The diff came as changes + git_patch: previewed with whole texts all the same.
+    (asked,) = editor.asked
+    assert asked["diffs"][0]["oldText"] == HELLO
+    assert asked["diffs"][0]["newText"] == HELLO + EDIT_LINE
+    previews = [d for d in editor.of(proto.ACP_DIFF) if d["path"].endswith("hello.py")]
+    assert previews and previews[0]["newText"] == HELLO + EDIT_LINE
+    # The agent wrote the file and ran the command itself: both still reach the editor.
+    assert (workspace / "hello.py").read_text() == HELLO + EDIT_LINE
+    output = "".join(n["data"] for n in editor.of(proto.ACP_TERMINAL_OUTPUT))
+    assert "hello from the demo agent" in output
+    assert editor.of(proto.ACP_TERMINAL_EXIT)[0]["exitStatus"]["exitCode"] == 0
+    await wait_until(lambda: bool(editor.of(proto.ACP_REVIEW_CHANGED)))
+    hunks = [h for n in editor.of(proto.ACP_REVIEW_CHANGED) for h in n["hunks"]]
+    assert any(h["path"].endswith("hello.py") for h in hunks)
+
+
+async def test_a_v2_turn_in_an_editor_with_no_plugin(editor_factory: StartEditor) -> None:
+    editor = await editor_factory(capabilities=EGLOT_1_9, server_args=V2)
+    result = await editor.command("acp.prompt", "edit")
+    assert result["stopReason"] == "end_turn"
+    assert result["reply"] == "Done: edit."
+    (asked,) = editor.asked
+    assert "modify " in asked["message"] and "hello.py" in asked["message"]

@@ -1,0 +1,48 @@
+"""A v2 diff (changes + git_patch) previewed from the text the editor holds: forward before
+the agent writes, backward after, nothing when the patch does not fit or is not text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from acp_editor.demo.agent_v2 import diff_v2
+from acp_editor.editor.structured_diffs import structured_previews
+from acp_editor.errors import ResourceNotFound
+
+OLD = "a\nb\nc\n"
+NEW = "a\nB\nc\n"
+
+
+def reader(files: dict[str, str]):  # type: ignore[no-untyped-def]
+    async def read_text(path: Path) -> str:
+        if str(path) not in files:
+            raise ResourceNotFound(str(path))
+        return files[str(path)]
+
+    return read_text
+
+
+async def test_previewed_from_the_buffer_before_and_after_the_write() -> None:
+    item = diff_v2({"type": "diff", "path": "/w/f.py", "oldText": OLD, "newText": NEW})
+    (before,) = await structured_previews(item, reader({"/w/f.py": OLD}))
+    (after,) = await structured_previews(item, reader({"/w/f.py": NEW}), written=True)
+    for preview in (before, after):
+        assert (preview["oldText"], preview["newText"]) == (OLD, NEW)
+        assert preview["path"] == "/w/f.py" and preview["added"] == preview["removed"] == 1
+
+
+async def test_a_new_file_not_written_yet() -> None:
+    item = diff_v2({"type": "diff", "path": "/w/new.py", "oldText": None, "newText": "x\n"})
+    (preview,) = await structured_previews(item, reader({}))
+    assert preview["oldText"] is None and preview["newText"] == "x\n"
+
+
+async def test_no_preview_without_a_fitting_text_patch() -> None:
+    item = diff_v2({"type": "diff", "path": "/w/f.py", "oldText": OLD, "newText": NEW})
+    assert await structured_previews(item, reader({"/w/f.py": "other\n"})) == []
+    no_patch = {"type": "diff", "changes": [{"operation": "modify", "path": "/w/f.py"}]}
+    assert await structured_previews(no_patch, reader({"/w/f.py": OLD})) == []
+    bad = {**item, "patch": {"format": "git_patch", "text": "@@ garbage"}}
+    assert await structured_previews(bad, reader({"/w/f.py": OLD})) == []
+    other_format = {**item, "patch": {"format": "_custom", "text": item["patch"]["text"]}}
+    assert await structured_previews(other_format, reader({"/w/f.py": OLD})) == []
