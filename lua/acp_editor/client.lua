@@ -26,6 +26,9 @@ function M.command(cfg, agent_name)
   if spec and spec.mode then -- the session mode new sessions start in (who answers questions)
     vim.list_extend(cmd, { "--mode", spec.mode })
   end
+  if spec and spec.protocol_version then -- 2: the ACP v2 draft, for agents that speak it
+    vim.list_extend(cmd, { "--protocol-version", tostring(spec.protocol_version) })
+  end
   if spec then
     table.insert(cmd, "--")
     vim.list_extend(cmd, spec.cmd)

@@ -7,6 +7,8 @@
 ---@class acp_editor.AgentSpec
 ---@field cmd string[] the agent's command line (`{ "npx", "@zed-industries/claude-code-acp" }`)
 ---@field env? table<string, string> extra environment for the agent (passed through the sidecar)
+---@field mode? string the session mode new sessions start in
+---@field protocol_version? integer 2 offers the ACP v2 draft (for agents that speak it); default 1
 
 ---@class acp_editor.AutoApproveRule
 ---@field kind string the tool call's kind (`read`, `edit`, `execute`, ...) or `*` for any
@@ -146,9 +148,10 @@ local function validate(cfg)
   for name, spec in pairs(cfg.agents) do
     local path = "agents." .. tostring(name)
     check(path, spec, "table")
-    known_keys(path, spec, { cmd = true, env = true, mode = true })
+    known_keys(path, spec, { cmd = true, env = true, mode = true, protocol_version = true })
     check_list_of_strings(path .. ".cmd", spec.cmd, true)
     check(path .. ".mode", spec.mode, "string", true)
+    one_of(path .. ".protocol_version", spec.protocol_version, { 1, 2 }, true)
     check(path .. ".env", spec.env, "table", true)
     for key, val in pairs(spec.env or {}) do
       check(("%s.env.%s"):format(path, key), val, "string")

@@ -12,6 +12,8 @@
 ---@field content? table[]
 ---@field toolCallId? string
 ---@field update? table
+---@field queued? boolean v2: sent while the agent worked, not taken up yet
+---@field dropped? boolean v2: the agent's work ended before it took this queued prompt up
 
 ---@class acp_editor.SessionSnapshot
 ---@field sessionId string
@@ -24,6 +26,8 @@
 ---@field configOptions? table[]
 ---@field usage? table
 ---@field info table
+---@field plans? table<string, table> v2: every plan by planId (`plan` is the one updated last)
+---@field runState? {state: string, stopReason?: string} v2: running, idle or requires_action
 
 local M = {}
 
@@ -35,6 +39,8 @@ local REPLACEMENTS = {
   config_options = "configOptions",
   usage = "usage",
   info = "info",
+  plans = "plans",
+  run_state = "runState",
 }
 
 ---@param session_id string
@@ -84,6 +90,21 @@ function appliers.message_chunk(snap, change)
     content[#content] = { type = "text", text = last.text .. block.text }
   else
     table.insert(content, vim.deepcopy(block))
+  end
+  return true
+end
+
+--- v2: fields of a message entry (content replaced whole; the agent's messageId on our prompt).
+function appliers.message(snap, change)
+  local entry = snap.entries[change.index + 1]
+  if not entry or entry.kind ~= "message" then
+    return false, ("message change for entry %s, which the mirror does not have"):format(change.index)
+  end
+  for field, value in pairs(change.set or {}) do
+    entry[field] = vim.deepcopy(value)
+  end
+  for _, field in ipairs(change.unset or {}) do
+    entry[field] = nil
   end
   return true
 end

@@ -190,6 +190,44 @@ def unknown(s: SessionState) -> list[list[dict[str, Any]]]:
     ]
 
 
+def lifecycle_v2(s: SessionState) -> list[list[dict[str, Any]]]:
+    """v2: our prompts echoed by the agent (one whole, one queued and streamed), message upserts
+    by messageId, the run state, and plans by planId."""
+    items = {"type": "items", "planId": "p1", "entries": [{"content": "a", "status": "pending"}]}
+    return [
+        s.add_user_prompt([text("first")], 1),
+        s.add_user_prompt([text("second")], queued=True),
+        s.apply_update(
+            {"sessionUpdate": "user_message", "messageId": "u1", "content": [text("first")]}
+        ),
+        s.apply_update({"sessionUpdate": "state_update", "state": "running"}),
+        s.apply_update(
+            {"sessionUpdate": "agent_message", "messageId": "a1", "content": [text("x")]}
+        ),
+        s.apply_update(
+            {"sessionUpdate": "agent_message_chunk", "messageId": "a1", "content": text("y")}
+        ),
+        s.apply_update(
+            {"sessionUpdate": "agent_message", "messageId": "a1", "content": [text("z")]}
+        ),
+        s.apply_update({"sessionUpdate": "agent_thought", "messageId": "t1", "content": None}),
+        s.apply_update({"sessionUpdate": "plan_update", "plan": items}),
+        s.apply_update({"sessionUpdate": "plan_update", "plan": {**items, "planId": "p2"}}),
+        s.apply_update({"sessionUpdate": "state_update", "state": "requires_action"}),
+        s.apply_update(
+            {"sessionUpdate": "user_message_chunk", "messageId": "u2", "content": text("sec")}
+        ),
+        s.apply_update(
+            {"sessionUpdate": "user_message_chunk", "messageId": "u2", "content": text("ond")}
+        ),
+        s.apply_update(
+            {"sessionUpdate": "state_update", "state": "idle", "stopReason": "end_turn"}
+        ),
+        s.add_user_prompt([text("third")], 2, queued=True),
+        s.settle_prompts(),
+    ]
+
+
 SCENARIOS: dict[str, tuple[int, Callable[[SessionState], list[list[dict[str, Any]]]]]] = {
     "streamed_text": (1, streamed_text),
     "message_ids": (1, message_ids),
@@ -197,6 +235,7 @@ SCENARIOS: dict[str, tuple[int, Callable[[SessionState], list[list[dict[str, Any
     "tool_calls_v2": (2, tool_calls_v2),
     "replacements": (1, replacements),
     "unknown": (1, unknown),
+    "lifecycle_v2": (2, lifecycle_v2),
 }
 
 

@@ -62,7 +62,17 @@ export interface AgentStatus {
 export type MessageRole = "user" | "agent" | "thought";
 
 export type Entry =
-  | { kind: "message"; role: MessageRole; messageId: string | null; content: ContentBlock[]; turn?: number }
+  | {
+      kind: "message";
+      role: MessageRole;
+      messageId: string | null;
+      content: ContentBlock[];
+      turn?: number;
+      /** v2: sent while the agent worked, not taken up yet. */
+      queued?: boolean;
+      /** v2: the agent's work ended (cancelled) before it took this queued prompt up. */
+      dropped?: boolean;
+    }
   | { kind: "toolCall"; toolCallId: ToolCallId }
   | { kind: "update"; update: unknown };
 
@@ -93,11 +103,22 @@ export interface SessionSnapshot {
   configOptions: unknown[] | null;
   usage: unknown | null;
   info: { [field: string]: unknown };
+  /** v2: every plan by its `planId` (`plan` is the one updated last). */
+  plans: { [planId: string]: unknown } | null;
+  /** v2: the agent's foreground work: `state` running, idle (with `stopReason`) or requires_action. */
+  runState: RunState | null;
+}
+
+export interface RunState {
+  state: "running" | "idle" | "requires_action" | (string & {});
+  stopReason?: string | null;
+  [field: string]: unknown;
 }
 
 export type Change =
   | { type: "entry"; index: number; entry: Entry }
   | { type: "message_chunk"; index: number; content: ContentBlock }
+  | { type: "message"; index: number; set: { [field: string]: unknown }; unset: string[] }
   | { type: "tool_call"; toolCallId: ToolCallId; set: { [field: string]: unknown }; unset: string[] }
   | { type: "tool_call_content"; toolCallId: ToolCallId; content: unknown }
   | { type: "plan"; plan: unknown }
@@ -105,7 +126,9 @@ export type Change =
   | { type: "modes"; modes: unknown }
   | { type: "config_options"; configOptions: unknown }
   | { type: "usage"; usage: unknown }
-  | { type: "info"; info: unknown };
+  | { type: "info"; info: unknown }
+  | { type: "plans"; plans: unknown }
+  | { type: "run_state"; runState: unknown };
 
 export interface Hunk {
   oldStart: number;

@@ -65,6 +65,12 @@ test("the command line: --stdio, trace, extras, then -- AGENT ARGS", () => {
   assert.deepEqual(from({ agents: [{ name: "c", command: "claude-agent-acp", mode: " default " }] }).settings.agents, [asks]);
   assert.deepEqual(serverArgs(DEFAULTS, asks), ["--stdio", "--mode", "default", "--", "claude-agent-acp"]);
   assert.deepEqual(serverArgs({ ...DEFAULTS, trace: true, serverArgs: ["--protocol-version", "2"] }, b), ["--stdio", "--log-level", "DEBUG", "--protocol-version", "2", "--", "b", "--x"]);
+  // An agent that speaks the v2 draft is offered it.
+  const v2 = from({ agents: [{ name: "d", command: "demo", protocolVersion: 2 }, { name: "e", command: "e", protocolVersion: 3 }] });
+  assert.deepEqual(v2.settings.agents[0], { name: "d", command: "demo", args: [], env: {}, protocolVersion: 2 });
+  assert.equal(v2.settings.agents[1]?.protocolVersion, undefined);
+  assert.match(v2.problems.join("\n"), /agents\[1\]\.protocolVersion: must be 1 or 2/);
+  assert.deepEqual(serverArgs(DEFAULTS, v2.settings.agents[0] ?? null), ["--stdio", "--protocol-version", "2", "--", "demo"]);
   // An explicit --log-level in serverArgs wins over trace.
   assert.deepEqual(serverArgs({ ...DEFAULTS, trace: true, serverArgs: ["--log-level", "INFO"] }, null), ["--stdio", "--log-level", "INFO"]);
   assert.deepEqual(serverEnv({ PATH: "/bin", GONE: undefined, K: "0" }, b), { PATH: "/bin", K: "1" });

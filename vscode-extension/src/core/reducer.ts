@@ -24,6 +24,8 @@ const REPLACEMENTS: Readonly<Record<string, keyof SessionSnapshot>> = {
   config_options: "configOptions",
   usage: "usage",
   info: "info",
+  plans: "plans",
+  run_state: "runState",
 };
 
 export function emptySnapshot(sessionId: string, protocolVersion: number): SessionSnapshot {
@@ -38,6 +40,8 @@ export function emptySnapshot(sessionId: string, protocolVersion: number): Sessi
     configOptions: null,
     usage: null,
     info: {},
+    plans: null,
+    runState: null,
   };
 }
 
@@ -115,6 +119,19 @@ export function applyChange(snapshot: SessionSnapshot, change: unknown): void {
         throw new MirrorError(`message_chunk for entry ${String(index)}, which is not a message`);
       }
       appendBlock(entry.content, field(change, "content") as ContentBlock);
+      return;
+    }
+    case "message": {
+      const index = field(change, "index");
+      const entry = typeof index === "number" ? snapshot.entries[index] : undefined;
+      if (entry === undefined || entry.kind !== "message") {
+        throw new MirrorError(`message change for entry ${String(index)}, which is not a message`);
+      }
+      const record = entry as unknown as Record<string, unknown>;
+      const set = field(change, "set");
+      const unset = field(change, "unset");
+      if (isObject(set)) for (const [name, value] of Object.entries(set)) setOwn(record, name, clone(value));
+      if (Array.isArray(unset)) for (const name of unset) delete record[String(name)];
       return;
     }
     case "tool_call": {

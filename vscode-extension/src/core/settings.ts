@@ -18,6 +18,8 @@ export interface AgentSetting {
   env: Record<string, string>;
   /** The session mode new sessions start in (it decides whether the agent asks first). */
   mode?: string;
+  /** The ACP version to offer the agent: 2 is the draft (opt-in); absent: the sidecar's 1. */
+  protocolVersion?: number;
 }
 
 export const SERVER_SOURCES = ["bundled", "environment"] as const;
@@ -134,8 +136,12 @@ function parseAgents(raw: unknown, problems: string[]): AgentSetting[] {
         else problems.push(`acp-editor.agents[${i}].env.${k}: not a string (skipped)`);
       }
     }
-    const mode = typeof a["mode"] === "string" && a["mode"].trim() !== "" ? a["mode"].trim() : undefined;
-    agents.push(mode === undefined ? { name, command, args, env } : { name, command, args, env, mode });
+    const agent: AgentSetting = { name, command, args, env };
+    if (typeof a["mode"] === "string" && a["mode"].trim() !== "") agent.mode = a["mode"].trim();
+    const version = a["protocolVersion"];
+    if (version === 1 || version === 2) agent.protocolVersion = version;
+    else if (version !== undefined) problems.push(`acp-editor.agents[${i}].protocolVersion: must be 1 or 2 (ignored)`);
+    agents.push(agent);
   });
   return agents;
 }
@@ -165,6 +171,7 @@ export function serverArgs(settings: Settings, agent: AgentSetting | null): stri
   if (settings.trace && !settings.serverArgs.includes("--log-level")) args.push("--log-level", "DEBUG");
   args.push(...settings.serverArgs);
   if (agent?.mode !== undefined) args.push("--mode", agent.mode);
+  if (agent?.protocolVersion !== undefined) args.push("--protocol-version", String(agent.protocolVersion));
   if (agent !== null) args.push("--", agent.command, ...agent.args);
   else if (settings.registryAgent !== "") args.push("--agent", settings.registryAgent);
   return args;
