@@ -115,6 +115,11 @@ local function entry(w, snap, e, prev)
       w:line(role[1], "0", role[2])
     end
     w:text(text, "", "0")
+    if e.queued then -- v2: sent while the agent worked; it takes it up when it can
+      w:line("(queued: the agent takes it up when it is done with the work before it)", "0", "Comment")
+    elseif e.dropped then
+      w:line("(not sent on: the agent's work was cancelled before it took this up)", "0", "Comment")
+    end
     if e.role == "user" and type(e.turn) == "number" then
       -- The workspace was checkpointed before this prompt: say how to go back to it.
       w:line(("(turn %d · :AcpUndo %d restores the files to before it)"):format(e.turn, e.turn), "0", "Comment")
@@ -197,7 +202,13 @@ function M.render(snap, ctx)
   if type(modes) == "table" and modes.currentModeId then
     table.insert(header, "mode: " .. modes.currentModeId)
   end
-  table.insert(header, ctx.busy and "working…" or (agent.state or "starting"))
+  -- v2 agents say when their work waits on a question only the user can answer.
+  local run = snap and type(snap.runState) == "table" and snap.runState.state
+  if run == "requires_action" then
+    table.insert(header, "waiting for you…")
+  else
+    table.insert(header, (ctx.busy or run == "running") and "working…" or (agent.state or "starting"))
+  end
   w:line(table.concat(header, " · "), "0", "AcpEditorHeader")
   if agent.state == "failed" and agent.message then
     w:text(agent.message .. (agent.stderrTail and ("\n" .. agent.stderrTail) or ""), "  ", "0", "ErrorMsg")

@@ -29,6 +29,20 @@ test("a user message of a checkpointed turn offers to restore the files to befor
   assert.doesNotMatch(agent, /data-act="restore"/);
 });
 
+test("v2: a queued prompt says so, a dropped one too; the status says when the agent waits for you", () => {
+  const s = emptySnapshot("s", 2);
+  const text = [{ type: "text", text: "next" }];
+  const queued = renderEntry({ kind: "message", role: "user", messageId: null, content: text, queued: true }, s, extras());
+  assert.match(queued, /Queued: the agent takes it up/);
+  const dropped = renderEntry({ kind: "message", role: "user", messageId: null, content: text, dropped: true }, s, extras());
+  assert.match(dropped, /Not taken up/);
+  const taken = renderEntry({ kind: "message", role: "user", messageId: "u1", content: text }, s, extras());
+  assert.doesNotMatch(taken, /Queued|Not taken up/);
+  assert.match(renderStatus(extras(), { state: "requires_action" }), /waiting for you/);
+  assert.match(renderStatus(extras(), { state: "running" }), /working…/);
+  assert.doesNotMatch(renderStatus(extras(), { state: "idle", stopReason: "end_turn" }), /working|waiting/);
+});
+
 test("images only as base64 data of image types; unknown blocks shown as escaped JSON", () => {
   assert.match(renderBlock({ type: "image", mimeType: "image/png", data: "AAAA" }), /src="data:image\/png;base64,AAAA"/);
   assert.doesNotMatch(renderBlock({ type: "image", mimeType: "image/svg+xml", data: "AAAA" }), /<img/);

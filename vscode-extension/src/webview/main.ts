@@ -48,7 +48,7 @@ function schedule(): void {
 function draw(): void {
   frame = 0;
   if (extras === null) return;
-  $("status").innerHTML = renderStatus(extras);
+  $("status").innerHTML = renderStatus(extras, session?.runState ?? null);
   $("pickers").innerHTML = renderPickers(session);
   $("plan").innerHTML = renderPlan(session?.plan ?? null);
   $("follow").textContent = extras.follow ? "◉ Following" : "○ Follow off";

@@ -9,7 +9,7 @@
 
 import { basename, countsLabel, diffCounts, kindIcon, oneLine, statusLabel, toolTitle } from "../core/format";
 import { escapeHtml as esc, renderInline, renderMarkdown } from "../core/markdown";
-import type { ContentBlock, Entry, SessionSnapshot, ToolCall } from "../wire";
+import type { ContentBlock, Entry, RunState, SessionSnapshot, ToolCall } from "../wire";
 import type { PermissionView, ViewExtras } from "./messages";
 
 const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
@@ -76,7 +76,13 @@ function renderMessage(entry: Extract<Entry, { kind: "message" }>): string {
     entry.role === "user" && typeof entry.turn === "number"
       ? `<div class="turn">${button("Restore to before this turn", "restore", { turn: entry.turn })}</div>`
       : "";
-  return `<div class="msg ${role}">${body}${undo}</div>`;
+  // v2: a prompt sent while the agent worked waits its turn; a cancel may drop it.
+  const waiting = entry.queued
+    ? `<div class="turn">Queued: the agent takes it up when it is done with the work before it.</div>`
+    : entry.dropped
+      ? `<div class="turn">Not taken up: the agent's work was cancelled first.</div>`
+      : "";
+  return `<div class="msg ${role}">${body}${waiting}${undo}</div>`;
 }
 
 function locationLinks(tc: ToolCall): string {
@@ -230,11 +236,15 @@ export function renderPickers(snapshot: SessionSnapshot | null): string {
   return parts.join(" ");
 }
 
-export function renderStatus(extras: ViewExtras): string {
+export function renderStatus(extras: ViewExtras, runState: RunState | null = null): string {
   const a = extras.agent;
   const name = a?.agentInfo?.title ?? a?.agentInfo?.name ?? (a ? oneLine(a.command.join(" "), 40) : "agent");
   const state = a?.state ?? "not started";
-  const busy = extras.busy ? `<span class="busy">working…</span>` : "";
+  // v2 agents say what their work is blocked on: a question only the user can answer.
+  const waiting = runState?.state === "requires_action";
+  const busy = waiting
+    ? `<span class="busy">waiting for you…</span>`
+    : extras.busy || runState?.state === "running" ? `<span class="busy">working…</span>` : "";
   const problem = a && (a.state === "failed" || a.state === "exited") && a.message
     ? `<div class="problem">${esc(a.message)}${a.stderrTail ? `<pre>${esc(a.stderrTail)}</pre>` : ""}</div>`
     : "";

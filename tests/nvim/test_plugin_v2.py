@@ -1,0 +1,55 @@
+"""One ACP v2 draft turn in a real Neovim with the plugin: an agent configured with
+``protocol_version = 2`` (the scripted agent, which then writes and runs commands itself); a
+prompt sent while it works reads as queued until the agent takes it up; the plugin's mirror of
+the v2 changes equals the server's snapshot."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.nvim.plugin_driver import PluginEditor, plugin_editor
+from tests.support.starter import SCRIPTED_AGENT
+
+
+@pytest.fixture
+def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
+    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
+        yield editor
+
+
+def test_a_v2_turn_with_a_queued_prompt(nv: PluginEditor, workspace: Path) -> None:
+    agent = [*SCRIPTED_AGENT, "--wait-seconds", "1", "--record", str(nv.agent_record)]
+    nv.setup(
+        agents={"demo": {"cmd": agent, "protocol_version": 2}},
+        auto_approve=[{"kind": "*", "option": "allow_once"}],
+    )
+    nv.lua("vim.cmd('AcpChat')")
+    first = nv.prompt_async("wait plan edit shell")
+    nv.wait_until(
+        "table.concat(H.chat().lines, '\\n'):find('working…', 1, true)", "the agent works"
+    )
+    second = nv.prompt_async("stream")
+    nv.wait_until(
+        "table.concat(H.chat().lines, '\\n'):find('(queued:', 1, true)", "shown as queued"
+    )
+    assert nv.wait_turn(first)["stopReason"] == "end_turn"
+    assert nv.wait_turn(second)["stopReason"] == "end_turn"
+    nv.wait_until(
+        "table.concat(H.chat().lines, '\\n'):find('Done: stream', 1, true)",
+        "the queued prompt's reply",
+    )
+
+    text = "\n".join(nv.chat()["lines"])
+    assert "(queued:" not in text, text  # the agent took it up
+    assert "✓ [execute] Run `echo hello from the demo agent && ls`" in text, text
+    assert 'print("edited by the demo agent")' in (workspace / "hello.py").read_text()
+    initialize = next(m for m in nv.agent_received() if m.get("method") == "initialize")
+    assert initialize["params"]["protocolVersion"] == 2
+    assert not [m for m in nv.agent_received() if str(m.get("method", "")).startswith("fs/")]
+    both = nv.helper("mirror_and_snapshot", 5000)
+    assert both.get("err") is None and both["snapshot"], both
+    assert both["mirror"] == both["snapshot"]
+    assert both["mirror"]["runState"] == {"state": "idle", "stopReason": "end_turn"}
