@@ -39,7 +39,7 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
   let settings: Settings = readSettings(log);
 
   let problemShown = false;
-  const start = async (): Promise<boolean> => {
+  const startNow = async (): Promise<boolean> => {
     permissions.clear();
     const ok = await side.start(settings);
     if (ok && problemShown) {
@@ -58,6 +58,11 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
     }
     return ok;
   };
+  // One start at a time: settings changed twice in a row (or a restart during a start) would
+  // otherwise stop a sidecar still starting and leave the views on neither. Each waits for the
+  // one before it, then starts with the settings of that moment.
+  let starting: Promise<boolean> = Promise.resolve(true);
+  const start = (): Promise<boolean> => (starting = starting.then(startNow, startNow));
 
   context.subscriptions.push(
     log, docs, follow, side, controller, terminals, chat, new InlineReview(store),

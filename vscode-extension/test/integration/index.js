@@ -379,4 +379,38 @@ test('an agent chosen from the ACP registry runs after the restart', async () =>
   }
 }, { timeoutMs: 60000 });
 
+test('an agent set to the ACP v2 draft: a turn with its structured diff previewed and its command shown', async () => {
+  const config = vscode.workspace.getConfiguration('acp-editor');
+  const agents = config.get('agents');
+  const v1Ready = api.extras().agent;
+  await config.update('agents', agents.map((a) => ({ ...a, protocolVersion: 2 })), vscode.ConfigurationTarget.Global);
+  try {
+    await until('the sidecar restarted, speaking v2 with the agent', () => {
+      const agent = api.server() && api.extras().agent;
+      return agent && agent !== v1Ready && agent.state === 'ready' && agent.protocolVersion === 2;
+    }, 20000).catch((err) => {
+      throw new Error(`${err.message}; the agent: ${JSON.stringify(api.extras().agent)}`);
+    });
+    const before = readDisk().toString('utf8');
+    const running = api.prompt('edit shell');
+    const q = await question();
+    // v2 sends changes + a git patch, not texts: the preview is the patch applied to the file.
+    assert.strictEqual(q.params.diffs[0].oldText, before);
+    assert.strictEqual(q.params.diffs[0].newText, before + EDIT_LINE);
+    const allow = q.params.options.find((o) => o.kind === 'allow_once');
+    chat.post({ type: 'permission', id: q.id, optionId: allow.optionId });
+    const result = await running;
+    assert.strictEqual(result.stopReason, 'end_turn');
+    assert.strictEqual(readDisk().toString('utf8'), before + EDIT_LINE, 'the v2 agent did not write the edit itself');
+    assert.strictEqual(session().protocolVersion, 2);
+    assert.deepStrictEqual(session().runState, { state: 'idle', stopReason: 'end_turn' });
+    const mine = entries().filter((e) => e.kind === 'message' && e.role === 'user').pop();
+    assert.ok(typeof mine.messageId === 'string' && !mine.queued, JSON.stringify(mine));
+    const shell = toolCalls().find((t) => t.kind === 'execute' && t.status === 'completed' && JSON.stringify(t.content).includes('hello from the demo agent'));
+    assert.ok(shell, 'the command the agent ran itself is not in the session');
+  } finally {
+    await config.update('agents', agents, vscode.ConfigurationTarget.Global);
+  }
+}, { timeoutMs: 60000 });
+
 exports.run = run;
