@@ -233,11 +233,8 @@ class AcpClient:
     async def _initial_mode(self, session: Session, result: dict[str, Any]) -> None:
         """Switch a new session to the configured mode, when the agent offers it."""
         wanted = self.config.initial_mode
-        modes = result.get("modes")
-        if not isinstance(modes, dict):
-            modes = {}
-        offered = [m.get("id") for m in modes.get("availableModes", []) if isinstance(m, dict)]
-        if wanted is None or modes.get("currentModeId") == wanted:
+        current, offered = acp.mode_choices(result.get("modes"), result.get("configOptions"))
+        if wanted is None or current == wanted:
             return
         if wanted not in offered:
             log.warning("mode %r is not one of the agent's modes (%s)", wanted, offered)
@@ -415,6 +412,8 @@ class AcpClient:
         params: dict[str, Any] = {"sessionId": session_id, "configId": config_id, "value": value}
         if isinstance(value, bool):
             params["type"] = "boolean"  # a bare value means a value id (a string) on the wire
+        elif self.protocol_version >= 2:
+            params["type"] = "id"  # v2 always says which kind of value it is
         result = await self.connection.call(acp.SESSION_SET_CONFIG_OPTION, params)
         if isinstance(result, dict) and "configOptions" in result:
             self.requests.emit(session, session.state.set_config_options(result["configOptions"]))

@@ -198,22 +198,36 @@ class ScriptedAgent(PromptTurns):
         return session
 
     def _setup(self, session: SessionState) -> dict[str, Any]:
+        if self.version >= 2:  # v2 has no modes: the mode is a config option
+            return {"configOptions": self._config(session)}
         return {
             "modes": {"currentModeId": session.mode, "availableModes": MODES},
             "configOptions": self._config(session),
         }
 
     def _config(self, session: SessionState) -> list[dict[str, Any]]:
-        return [
-            {
-                "id": "model",
-                "name": "Model",
-                "category": "model",
-                "type": "select",
-                "currentValue": session.model,
-                "options": MODELS,
-            }
+        model = {
+            "id": "model",
+            "name": "Model",
+            "category": "model",
+            "type": "select",
+            "currentValue": session.model,
+            "options": MODELS,
+        }
+        if self.version < 2:
+            return [model]
+        modes = [
+            {"value": m["id"], "name": m["name"], "description": m["description"]} for m in MODES
         ]
+        mode = {
+            "id": "mode",
+            "name": "Mode",
+            "category": "mode",
+            "type": "select",
+            "currentValue": session.mode,
+            "options": modes,
+        }
+        return [mode, model]
 
     async def _announce_commands(self, session_id: str) -> None:
         update = {"sessionUpdate": "available_commands_update", "availableCommands": commands()}
@@ -310,11 +324,17 @@ class ScriptedAgent(PromptTurns):
         p = obj_or_empty(params)
         session = self._session(p)
         config_id, value = nonempty_str(p, "configId"), p.get("value")
-        if config_id != "model":
+        options = {o["id"]: o for o in self._config(session)}
+        if config_id not in options:
             raise InvalidParams(f"unknown config option {config_id!r}")
-        if not isinstance(value, str) or value not in {m["value"] for m in MODELS}:
+        if not isinstance(value, str) or value not in {
+            o["value"] for o in options[config_id]["options"]
+        }:
             raise InvalidParams(f"unknown value {value!r} for {config_id}")
-        session.model = value
+        if config_id == "mode":
+            session.mode = value
+        else:
+            session.model = value
         return {"configOptions": self._config(session)}
 
     # -- prompt turns -------------------------------------------------------------------------

@@ -71,7 +71,18 @@ end
 
 local function modes()
   local snap = state.current()
-  return snap and type(snap.modes) == "table" and snap.modes.availableModes or {}
+  if snap and type(snap.modes) == "table" then
+    return snap.modes.availableModes or {}
+  end
+  -- ACP v2 has no modes: they are the values of the config option of category "mode".
+  for _, option in ipairs(snap and snap.configOptions or {}) do
+    if type(option) == "table" and option.category == "mode" then
+      return vim.tbl_map(function(v)
+        return { id = v.value, name = v.name, description = v.description }
+      end, option.options or {})
+    end
+  end
+  return {}
 end
 
 function M.mode(o)

@@ -30,6 +30,11 @@ async def test_a_v2_session_sends_only_what_the_v2_schema_allows(
         session = await client.new_session(str(tmp_path))
         result = await client.prompt(session.id, [{"type": "text", "text": "stream"}])
         assert result["stopReason"] == "end_turn"
+        # v2 has no modes: the mode is the config option of category mode.
+        assert session.state.snapshot_field("modes") is None
+        await client.set_mode(session.id, "ask")
+        (mode,) = [o for o in session.state.snapshot_field("configOptions") if o["id"] == "mode"]
+        assert mode["currentValue"] == "ask"
         await client.cancel(session.id)
         await client.delete_session(session.id)
     finally:
@@ -188,4 +193,24 @@ async def test_cancelling_v2_work_ends_every_prompt_and_drops_the_queued_one(
     users = [e for e in snapshot["entries"] if e.get("role") == "user"]
     assert users[1].get("dropped") is True and "queued" not in users[1]
     assert snapshot["runState"] == {"state": "idle", "stopReason": "cancelled"}
+    assert checker.problems == [], "messages the sidecar sent did not validate against v2"
+
+
+async def test_a_configured_first_mode_is_set_through_the_v2_mode_option(
+    acp_v2_schema: AcpSchema, tmp_path: Path
+) -> None:
+    config = AgentConfig(
+        command=[*SCRIPTED_AGENT, "--fast"], protocol_version=2, initial_mode="ask"
+    )
+    client = AcpClient(config, Recorder())
+    checker = ClientTrafficChecker(acp_v2_schema)
+    client.connection.tracers.append(checker)
+    try:
+        await client.start(str(tmp_path))
+        session = await client.new_session(str(tmp_path))
+        options = session.state.snapshot_field("configOptions")
+    finally:
+        await client.shutdown()
+    (mode,) = [o for o in options if o["category"] == "mode"]
+    assert mode["currentValue"] == "ask"
     assert checker.problems == [], "messages the sidecar sent did not validate against v2"

@@ -53,3 +53,19 @@ def test_a_v2_turn_with_a_queued_prompt(nv: PluginEditor, workspace: Path) -> No
     assert both.get("err") is None and both["snapshot"], both
     assert both["mirror"] == both["snapshot"]
     assert both["mirror"]["runState"] == {"state": "idle", "stopReason": "end_turn"}
+
+
+def test_a_v2_mode_is_chosen_from_the_mode_config_option(nv: PluginEditor) -> None:
+    """v2 has no modes: :AcpMode offers the values of the config option of category mode."""
+    agent = [*SCRIPTED_AGENT, "--record", str(nv.agent_record)]
+    nv.setup(agents={"demo": {"cmd": agent, "protocol_version": 2}})
+    nv.prompt("hello")
+    nv.helper("answer_with", "Ask: Ask before changing anything")
+    nv.lua("vim.cmd('AcpMode')")
+    mode = (
+        "(function() for _, o in ipairs(require('acp_editor.state').current().configOptions) do"
+        " if o.id == 'mode' then return o.currentValue == 'ask' end end end)()"
+    )
+    nv.wait_until(mode, "the mode option changes")
+    sent = [m for m in nv.agent_received() if m.get("method") == "session/set_config_option"]
+    assert [m["params"] for m in sent][-1]["value"] == "ask", sent

@@ -8,6 +8,7 @@
 
 import * as vscode from "vscode";
 import { acceptsEmbeddedContext, attachmentLabel, buildPrompt, type Attachment } from "../core/prompt";
+import { modeChoices } from "../core/modes";
 import type { Store } from "../core/store";
 import type * as w from "../wire";
 import type { Sidecar } from "./client";
@@ -102,11 +103,9 @@ export class Controller {
   async setMode(modeId?: string): Promise<void> {
     let id = modeId;
     if (id === undefined) {
-      const modes = this.store.current()?.modes;
-      const items = (modes?.availableModes ?? []).map((m) => {
-        const r = (m ?? {}) as Record<string, unknown>;
-        return { label: String(r["name"] ?? r["id"]), description: String(r["description"] ?? ""), id: String(r["id"] ?? "") };
-      });
+      const items = modeChoices(this.store.current()).map((r) => (
+        { label: String(r["name"] ?? r["id"]), description: String(r["description"] ?? ""), id: String(r["id"] ?? "") }
+      ));
       if (items.length === 0) {
         void vscode.window.showInformationMessage("The agent offers no modes.");
         return;
