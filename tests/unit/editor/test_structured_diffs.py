@@ -46,3 +46,27 @@ async def test_no_preview_without_a_fitting_text_patch() -> None:
     assert await structured_previews(bad, reader({"/w/f.py": OLD})) == []
     other_format = {**item, "patch": {"format": "_custom", "text": item["patch"]["text"]}}
     assert await structured_previews(other_format, reader({"/w/f.py": OLD})) == []
+
+
+async def test_a_move_with_a_change_is_previewed_at_its_new_path() -> None:
+    patch = (
+        "diff --git /w/old.py /w/new.py\n"
+        "similarity index 80%\n"
+        "rename from /w/old.py\n"
+        "rename to /w/new.py\n"
+        "--- /w/old.py\n"
+        "+++ /w/new.py\n"
+        "@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"
+    )
+    item = {
+        "type": "diff",
+        "changes": [{"operation": "move", "oldPath": "/w/old.py", "path": "/w/new.py"}],
+        "patch": {"format": "git_patch", "text": patch},
+    }
+    # Not moved yet: the text is read where it was.
+    (before,) = await structured_previews(item, reader({"/w/old.py": OLD}))
+    # Moved already: the new path holds the new text.
+    (after,) = await structured_previews(item, reader({"/w/new.py": NEW}), written=True)
+    for preview in (before, after):
+        assert preview["path"] == "/w/new.py"
+        assert (preview["oldText"], preview["newText"]) == (OLD, NEW)
