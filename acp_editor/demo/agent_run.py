@@ -4,7 +4,6 @@ shown live as display terminals: ``terminal_update`` (the command, then its exit
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import os
 import signal
@@ -30,14 +29,7 @@ async def run_displayed(
             "cwd": turn.session.cwd,
         }
     )
-    proc = await asyncio.create_subprocess_shell(
-        command,
-        cwd=turn.session.cwd,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-        start_new_session=True,
-    )
+    proc = await turn.spawn(command)
     output = bytearray()
     try:
         assert proc.stdout is not None

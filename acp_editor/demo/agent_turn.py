@@ -211,15 +211,21 @@ class Turn:
             raise RpcError("the client does not offer fs/write_text_file")
         await self._call("fs/write_text_file", {"path": path, "content": content}, FS_TIMEOUT)
 
-    async def run_itself(self, command: str) -> tuple[int | None, str]:
-        """Run a command line ourselves in the session's cwd (``--writes-itself``)."""
-        proc = await asyncio.create_subprocess_shell(
+    async def spawn(self, command: str) -> asyncio.subprocess.Process:
+        """A command line of ours, in the session's cwd and a process group of its own (so a
+        cancelled turn can end all of it), its output and errors on one pipe."""
+        return await asyncio.create_subprocess_shell(
             command,
             cwd=self.session.cwd,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,
         )
+
+    async def run_itself(self, command: str) -> tuple[int | None, str]:
+        """Run a command line ourselves in the session's cwd (``--writes-itself``)."""
+        proc = await self.spawn(command)
         out, _ = await proc.communicate()
         return proc.returncode, out.decode("utf-8", errors="replace")
 

@@ -150,24 +150,16 @@ def mode_choices(modes: Any, options: Any) -> tuple[Any, list[Any]]:
     """The current mode and the modes offered: v1's ``modes``, else (v2) the config option of
     category ``mode``."""
     if isinstance(modes, dict):
-        offered = modes.get("availableModes")
-        ids = (
-            [m.get("id") for m in offered if isinstance(m, dict)]
-            if isinstance(offered, list)
-            else []
-        )
-        return modes.get("currentModeId"), ids
+        return modes.get("currentModeId"), _member_of_each(modes.get("availableModes"), "id")
     option_id = mode_option_id(options)
     for option in options if option_id is not None else []:
         if isinstance(option, dict) and option.get("id") == option_id:
-            values = option.get("options")
-            ids = (
-                [v.get("value") for v in values if isinstance(v, dict)]
-                if isinstance(values, list)
-                else []
-            )
-            return option.get("currentValue"), ids
+            return option.get("currentValue"), _member_of_each(option.get("options"), "value")
     return None, []
+
+
+def _member_of_each(items: Any, key: str) -> list[Any]:
+    return [i.get(key) for i in items if isinstance(i, dict)] if isinstance(items, list) else []
 
 
 def is_finished(call: Mapping[str, Any]) -> bool:

@@ -94,19 +94,24 @@ function appliers.message_chunk(snap, change)
   return true
 end
 
+--- A change's `set` and `unset` applied to one record (a message entry, a tool call).
+local function patch(target, change)
+  for field, value in pairs(change.set or {}) do
+    target[field] = vim.deepcopy(value)
+  end
+  for _, field in ipairs(change.unset or {}) do
+    target[field] = nil
+  end
+  return true
+end
+
 --- v2: fields of a message entry (content replaced whole; the agent's messageId on our prompt).
 function appliers.message(snap, change)
   local entry = snap.entries[change.index + 1]
   if not entry or entry.kind ~= "message" then
     return false, ("message change for entry %s, which the mirror does not have"):format(change.index)
   end
-  for field, value in pairs(change.set or {}) do
-    entry[field] = vim.deepcopy(value)
-  end
-  for _, field in ipairs(change.unset or {}) do
-    entry[field] = nil
-  end
-  return true
+  return patch(entry, change)
 end
 
 local function record(snap, id)
@@ -115,14 +120,7 @@ local function record(snap, id)
 end
 
 function appliers.tool_call(snap, change)
-  local call = record(snap, change.toolCallId)
-  for field, value in pairs(change.set or {}) do
-    call[field] = vim.deepcopy(value)
-  end
-  for _, field in ipairs(change.unset or {}) do
-    call[field] = nil
-  end
-  return true
+  return patch(record(snap, change.toolCallId), change)
 end
 
 function appliers.tool_call_content(snap, change)

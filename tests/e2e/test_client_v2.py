@@ -18,11 +18,7 @@ from tests.support.starter import SCRIPTED_AGENT
 async def test_a_v2_session_sends_only_what_the_v2_schema_allows(
     acp_v2_schema: AcpSchema, tmp_path: Path
 ) -> None:
-    client = AcpClient(
-        AgentConfig(command=[*SCRIPTED_AGENT, "--fast"], protocol_version=2), Recorder()
-    )
-    checker = ClientTrafficChecker(acp_v2_schema)
-    client.connection.tracers.append(checker)
+    client, checker = v2_client(acp_v2_schema, [*SCRIPTED_AGENT, "--fast"], Recorder())
     try:
         await client.start(str(tmp_path))
         assert client.protocol_version == 2
@@ -51,9 +47,7 @@ async def test_a_v2_permission_request_is_asked_and_answered_as_v2_allows(
     (tmp_path / "hello.py").write_text("print('hi')\n")
     front = Recorder("allow_once")
     flags = [*SCRIPTED_AGENT, "--fast", "--writes-itself"]
-    client = AcpClient(AgentConfig(command=flags, protocol_version=2), front)
-    checker = ClientTrafficChecker(acp_v2_schema)
-    client.connection.tracers.append(checker)
+    client, checker = v2_client(acp_v2_schema, flags, front)
     try:
         await client.start(str(tmp_path))
         session = await client.new_session(str(tmp_path))
@@ -94,6 +88,16 @@ async def test_a_v2_session_comes_back_with_resume_and_its_replay(
     assert checker.problems == [], "messages the sidecar sent did not validate against v2"
 
 
+def v2_client(
+    schema: AcpSchema, command: list[str], front: Recorder, **config: Any
+) -> tuple[AcpClient, ClientTrafficChecker]:
+    """A client offering v2 whose every message is checked against the v2 schema."""
+    client = AcpClient(AgentConfig(command=command, protocol_version=2, **config), front)
+    checker = ClientTrafficChecker(schema)
+    client.connection.tracers.append(checker)
+    return client, checker
+
+
 def agent_texts(snapshot: dict[str, Any]) -> list[str]:
     agent = [e for e in snapshot["entries"] if e.get("role") == "agent"]
     return ["".join(b["text"] for b in e["content"]) for e in agent]
@@ -109,9 +113,7 @@ async def test_a_v2_turn_ends_at_idle_and_a_prompt_sent_meanwhile_is_queued(
     front = Recorder("allow_once")
     # The first prompt's wait lasts 2 s: the second prompt is sent while it runs.
     flags = [*SCRIPTED_AGENT, "--fast", "--wait-seconds", "2"]
-    client = AcpClient(AgentConfig(command=flags, protocol_version=2), front)
-    checker = ClientTrafficChecker(acp_v2_schema)
-    client.connection.tracers.append(checker)
+    client, checker = v2_client(acp_v2_schema, flags, front)
     try:
         await client.start(str(tmp_path))
         session = await client.new_session(str(tmp_path))
@@ -148,9 +150,7 @@ async def test_a_v2_sign_in_is_auth_login_with_the_methods_v2_names(
     methods are still never sent."""
     flags = [*SCRIPTED_AGENT, "--fast", "--require-auth"]
     front = Recorder()
-    client = AcpClient(AgentConfig(command=flags, protocol_version=2), front)
-    checker = ClientTrafficChecker(acp_v2_schema)
-    client.connection.tracers.append(checker)
+    client, checker = v2_client(acp_v2_schema, flags, front)
     sent: list[str] = []
     client.connection.tracers.append(
         lambda way, message: sent.append(message.get("method", "")) if way == "send" else None
@@ -172,9 +172,7 @@ async def test_cancelling_v2_work_ends_every_prompt_and_drops_the_queued_one(
     acp_v2_schema: AcpSchema, tmp_path: Path
 ) -> None:
     flags = [*SCRIPTED_AGENT, "--fast", "--wait-seconds", "30"]
-    client = AcpClient(AgentConfig(command=flags, protocol_version=2), Recorder())
-    checker = ClientTrafficChecker(acp_v2_schema)
-    client.connection.tracers.append(checker)
+    client, checker = v2_client(acp_v2_schema, flags, Recorder())
     try:
         await client.start(str(tmp_path))
         session = await client.new_session(str(tmp_path))
@@ -199,12 +197,8 @@ async def test_cancelling_v2_work_ends_every_prompt_and_drops_the_queued_one(
 async def test_a_configured_first_mode_is_set_through_the_v2_mode_option(
     acp_v2_schema: AcpSchema, tmp_path: Path
 ) -> None:
-    config = AgentConfig(
-        command=[*SCRIPTED_AGENT, "--fast"], protocol_version=2, initial_mode="ask"
-    )
-    client = AcpClient(config, Recorder())
-    checker = ClientTrafficChecker(acp_v2_schema)
-    client.connection.tracers.append(checker)
+    command = [*SCRIPTED_AGENT, "--fast"]
+    client, checker = v2_client(acp_v2_schema, command, Recorder(), initial_mode="ask")
     try:
         await client.start(str(tmp_path))
         session = await client.new_session(str(tmp_path))
