@@ -5,8 +5,6 @@ shown live as display terminals: ``terminal_update`` (the command, then its exit
 from __future__ import annotations
 
 import base64
-import os
-import signal
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -42,7 +40,7 @@ async def run_displayed(
         code = await proc.wait()
     finally:
         if proc.returncode is None:  # cancelled: the command must not outlive the turn
-            os.killpg(proc.pid, signal.SIGKILL)
+            proc.kill()
             await proc.wait()
     exit_status = {"exitCode": code, "signal": None}
     await turn.update(

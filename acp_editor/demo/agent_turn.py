@@ -212,15 +212,14 @@ class Turn:
         await self._call("fs/write_text_file", {"path": path, "content": content}, FS_TIMEOUT)
 
     async def spawn(self, command: str) -> asyncio.subprocess.Process:
-        """A command line of ours, in the session's cwd and a process group of its own (so a
-        cancelled turn can end all of it), its output and errors on one pipe."""
+        """A command line of ours, in the session's cwd, its output and errors on one pipe. It
+        stays in the agent's process group: whoever ends the agent's group ends it too."""
         return await asyncio.create_subprocess_shell(
             command,
             cwd=self.session.cwd,
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
-            start_new_session=True,
         )
 
     async def run_itself(self, command: str) -> tuple[int | None, str]:
