@@ -37,6 +37,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="serve LSP on stdin/stdout (how editors start acp-editor)",
     )
     add_agent_options(parser)
+    parser.add_argument(
+        "--no-editor-context",
+        action="store_true",
+        help="do not give sessions the editor-context MCP server (open buffers, review)",
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     demo = sub.add_parser(
         "demo",
@@ -53,6 +58,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="The ACP agent registry: each agent's id, name, version, how it runs here. "
         "Fetched, then cached; the cached copy is used when offline.",
     )
+    mcp = sub.add_parser(
+        "mcp",
+        help="the editor-context MCP server (acp-editor starts it for agents)",
+        description="Speaks MCP on stdin/stdout and answers from a running acp-editor: "
+        "the token comes in $ACP_EDITOR_MCP_TOKEN.",
+    )
+    mcp.add_argument("--connect", required=True, help="the running acp-editor's socket")
     agents.add_argument("--json", action="store_true", help="machine-readable (for editors)")
     agents.add_argument(
         "--registry",
@@ -159,6 +171,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
+    if args.command == "mcp":
+        from acp_editor.mcp_bridge import main as bridge
+
+        return bridge(args.connect)
     configure(args.log_level, args.log_file)
     if args.command == "agents":
         from acp_editor.registry.run import list_agents
@@ -225,7 +241,7 @@ def serve(args: argparse.Namespace, preset: Preset) -> int:
         if args.env_allow is not None
         else None,
     )
-    server = create_server(LinkOptions(agent=config))
+    server = create_server(LinkOptions(agent=config, editor_context=not args.no_editor_context))
     logging.getLogger(LOGGER_NAME).addHandler(LspLogHandler(server))
     server.on_initialized.append(tune_gc)
     code = 1

@@ -35,7 +35,7 @@ LAYERS: list[tuple[str, ...]] = [
     # 4: the front ends: the LSP link and the demo's terminal view (and the scripted demo agent).
     ("editor", "demo", "presets", "registry"),
     # 5: entry points.
-    ("cli", "__main__"),
+    ("cli", "__main__", "mcp_bridge"),
 ]
 """Imports may point to the same layer or below, never above."""
 

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from acp_editor.agent import mcp_servers
 from acp_editor.agent.asking import PermissionAsker
 from acp_editor.agent.config import AgentConfig
 from acp_editor.agent.connection import AgentConnection
@@ -167,7 +168,21 @@ class AcpClient:
     # -- requests to the agent ------------------------------------------------------------------
 
     async def _session_call(self, method: str, params: dict[str, Any]) -> Any:
-        """A session set-up call, authenticating once if the agent asks for it."""
+        """A session set-up call with its MCP servers, authenticating once if the agent asks."""
+        token = await mcp_servers.add_servers(
+            self.config, self.agent_capabilities, self.protocol_version, params
+        )
+        try:
+            result = await self._authenticated(method, params)
+        except BaseException:
+            if token is not None and self.config.editor_context is not None:
+                self.config.editor_context.forget(token)
+            raise
+        if token is not None:
+            mcp_servers.bind(self.config, token, params, result)
+        return result
+
+    async def _authenticated(self, method: str, params: dict[str, Any]) -> Any:
         try:
             return await self.connection.call(method, params, timeout=self.config.session_timeout)
         except RpcError as exc:

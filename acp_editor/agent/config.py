@@ -4,13 +4,25 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from acp_editor.protocol import acp
 
 if TYPE_CHECKING:
     from acp_editor.review.queue import Mode
     from acp_editor.services.permissions import Rule
+
+
+class EditorContext(Protocol):
+    """The editor-context MCP server as the agent side sees it (``editor/context_server.py``):
+    an ``mcpServers`` entry and its token for each session set up, bound once the session has
+    an id."""
+
+    async def entry(self) -> tuple[dict[str, Any], str]: ...
+
+    def bind(self, token: str, session_id: str, roots: list[str]) -> None: ...
+
+    def forget(self, token: str) -> None: ...
 
 
 @dataclass
@@ -42,6 +54,10 @@ class AgentConfig:
     elicitation_modes: list[str] = field(default_factory=list)
     """The elicitation modes (``form``, ``url``) the front end can show: the ones advertised
     to the agent, set from the editor's capabilities. None by default."""
+    mcp_servers: list[dict[str, Any]] = field(default_factory=list)
+    """The user's own MCP servers, passed on in every session set-up."""
+    editor_context: EditorContext | None = None
+    """Gives every session the editor-context MCP server (None: off)."""
     env_allowlist: list[str] | None = None
     """When set, the agent (and the commands it runs) see only these variables of the sidecar's
     environment (``NAME`` or ``PREFIX*``), plus ``env``. None: the whole environment."""

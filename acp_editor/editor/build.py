@@ -9,7 +9,7 @@ any ``EditorChannel``, so unit tests build the same editor side around a fake ed
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from pygls.uris import to_fs_path
@@ -17,6 +17,8 @@ from pygls.uris import to_fs_path
 from acp_editor.editor.agent_port import AgentFactory, AgentSide, AgentSlot
 from acp_editor.editor.commands import Commands
 from acp_editor.editor.conflicts import Conflicts
+from acp_editor.editor.context_server import ContextServer
+from acp_editor.editor.context_tools import ContextTools
 from acp_editor.editor.documents import EditorDocuments
 from acp_editor.editor.frontend import EditorFrontend
 from acp_editor.editor.lifecycle import Lifecycle
@@ -46,6 +48,7 @@ class EditorSide:
     review: EditorReview
     frontend: EditorFrontend
     link: EditorLink
+    context: ContextServer
     commands: Commands
     rich: RichRequests
     review_handlers: ReviewHandlers
@@ -55,6 +58,7 @@ class EditorSide:
         """The editor is done (``shutdown``, ``exit`` or a closed pipe): the agent goes too."""
         self.frontend.close()
         await self.link.close()
+        await self.context.close()
 
 
 def assemble(
@@ -68,6 +72,9 @@ def assemble(
     status = AgentStatus(channel, options.agent.command)
     conflicts = Conflicts(channel)
     documents = EditorDocuments(channel, slot.tool_call_title, conflicts=conflicts)
+    context = ContextServer(ContextTools(documents, slot.review_queue))
+    if options.editor_context:
+        options = replace(options, agent=replace(options.agent, editor_context=context))
     review = EditorReview(channel, documents, slot, conflicts)
     transcripts = Transcripts(slot.session_state)
     frontend = EditorFrontend(channel, documents, review, status, transcripts)
@@ -89,6 +96,7 @@ def assemble(
         review,
         frontend,
         link,
+        context,
         Commands(channel, link, frontend.follow, status, frontend.questions, transcripts),
         RichRequests(link, frontend, review),
         ReviewHandlers(review, documents.changed),

@@ -41,6 +41,8 @@ class AgentUnavailable(RpcError):
 class LinkOptions:
     agent: AgentConfig
     server_cwd: str = field(default_factory=os.getcwd)
+    editor_context: bool = True
+    """Give every session the editor-context MCP server (``editor/context_server.py``)."""
 
 
 class EditorLink:

@@ -1,0 +1,59 @@
+"""The ``mcpServers`` of a session set-up call: the user's own servers, and the editor-context
+server (``editor``) with a token minted for this session.
+
+Transports the agent did not advertise are left out: v1 agents all take stdio, and HTTP or SSE
+only under ``mcpCapabilities``; on the v2 draft every server says its ``type`` and stdio too needs
+``session.mcp.stdio``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from acp_editor.agent.config import AgentConfig
+
+
+def usable(server: dict[str, Any], capabilities: dict[str, Any], version: int) -> bool:
+    kind = server.get("type", "stdio")
+    if version >= 2:
+        session = capabilities.get("session")
+        mcp = session.get("mcp") if isinstance(session, dict) else None
+        return isinstance(mcp, dict) and isinstance(mcp.get(kind), dict)
+    if kind == "stdio":
+        return True
+    offered = capabilities.get("mcpCapabilities")
+    return isinstance(offered, dict) and offered.get(kind) is True
+
+
+def shaped(server: dict[str, Any], version: int) -> dict[str, Any]:
+    """v2 names every server's transport; v1 names only http and sse (stdio is the default)."""
+    if version >= 2:
+        return {"type": "stdio", **server}
+    return server
+
+
+async def add_servers(
+    config: AgentConfig, capabilities: dict[str, Any], version: int, params: dict[str, Any]
+) -> str | None:
+    """Fill ``params["mcpServers"]``; the editor-context token, when one was minted."""
+    servers = [shaped(s, version) for s in config.mcp_servers]
+    token = None
+    if config.editor_context is not None:
+        entry, token = await config.editor_context.entry()
+        servers.append(shaped(entry, version))
+    params["mcpServers"] = [s for s in servers if usable(s, capabilities, version)]
+    if token is not None and not any(s.get("name") == entry["name"] for s in params["mcpServers"]):
+        assert config.editor_context is not None
+        config.editor_context.forget(token)  # the agent cannot start it: nobody will use it
+        return None
+    return token
+
+
+def bind(config: AgentConfig, token: str, params: dict[str, Any], result: Any) -> None:
+    """The session now has an id (new and fork: in the answer; load and resume: asked for)."""
+    assert config.editor_context is not None
+    named = result.get("sessionId") if isinstance(result, dict) else None
+    session_id = named if isinstance(named, str) else params.get("sessionId")
+    roots = [params["cwd"], *params.get("additionalDirectories", [])]
+    config.editor_context.bind(token, str(session_id), roots)

@@ -1,0 +1,181 @@
+"""The sidecar's end of the editor-context MCP server: a Unix socket only this user can open,
+and a token per session.
+
+Every session the agent opens gets an ``editor`` entry in its ``mcpServers``: a stdio command
+(``acp-editor mcp --connect SOCKET``, ``acp_editor/mcp_bridge.py``) that the agent starts and
+that speaks MCP to it, with the session's token in its environment. The bridge forwards each tool
+call here as one line of JSON; the answer is one line back.
+
+Who may connect: the socket lives in a directory of mode 0700 (``mkdtemp``) and is itself 0600,
+the connecting process must run as this user (``SO_PEERCRED``), and its first line must carry a
+token this sidecar minted (compared in constant time). A token is bound to its session once the
+agent named the session; what a tool may see is limited to that session's roots.
+
+The wire, line by line: ``{"token": T}`` -> ``{"ok": true}`` (or an error and the end); then
+``{"id": n, "tool": name, "arguments": {...}}`` -> ``{"id": n, "result": ...}`` or
+``{"id": n, "error": message}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import socket
+import struct
+import sys
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from acp_editor.editor.context_tools import Caller, ToolRefused
+from acp_editor.log import get_logger
+
+if TYPE_CHECKING:
+    from acp_editor.editor.context_tools import ContextTools
+
+log = get_logger("editor.context")
+
+TOKEN_ENV = "ACP_EDITOR_MCP_TOKEN"
+"""The environment variable that carries the session's token to the bridge."""
+SERVER_NAME = "editor"
+LINE_LIMIT = 1 << 20
+
+
+class ContextServer:
+    def __init__(self, tools: ContextTools) -> None:
+        self.tools = tools
+        self._dir: str | None = None
+        self._server: asyncio.AbstractServer | None = None
+        self._unbound: set[str] = set()
+        self._bound: dict[str, Caller] = {}
+
+    @property
+    def socket_path(self) -> str | None:
+        return os.path.join(self._dir, "ctx.sock") if self._dir else None
+
+    async def start(self) -> None:
+        if self._server is not None:
+            return
+        self._dir = tempfile.mkdtemp(prefix="acp-editor-", dir=_runtime_dir())
+        path = self.socket_path
+        assert path is not None
+        self._server = await asyncio.start_unix_server(self._serve, path, limit=LINE_LIMIT)
+        os.chmod(path, 0o600)  # the 0700 directory already keeps others out; twice is cheap
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                await self._server.wait_closed()
+            self._server = None
+        if self._dir is not None:
+            shutil.rmtree(self._dir, ignore_errors=True)
+            self._dir = None
+
+    # -- tokens -------------------------------------------------------------------------------
+
+    async def entry(self) -> tuple[dict[str, Any], str]:
+        """A session's ``mcpServers`` entry and its token (bound with ``bind`` once the
+        session has an id)."""
+        import secrets  # here, not at the top: nothing of this is needed before a session
+
+        await self.start()
+        token = secrets.token_urlsafe(32)
+        self._unbound.add(token)
+        command = [sys.executable, "-m", "acp_editor", "mcp", "--connect", str(self.socket_path)]
+        entry = {
+            "name": SERVER_NAME,
+            "command": command[0],
+            "args": command[1:],
+            "env": [{"name": TOKEN_ENV, "value": token}],
+        }
+        return entry, token
+
+    def bind(self, token: str, session_id: str, roots: list[str]) -> None:
+        self._unbound.discard(token)
+        self._bound[token] = Caller(session_id, tuple(Path(r).resolve() for r in roots))
+
+    def forget(self, token: str) -> None:
+        self._unbound.discard(token)
+        self._bound.pop(token, None)
+
+    def _caller(self, token: Any) -> Caller | None:
+        import hmac
+
+        if not isinstance(token, str):
+            return None
+        found = None
+        for known, caller in self._bound.items():  # every one compared: no early exit to time
+            if hmac.compare_digest(known.encode(), token.encode()):
+                found = caller
+        return found
+
+    # -- connections ----------------------------------------------------------------------------
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            caller = await self._hello(reader, writer)
+            while caller is not None and (line := await reader.readline()):
+                await self._answer(caller, line, writer)
+        except (ConnectionError, asyncio.IncompleteReadError, ValueError) as exc:
+            log.info("editor-context connection ended: %s", exc)
+        finally:
+            writer.close()
+
+    async def _hello(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> Caller | None:
+        if not _same_user(writer):
+            log.warning("editor-context: a process of another user was turned away")
+            return None
+        try:
+            hello = json.loads(await reader.readline())
+        except ValueError:
+            hello = None
+        caller = self._caller(hello.get("token")) if isinstance(hello, dict) else None
+        _send(writer, {"ok": True} if caller else {"error": "unknown token"})
+        await writer.drain()
+        return caller
+
+    async def _answer(self, caller: Caller, line: bytes, writer: asyncio.StreamWriter) -> None:
+        request = json.loads(line)
+        if not isinstance(request, dict):
+            raise ValueError("a request must be a JSON object")
+        arguments = request.get("arguments")
+        reply: dict[str, Any] = {"id": request.get("id")}
+        try:
+            reply["result"] = await self.tools.call(
+                caller, str(request.get("tool")), arguments if isinstance(arguments, dict) else {}
+            )
+        except ToolRefused as exc:
+            reply["error"] = str(exc)
+        except Exception as exc:  # a tool's bug must not end the connection or the sidecar
+            log.exception("editor-context tool %s failed", request.get("tool"))
+            reply["error"] = f"the editor could not answer: {exc}"
+        _send(writer, reply)
+        await writer.drain()
+
+
+def _runtime_dir() -> str | None:
+    """$XDG_RUNTIME_DIR (private to the user, cleared at logout) when there is one; else the
+    temporary directory (``mkdtemp`` makes the directory 0700 either way)."""
+    base = os.environ.get("XDG_RUNTIME_DIR")
+    return base if base and os.path.isdir(base) else None
+
+
+def _send(writer: asyncio.StreamWriter, message: dict[str, Any]) -> None:
+    writer.write(json.dumps(message).encode() + b"\n")
+
+
+def _same_user(writer: asyncio.StreamWriter) -> bool:
+    """Whether the peer of a Unix socket runs as this user (Linux's ``SO_PEERCRED``)."""
+    sock = writer.get_extra_info("socket")
+    peercred = getattr(socket, "SO_PEERCRED", None)
+    if sock is None or peercred is None:
+        return True  # no such check on this system: the directory's mode still keeps others out
+    creds = sock.getsockopt(socket.SOL_SOCKET, peercred, struct.calcsize("3i"))
+    _pid, uid, _gid = struct.unpack("3i", creds)
+    return bool(uid == os.getuid())

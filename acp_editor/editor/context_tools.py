@@ -1,0 +1,133 @@
+"""What an agent may ask of the editor through the editor-context MCP server (``editor``):
+the open buffers, a buffer's text as the editor holds it (unsaved changes included), and the
+agent's review (pending and rejected hunks, with the user's reason).
+
+Agents that do their own I/O read the disk; ACP v2 has no client ``fs/*`` at all. These tools are
+how such an agent sees what the user sees. Each call is for one session and answers only for
+paths inside that session's roots: a path outside them is refused, never read.
+The tools' names and schemas are the contract in docs/protocol.md ("The editor-context MCP
+server"); the MCP side of it is ``acp_editor/mcp_bridge.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pygls.uris import to_fs_path
+
+from acp_editor.errors import ResourceNotFound, RpcError
+
+if TYPE_CHECKING:
+    from acp_editor.editor.documents import EditorDocuments
+    from acp_editor.review.queue import ReviewQueue
+
+TOOLS = ("open_buffers", "read_buffer", "review_state")
+
+
+class ToolRefused(Exception):
+    """A call the agent may not make (a path outside the roots, bad arguments): its message
+    goes back to the agent as the tool's error."""
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who calls: the session the token was minted for, and the roots it may see."""
+
+    session_id: str
+    roots: tuple[Path, ...]
+
+    def check(self, raw: Any) -> Path:
+        if not isinstance(raw, str) or not raw:
+            raise ToolRefused("path must be a non-empty string")
+        path = Path(raw)
+        if not path.is_absolute():
+            raise ToolRefused(f"path must be absolute: {raw!r}")
+        resolved = path.resolve()
+        if not any(resolved == root or root in resolved.parents for root in self.roots):
+            raise ToolRefused(f"{raw} is outside this session's folders")
+        return resolved
+
+
+class ContextTools:
+    def __init__(
+        self, documents: EditorDocuments, review: Callable[[], ReviewQueue | None]
+    ) -> None:
+        self.documents = documents
+        self.review = review
+
+    async def call(self, caller: Caller, name: str, arguments: Mapping[str, Any]) -> Any:
+        if name == "open_buffers":
+            return await self.open_buffers(caller)
+        if name == "read_buffer":
+            return await self.read_buffer(caller, arguments)
+        if name == "review_state":
+            return self.review_state(caller)
+        raise ToolRefused(f"no tool {name!r} (tools: {', '.join(TOOLS)})")
+
+    async def open_buffers(self, caller: Caller) -> list[dict[str, Any]]:
+        """The open documents inside the roots, and whether each differs from the disk."""
+        found = []
+        for uri, doc in sorted(self.documents.editor.open_documents.items()):
+            path = to_fs_path(uri)
+            if path is None or not _inside(Path(path), caller.roots):
+                continue
+            try:
+                on_disk: str | None = await self.documents.disk.read_text(Path(path))
+            except RpcError:
+                on_disk = None  # a new file the user has not saved yet
+            found.append({"path": path, "modified": doc.source != on_disk})
+        return found
+
+    async def read_buffer(self, caller: Caller, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """The text as the editor holds it (a file not open: from the disk), ``line`` (1-based)
+        and ``limit`` as in ``fs/read_text_file``."""
+        path = caller.check(arguments.get("path"))
+        line, limit = _positive(arguments, "line"), _positive(arguments, "limit")
+        try:
+            text = await self.documents.read_text(path)
+        except ResourceNotFound as exc:
+            raise ToolRefused(f"{path} does not exist") from exc
+        except RpcError as exc:
+            raise ToolRefused(exc.message) from exc
+        open_doc = self.documents.open_document(path)
+        if line is not None or limit is not None:
+            lines = text.splitlines(keepends=True)
+            start = (line or 1) - 1
+            text = "".join(lines[start : start + limit if limit is not None else None])
+        return {"path": str(path), "text": text, "open": open_doc is not None}
+
+    def review_state(self, caller: Caller) -> dict[str, Any]:
+        """The session's pending and rejected hunks (a rejection with the user's reason)."""
+        queue = self.review()
+        hunks = queue.select(session_id=caller.session_id) if queue is not None else []
+        pending, rejected = [], []
+        for hunk in hunks:
+            if not _inside(Path(hunk.path), caller.roots):
+                continue
+            item: dict[str, Any] = {
+                "path": hunk.path,
+                "oldLines": list(hunk.anchor.old_lines),
+                "newLines": list(hunk.anchor.new_lines),
+            }
+            if hunk.state == "pending":
+                pending.append(item)
+            elif hunk.state == "rejected":
+                rejected.append({**item, "reason": hunk.message} if hunk.message else item)
+        return {"pending": pending, "rejected": rejected}
+
+
+def _inside(path: Path, roots: Sequence[Path]) -> bool:
+    resolved = path.resolve()
+    return any(resolved == root or root in resolved.parents for root in roots)
+
+
+def _positive(arguments: Mapping[str, Any], name: str) -> int | None:
+    value = arguments.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise ToolRefused(f"{name} must be a positive integer")
+    return value

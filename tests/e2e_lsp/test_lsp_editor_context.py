@@ -1,0 +1,65 @@
+"""The editor-context MCP server through the real sidecar: a session's ``mcpServers`` carries an
+``editor`` entry; started as an agent starts it (here by the official MCP SDK's stdio client),
+it answers with the text the editor holds (unsaved changes included) and refuses paths outside
+the session's folders. ``--no-editor-context`` leaves it out."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+from acp_editor.protocol import editor as proto
+from tests.e2e_lsp.conftest import HELLO, StartEditor
+
+
+def setup_params(record: Path) -> list[dict[str, Any]]:
+    received = [json.loads(line) for line in record.read_text().splitlines()]
+    return [m["params"] for m in received if m.get("method") == "session/new"]
+
+
+async def test_the_agent_reads_the_unsaved_buffer_through_the_editor_server(
+    editor_factory: StartEditor, workspace: Path, tmp_path: Path
+) -> None:
+    record = tmp_path / "agent.jsonl"
+    editor = await editor_factory(features=["stream"], agent_flags=("--record", str(record)))
+    editor.open("hello.py", HELLO + "# not saved yet\n")
+    await editor.request(proto.ACP_NEW_SESSION, {})
+    ((params,),) = [setup_params(record)]
+    (entry,) = [s for s in params["mcpServers"] if s["name"] == "editor"]
+    server = StdioServerParameters(
+        command=entry["command"],
+        args=entry["args"],
+        env={e["name"]: e["value"] for e in entry["env"]},
+    )
+    async with stdio_client(server) as (read, write), ClientSession(read, write) as mcp:
+        await mcp.initialize()
+        tools = {t.name for t in (await mcp.list_tools()).tools}
+        assert tools == {"open_buffers", "read_buffer", "review_state"}
+        got = await mcp.call_tool("read_buffer", {"path": str(workspace / "hello.py")})
+        assert not got.is_error
+        assert got.structured_content["text"] == HELLO + "# not saved yet\n"
+        listed = await mcp.call_tool("open_buffers", {})
+        assert listed.structured_content["result"] == [
+            {"path": str(workspace / "hello.py"), "modified": True}
+        ]
+        outside = await mcp.call_tool("read_buffer", {"path": str(tmp_path / "agent.jsonl")})
+        assert outside.is_error and "outside this session's folders" in outside.content[0].text
+    await editor.close()
+
+
+async def test_no_editor_context_leaves_the_server_out(
+    editor_factory: StartEditor, tmp_path: Path
+) -> None:
+    record = tmp_path / "agent.jsonl"
+    editor = await editor_factory(
+        features=["stream"],
+        agent_flags=("--record", str(record)),
+        server_args=("--no-editor-context",),
+    )
+    await editor.request(proto.ACP_NEW_SESSION, {})
+    ((params,),) = [setup_params(record)]
+    assert params["mcpServers"] == []

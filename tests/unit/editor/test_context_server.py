@@ -1,0 +1,130 @@
+"""The editor-context server's socket and tools: only this user's processes holding a token
+bound to a session get answers, and only about that session's folders."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import stat
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pygls.workspace import TextDocument
+
+from acp_editor.editor.context_server import ContextServer
+from acp_editor.editor.context_tools import ContextTools
+from acp_editor.editor.documents import EditorDocuments
+from acp_editor.positions import path_to_uri
+from tests.support.fake_editor import FakeChannel
+
+
+@pytest.fixture
+async def served(tmp_path: Path):  # type: ignore[no-untyped-def]
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "a.py").write_text("on disk\n")
+    (tmp_path / "secret.txt").write_text("not yours\n")
+    channel = FakeChannel()
+    uri = path_to_uri(str(root / "a.py"))
+    channel.documents[uri] = TextDocument(uri, "unsaved\n", version=3)
+    server = ContextServer(ContextTools(EditorDocuments(channel), lambda: None))
+    yield server, root
+    await server.close()
+
+
+async def talk(path: str, *lines: dict[str, Any]) -> list[Any]:
+    reader, writer = await asyncio.open_unix_connection(path)
+    answers = []
+    try:
+        for line in lines:
+            writer.write(json.dumps(line).encode() + b"\n")
+            await writer.drain()
+            got = await reader.readline()
+            answers.append(json.loads(got) if got else None)
+    finally:
+        writer.close()
+    return answers
+
+
+async def test_a_bound_token_reads_the_unsaved_buffer_and_nothing_outside(served, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    server, root = served
+    entry, token = await server.entry()
+    server.bind(token, "s1", [str(root)])
+    env = {e["name"]: e["value"] for e in entry["env"]}
+    assert env["ACP_EDITOR_MCP_TOKEN"] == token and entry["name"] == "editor"
+    hello, read, listed, outside, relative = await talk(
+        str(server.socket_path),
+        {"token": token},
+        {"id": 1, "tool": "read_buffer", "arguments": {"path": str(root / "a.py")}},
+        {"id": 2, "tool": "open_buffers", "arguments": {}},
+        {"id": 3, "tool": "read_buffer", "arguments": {"path": str(tmp_path / "secret.txt")}},
+        {"id": 4, "tool": "read_buffer", "arguments": {"path": "a.py"}},
+    )
+    assert hello == {"ok": True}
+    assert read["result"] == {"path": str(root / "a.py"), "text": "unsaved\n", "open": True}
+    assert listed["result"] == [{"path": str(root / "a.py"), "modified": True}]
+    assert "outside this session's folders" in outside["error"]
+    assert "absolute" in relative["error"]
+
+
+async def test_unknown_unbound_and_forgotten_tokens_are_turned_away(served) -> None:  # type: ignore[no-untyped-def]
+    server, root = served
+    _, minted = await server.entry()  # not bound: its session/new has not answered yet
+    assert await talk(str(server.socket_path), {"token": minted}) == [{"error": "unknown token"}]
+    assert await talk(str(server.socket_path), {"token": "guess"}) == [{"error": "unknown token"}]
+    server.bind(minted, "s1", [str(root)])
+    server.forget(minted)
+    assert await talk(str(server.socket_path), {"token": minted}) == [{"error": "unknown token"}]
+
+
+async def test_the_socket_is_private_and_goes_with_the_server(served) -> None:  # type: ignore[no-untyped-def]
+    server, _ = served
+    await server.start()
+    path = Path(str(server.socket_path))
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    await server.close()
+    assert not path.parent.exists()
+
+
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+
+@pytest.mark.skipif(
+    os.geteuid() != 0 or not os.path.exists(SYSTEM_PYTHON),
+    reason="needs root (to run a process as another user) and /usr/bin/python3",
+)
+async def test_another_user_cannot_connect_even_with_the_token(served) -> None:  # type: ignore[no-untyped-def]
+    server, root = served
+    _, token = await server.entry()
+    server.bind(token, "s1", [str(root)])
+    path = str(server.socket_path)
+    probe = (
+        "import json, socket, sys\n"
+        "s = socket.socket(socket.AF_UNIX)\n"
+        "try:\n    s.connect(sys.argv[1])\n"
+        "except OSError as e:\n    print('refused', e.errno); sys.exit()\n"
+        "s.sendall(json.dumps({'token': sys.argv[2]}).encode() + b'\\n')\n"
+        "try:\n    print(s.makefile().readline().strip() or 'closed')\n"
+        "except OSError:\n    print('closed')\n"
+    )
+
+    def run_as_nobody() -> str:
+        done = subprocess.run(
+            [SYSTEM_PYTHON, "-c", probe, path, token],  # another user may not run our venv
+            user=65534,
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=True,
+        )
+        return done.stdout.strip()
+
+    assert (await asyncio.to_thread(run_as_nobody)).startswith("refused")  # the 0700 directory
+    os.chmod(os.path.dirname(path), 0o777)  # were the directory open, the peer check remains
+    os.chmod(path, 0o777)
+    answer = await asyncio.to_thread(run_as_nobody)
+    assert answer == "closed", answer  # turned away without a word: not this user
