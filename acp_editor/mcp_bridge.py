@@ -73,6 +73,10 @@ def build(link: SidecarLink) -> Any:
     """The MCP server and its tools (names and schemas: docs/protocol.md)."""
     from mcp.server.mcpserver import MCPServer
     from mcp.server.mcpserver.exceptions import ToolError
+    from mcp.types import ToolAnnotations
+
+    # Every tool only looks: agents may run them without asking (Claude Code's auto mode does).
+    looks = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
 
     async def call(tool: str, arguments: dict[str, Any]) -> Any:
         try:
@@ -85,12 +89,12 @@ def build(link: SidecarLink) -> Any:
         instructions="What the user's editor holds: open buffers with unsaved text, review.",
     )
 
-    @server.tool(description=OPEN_BUFFERS)
+    @server.tool(description=OPEN_BUFFERS, annotations=looks)
     async def open_buffers() -> list[dict[str, Any]]:
         result: list[dict[str, Any]] = await call("open_buffers", {})
         return result
 
-    @server.tool(description=READ_BUFFER)
+    @server.tool(description=READ_BUFFER, annotations=looks)
     async def read_buffer(
         path: str, line: int | None = None, limit: int | None = None
     ) -> dict[str, Any]:
@@ -98,7 +102,7 @@ def build(link: SidecarLink) -> Any:
         result: dict[str, Any] = await call("read_buffer", arguments)
         return result
 
-    @server.tool(description=REVIEW_STATE)
+    @server.tool(description=REVIEW_STATE, annotations=looks)
     async def review_state() -> dict[str, Any]:
         result: dict[str, Any] = await call("review_state", {})
         return result

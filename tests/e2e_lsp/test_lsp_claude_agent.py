@@ -11,7 +11,13 @@ from pathlib import Path
 import pytest
 
 from tests.agents.claude_code import claude_agent
-from tests.agents.fake_anthropic import read_edit_shell, running_fake_anthropic
+from tests.agents.fake_anthropic import (
+    StepScript,
+    call,
+    read_edit_shell,
+    running_fake_anthropic,
+    say,
+)
 from tests.e2e_lsp.conftest import StartEditor
 from tests.e2e_lsp.own_io import (
     NOTE,
@@ -71,3 +77,31 @@ async def test_claude_agent_in_a_mode_that_asks_never_edits_what_the_user_refuse
         result = await editor.command("acp.prompt", PROMPT)
         assert server.errors == [] and result["stopReason"] == "end_turn"
     await check_asked_and_nothing_landed(editor, target, "default")
+
+
+async def test_claude_agent_reads_the_unsaved_buffer_through_the_editor_mcp_server(
+    agent_installed: Path, editor_factory: StartEditor, workspace: Path, tmp_path: Path
+) -> None:
+    """Claude Code reads the disk itself; through the session's ``editor`` MCP server it sees
+    the text the editor holds, unsaved lines included."""
+    target = workspace / "hello.py"
+    target.write_text(ORIGINAL, encoding="utf-8")
+    script = StepScript(
+        [call("read_buffer", "Let me see what the editor holds.", path=str(target)), say("Seen.")]
+    )
+    with running_fake_anthropic(script) as server:
+        # Its auto mode sends an MCP tool call to a model-run classifier the fake server does
+        # not play; the default mode asks the editor instead (which allows it).
+        argv, env = claude_agent(server.base_url, tmp_path / "home", asks=True)
+        env["ENABLE_TOOL_SEARCH"] = "false"  # MCP tools offered up front, not searched for
+        editor = await editor_factory(capabilities=NEOVIM, agent=argv, env={**os.environ, **env})
+        editor.open("hello.py", ORIGINAL + NOTE)
+        result = await editor.command("acp.prompt", "What does the editor hold?")
+        assert server.errors == [] and result["stopReason"] == "end_turn"
+        offered = {name for r in server.main_requests for name in r.tool_names}
+        assert "mcp__editor__read_buffer" in offered, sorted(offered)
+        (answer,) = [r for req in server.main_requests for r in req.tool_results()][:1]
+    assert any("read_buffer" in str(asked) for asked in editor.asked), editor.asked
+    assert not answer.is_error, answer.text
+    assert NOTE.strip() in answer.text  # the unsaved line, which the disk does not have
+    assert NOTE.strip() not in target.read_text()
