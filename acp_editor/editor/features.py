@@ -32,6 +32,10 @@ class ClientFeatures:
     tell_agent_rejections: bool | None = None
     auto_approve: list[str] | None = None
     """initializationOptions.acp.autoApprove: rules as for ``--auto-approve``."""
+    editor_context: bool | None = None
+    """initializationOptions.acp.editorContext: False turns the editor-context server off."""
+    mcp_servers: list[Any] | None = None
+    """initializationOptions.acp.mcpServers: the user's own, checked by ``agent.mcp_servers``."""
 
     def has(self, feature: str) -> bool:
         return feature in self.rich
@@ -67,12 +71,22 @@ class ClientFeatures:
                 if isinstance(options.get("autoApprove"), list)
                 else None
             ),
-            tell_agent_rejections=(
-                options["tellAgentRejections"]
-                if isinstance(options.get("tellAgentRejections"), bool)
-                else None
-            ),
+            tell_agent_rejections=_flag(options, "tellAgentRejections"),
+            editor_context=_flag(options, "editorContext"),
+            mcp_servers=options["mcpServers"]
+            if isinstance(options.get("mcpServers"), list)
+            else None,
         )
+
+
+def _flag(options: dict[str, Any], name: str) -> bool | None:
+    value = options.get(name)
+    return value if isinstance(value, bool) else None
+
+
+def _list(options: dict[str, Any], name: str) -> list[Any] | None:
+    value = options.get(name)
+    return value if isinstance(value, list) else None
 
 
 def _acp_options(options: Any) -> dict[str, Any]:

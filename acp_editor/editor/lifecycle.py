@@ -13,6 +13,7 @@ from acp_editor.editor.features import ClientFeatures
 from acp_editor.editor.handling import plain
 from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
+from acp_editor.protocol import acp
 from acp_editor.protocol import editor as proto
 from acp_editor.services.permissions import parse_setting
 
@@ -83,6 +84,13 @@ def apply_editor_settings(features: ClientFeatures, agent: AgentConfig) -> None:
         agent.review_mode = features.review_mode  # type: ignore[assignment]
     if features.tell_agent_rejections is not None:
         agent.tell_agent_rejections = features.tell_agent_rejections
+    if features.editor_context is False:
+        agent.editor_context = None
+    if features.mcp_servers is not None:
+        servers, problems = acp.mcp_servers_checked(features.mcp_servers)
+        agent.mcp_servers = servers
+        for problem in problems:
+            log.warning("ignoring an MCP server of the mcpServers setting: %s", problem)
     for text in features.auto_approve or []:
         try:
             agent.auto_approve.append(parse_setting(text))

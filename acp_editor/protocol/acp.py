@@ -321,3 +321,29 @@ def cancelled_outcome() -> dict[str, Any]:
 
 def selected_outcome(option_id: str) -> dict[str, Any]:
     return {"outcome": {"outcome": "selected", "optionId": option_id}}
+
+
+def mcp_servers_checked(entries: list[Any]) -> tuple[list[dict[str, Any]], list[str]]:
+    """A user's MCP servers as ACP's ``McpServer`` objects, and what was wrong with the rest:
+    stdio ``{name, command, args?, env?}`` (``env`` as ``[{name, value}]`` or an object), or
+    ``{type: "http" | "sse", name, url, headers?}``."""
+    servers: list[dict[str, Any]] = []
+    problems: list[str] = []
+    for entry in entries:
+        name = entry.get("name") if isinstance(entry, dict) else None
+        if not isinstance(name, str) or not name:
+            problems.append(f"{entry!r}: no name")
+            continue
+        kind = entry.get("type", "stdio")
+        if kind == "stdio" and isinstance(entry.get("command"), str):
+            args = entry.get("args", [])
+            env = entry.get("env", [])
+            if isinstance(env, dict):
+                env = [{"name": str(k), "value": str(v)} for k, v in env.items()]
+            servers.append({"name": name, "command": entry["command"], "args": args, "env": env})
+        elif kind in ("http", "sse") and isinstance(entry.get("url"), str):
+            headers = entry.get("headers", [])
+            servers.append({"type": kind, "name": name, "url": entry["url"], "headers": headers})
+        else:
+            problems.append(f"{name}: a stdio server needs a command, http and sse a url")
+    return servers, problems

@@ -46,6 +46,10 @@ function M.init_options(cfg)
     follow = cfg.follow,
   }
   acp.review = cfg.review
+  acp.editorContext = cfg.editor_context
+  if #cfg.mcp_servers > 0 then -- an empty table would go out as an object
+    acp.mcpServers = cfg.mcp_servers
+  end
   return { acp = acp }
 end
 

@@ -29,6 +29,8 @@
 ---@field server_cmd_default? boolean server_cmd was not set by the user
 ---@field server_args string[] extra sidecar arguments, before `--` (e.g. `--log-file`)
 ---@field agents table<string, acp_editor.AgentSpec>
+---@field editor_context boolean give sessions the `editor` MCP server (open buffers, review)
+---@field mcp_servers table[] your own MCP servers for every session (`{ name, command, args, env }`)
 ---@field default_agent? string a key of `agents`; nil: the sidecar's own default preset
 ---@field registry_agent? string an ACP registry agent id, run when no key of `agents` is chosen (:AcpAgents picks one)
 ---@field autostart boolean start the sidecar in setup() (default: on the first command or prompt)
@@ -65,6 +67,8 @@ function M.defaults()
     review = nil,
     saves_after_apply = false,
     auto_approve = {},
+    editor_context = true,
+    mcp_servers = {},
     permission_ui = "auto",
     dismiss = "reject",
     chat = { position = "right", width = 64, height = 16, prompt_height = 5 },
@@ -157,6 +161,12 @@ local function validate(cfg)
       check(("%s.env.%s"):format(path, key), val, "string")
     end
   end
+  check("editor_context", cfg.editor_context, "boolean")
+  check("mcp_servers", cfg.mcp_servers, "table")
+  for i, server in ipairs(cfg.mcp_servers) do
+    check(("mcp_servers[%d]"):format(i), server, "table")
+    check(("mcp_servers[%d].name"):format(i), server.name, "string")
+  end
   check("default_agent", cfg.default_agent, "string", true)
   check("registry_agent", cfg.registry_agent, "string", true)
   if cfg.default_agent and not cfg.agents[cfg.default_agent] then
@@ -222,7 +232,7 @@ function M.resolve(opts)
   end
   -- Lists are replaced, not merged index by index (vim.tbl_deep_extend would splice them).
   local cfg = vim.tbl_deep_extend("force", defaults, opts)
-  for _, list in ipairs({ "server_cmd", "server_args", "auto_approve" }) do
+  for _, list in ipairs({ "server_cmd", "server_args", "auto_approve", "mcp_servers" }) do
     if opts[list] ~= nil then
       cfg[list] = opts[list]
     end

@@ -63,3 +63,36 @@ async def test_no_editor_context_leaves_the_server_out(
     await editor.request(proto.ACP_NEW_SESSION, {})
     ((params,),) = [setup_params(record)]
     assert params["mcpServers"] == []
+
+
+async def test_the_users_own_servers_are_passed_on_and_the_setting_turns_ours_off(
+    editor_factory: StartEditor, tmp_path: Path
+) -> None:
+    record = tmp_path / "agent.jsonl"
+    mine = {"name": "mine", "command": "/usr/bin/my-mcp", "env": {"KEY": "v"}}
+    web = {"type": "http", "name": "web", "url": "http://127.0.0.1:9/mcp"}
+    editor = await editor_factory(
+        features=["stream"],
+        agent_flags=("--record", str(record)),
+        init_options={"acp": {"features": ["stream"], "mcpServers": [mine, web, {"x": 1}]}},
+    )
+    await editor.request(proto.ACP_NEW_SESSION, {})
+    ((params,),) = [setup_params(record)]
+    # The agent takes stdio only (no mcpCapabilities.http): the http server is left out.
+    assert [s["name"] for s in params["mcpServers"]] == ["mine", "editor"]
+    assert params["mcpServers"][0] == {
+        "name": "mine",
+        "command": "/usr/bin/my-mcp",
+        "args": [],
+        "env": [{"name": "KEY", "value": "v"}],
+    }
+    await editor.close()
+
+    record.unlink()
+    off = {"acp": {"features": ["stream"], "mcpServers": [mine], "editorContext": False}}
+    editor = await editor_factory(
+        features=["stream"], agent_flags=("--record", str(record)), init_options=off
+    )
+    await editor.request(proto.ACP_NEW_SESSION, {})
+    ((params,),) = [setup_params(record)]
+    assert [s["name"] for s in params["mcpServers"]] == ["mine"]

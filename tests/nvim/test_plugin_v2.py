@@ -69,3 +69,12 @@ def test_a_v2_mode_is_chosen_from_the_mode_config_option(nv: PluginEditor) -> No
     nv.wait_until(mode, "the mode option changes")
     sent = [m for m in nv.agent_received() if m.get("method") == "session/set_config_option"]
     assert [m["params"] for m in sent][-1]["value"] == "ask", sent
+
+
+def test_the_editor_server_setting_and_own_mcp_servers_reach_the_agent(nv: PluginEditor) -> None:
+    """editor_context = false leaves the editor-context server out; mcp_servers are passed on."""
+    mine = {"name": "mine", "command": "/usr/bin/my-mcp", "args": [], "env": []}
+    nv.setup(editor_context=False, mcp_servers=[mine])
+    nv.prompt("hello")
+    (new,) = [m for m in nv.agent_received() if m.get("method") == "session/new"]
+    assert new["params"]["mcpServers"] == [mine]

@@ -192,6 +192,8 @@ export interface InitializationOptions {
     review?: ReviewMode;
     tellAgentRejections?: boolean;
     autoApprove?: string[];
+    editorContext?: boolean;
+    mcpServers?: object[];
   };
 }
 

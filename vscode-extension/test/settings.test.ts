@@ -78,7 +78,18 @@ test("the command line: --stdio, trace, extras, then -- AGENT ARGS", () => {
 
 test("initialization options declare every feature and carry the review settings", () => {
   const o = initializationOptions({ ...DEFAULTS, follow: false, review: "off", autoApprove: ["read"], tellAgentRejections: true });
-  assert.deepEqual(o, { acp: { features: [...FEATURES], savesAfterApply: false, follow: false, review: "off", tellAgentRejections: true, autoApprove: ["read"] } });
+  assert.deepEqual(o, { acp: { features: [...FEATURES], savesAfterApply: false, follow: false, review: "off", tellAgentRejections: true, autoApprove: ["read"], editorContext: true, mcpServers: [] } });
+});
+
+test("the editor-context server and the user's own MCP servers reach the sidecar; changing them restarts it", () => {
+  const mine = { name: "mine", command: "my-mcp" };
+  const parsed = from({ editorContext: false, mcpServers: [mine] });
+  assert.deepEqual(initializationOptions(parsed.settings).acp?.mcpServers, [mine]);
+  assert.equal(initializationOptions(parsed.settings).acp?.editorContext, false);
+  assert.ok(needsRestart(DEFAULTS, parsed.settings));
+  const bad = from({ mcpServers: ["not an object"] });
+  assert.deepEqual(bad.settings.mcpServers, []);
+  assert.match(bad.problems[0] ?? "", /mcpServers: not a list of objects/);
 });
 
 test("a restart is needed for command-line and init changes, not for follow", () => {

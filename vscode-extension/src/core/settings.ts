@@ -38,6 +38,10 @@ export interface Settings {
   review: ReviewMode;
   tellAgentRejections: boolean;
   autoApprove: string[];
+  /** Give the agent's sessions the editor-context MCP server (open buffers, review). */
+  editorContext: boolean;
+  /** The user's own MCP servers, passed on to every session (checked by the sidecar). */
+  mcpServers: object[];
   trace: boolean;
   serverArgs: string[];
 }
@@ -52,6 +56,8 @@ export const DEFAULTS: Settings = {
   review: "after-write",
   tellAgentRejections: false,
   autoApprove: [],
+  editorContext: true,
+  mcpServers: [],
   trace: false,
   serverArgs: [],
 };
@@ -87,6 +93,13 @@ export function parseSettings(get: (key: string) => unknown): Parsed {
     bad(key, "not a list of strings", []);
     return [];
   };
+  const objects = (key: keyof Settings & string): object[] => {
+    const v = get(key);
+    if (v === undefined) return [];
+    if (Array.isArray(v) && v.every((x) => typeof x === "object" && x !== null && !Array.isArray(x))) return [...(v as object[])];
+    bad(key, "not a list of objects", []);
+    return [];
+  };
   const server = get("server");
   let serverSource: ServerSource = DEFAULTS.server;
   if ((SERVER_SOURCES as readonly unknown[]).includes(server)) serverSource = server as ServerSource;
@@ -106,6 +119,8 @@ export function parseSettings(get: (key: string) => unknown): Parsed {
       review: reviewMode,
       tellAgentRejections: bool("tellAgentRejections", DEFAULTS.tellAgentRejections),
       autoApprove: strings("autoApprove").map((r) => r.trim()).filter((r) => r !== ""),
+      editorContext: bool("editorContext", DEFAULTS.editorContext),
+      mcpServers: objects("mcpServers"),
       trace: bool("trace", DEFAULTS.trace),
       serverArgs: strings("serverArgs"),
     },
@@ -195,6 +210,8 @@ export function initializationOptions(settings: Settings): InitializationOptions
       review: settings.review,
       tellAgentRejections: settings.tellAgentRejections,
       autoApprove: [...settings.autoApprove],
+      editorContext: settings.editorContext,
+      mcpServers: [...settings.mcpServers],
     },
   };
 }
@@ -202,6 +219,6 @@ export function initializationOptions(settings: Settings): InitializationOptions
 /** Whether a settings change needs the sidecar restarted (its command line or init options). */
 export function needsRestart(before: Settings, after: Settings): boolean {
   const key = (s: Settings): string =>
-    JSON.stringify([s.agents, s.defaultAgent, s.registryAgent, s.path, s.server, s.review, s.tellAgentRejections, s.autoApprove, s.trace, s.serverArgs]);
+    JSON.stringify([s.agents, s.defaultAgent, s.registryAgent, s.path, s.server, s.review, s.tellAgentRejections, s.autoApprove, s.editorContext, s.mcpServers, s.trace, s.serverArgs]);
   return key(before) !== key(after);
 }
