@@ -233,6 +233,7 @@ def serve(args: argparse.Namespace, preset: Preset) -> int:
         initial_mode=preset.mode,
         protocol_version=args.protocol_version,
         auth_method=args.auth_method,
+        mcp_servers=preset.mcp_servers,
         unrestricted_fs=args.allow_outside_roots,
         review_mode=args.review,
         tell_agent_rejections=args.tell_agent_rejections,

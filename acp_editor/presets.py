@@ -7,6 +7,9 @@ Presets live in a TOML file, by default ``$XDG_CONFIG_HOME/acp-editor/agents.tom
     env = { ANTHROPIC_API_KEY = "..." }
     default = true            # used when neither --agent nor -- AGENT is given
     mode = "default"          # the session mode to start in (the agent's mode ids)
+    mcp_servers = [           # your own MCP servers for its sessions (as ACP's McpServer)
+      { name = "docs", command = "docs-mcp", args = ["--stdio"] },
+    ]
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from acp_editor.protocol import acp
 
 
 class PresetError(Exception):
@@ -29,6 +34,8 @@ class Preset:
     default: bool = False
     mode: str | None = None
     """The session mode new sessions start in (one of the agent's mode ids)."""
+    mcp_servers: list[dict[str, Any]] = field(default_factory=list)
+    """The user's own MCP servers for this agent's sessions (checked, ACP's shape)."""
 
 
 def default_config_path() -> Path:
@@ -66,7 +73,13 @@ def _preset(path: Path, name: str, spec: Any) -> Preset:
     mode = spec.get("mode")
     if mode is not None and not isinstance(mode, str):
         raise PresetError(f"{where}.mode must be a string (a mode id of the agent)")
-    return Preset(name, list(command), dict(env), spec.get("default") is True, mode)
+    servers = spec.get("mcp_servers", [])
+    if not isinstance(servers, list):
+        raise PresetError(f"{where}.mcp_servers must be a list of tables")
+    checked, problems = acp.mcp_servers_checked(servers)
+    if problems:
+        raise PresetError(f"{where}.mcp_servers: {'; '.join(problems)}")
+    return Preset(name, list(command), dict(env), spec.get("default") is True, mode, checked)
 
 
 def resolve(name: str | None, path: Path) -> Preset | None:

@@ -88,7 +88,7 @@ def apply_editor_settings(features: ClientFeatures, agent: AgentConfig) -> None:
         agent.editor_context = None
     if features.mcp_servers is not None:
         servers, problems = acp.mcp_servers_checked(features.mcp_servers)
-        agent.mcp_servers = servers
+        agent.mcp_servers = [*agent.mcp_servers, *servers]  # a preset's, then the editor's
         for problem in problems:
             log.warning("ignoring an MCP server of the mcpServers setting: %s", problem)
     for text in features.auto_approve or []:

@@ -89,3 +89,20 @@ def test_a_preset_names_the_mode_sessions_start_in(tmp_path: Path) -> None:
     path.write_text('[agents.claude]\ncommand = ["claude"]\nmode = 3\n', encoding="utf-8")
     with pytest.raises(PresetError, match="mode must be a string"):
         resolve("claude", path)
+
+
+def test_a_preset_brings_its_own_mcp_servers(tmp_path: Path) -> None:
+    path = tmp_path / "agents.toml"
+    path.write_text(
+        '[agents.claude]\ncommand = ["claude"]\n'
+        'mcp_servers = [{ name = "docs", command = "docs-mcp", env = { K = "v" } }]\n',
+        encoding="utf-8",
+    )
+    preset = resolve("claude", path)
+    assert preset is not None
+    assert preset.mcp_servers == [
+        {"name": "docs", "command": "docs-mcp", "args": [], "env": [{"name": "K", "value": "v"}]}
+    ]
+    path.write_text('[agents.claude]\ncommand = ["c"]\nmcp_servers = [{ name = "x" }]\n')
+    with pytest.raises(PresetError, match="mcp_servers: x: a stdio server needs a command"):
+        resolve("claude", path)
