@@ -24,6 +24,11 @@ READ_BUFFER = (
     "A file's text as the editor holds it, unsaved changes included (a file that is not open "
     "is read from disk). line is 1-based; limit is a number of lines."
 )
+DIAGNOSTICS = (
+    "The diagnostics the editor shows (type errors, lint warnings from its language servers) of "
+    "one file, or of every open file: path, range (1-based lines), severity, message, source."
+)
+SELECTION = "The active editor's file, selected range (1-based lines) and text, or null."
 REVIEW_STATE = (
     "The agent's changes waiting for the user's review, and those the user rejected (with the "
     "reason when given)."
@@ -100,6 +105,16 @@ def build(link: SidecarLink) -> Any:
     ) -> dict[str, Any]:
         arguments = {"path": path, "line": line, "limit": limit}
         result: dict[str, Any] = await call("read_buffer", arguments)
+        return result
+
+    @server.tool(description=DIAGNOSTICS, annotations=looks)
+    async def diagnostics(path: str | None = None) -> dict[str, Any]:
+        result: dict[str, Any] = await call("diagnostics", {"path": path})
+        return result
+
+    @server.tool(description=SELECTION, annotations=looks)
+    async def selection() -> dict[str, Any] | None:
+        result: dict[str, Any] | None = await call("selection", {})
         return result
 
     @server.tool(description=REVIEW_STATE, annotations=looks)

@@ -72,7 +72,7 @@ def assemble(
     status = AgentStatus(channel, options.agent.command)
     conflicts = Conflicts(channel)
     documents = EditorDocuments(channel, slot.tool_call_title, conflicts=conflicts)
-    context = ContextServer(ContextTools(documents, slot.review_queue))
+    context = ContextServer(ContextTools(documents, slot.review_queue, channel))
     if options.editor_context:
         options = replace(options, agent=replace(options.agent, editor_context=context))
     review = EditorReview(channel, documents, slot, conflicts)

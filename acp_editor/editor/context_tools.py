@@ -19,12 +19,16 @@ from typing import TYPE_CHECKING, Any
 from pygls.uris import to_fs_path
 
 from acp_editor.errors import ResourceNotFound, RpcError
+from acp_editor.protocol import editor as proto
 
 if TYPE_CHECKING:
+    from acp_editor.editor.channel import EditorChannel
     from acp_editor.editor.documents import EditorDocuments
     from acp_editor.review.queue import ReviewQueue
 
-TOOLS = ("open_buffers", "read_buffer", "review_state")
+TOOLS = ("open_buffers", "read_buffer", "diagnostics", "selection", "review_state")
+ASK_TIMEOUT = 10.0
+"""Seconds an editor has to answer ``acp/diagnostics`` or ``acp/selection``."""
 
 
 class ToolRefused(Exception):
@@ -53,10 +57,15 @@ class Caller:
 
 class ContextTools:
     def __init__(
-        self, documents: EditorDocuments, review: Callable[[], ReviewQueue | None]
+        self,
+        documents: EditorDocuments,
+        review: Callable[[], ReviewQueue | None],
+        channel: EditorChannel | None = None,
     ) -> None:
         self.documents = documents
         self.review = review
+        self.channel = channel
+        """Asked for diagnostics and the selection when it declared the ``context`` feature."""
 
     async def call(self, caller: Caller, name: str, arguments: Mapping[str, Any]) -> Any:
         if name == "open_buffers":
@@ -65,6 +74,10 @@ class ContextTools:
             return await self.read_buffer(caller, arguments)
         if name == "review_state":
             return self.review_state(caller)
+        if name == "diagnostics":
+            return await self.diagnostics(caller, arguments)
+        if name == "selection":
+            return await self.selection(caller)
         raise ToolRefused(f"no tool {name!r} (tools: {', '.join(TOOLS)})")
 
     async def open_buffers(self, caller: Caller) -> list[dict[str, Any]]:
@@ -99,6 +112,41 @@ class ContextTools:
             text = "".join(lines[start : start + limit if limit is not None else None])
         return {"path": str(path), "text": text, "open": open_doc is not None}
 
+    def _asks_editor(self) -> bool:
+        return self.channel is not None and self.channel.features.has(proto.FEATURE_CONTEXT)
+
+    async def diagnostics(self, caller: Caller, arguments: Mapping[str, Any]) -> dict[str, Any]:
+        """The editor's own diagnostics (its language servers'), lines 1-based. An editor with no
+        plugin shares none with acp-editor: an empty list, and a note saying so."""
+        raw = arguments.get("path")
+        path = str(caller.check(raw)) if raw is not None else None
+        if not self._asks_editor():
+            return {"diagnostics": [], "note": "this editor does not share its diagnostics"}
+        assert self.channel is not None
+        params = {"path": path} if path else {}
+        answer = await self.channel.request(proto.ACP_DIAGNOSTICS, params, timeout=ASK_TIMEOUT)
+        found = answer.get("diagnostics") if isinstance(answer, dict) else None
+        return {
+            "diagnostics": [
+                {**d, "range": _one_based(d.get("range"))}
+                for d in (found if isinstance(found, list) else [])
+                if isinstance(d, dict) and _inside(Path(str(d.get("path"))), caller.roots)
+            ]
+        }
+
+    async def selection(self, caller: Caller) -> dict[str, Any] | None:
+        """The active editor's path, selected range (lines 1-based) and text; None when none,
+        when the editor has no plugin, or when the file is outside the session's folders."""
+        if not self._asks_editor():
+            return None
+        assert self.channel is not None
+        answer = await self.channel.request(proto.ACP_SELECTION, {}, timeout=ASK_TIMEOUT)
+        if not isinstance(answer, dict) or not isinstance(answer.get("path"), str):
+            return None
+        if not _inside(Path(answer["path"]), caller.roots):
+            return None
+        return {**answer, "range": _one_based(answer.get("range"))}
+
     def review_state(self, caller: Caller) -> dict[str, Any]:
         """The session's pending and rejected hunks (a rejection with the user's reason)."""
         queue = self.review()
@@ -122,6 +170,19 @@ class ContextTools:
 def _inside(path: Path, roots: Sequence[Path]) -> bool:
     resolved = path.resolve()
     return any(resolved == root or root in resolved.parents for root in roots)
+
+
+def _one_based(lsp_range: Any) -> Any:
+    """An LSP range (0-based lines) as the agent reads files: lines counted from 1."""
+    if not isinstance(lsp_range, dict):
+        return lsp_range
+    moved = {}
+    for end in ("start", "end"):
+        point = lsp_range.get(end)
+        if isinstance(point, dict) and isinstance(point.get("line"), int):
+            point = {**point, "line": point["line"] + 1}
+        moved[end] = point
+    return moved
 
 
 def _positive(arguments: Mapping[str, Any], name: str) -> int | None:

@@ -48,6 +48,8 @@ ACP_REVIEW_CHANGED = "acp/reviewChanged"
 ACP_REQUEST_PERMISSION = "acp/requestPermission"
 ACP_CHOOSE_AUTH_METHOD = "acp/chooseAuthMethod"
 ACP_ELICIT = "acp/elicit"
+ACP_DIAGNOSTICS = "acp/diagnostics"
+ACP_SELECTION = "acp/selection"
 
 _IN: Direction = "editor → server"
 _OUT: Direction = "server → editor"
@@ -79,6 +81,8 @@ MESSAGES: dict[str, Message] = {
         Message(ACP_DELETE_SESSION, _IN, "request"),
         Message(ACP_FORK_SESSION, _IN, "request"),
         Message(ACP_LOGOUT, _IN, "request"),
+        Message(ACP_DIAGNOSTICS, _OUT, "request"),
+        Message(ACP_SELECTION, _OUT, "request"),
     ]
 }
 """Every ``acp/...`` message, by method name."""
@@ -92,6 +96,7 @@ FEATURE_TERMINALS = "terminals"
 FEATURE_AUTH = "auth"
 FEATURE_REVIEW = "review"
 FEATURE_ELICIT = "elicit"
+FEATURE_CONTEXT = "context"
 FEATURES = (
     FEATURE_STREAM,
     FEATURE_FOLLOW,
@@ -101,6 +106,7 @@ FEATURES = (
     FEATURE_AUTH,
     FEATURE_REVIEW,
     FEATURE_ELICIT,
+    FEATURE_CONTEXT,
 )
 
 # Zero-plugin commands (workspace/executeCommand).

@@ -8,6 +8,7 @@
 -- for requests, a proper JSON-RPC error.
 
 local disk_sync = require("acp_editor.disk_sync")
+local editor_context = require("acp_editor.editor_context")
 local elicit = require("acp_editor.elicit")
 local follow = require("acp_editor.follow")
 local permissions = require("acp_editor.permissions")
@@ -73,6 +74,8 @@ function M.build(cfg)
     [method.REQUEST_PERMISSION] = guard("acp/requestPermission", permissions.handle, true),
     [method.CHOOSE_AUTH_METHOD] = guard("acp/chooseAuthMethod", permissions.choose_auth, true),
     [method.ELICIT] = guard("acp/elicit", elicit.handle, true),
+    [method.DIAGNOSTICS] = guard("acp/diagnostics", editor_context.diagnostics, true),
+    [method.SELECTION] = guard("acp/selection", editor_context.selection, true),
     [protocol.CANCEL_REQUEST] = guard("$/cancelRequest", function(err, params, ctx)
       permissions.cancel_request(err, params, ctx)
       elicit.cancel_request(err, params, ctx)

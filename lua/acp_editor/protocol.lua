@@ -45,6 +45,8 @@ M.messages = {
   DELETE_SESSION = { method = "acp/deleteSession", direction = "editor → server", kind = "request" },
   FORK_SESSION = { method = "acp/forkSession", direction = "editor → server", kind = "request" },
   LOGOUT = { method = "acp/logout", direction = "editor → server", kind = "request" },
+  DIAGNOSTICS = { method = "acp/diagnostics", direction = "server → editor", kind = "request" },
+  SELECTION = { method = "acp/selection", direction = "server → editor", kind = "request" },
   -- </messages>
 }
 
@@ -60,6 +62,7 @@ M.features = {
   "auth",
   "review",
   "elicit",
+  "context",
   -- </features>
 }
 

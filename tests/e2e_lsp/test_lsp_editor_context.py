@@ -38,7 +38,7 @@ async def test_the_agent_reads_the_unsaved_buffer_through_the_editor_server(
     async with stdio_client(server) as (read, write), ClientSession(read, write) as mcp:
         await mcp.initialize()
         tools = {t.name for t in (await mcp.list_tools()).tools}
-        assert tools == {"open_buffers", "read_buffer", "review_state"}
+        assert tools == {"open_buffers", "read_buffer", "diagnostics", "selection", "review_state"}
         got = await mcp.call_tool("read_buffer", {"path": str(workspace / "hello.py")})
         assert not got.is_error
         assert got.structured_content["text"] == HELLO + "# not saved yet\n"
@@ -96,3 +96,63 @@ async def test_the_users_own_servers_are_passed_on_and_the_setting_turns_ours_of
     await editor.request(proto.ACP_NEW_SESSION, {})
     ((params,),) = [setup_params(record)]
     assert [s["name"] for s in params["mcpServers"]] == ["mine"]
+
+
+async def test_diagnostics_and_selection_come_from_a_rich_editor(
+    editor_factory: StartEditor, workspace: Path, tmp_path: Path
+) -> None:
+    """An editor with the ``context`` feature answers acp/diagnostics and acp/selection; the
+    agent gets 1-based lines and nothing outside the session's folders."""
+    record = tmp_path / "agent.jsonl"
+    editor = await editor_factory(
+        features=["stream", "context"], agent_flags=("--record", str(record))
+    )
+    hello = str(workspace / "hello.py")
+    where = {"start": {"line": 0, "character": 4}, "end": {"line": 0, "character": 9}}
+    asked: list[Any] = []
+
+    def diagnostics(params: Any) -> Any:
+        asked.append(params)
+        found = [
+            {"path": hello, "range": where, "severity": "error", "message": "bad", "source": "ty"},
+            {
+                "path": str(tmp_path / "elsewhere.py"),
+                "range": where,
+                "severity": "hint",
+                "message": "x",
+            },
+        ]
+        return {"diagnostics": found}
+
+    editor.client.feature(proto.ACP_DIAGNOSTICS)(diagnostics)
+    editor.client.feature(proto.ACP_SELECTION)(
+        lambda _params: {"path": hello, "range": where, "text": "greet"}
+    )
+    await editor.request(proto.ACP_NEW_SESSION, {})
+    ((params,),) = [setup_params(record)]
+    (entry,) = [s for s in params["mcpServers"] if s["name"] == "editor"]
+    server = StdioServerParameters(
+        command=entry["command"],
+        args=entry["args"],
+        env={e["name"]: e["value"] for e in entry["env"]},
+    )
+    async with stdio_client(server) as (read, write), ClientSession(read, write) as mcp:
+        await mcp.initialize()
+        got = (await mcp.call_tool("diagnostics", {"path": hello})).structured_content
+        # A result that may be null comes wrapped, as lists do.
+        selected = (await mcp.call_tool("selection", {})).structured_content["result"]
+    one_based = {"start": {"line": 1, "character": 4}, "end": {"line": 1, "character": 9}}
+    assert got == {
+        "diagnostics": [
+            {
+                "path": hello,
+                "range": one_based,
+                "severity": "error",
+                "message": "bad",
+                "source": "ty",
+            }
+        ]
+    }
+    assert asked == [{"path": hello}]
+    assert selected["path"] == hello and selected["text"] == "greet"
+    assert selected["range"] == one_based

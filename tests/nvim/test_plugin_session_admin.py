@@ -37,9 +37,9 @@ def test_fork_then_delete_the_fork_then_stay_logged_in(nv: PluginEditor) -> None
     nv.lua("vim.cmd('AcpFork')")
     nv.wait_until("require('acp_editor.state').current_session ~= " + repr(parent), "the fork")
     fork = nv.lua("return require('acp_editor.state').current_session")
-    assert sent(nv, "session/fork") == [
-        {"sessionId": parent, "cwd": sent(nv, "session/fork")[0]["cwd"], "mcpServers": []}
-    ]
+    ((forked,),) = [sent(nv, "session/fork")]
+    assert forked["sessionId"] == parent and forked["cwd"]
+    assert [s["name"] for s in forked["mcpServers"]] == ["editor"]  # the fork gets its own
     entries = nv.lua("return #require('acp_editor.state').sessions[...].entries", fork)
     assert entries > 0, "the fork starts with the parent's conversation"
 

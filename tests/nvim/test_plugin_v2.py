@@ -78,3 +78,37 @@ def test_the_editor_server_setting_and_own_mcp_servers_reach_the_agent(nv: Plugi
     nv.prompt("hello")
     (new,) = [m for m in nv.agent_received() if m.get("method") == "session/new"]
     assert new["params"]["mcpServers"] == [mine]
+
+
+def test_the_plugin_answers_diagnostics_and_selection_from_neovim(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    """acp/diagnostics gives what vim.diagnostic holds (acp-editor's own review hunks left
+    out); acp/selection the last visual selection of the current file."""
+    buf = nv.edit(workspace / "hello.py")
+    nv.lua(
+        "local ns = vim.api.nvim_create_namespace('lint')\n"
+        "vim.diagnostic.set(ns, ..., {\n"
+        "  { lnum = 1, col = 4, end_lnum = 1, end_col = 9, severity = vim.diagnostic.severity.WARN,"
+        "    message = 'unused', source = 'ruff' },\n"
+        "  { lnum = 0, col = 0, message = 'agent change', source = 'acp' },\n"
+        "})",
+        buf,
+    )
+    found = nv.lua("return require('acp_editor.editor_context').diagnostics(nil, {})")
+    assert found == {
+        "diagnostics": [
+            {
+                "path": str(workspace / "hello.py"),
+                "range": {"start": {"line": 1, "character": 4}, "end": {"line": 1, "character": 9}},
+                "severity": "warning",
+                "message": "unused",
+                "source": "ruff",
+            }
+        ]
+    }
+    nv.feed("ggVj<Esc>")
+    selected = nv.lua("return require('acp_editor.editor_context').selection()")
+    assert selected["path"] == str(workspace / "hello.py")
+    assert selected["range"]["start"]["line"] == 0 and selected["range"]["end"]["line"] == 1
+    assert selected["text"].count("\n") == 1

@@ -35,6 +35,8 @@ export const TERMINAL_EXIT = new NotificationType<w.TerminalExitParams>("acp/ter
 export const REQUEST_PERMISSION = new RequestType<w.RequestPermissionParams, w.RequestPermissionResult, void>("acp/requestPermission");
 export const CHOOSE_AUTH_METHOD = new RequestType<w.ChooseAuthMethodParams, w.ChooseAuthMethodResult, void>("acp/chooseAuthMethod");
 export const ELICIT = new RequestType<w.ElicitParams, w.ElicitResult, void>("acp/elicit");
+export const DIAGNOSTICS = new RequestType<w.DiagnosticsParams, w.DiagnosticsResult, void>("acp/diagnostics");
+export const SELECTION = new RequestType<w.SelectionParams, w.SelectionResult, void>("acp/selection");
 export const REVIEW_CHANGED = new NotificationType<w.ReviewChangedParams>("acp/reviewChanged");
 export const REVIEW_DECIDE = new RequestType<w.ReviewDecideParams, w.ReviewDecideResult, void>("acp/reviewDecide");
 export const RESTORE_CHECKPOINT = new RequestType<w.RestoreCheckpointParams, w.RestoreResult, void>("acp/restoreCheckpoint");
@@ -73,6 +75,8 @@ export const MESSAGES: Readonly<Record<string, { direction: Direction; kind: Kin
   "acp/deleteSession": { direction: "editor → server", kind: "request" },
   "acp/forkSession": { direction: "editor → server", kind: "request" },
   "acp/logout": { direction: "editor → server", kind: "request" },
+  "acp/diagnostics": { direction: "server → editor", kind: "request" },
+  "acp/selection": { direction: "server → editor", kind: "request" },
   // </table>
 };
 
@@ -87,6 +91,7 @@ export const FEATURES: readonly string[] = [
   "auth",
   "review",
   "elicit",
+  "context",
   // </features>
 ];
 

@@ -322,3 +322,15 @@ export interface ReviewDecideParams {
   all?: boolean;
 }
 export interface ReviewDecideResult { results: ReviewResult[] }
+
+export interface DiagnosticsParams { path?: string }
+export interface EditorDiagnostic {
+  path: string;
+  range: Range;
+  severity: "error" | "warning" | "information" | "hint";
+  message: string;
+  source?: string;
+}
+export interface DiagnosticsResult { diagnostics: EditorDiagnostic[] }
+export type SelectionParams = Record<string, never>;
+export type SelectionResult = { path: string; range: Range; text: string } | null;

@@ -16,6 +16,7 @@ import type { Store } from "../core/store";
 import type * as w from "../wire";
 import type { BundledSidecar } from "./bundled";
 import type { Log } from "./log";
+import * as context from "./editorContext";
 
 export type PermissionHandler = (params: w.RequestPermissionParams, token: vscode.CancellationToken) => Promise<w.RequestPermissionResult>;
 export type AuthHandler = (params: w.ChooseAuthMethodParams, token: vscode.CancellationToken) => Promise<w.ChooseAuthMethodResult>;
@@ -136,6 +137,8 @@ export class Sidecar implements vscode.Disposable {
       client.onRequest(P.REQUEST_PERMISSION, (p, token) => this.handlers.permission(p, token)),
       client.onRequest(P.CHOOSE_AUTH_METHOD, (p, token) => this.handlers.auth(p, token)),
       client.onRequest(P.ELICIT, (p, token) => this.handlers.elicit(p, token)),
+      client.onRequest(P.DIAGNOSTICS, (p) => context.diagnostics(p)),
+      client.onRequest(P.SELECTION, () => context.selection()),
       client.onDidChangeState((e) => {
         if (e.newState === State.Stopped && this.client === client) {
           this.problem = "acp-editor stopped: see the log (ACP: Show the Log), then ACP: Restart the Sidecar.";
