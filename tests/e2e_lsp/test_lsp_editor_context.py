@@ -21,20 +21,25 @@ def setup_params(record: Path) -> list[dict[str, Any]]:
     return [m["params"] for m in received if m.get("method") == "session/new"]
 
 
+async def editor_server(editor: Any, record: Path) -> StdioServerParameters:
+    """A new session's ``editor`` entry, as the agent would start it."""
+    await editor.request(proto.ACP_NEW_SESSION, {})
+    ((params,),) = [setup_params(record)]
+    (entry,) = [s for s in params["mcpServers"] if s["name"] == "editor"]
+    return StdioServerParameters(
+        command=entry["command"],
+        args=entry["args"],
+        env={e["name"]: e["value"] for e in entry["env"]},
+    )
+
+
 async def test_the_agent_reads_the_unsaved_buffer_through_the_editor_server(
     editor_factory: StartEditor, workspace: Path, tmp_path: Path
 ) -> None:
     record = tmp_path / "agent.jsonl"
     editor = await editor_factory(features=["stream"], agent_flags=("--record", str(record)))
     editor.open("hello.py", HELLO + "# not saved yet\n")
-    await editor.request(proto.ACP_NEW_SESSION, {})
-    ((params,),) = [setup_params(record)]
-    (entry,) = [s for s in params["mcpServers"] if s["name"] == "editor"]
-    server = StdioServerParameters(
-        command=entry["command"],
-        args=entry["args"],
-        env={e["name"]: e["value"] for e in entry["env"]},
-    )
+    server = await editor_server(editor, record)
     async with stdio_client(server) as (read, write), ClientSession(read, write) as mcp:
         await mcp.initialize()
         tools = {t.name for t in (await mcp.list_tools()).tools}
@@ -128,14 +133,7 @@ async def test_diagnostics_and_selection_come_from_a_rich_editor(
     editor.client.feature(proto.ACP_SELECTION)(
         lambda _params: {"path": hello, "range": where, "text": "greet"}
     )
-    await editor.request(proto.ACP_NEW_SESSION, {})
-    ((params,),) = [setup_params(record)]
-    (entry,) = [s for s in params["mcpServers"] if s["name"] == "editor"]
-    server = StdioServerParameters(
-        command=entry["command"],
-        args=entry["args"],
-        env={e["name"]: e["value"] for e in entry["env"]},
-    )
+    server = await editor_server(editor, record)
     async with stdio_client(server) as (read, write), ClientSession(read, write) as mcp:
         await mcp.initialize()
         got = (await mcp.call_tool("diagnostics", {"path": hello})).structured_content
