@@ -295,6 +295,8 @@ class AcpClient:
             return
         session.additional_directories = [d for d in directories if d != session.cwd]
         self.requests.files.policy.set_session_roots(session_id, session.roots)
+        if self.config.editor_context is not None:
+            self.config.editor_context.roots_changed(session_id, session.roots)
 
     async def list_sessions(self, cwd: str | None = None) -> dict[str, Any]:
         self._require(acp.SESSION_LIST)

@@ -24,6 +24,8 @@ class EditorContext(Protocol):
 
     def forget(self, token: str) -> None: ...
 
+    def roots_changed(self, session_id: str, roots: list[str]) -> None: ...
+
 
 @dataclass
 class AgentConfig:

@@ -98,6 +98,13 @@ class ContextServer:
         self._unbound.discard(token)
         self._bound[token] = Caller(session_id, tuple(Path(r).resolve() for r in roots))
 
+    def roots_changed(self, session_id: str, roots: list[str]) -> None:
+        """The session's folders changed (workspace folders): its tokens see the new ones."""
+        resolved = tuple(Path(r).resolve() for r in roots)
+        for token, caller in list(self._bound.items()):
+            if caller.session_id == session_id:
+                self._bound[token] = Caller(session_id, resolved)
+
     def forget(self, token: str) -> None:
         self._unbound.discard(token)
         self._bound.pop(token, None)

@@ -70,6 +70,18 @@ async def test_a_bound_token_reads_the_unsaved_buffer_and_nothing_outside(served
     assert "absolute" in relative["error"]
 
 
+async def test_a_sessions_folders_follow_the_workspace(served, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    server, root = served
+    _, token = await server.entry()
+    server.bind(token, "s1", [str(root)])
+    ask = {"id": 1, "tool": "read_buffer", "arguments": {"path": str(tmp_path / "secret.txt")}}
+    _, refused = await talk(str(server.socket_path), {"token": token}, ask)
+    assert "outside" in refused["error"]
+    server.roots_changed("s1", [str(root), str(tmp_path)])  # a folder added to the workspace
+    _, read = await talk(str(server.socket_path), {"token": token}, ask)
+    assert read["result"]["text"] == "not yours\n"
+
+
 async def test_unknown_unbound_and_forgotten_tokens_are_turned_away(served) -> None:  # type: ignore[no-untyped-def]
     server, root = served
     _, minted = await server.entry()  # not bound: its session/new has not answered yet
