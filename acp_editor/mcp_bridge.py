@@ -17,7 +17,7 @@ import os
 import sys
 from typing import Any
 
-TOKEN_ENV = "ACP_EDITOR_MCP_TOKEN"  # the same name as editor/context_server.py's
+from acp_editor.protocol.editor_context import SERVER_NAME, TOKEN_ENV
 
 OPEN_BUFFERS = "The files open in the editor: path, and whether the buffer holds unsaved changes."
 READ_BUFFER = (
@@ -90,7 +90,7 @@ def build(link: SidecarLink) -> Any:
             raise ToolError(str(exc)) from exc  # its message reaches the agent as the error
 
     server = MCPServer(
-        "editor",
+        SERVER_NAME,
         instructions="What the user's editor holds: open buffers with unsaved text, review.",
     )
 

@@ -32,15 +32,13 @@ from typing import TYPE_CHECKING, Any
 
 from acp_editor.editor.context_tools import Caller, ToolRefused
 from acp_editor.log import get_logger
+from acp_editor.protocol.editor_context import SERVER_NAME, TOKEN_ENV
 
 if TYPE_CHECKING:
     from acp_editor.editor.context_tools import ContextTools
 
 log = get_logger("editor.context")
 
-TOKEN_ENV = "ACP_EDITOR_MCP_TOKEN"
-"""The environment variable that carries the session's token to the bridge."""
-SERVER_NAME = "editor"
 LINE_LIMIT = 1 << 20
 
 

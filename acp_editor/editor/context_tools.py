@@ -20,13 +20,13 @@ from pygls.uris import to_fs_path
 
 from acp_editor.errors import ResourceNotFound, RpcError
 from acp_editor.protocol import editor as proto
+from acp_editor.protocol.editor_context import TOOLS
 
 if TYPE_CHECKING:
     from acp_editor.editor.channel import EditorChannel
     from acp_editor.editor.documents import EditorDocuments
     from acp_editor.review.queue import ReviewQueue
 
-TOOLS = ("open_buffers", "read_buffer", "diagnostics", "selection", "review_state")
 ASK_TIMEOUT = 10.0
 """Seconds an editor has to answer ``acp/diagnostics`` or ``acp/selection``."""
 
@@ -49,10 +49,9 @@ class Caller:
         path = Path(raw)
         if not path.is_absolute():
             raise ToolRefused(f"path must be absolute: {raw!r}")
-        resolved = path.resolve()
-        if not any(resolved == root or root in resolved.parents for root in self.roots):
+        if not _inside(path, self.roots):
             raise ToolRefused(f"{raw} is outside this session's folders")
-        return resolved
+        return path.resolve()
 
 
 class ContextTools:
