@@ -134,6 +134,13 @@ class AcpClient:
         """The state of every session (or of one), to send whole."""
         return [s.state.snapshot() for sid, s in self.sessions.items() if session_id in (None, sid)]
 
+    def add_update(self, session_id: str, update: dict[str, Any]) -> None:
+        """Only the front end sees it: the review's disk watch has nothing to look at (the
+        update is ours, about reading), and a malformed one is our bug, logged, not raised."""
+        session = self.sessions.get(session_id)
+        if session is not None:
+            self.requests.show(session, update)
+
     def session(self, session_id: str) -> Session:
         try:
             return self.sessions[session_id]

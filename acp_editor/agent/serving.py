@@ -96,6 +96,16 @@ class AgentRequests:
                 observe(session.state, changes)
             self.frontend.session_changed(session.state, changes)
 
+    def show(self, session: Session, update: dict[str, Any]) -> None:
+        """An update of the client's own to the front end alone (see ``AcpClient.add_update``)."""
+        try:
+            changes = session.state.apply_update(update)
+        except InvalidUpdate:
+            log.exception("session %s: our own update could not be applied", session.id)
+            return
+        if changes:
+            self.frontend.session_changed(session.state, changes)
+
     def _session_of(self, params: Any) -> Session:
         session_id = acp.field(acp.obj(params), "sessionId", str)
         session = self.sessions.get(session_id)

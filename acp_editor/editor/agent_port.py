@@ -52,6 +52,11 @@ class AgentSide(Protocol):
 
     def snapshots(self, session_id: str | None = None) -> list[dict[str, Any]]: ...
 
+    def add_update(self, session_id: str, update: dict[str, Any]) -> None:
+        """An update acp-editor adds to a session itself, shown like the agent's own: what the
+        agent looked at through the editor-context MCP server."""
+        ...
+
     async def new_session(
         self, cwd: str, additional_directories: Sequence[str] = ()
     ) -> OpenedSession: ...
@@ -107,6 +112,10 @@ class AgentSlot:
 
     def session_state(self, session_id: str) -> SessionView | None:
         return self.agent.session_state(session_id) if self.agent is not None else None
+
+    def add_update(self, session_id: str, update: dict[str, Any]) -> None:
+        if self.agent is not None:
+            self.agent.add_update(session_id, update)
 
     def tool_call_title(self, session_id: str, tool_call_id: str | None) -> str | None:
         state = self.session_state(session_id)

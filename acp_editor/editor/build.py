@@ -17,6 +17,7 @@ from pygls.uris import to_fs_path
 from acp_editor.editor.agent_port import AgentFactory, AgentSide, AgentSlot
 from acp_editor.editor.commands import Commands
 from acp_editor.editor.conflicts import Conflicts
+from acp_editor.editor.context_calls import ContextCalls
 from acp_editor.editor.context_server import ContextServer
 from acp_editor.editor.context_tools import ContextTools
 from acp_editor.editor.documents import EditorDocuments
@@ -72,7 +73,8 @@ def assemble(
     status = AgentStatus(channel, options.agent.command)
     conflicts = Conflicts(channel)
     documents = EditorDocuments(channel, slot.tool_call_title, conflicts=conflicts)
-    context = ContextServer(ContextTools(documents, slot.review_queue, channel))
+    shown = ContextCalls(slot.session_state, slot.add_update)
+    context = ContextServer(ContextTools(documents, slot.review_queue, channel, shown))
     if options.editor_context:
         options = replace(options, agent=replace(options.agent, editor_context=context))
     review = EditorReview(channel, documents, slot, conflicts)

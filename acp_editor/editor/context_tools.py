@@ -24,6 +24,7 @@ from acp_editor.protocol.editor_context import TOOLS
 
 if TYPE_CHECKING:
     from acp_editor.editor.channel import EditorChannel
+    from acp_editor.editor.context_calls import ContextCalls
     from acp_editor.editor.documents import EditorDocuments
     from acp_editor.review.queue import ReviewQueue
 
@@ -60,13 +61,31 @@ class ContextTools:
         documents: EditorDocuments,
         review: Callable[[], ReviewQueue | None],
         channel: EditorChannel | None = None,
+        shown: ContextCalls | None = None,
     ) -> None:
         self.documents = documents
         self.review = review
         self.channel = channel
         """Asked for diagnostics and the selection when it declared the ``context`` feature."""
+        self.shown = shown
+        """Shows each call in its session like a tool call."""
 
     async def call(self, caller: Caller, name: str, arguments: Mapping[str, Any]) -> Any:
+        if self.shown is None:
+            return await self._call(caller, name, arguments)
+        shown = self.shown.begin(caller.session_id, caller.roots, name, arguments)
+        try:
+            result = await self._call(caller, name, arguments)
+        except ToolRefused as exc:
+            shown.end(str(exc))
+            raise
+        except BaseException:
+            shown.end("the editor could not answer")
+            raise
+        shown.end()
+        return result
+
+    async def _call(self, caller: Caller, name: str, arguments: Mapping[str, Any]) -> Any:
         if name == "open_buffers":
             return await self.open_buffers(caller)
         if name == "read_buffer":

@@ -5,11 +5,13 @@ output reaches the editor, and nothing outlives the sidecar."""
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
 
+from acp_editor.protocol import editor as proto
 from tests.agents.claude_code import claude_agent
 from tests.agents.fake_anthropic import (
     StepScript,
@@ -105,3 +107,10 @@ async def test_claude_agent_reads_the_unsaved_buffer_through_the_editor_mcp_serv
     assert not answer.is_error, answer.text
     assert NOTE.strip() in answer.text  # the unsaved line, which the disk does not have
     assert NOTE.strip() not in target.read_text()
+    # Claude Code shows the MCP call as a tool call of its own: that one gets the location,
+    # and acp-editor adds none of its own beside it.
+    session = (await editor.request(proto.ACP_SNAPSHOT, {}))["sessions"][0]
+    calls = session["toolCalls"]
+    assert not [i for i in calls if i.startswith("editor-context-")], calls
+    (own,) = [c for c in calls.values() if "mcp__editor__read_buffer" in json.dumps(c)]
+    assert own["locations"] == [{"path": str(target)}]

@@ -53,6 +53,16 @@ async def test_the_agent_reads_the_unsaved_buffer_through_the_editor_server(
         ]
         outside = await mcp.call_tool("read_buffer", {"path": str(tmp_path / "agent.jsonl")})
         assert outside.is_error and "outside this session's folders" in outside.content[0].text
+    # Each call is in the session like a tool call: the user sees what the agent looked at.
+    session = (await editor.request(proto.ACP_SNAPSHOT, {}))["sessions"][0]
+    shown = list(session["toolCalls"].values())  # in the order they began
+    assert [(c["title"], c["status"]) for c in shown] == [
+        ("Editor: read hello.py", "completed"),
+        ("Editor: open buffers", "completed"),
+        (f"Editor: read {tmp_path / 'agent.jsonl'}", "failed"),
+    ]
+    assert shown[0]["locations"] == [{"path": str(workspace / "hello.py")}]
+    assert "outside this session's folders" in json.dumps(shown[2]["content"])
     await editor.close()
 
 

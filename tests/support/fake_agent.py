@@ -89,6 +89,11 @@ class FakeAgent:
     def snapshots(self, session_id: str | None = None) -> list[dict[str, Any]]:
         return [s.snapshot() for sid, s in self.states.items() if session_id in (None, sid)]
 
+    def add_update(self, session_id: str, update: dict[str, Any]) -> None:
+        state = self.states.get(session_id)
+        if state is not None:
+            self.frontend.session_changed(state, state.apply_update(update))
+
     def _open(self, session_id: str) -> Opened:
         state = self.states[session_id] = SessionState(session_id)
         modes = [{"id": "ask", "name": "Ask"}, {"id": "auto", "name": "Auto"}]
