@@ -25,6 +25,9 @@ local function diagnostic(path, d)
   if d.source and d.source ~= "acp" then
     item.source = d.source
   end
+  if d.code ~= nil and d.code ~= "" then
+    item.code = tostring(d.code)
+  end
   return item
 end
 

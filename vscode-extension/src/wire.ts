@@ -330,6 +330,7 @@ export interface EditorDiagnostic {
   severity: "error" | "warning" | "information" | "hint";
   message: string;
   source?: string;
+  code?: string;
 }
 export interface DiagnosticsResult { diagnostics: EditorDiagnostic[] }
 export type SelectionParams = Record<string, never>;

@@ -30,6 +30,8 @@ export function diagnostics(params: w.DiagnosticsParams): w.DiagnosticsResult {
       if (d.source === "acp") continue;
       const item: w.EditorDiagnostic = { path: uri.fsPath, range: range(d.range), severity: SEVERITY[d.severity] ?? "error", message: d.message };
       if (d.source) item.source = d.source;
+      const code = typeof d.code === "object" ? d.code.value : d.code;
+      if (code !== undefined && code !== "") item.code = String(code);
       found.push(item);
     }
   }
