@@ -7,7 +7,9 @@ gives it a throwaway ``HOME`` so no user settings or credentials leak in or out.
 
 from __future__ import annotations
 
+import json
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 from tests.support.npm import CLAUDE_AGENT_ACP, CLAUDE_CODE_ACP, NpmError, ensure_npm_package
@@ -48,19 +50,25 @@ def offline_env(base_url: str, home: Path) -> dict[str, str]:
 
 
 def claude_agent(
-    base_url: str, home: Path, *, asks: bool = False
+    base_url: str, home: Path, *, asks: bool = False, allow: Sequence[str] = ()
 ) -> tuple[list[str], dict[str, str]]:
     """The current ``claude-agent-acp`` (it runs Claude Code's own Read / Edit / Bash on the
     disk). Its default mode ``auto`` asks nothing; ``asks`` sets ``defaultMode: default`` in its
-    settings so it asks permission for edits and commands."""
+    settings so it asks permission for edits and commands, except for the tools ``allow`` names
+    (``mcp__editor``: every tool of that MCP server). MCP tools are offered up front (not
+    searched for), as a scripted model expects."""
     package = ensure_npm_package(CLAUDE_AGENT_ACP)
     node = shutil.which("node")
     if node is None:
         raise NpmError(f"node is not on PATH; cannot run {CLAUDE_AGENT_ACP}")
     (home / ".claude").mkdir(parents=True, exist_ok=True)
-    if asks:
-        (home / ".claude" / "settings.json").write_text(
-            '{"permissions": {"defaultMode": "default"}}\n', encoding="utf-8"
-        )
-    env = {**offline_env(base_url, home), "CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION": "false"}
+    if asks or allow:
+        permissions = {"defaultMode": "default", **({"allow": list(allow)} if allow else {})}
+        settings = json.dumps({"permissions": permissions})
+        (home / ".claude" / "settings.json").write_text(settings + "\n", encoding="utf-8")
+    env = {
+        **offline_env(base_url, home),
+        "CLAUDE_CODE_ENABLE_PROMPT_SUGGESTION": "false",
+        "ENABLE_TOOL_SEARCH": "false",
+    }
     return [node, str(package / "dist" / "index.js")], env

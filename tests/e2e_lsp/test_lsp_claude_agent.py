@@ -95,7 +95,6 @@ async def test_claude_agent_reads_the_unsaved_buffer_through_the_editor_mcp_serv
         # Its auto mode sends an MCP tool call to a model-run classifier the fake server does
         # not play; the default mode asks the editor instead (which allows it).
         argv, env = claude_agent(server.base_url, tmp_path / "home", asks=True)
-        env["ENABLE_TOOL_SEARCH"] = "false"  # MCP tools offered up front, not searched for
         editor = await editor_factory(capabilities=NEOVIM, agent=argv, env={**os.environ, **env})
         editor.open("hello.py", ORIGINAL + NOTE)
         result = await editor.command("acp.prompt", "What does the editor hold?")

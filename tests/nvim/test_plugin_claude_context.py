@@ -7,7 +7,6 @@ included."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sys
 from collections.abc import Iterator
@@ -68,10 +67,7 @@ def test_claude_reads_ruffs_diagnostics_and_the_unsaved_buffer_in_neovim(
         ]
     )
     with running_fake_anthropic(script) as server:
-        argv, env = claude_agent(server.base_url, tmp_path / "home")
-        allow = {"permissions": {"defaultMode": "default", "allow": ["mcp__editor"]}}
-        (tmp_path / "home" / ".claude" / "settings.json").write_text(json.dumps(allow))
-        env.update(ENABLE_TOOL_SEARCH="false", PATH=os.environ["PATH"])
+        argv, env = claude_agent(server.base_url, tmp_path / "home", allow=["mcp__editor"])
         nv.setup(agents={"claude": {"cmd": argv, "env": env}}, default_agent="claude")
         result = nv.wait_turn(nv.prompt_async("Look at app.py"), CLAUDE_TURN_MS)
         assert server.errors == [] and result["stopReason"] == "end_turn", server.errors
