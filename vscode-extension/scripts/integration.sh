@@ -27,6 +27,11 @@ ACP=${ACP_EDITOR:-}
 [ -n "$ACP" ] || { echo "integration: acp-editor not found (pip install -e . in the repository)" >&2; exit 1; }
 PY=$(dirname "$ACP")/python
 
+# claude-agent-acp for the editor-context test (tests/agents/claude_offline.py runs it offline).
+(cd "$REPO" && "$PY" -c 'from tests.support.npm import CLAUDE_AGENT_ACP, ensure_npm_package; ensure_npm_package(CLAUDE_AGENT_ACP)') \
+  || { echo "integration: could not install claude-agent-acp from npm" >&2; exit 1; }
+export ACP_EDITOR_REPO=$REPO
+
 SCRATCH=$(mktemp -d)
 KEEP=0
 trap '[ "$KEEP" = 1 ] || rm -rf "$SCRATCH"' EXIT

@@ -413,4 +413,68 @@ test('an agent set to the ACP v2 draft: a turn with its structured diff previewe
   }
 }, { timeoutMs: 60000 });
 
+test('claude-agent-acp reads the TypeScript server\'s diagnostics and the unsaved buffer through the editor MCP server', async () => {
+  // The real agent, offline: tests/agents/claude_offline.py serves a scripted fake model and
+  // says how to start the agent against it. The diagnostics are those VS Code's bundled
+  // TypeScript server published for a line that is only in the buffer.
+  const os = require('os');
+  const { spawn } = require('child_process');
+  const app = vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, 'app.ts');
+  fs.writeFileSync(app.fsPath, 'export const n: number = 1;\n');
+  // code-server saves after a delay by default; desktop VS Code does not, and the line must stay
+  // unsaved.
+  const files = vscode.workspace.getConfiguration('files');
+  await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+  const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(app), { preview: false });
+  const unsaved = 'export const s: number = "not saved";';
+  await editor.edit((e) => e.insert(new vscode.Position(1, 0), unsaved + '\n'));
+  const codeOf = (d) => String(typeof d.code === 'object' ? d.code.value : d.code);
+  await until('the TypeScript server reports the unsaved line', () =>
+    vscode.languages.getDiagnostics(app).some((d) => codeOf(d) === '2322'), 60000);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-claude-'));
+  const steps = path.join(scratch, 'steps.json');
+  const record = path.join(scratch, 'record.json');
+  fs.writeFileSync(steps, JSON.stringify([
+    { call: 'diagnostics', text: 'What does the editor report?', input: { path: app.fsPath } },
+    { call: 'read_buffer', text: 'And the text it holds.', input: { path: app.fsPath } },
+    { text: 'Seen.' },
+  ]));
+  const config = vscode.workspace.getConfiguration('acp-editor');
+  const agents = config.get('agents');
+  const fake = spawn(agents[0].command, ['-m', 'tests.agents.claude_offline', steps, record, path.join(scratch, 'home')],
+    { cwd: process.env.ACP_EDITOR_REPO, stdio: ['pipe', 'pipe', 'inherit'] });
+  try {
+    const started = await new Promise((resolve, reject) => {
+      let out = '';
+      fake.stdout.on('data', (chunk) => { out += chunk; if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0])); });
+      fake.on('exit', (code) => reject(new Error(`tests.agents.claude_offline exited with ${code}`)));
+    });
+    const before = api.extras().agent;
+    const claude = { name: 'claude', command: started.command[0], args: started.command.slice(1), env: started.env };
+    await config.update('agents', [claude], vscode.ConfigurationTarget.Global);
+    await until('the sidecar restarted with claude-agent-acp', () => {
+      const agent = api.server() && api.extras().agent;
+      return agent && agent !== before && agent.state === 'ready' && (agent.command || []).some((a) => a.includes('claude-agent-acp'));
+    }, 30000);
+    const result = await api.prompt('Look at app.ts');
+    assert.strictEqual(result.stopReason, 'end_turn');
+    const [diagnostics, text] = JSON.parse(fs.readFileSync(record, 'utf8'));
+    assert.ok(!diagnostics.isError && !text.isError, JSON.stringify([diagnostics, text]));
+    const found = JSON.parse(diagnostics.text).diagnostics;
+    const typeError = found.find((d) => d.code === '2322' && d.source === 'ts');
+    assert.ok(typeError && typeError.path === app.fsPath && typeError.range.start.line === 2, JSON.stringify(found));
+    assert.ok(JSON.parse(text.text).text.includes(unsaved), text.text);
+    assert.ok(!fs.readFileSync(app.fsPath, 'utf8').includes(unsaved), 'the unsaved line reached the disk');
+    // The user saw what the agent looked at: Claude Code's own tool call, pointed at app.ts.
+    const looked = toolCalls().find((t) => JSON.stringify(t).includes('mcp__editor__diagnostics'));
+    assert.deepStrictEqual(looked && looked.locations, [{ path: app.fsPath }]);
+  } finally {
+    await config.update('agents', agents, vscode.ConfigurationTarget.Global);
+    await files.update('autoSave', undefined, vscode.ConfigurationTarget.Global);
+    fake.stdin.end();
+    await vscode.window.showTextDocument(app);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
+}, { timeoutMs: 150000 });
+
 exports.run = run;
