@@ -4,8 +4,8 @@ starts it, on the official MCP Python SDK over stdio.
 The agent runs this command from the ``mcpServers`` entry acp-editor put in its session; the
 session's token comes in ``ACP_EDITOR_MCP_TOKEN``. Each tool call is forwarded to the running
 sidecar over its Unix socket (``editor/context_server.py``), which answers from the editor's
-buffers and review. The MCP SDK is imported here only, never by the sidecar, whose start and
-session set-up stay fast.
+buffers and review. The tools themselves are ``editor/context_mcp.py``'s, on the MCP SDK, which
+the sidecar does not import for agents that take stdio: its start and session set-up stay fast.
 """
 
 from __future__ import annotations
@@ -17,22 +17,7 @@ import os
 import sys
 from typing import Any
 
-from acp_editor.protocol.editor_context import SERVER_NAME, TOKEN_ENV
-
-OPEN_BUFFERS = "The files open in the editor: path, and whether the buffer holds unsaved changes."
-READ_BUFFER = (
-    "A file's text as the editor holds it, unsaved changes included (a file that is not open "
-    "is read from disk). line is 1-based; limit is a number of lines."
-)
-DIAGNOSTICS = (
-    "The diagnostics the editor shows (type errors, lint warnings from its language servers) of "
-    "one file, or of every open file: path, range (1-based lines), severity, message, source."
-)
-SELECTION = "The active editor's file, selected range (1-based lines) and text, or null."
-REVIEW_STATE = (
-    "The agent's changes waiting for the user's review, and those the user rejected (with the "
-    "reason when given)."
-)
+from acp_editor.protocol.editor_context import TOKEN_ENV
 
 
 class ToolFailed(Exception):
@@ -57,8 +42,7 @@ class SidecarLink:
         return link
 
     async def call(self, tool: str, arguments: dict[str, Any]) -> Any:
-        args = {k: v for k, v in arguments.items() if v is not None}
-        reply = await self._exchange({"id": next(self._ids), "tool": tool, "arguments": args})
+        reply = await self._exchange({"id": next(self._ids), "tool": tool, "arguments": arguments})
         if "error" in reply:
             raise ToolFailed(str(reply["error"]))
         return reply.get("result")
@@ -74,60 +58,15 @@ class SidecarLink:
         return reply if isinstance(reply, dict) else {"error": "a malformed answer"}
 
 
-def build(link: SidecarLink) -> Any:
-    """The MCP server and its tools (names and schemas: docs/protocol.md)."""
-    from mcp.server.mcpserver import MCPServer
-    from mcp.server.mcpserver.exceptions import ToolError
-    from mcp.types import ToolAnnotations
-
-    # Every tool only looks: agents may run them without asking (Claude Code's auto mode does).
-    looks = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
-
-    async def call(tool: str, arguments: dict[str, Any]) -> Any:
-        try:
-            return await link.call(tool, arguments)
-        except ToolFailed as exc:
-            raise ToolError(str(exc)) from exc  # its message reaches the agent as the error
-
-    server = MCPServer(
-        SERVER_NAME,
-        instructions="What the user's editor holds: open buffers with unsaved text, review.",
-    )
-
-    @server.tool(description=OPEN_BUFFERS, annotations=looks)
-    async def open_buffers() -> list[dict[str, Any]]:
-        result: list[dict[str, Any]] = await call("open_buffers", {})
-        return result
-
-    @server.tool(description=READ_BUFFER, annotations=looks)
-    async def read_buffer(
-        path: str, line: int | None = None, limit: int | None = None
-    ) -> dict[str, Any]:
-        arguments = {"path": path, "line": line, "limit": limit}
-        result: dict[str, Any] = await call("read_buffer", arguments)
-        return result
-
-    @server.tool(description=DIAGNOSTICS, annotations=looks)
-    async def diagnostics(path: str | None = None) -> dict[str, Any]:
-        result: dict[str, Any] = await call("diagnostics", {"path": path})
-        return result
-
-    @server.tool(description=SELECTION, annotations=looks)
-    async def selection() -> dict[str, Any] | None:
-        result: dict[str, Any] | None = await call("selection", {})
-        return result
-
-    @server.tool(description=REVIEW_STATE, annotations=looks)
-    async def review_state() -> dict[str, Any]:
-        result: dict[str, Any] = await call("review_state", {})
-        return result
-
-    return server
-
-
 async def serve(path: str, token: str) -> None:
+    from acp_editor.editor.context_mcp import build
+
     link = await SidecarLink.connect(path, token)
-    await build(link).run_stdio_async()
+
+    async def call(tool: str, arguments: dict[str, Any], _ctx: Any) -> Any:
+        return await link.call(tool, arguments)
+
+    await build(call, refusals=(ToolFailed,)).run_stdio_async()
 
 
 def main(path: str) -> int:
