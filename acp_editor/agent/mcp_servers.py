@@ -33,21 +33,26 @@ def shaped(server: dict[str, Any], version: int) -> dict[str, Any]:
     return server
 
 
+EDITOR_TRANSPORTS = ("stdio", "http")
+"""In order of preference: stdio reaches the sidecar over a Unix socket only this user can open;
+HTTP listens on a loopback port any local user can connect to (a token keeps them out), so it is
+used only by agents that take no stdio server."""
+
+
 async def add_servers(
     config: AgentConfig, capabilities: dict[str, Any], version: int, params: dict[str, Any]
 ) -> str | None:
     """Fill ``params["mcpServers"]``; the editor-context token, when one was minted."""
     servers = [shaped(s, version) for s in config.mcp_servers]
-    token = None
-    if config.editor_context is not None:
-        entry, token = await config.editor_context.entry()
-        servers.append(shaped(entry, version))
     params["mcpServers"] = [s for s in servers if usable(s, capabilities, version)]
-    if token is not None and not any(s.get("name") == entry["name"] for s in params["mcpServers"]):
-        assert config.editor_context is not None
-        config.editor_context.forget(token)  # the agent cannot start it: nobody will use it
+    if config.editor_context is None:
         return None
-    return token
+    for transport in EDITOR_TRANSPORTS:
+        if usable({"type": transport}, capabilities, version):
+            entry, token = await config.editor_context.entry(transport)
+            params["mcpServers"].append(shaped(entry, version))
+            return token
+    return None  # the agent takes no transport we serve: no token is minted
 
 
 def bind(config: AgentConfig, token: str, params: dict[str, Any], result: Any) -> None:

@@ -148,7 +148,10 @@ class ScriptedAgent(PromptTurns):
             "agentCapabilities": {
                 "loadSession": True,
                 "promptCapabilities": {"image": False, "audio": False, "embeddedContext": True},
-                "mcpCapabilities": {"http": False, "sse": False},
+                "mcpCapabilities": {
+                    "http": "http" in self.tuning.mcp_transports,
+                    "sse": "sse" in self.tuning.mcp_transports,
+                },
                 "sessionCapabilities": {
                     "list": {},
                     "close": {},
@@ -169,10 +172,10 @@ class ScriptedAgent(PromptTurns):
         if self.version >= 2:  # v2's shape too (beside v1's fields, which v2 clients ignore)
             answer["info"] = answer["agentInfo"]
             answer["authMethods"] = [_auth_method_v2(m) for m in methods]
-            answer["capabilities"] = {
-                "session": {"delete": {}, "additionalDirectories": {}},
-                "auth": {},
-            }
+            session: dict[str, Any] = {"delete": {}, "additionalDirectories": {}}
+            if self.tuning.mcp_transports:
+                session["mcp"] = {t: {} for t in self.tuning.mcp_transports}
+            answer["capabilities"] = {"session": session, "auth": {}}
         return answer
 
     async def authenticate(self, params: Any) -> dict[str, Any]:

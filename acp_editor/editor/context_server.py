@@ -35,6 +35,7 @@ from acp_editor.log import get_logger
 from acp_editor.protocol.editor_context import SERVER_NAME, TOKEN_ENV
 
 if TYPE_CHECKING:
+    from acp_editor.editor.context_http import HttpEndpoint
     from acp_editor.editor.context_tools import ContextTools
 
 log = get_logger("editor.context")
@@ -49,6 +50,7 @@ class ContextServer:
         self._server: asyncio.AbstractServer | None = None
         self._unbound: set[str] = set()
         self._bound: dict[str, Caller] = {}
+        self._http: HttpEndpoint | None = None
 
     @property
     def socket_path(self) -> str | None:
@@ -64,6 +66,9 @@ class ContextServer:
         os.chmod(path, 0o600)  # the 0700 directory already keeps others out; twice is cheap
 
     async def close(self) -> None:
+        if self._http is not None:
+            await self._http.close()
+            self._http = None
         if self._server is not None:
             self._server.close()
             with contextlib.suppress(Exception):
@@ -75,13 +80,19 @@ class ContextServer:
 
     # -- tokens -------------------------------------------------------------------------------
 
-    async def entry(self) -> tuple[dict[str, Any], str]:
-        """A session's ``mcpServers`` entry and its token (bound with ``bind`` once the
-        session has an id)."""
+    async def entry(self, transport: str = "stdio") -> tuple[dict[str, Any], str]:
+        """A session's ``mcpServers`` entry for ``transport`` (``stdio``: the bridge command;
+        ``http``: the sidecar's own endpoint) and its token, bound with ``bind`` once the session
+        has an id."""
         import secrets  # here, not at the top: nothing of this is needed before a session
 
-        await self.start()
         token = secrets.token_urlsafe(32)
+        if transport == "http":
+            url = await self._http_endpoint().start()
+            self._unbound.add(token)
+            auth = {"name": "Authorization", "value": f"Bearer {token}"}
+            return {"type": "http", "name": SERVER_NAME, "url": url, "headers": [auth]}, token
+        await self.start()
         self._unbound.add(token)
         command = [sys.executable, "-m", "acp_editor", "mcp", "--connect", str(self.socket_path)]
         entry = {
@@ -91,6 +102,13 @@ class ContextServer:
             "env": [{"name": TOKEN_ENV, "value": token}],
         }
         return entry, token
+
+    def _http_endpoint(self) -> HttpEndpoint:
+        if self._http is None:
+            from acp_editor.editor.context_http import HttpEndpoint
+
+            self._http = HttpEndpoint(self.tools, self._caller)
+        return self._http
 
     def bind(self, token: str, session_id: str, roots: list[str]) -> None:
         self._unbound.discard(token)

@@ -10,6 +10,7 @@ reproducing an awkward agent so the client's handling of it can be tested agains
 * ``--stderr-flood BYTES``: write BYTES to stderr before serving, blocking until it is read.
 * ``--ignore-stdin-eof``: outlive stdin EOF and SIGTERM, with a child that ignores SIGTERM too.
 * ``--record FILE``: append every message received from the client to FILE, one JSON per line.
+* ``--mcp TRANSPORT`` (repeatable): advertise MCP servers over TRANSPORT (``stdio``, ``http``).
 
 Tests start it by file path with a temporary working directory, so it imports only
 ``acp_editor`` (installed in the venv), never ``tests``.
@@ -64,9 +65,18 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[agent.Options, Switch
         help="outlive stdin EOF and SIGTERM, with a 'sleep 1000' child doing the same",
     )
     tests.add_argument("--record", metavar="FILE", help="append each received message as JSON")
+    tests.add_argument(
+        "--mcp", action="append", default=[], metavar="TRANSPORT", help="advertise MCP over it"
+    )
     a = p.parse_args(argv)
+    tuning = Tuning(
+        fast=a.fast,
+        wait_first=a.slow,
+        answer_version=a.answer_version,
+        mcp_transports=tuple(a.mcp),
+    )
     switches = Switches(
-        tuning=Tuning(fast=a.fast, wait_first=a.slow, answer_version=a.answer_version),
+        tuning=tuning,
         stderr_flood=max(0, a.stderr_flood),
         ignore_stdin_eof=a.ignore_stdin_eof,
         record=a.record,

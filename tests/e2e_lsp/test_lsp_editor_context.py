@@ -164,3 +164,66 @@ async def test_diagnostics_and_selection_come_from_a_rich_editor(
     assert asked == [{"path": hello}]
     assert selected["path"] == hello and selected["text"] == "greet"
     assert selected["range"] == one_based
+
+
+async def test_an_agent_that_takes_only_http_gets_the_server_on_loopback_with_a_token(
+    editor_factory: StartEditor, workspace: Path, tmp_path: Path
+) -> None:
+    """A v2 agent advertising ``session.mcp.http`` and no stdio: the sidecar serves the tools on
+    127.0.0.1 itself; the session's token is the bearer token, and nothing answers without it."""
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    record = tmp_path / "agent.jsonl"
+    editor = await editor_factory(
+        features=["stream"],
+        server_args=("--protocol-version", "2"),
+        agent_flags=("--record", str(record), "--mcp", "http"),
+    )
+    editor.open("hello.py", HELLO + "# not saved yet\n")
+    await editor.request(proto.ACP_NEW_SESSION, {})
+    ((params,),) = [setup_params(record)]
+    (entry,) = params["mcpServers"]
+    assert entry["type"] == "http" and entry["name"] == "editor"
+    assert entry["url"].startswith("http://127.0.0.1:")
+    headers = {h["name"]: h["value"] for h in entry["headers"]}
+    async with (
+        create_mcp_http_client(headers=headers) as http,
+        streamable_http_client(entry["url"], http_client=http) as (read, write),
+        ClientSession(read, write) as mcp,
+    ):
+        await mcp.initialize()
+        got = await mcp.call_tool("read_buffer", {"path": str(workspace / "hello.py")})
+        assert not got.is_error
+        assert got.structured_content["text"] == HELLO + "# not saved yet\n"
+        outside = await mcp.call_tool("read_buffer", {"path": str(tmp_path / "agent.jsonl")})
+        assert outside.is_error and "outside this session's folders" in outside.content[0].text
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    accept = {"accept": "application/json, text/event-stream"}
+    async with httpx2.AsyncClient() as http:
+        for auth in ({}, {"authorization": "Bearer not-a-token"}, {"authorization": "x"}):
+            refused = await http.post(entry["url"], json=hello, headers={**accept, **auth})
+            assert refused.status_code == 401, (auth, refused.status_code)
+    await editor.close()
+    async with httpx2.AsyncClient() as http:  # the sidecar is gone: so is its port
+        try:
+            await http.post(entry["url"], json=hello, headers=accept)
+        except httpx2.ConnectError:
+            pass
+        else:
+            raise AssertionError("the endpoint outlived the sidecar")
+
+
+async def test_stdio_is_preferred_when_the_agent_takes_both(
+    editor_factory: StartEditor, tmp_path: Path
+) -> None:
+    record = tmp_path / "agent.jsonl"
+    editor = await editor_factory(
+        features=["stream"],
+        server_args=("--protocol-version", "2"),
+        agent_flags=("--record", str(record), "--mcp", "http", "--mcp", "stdio"),
+    )
+    await editor.request(proto.ACP_NEW_SESSION, {})
+    ((params,),) = [setup_params(record)]
+    assert [(s["type"], s["name"]) for s in params["mcpServers"]] == [("stdio", "editor")]

@@ -141,3 +141,29 @@ async def test_another_user_cannot_connect_even_with_the_token(served) -> None: 
     os.chmod(path, 0o777)
     answer = await asyncio.to_thread(run_as_nobody)
     assert answer == "closed", answer  # turned away without a word: not this user
+
+
+async def test_the_http_endpoint_answers_bound_tokens_only_and_leaves_logging_alone(  # type: ignore[no-untyped-def]
+    served, monkeypatch
+) -> None:
+    import logging
+
+    import httpx2
+
+    server, root = served
+    root_logger = logging.getLogger()
+    monkeypatch.setattr(root_logger, "handlers", [])  # as in the sidecar: none of its own
+    before = (list(root_logger.handlers), root_logger.level)
+    entry, token = await server.entry("http")
+    assert (list(root_logger.handlers), root_logger.level) == before
+    assert entry["headers"] == [{"name": "Authorization", "value": f"Bearer {token}"}]
+    ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+    accept = {"accept": "application/json, text/event-stream"}
+    bearer = {**accept, "authorization": f"Bearer {token}"}
+    async with httpx2.AsyncClient() as http:
+        unbound = await http.post(entry["url"], json=ping, headers=bearer)
+        server.bind(token, "s1", [str(root)])
+        bound = await http.post(entry["url"], json=ping, headers=bearer)
+        server.forget(token)
+        forgotten = await http.post(entry["url"], json=ping, headers=bearer)
+    assert (unbound.status_code, bound.status_code, forgotten.status_code) == (401, 200, 401)
