@@ -153,6 +153,7 @@ class AcpClient:
         """Spawn the agent in ``cwd`` and ``initialize``; the agent's answer. Review left
         pending in this root by an earlier run comes back first."""
         result = await self.connection.start(cwd)
+        mcp_servers.prepare(self.config, self.agent_capabilities, self.protocol_version)
         if self.config.review_mode != "off":
             root = await asyncio.to_thread(Path(cwd).resolve)
             self.pending_review = PendingReview(root)

@@ -45,14 +45,29 @@ async def add_servers(
     """Fill ``params["mcpServers"]``; the editor-context token, when one was minted."""
     servers = [shaped(s, version) for s in config.mcp_servers]
     params["mcpServers"] = [s for s in servers if usable(s, capabilities, version)]
-    if config.editor_context is None:
-        return None
+    transport = editor_transport(capabilities, version)
+    if config.editor_context is None or transport is None:
+        return None  # off, or the agent takes no transport we serve: no token is minted
+    entry, token = await config.editor_context.entry(transport)
+    params["mcpServers"].append(shaped(entry, version))
+    return token
+
+
+def editor_transport(capabilities: dict[str, Any], version: int) -> str | None:
+    """How the agent will reach the editor-context server: the first it takes, or None."""
     for transport in EDITOR_TRANSPORTS:
         if usable({"type": transport}, capabilities, version):
-            entry, token = await config.editor_context.entry(transport)
-            params["mcpServers"].append(shaped(entry, version))
-            return token
-    return None  # the agent takes no transport we serve: no token is minted
+            return transport
+    return None
+
+
+def prepare(config: AgentConfig, capabilities: dict[str, Any], version: int) -> None:
+    """Right after ``initialize``: start what the agent's sessions will use, in the background
+    (HTTP's endpoint takes half a second to start; the first session need not wait for all of
+    it)."""
+    transport = editor_transport(capabilities, version)
+    if config.editor_context is not None and transport is not None:
+        config.editor_context.prepare(transport)
 
 
 def bind(config: AgentConfig, token: str, params: dict[str, Any], result: Any) -> None:

@@ -36,11 +36,17 @@ class HttpEndpoint:
         self._server: Any = None
         self._task: asyncio.Task[None] | None = None
         self.url: str | None = None
+        self._starting = asyncio.Lock()
 
     async def start(self) -> str:
-        """The endpoint's URL, serving from now on."""
-        if self.url is not None:
+        """The endpoint's URL, serving from now on (callers meanwhile wait for the same start)."""
+        async with self._starting:
+            if self.url is None:
+                await self._start()
+            assert self.url is not None
             return self.url
+
+    async def _start(self) -> None:
         app = await asyncio.to_thread(self._app)
         import uvicorn
 
@@ -51,7 +57,6 @@ class HttpEndpoint:
         self._server = _uvicorn_server(config)
         self._task = asyncio.create_task(self._server.serve(sockets=[sock]))
         self.url = f"http://127.0.0.1:{sock.getsockname()[1]}{PATH}"
-        return self.url
 
     async def close(self) -> None:
         if self._server is not None and self._task is not None:

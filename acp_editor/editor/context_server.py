@@ -51,6 +51,7 @@ class ContextServer:
         self._unbound: set[str] = set()
         self._bound: dict[str, Caller] = {}
         self._http: HttpEndpoint | None = None
+        self._warming: asyncio.Future[str] | None = None
 
     @property
     def socket_path(self) -> str | None:
@@ -66,6 +67,10 @@ class ContextServer:
         os.chmod(path, 0o600)  # the 0700 directory already keeps others out; twice is cheap
 
     async def close(self) -> None:
+        if self._warming is not None:
+            with contextlib.suppress(BaseException):
+                await self._warming  # a start half done is finished, then closed below
+            self._warming = None
         if self._http is not None:
             await self._http.close()
             self._http = None
@@ -102,6 +107,13 @@ class ContextServer:
             "env": [{"name": TOKEN_ENV, "value": token}],
         }
         return entry, token
+
+    def prepare(self, transport: str) -> None:
+        """Start serving ``transport`` now, in the background (``entry`` waits for the rest)."""
+        if transport == "http" and self._http is None:
+            endpoint = self._http_endpoint()
+            self._warming = asyncio.ensure_future(endpoint.start())
+            self._warming.add_done_callback(_log_failure)
 
     def _http_endpoint(self) -> HttpEndpoint:
         if self._http is None:
@@ -180,6 +192,11 @@ class ContextServer:
             reply["error"] = f"the editor could not answer: {exc}"
         _send(writer, reply)
         await writer.drain()
+
+
+def _log_failure(started: asyncio.Future[str]) -> None:
+    if not started.cancelled() and started.exception() is not None:
+        log.error("the editor-context HTTP endpoint did not start: %s", started.exception())
 
 
 def _runtime_dir() -> str | None:

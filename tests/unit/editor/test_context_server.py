@@ -167,3 +167,13 @@ async def test_the_http_endpoint_answers_bound_tokens_only_and_leaves_logging_al
         server.forget(token)
         forgotten = await http.post(entry["url"], json=ping, headers=bearer)
     assert (unbound.status_code, bound.status_code, forgotten.status_code) == (401, 200, 401)
+
+
+async def test_prepare_starts_the_http_endpoint_that_sessions_then_share(served) -> None:  # type: ignore[no-untyped-def]
+    server, _root = served
+    server.prepare("stdio")  # the socket is cheap: it starts with the first session
+    assert server.socket_path is None and server._http is None
+    server.prepare("http")
+    first, _ = await server.entry("http")
+    second, _ = await server.entry("http")
+    assert first["url"] == second["url"] == server._http.url
