@@ -21,6 +21,7 @@ from acp_editor.agent.connection import AgentConnection
 from acp_editor.agent.display_terminals import DisplayTerminals
 from acp_editor.agent.eliciting import Elicitor
 from acp_editor.agent.frontend import Frontend, SilentFrontend
+from acp_editor.agent.mcp_over_acp import McpOverAcp
 from acp_editor.agent.prompting import send_prompt
 from acp_editor.agent.serving import AgentRequests
 from acp_editor.agent.sessions import Session
@@ -89,8 +90,13 @@ class AcpClient:
             [self.display.update],
             self.elicitor,
         )
-        self.connection = AgentConnection(config, self.requests.register, self._agent_exited)
+        self.mcp_links = McpOverAcp(config.editor_context)
+        self.connection = AgentConnection(config, self._register, self._agent_exited)
         self.exited = self.connection.exited
+
+    def _register(self, peer: JsonRpcPeer) -> None:
+        self.requests.register(peer)
+        self.mcp_links.register(peer)
 
     def _agent_name(self) -> str:
         command = os.path.basename(self.config.command[0]) if self.config.command else ""
@@ -169,6 +175,7 @@ class AcpClient:
         """End every terminal, then the agent's whole process group. Idempotent."""
         await self.reviewing.close()
         await self.requests.terminals.close_all()
+        await self.mcp_links.close()
         await self.connection.shutdown()
         if self.pending_review is not None:
             await self.pending_review.flush()

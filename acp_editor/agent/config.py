@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from acp_editor.protocol import acp
 
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
     from acp_editor.review.queue import Mode
     from acp_editor.services.permissions import Rule
 
@@ -21,6 +23,16 @@ class EditorContext(Protocol):
     async def entry(self, transport: str = "stdio") -> tuple[dict[str, Any], str]: ...
 
     def prepare(self, transport: str) -> None: ...
+
+    async def acp_connect(
+        self, server_id: Any, notify: Callable[[str, dict[str, Any] | None], Awaitable[None]]
+    ) -> str: ...
+
+    async def acp_request(self, connection_id: Any, method: str, params: Any) -> Any: ...
+
+    def acp_notification(self, connection_id: Any, method: str, params: Any) -> None: ...
+
+    async def acp_disconnect(self, connection_id: Any) -> None: ...
 
     def bind(self, token: str, session_id: str, roots: list[str]) -> None: ...
 

@@ -33,10 +33,11 @@ def shaped(server: dict[str, Any], version: int) -> dict[str, Any]:
     return server
 
 
-EDITOR_TRANSPORTS = ("stdio", "http")
-"""In order of preference: stdio reaches the sidecar over a Unix socket only this user can open;
-HTTP listens on a loopback port any local user can connect to (a token keeps them out), so it is
-used only by agents that take no stdio server."""
+EDITOR_TRANSPORTS = ("acp", "stdio", "http")
+"""In order of preference: MCP-over-ACP needs nothing beside the agent's own connection; stdio
+reaches the sidecar over a Unix socket only this user can open; HTTP listens on a loopback port
+any local user can connect to (a token keeps them out), so it is used only by agents that take
+neither."""
 
 
 async def add_servers(

@@ -148,10 +148,7 @@ class ScriptedAgent(PromptTurns):
             "agentCapabilities": {
                 "loadSession": True,
                 "promptCapabilities": {"image": False, "audio": False, "embeddedContext": True},
-                "mcpCapabilities": {
-                    "http": "http" in self.tuning.mcp_transports,
-                    "sse": "sse" in self.tuning.mcp_transports,
-                },
+                "mcpCapabilities": {t: t in self._mcp for t in ("http", "sse", "acp")},
                 "sessionCapabilities": {
                     "list": {},
                     "close": {},
@@ -173,10 +170,15 @@ class ScriptedAgent(PromptTurns):
             answer["info"] = answer["agentInfo"]
             answer["authMethods"] = [_auth_method_v2(m) for m in methods]
             session: dict[str, Any] = {"delete": {}, "additionalDirectories": {}}
-            if self.tuning.mcp_transports:
-                session["mcp"] = {t: {} for t in self.tuning.mcp_transports}
+            if self._mcp:
+                session["mcp"] = {t: {} for t in self._mcp}
             answer["capabilities"] = {"session": session, "auth": {}}
         return answer
+
+    @property
+    def _mcp(self) -> tuple[str, ...]:
+        chosen = self.tuning.mcp_transports
+        return ("acp",) if chosen is None else chosen
 
     async def authenticate(self, params: Any) -> dict[str, Any]:
         method_id = nonempty_str(obj_or_empty(params), "methodId")
@@ -241,6 +243,7 @@ class ScriptedAgent(PromptTurns):
         p = obj_or_empty(params)
         self._check_auth()
         session = SessionState(session_id=f"demo_{uuid.uuid4().hex[:12]}", cwd=_cwd(p))
+        session.editor_server = _editor_server(p)
         self.sessions[session.session_id] = session
         self._after_answer(self._announce_commands(session.session_id))
         return {"sessionId": session.session_id, **self._setup(session)}
@@ -250,6 +253,7 @@ class ScriptedAgent(PromptTurns):
         self._check_auth()
         session = self._session(p, active=False)
         session.cwd, session.active = _cwd(p), True
+        session.editor_server = _editor_server(p)
         for role, text in list(session.history):
             update = {
                 "sessionUpdate": f"{role}_message_chunk",
@@ -269,6 +273,7 @@ class ScriptedAgent(PromptTurns):
         self._check_auth()
         session = self._session(p, active=False)
         session.cwd, session.active = _cwd(p), True
+        session.editor_server = _editor_server(p)
         return self._setup(session)
 
     async def list_sessions(self, params: Any) -> dict[str, Any]:
@@ -305,6 +310,7 @@ class ScriptedAgent(PromptTurns):
         parent = self._session(p, active=False)
         fork = SessionState(session_id=f"demo_{uuid.uuid4().hex[:12]}", cwd=_cwd(p))
         fork.history = list(parent.history)
+        fork.editor_server = _editor_server(p)
         self.sessions[fork.session_id] = fork
         return {"sessionId": fork.session_id, **self._setup(fork)}
 
@@ -341,3 +347,14 @@ class ScriptedAgent(PromptTurns):
         return {"configOptions": self._config(session)}
 
     # -- prompt turns -------------------------------------------------------------------------
+
+
+def _editor_server(params: dict[str, Any]) -> str | None:
+    """The ``serverId`` of the ``editor`` MCP server the client offers over ACP, if any."""
+    servers = params.get("mcpServers")
+    for server in servers if isinstance(servers, list) else ():
+        if not isinstance(server, dict) or server.get("type") != "acp":
+            continue
+        if server.get("name") == "editor" and isinstance(server.get("serverId"), str):
+            return str(server["serverId"])
+    return None

@@ -53,9 +53,10 @@ class Tuning:
     """Start every turn with the ``wait`` scenario, so there is always a turn to cancel."""
     answer_version: int | None = None
     """Answer ``initialize`` with this protocol version, whatever the client asked for."""
-    mcp_transports: tuple[str, ...] = ()
-    """Advertise these MCP transports (v1 ``mcpCapabilities``, v2 ``session.mcp``); v1's stdio
-    goes without saying, v2's does not."""
+    mcp_transports: tuple[str, ...] | None = None
+    """Advertise these MCP transports (v1 ``mcpCapabilities``, v2 ``session.mcp``; v1's stdio
+    goes without saying, v2's does not) instead of the demo's own: MCP-over-ACP only, the one it
+    uses (the ``look`` scenario)."""
 
 
 AS_IS = Tuning()

@@ -67,6 +67,8 @@ class SessionState:
     turn: asyncio.Task[str] | None = None
     queue: list[Any] = field(default_factory=list)
     """v2: prompts accepted and not taken up yet (the running turn takes them in order)."""
+    editor_server: str | None = None
+    """The ``serverId`` of the client's ``editor`` MCP server over ACP, when it gave one."""
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from acp_editor.demo import elicit
+from acp_editor.demo import editor_context, elicit
 from acp_editor.demo.agent_run import run_displayed
 from acp_editor.demo.agent_turn import Turn, TurnStopped, text_item
 from acp_editor.errors import RpcError
@@ -338,6 +338,7 @@ SCENARIOS: dict[str, tuple[Scenario, str]] = {
     "slow-files": (slow_files, "The same, then the command keeps running (cancel me)"),
     "ask-form": (elicit.ask_form, "Ask you a question with a form (elicitation)"),
     "ask-page": (elicit.ask_page, "Ask you to open a web page (URL elicitation)"),
+    "look": (editor_context.look, "Look at your open buffers through the editor MCP server"),
 }
 ALL_ORDER = ("stream", "plan", "read", "edit", "shell", "early-permission", "custom", "chunks")
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import socket
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -75,8 +74,7 @@ class HttpEndpoint:
                 raise ToolRefused("this session is closed")
             return await self.tools.call(caller, tool, arguments)
 
-        with _root_logging_kept():
-            server = build(call, refusals=(ToolRefused,))
+        server = build(call, refusals=(ToolRefused,))
         mcp_app = server.streamable_http_app(
             streamable_http_path=PATH, stateless_http=True, json_response=True
         )
@@ -115,19 +113,6 @@ async def _unauthorized(send: Any) -> None:
         }
     )
     await send({"type": "http.response.body", "body": body})
-
-
-@contextlib.contextmanager
-def _root_logging_kept() -> Iterator[None]:
-    """The SDK's server configures the root logger (a handler on stderr, level INFO) when none is
-    set: in the sidecar that would print every library's INFO lines to the editor's log."""
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    try:
-        yield
-    finally:
-        root.handlers[:] = handlers
-        root.setLevel(level)
 
 
 def _uvicorn_server(config: Any) -> Any:

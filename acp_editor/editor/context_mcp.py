@@ -9,7 +9,9 @@ to the first session of an agent that takes stdio.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -37,6 +39,19 @@ REVIEW_STATE = (
 )
 
 
+@contextlib.contextmanager
+def _root_logging_kept() -> Iterator[None]:
+    """The SDK's server configures the root logger (a handler on stderr, level INFO) when none is
+    set: in the sidecar that would print every library's INFO lines to the editor's log."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        yield
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
+
+
 def build(call: Call, refusals: tuple[type[Exception], ...]) -> MCPServer:
     """The server; an exception of ``refusals`` reaches the agent as the tool's error message."""
     # Every tool only looks: agents may run them without asking (Claude Code's auto mode does).
@@ -48,10 +63,11 @@ def build(call: Call, refusals: tuple[type[Exception], ...]) -> MCPServer:
         except refusals as exc:
             raise ToolError(str(exc)) from exc
 
-    server = MCPServer(
-        SERVER_NAME,
-        instructions="What the user's editor holds: open buffers with unsaved text, review.",
-    )
+    with _root_logging_kept():
+        server = MCPServer(
+            SERVER_NAME,
+            instructions="What the user's editor holds: open buffers with unsaved text, review.",
+        )
 
     @server.tool(description=OPEN_BUFFERS, annotations=looks)
     async def open_buffers(ctx: Context) -> list[dict[str, Any]]:

@@ -31,10 +31,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from acp_editor.editor.context_tools import Caller, ToolRefused
+from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol.editor_context import SERVER_NAME, TOKEN_ENV
 
 if TYPE_CHECKING:
+    from acp_editor.editor.context_acp import AcpConnection, AcpTransport, Notify
     from acp_editor.editor.context_http import HttpEndpoint
     from acp_editor.editor.context_tools import ContextTools
 
@@ -52,6 +54,7 @@ class ContextServer:
         self._bound: dict[str, Caller] = {}
         self._http: HttpEndpoint | None = None
         self._warming: asyncio.Future[str] | None = None
+        self._acp: AcpTransport | None = None
 
     @property
     def socket_path(self) -> str | None:
@@ -67,6 +70,9 @@ class ContextServer:
         os.chmod(path, 0o600)  # the 0700 directory already keeps others out; twice is cheap
 
     async def close(self) -> None:
+        if self._acp is not None:
+            await self._acp.close()
+            self._acp = None
         if self._warming is not None:
             with contextlib.suppress(BaseException):
                 await self._warming  # a start half done is finished, then closed below
@@ -92,6 +98,9 @@ class ContextServer:
         import secrets  # here, not at the top: nothing of this is needed before a session
 
         token = secrets.token_urlsafe(32)
+        if transport == "acp":  # the id the agent names in mcp/connect is the token itself
+            self._unbound.add(token)
+            return {"type": "acp", "name": SERVER_NAME, "serverId": token}, token
         if transport == "http":
             url = await self._http_endpoint().start()
             self._unbound.add(token)
@@ -107,6 +116,31 @@ class ContextServer:
             "env": [{"name": TOKEN_ENV, "value": token}],
         }
         return entry, token
+
+    # -- MCP-over-ACP (context_acp.py) ---------------------------------------------------------
+
+    async def acp_connect(self, server_id: Any, notify: Notify) -> str:
+        if self._acp is None:
+            from acp_editor.editor.context_acp import AcpTransport
+
+            self._acp = AcpTransport(self.tools, self._caller, self._known)
+        return await self._acp.connect(server_id, notify)
+
+    async def acp_request(self, connection_id: Any, method: str, params: Any) -> Any:
+        return await self._acp_connection(connection_id).request(method, _params(params))
+
+    def acp_notification(self, connection_id: Any, method: str, params: Any) -> None:
+        self._acp_connection(connection_id).notification(method, _params(params))
+
+    async def acp_disconnect(self, connection_id: Any) -> None:
+        if self._acp is None:
+            raise RpcError(f"no MCP connection {connection_id!r}", code=-32602)
+        await self._acp.disconnect(connection_id)
+
+    def _acp_connection(self, connection_id: Any) -> AcpConnection:
+        if self._acp is None:
+            raise RpcError(f"no MCP connection {connection_id!r}", code=-32602)
+        return self._acp.connection(connection_id)
 
     def prepare(self, transport: str) -> None:
         """Start serving ``transport`` now, in the background (``entry`` waits for the rest)."""
@@ -136,6 +170,10 @@ class ContextServer:
     def forget(self, token: str) -> None:
         self._unbound.discard(token)
         self._bound.pop(token, None)
+
+    def _known(self, token: str) -> bool:
+        """Minted here and not forgotten (bound to a session or about to be)."""
+        return token in self._unbound or self._caller(token) is not None
 
     def _caller(self, token: Any) -> Caller | None:
         import hmac
@@ -192,6 +230,10 @@ class ContextServer:
             reply["error"] = f"the editor could not answer: {exc}"
         _send(writer, reply)
         await writer.drain()
+
+
+def _params(params: Any) -> dict[str, Any] | None:
+    return params if isinstance(params, dict) else None
 
 
 def _log_failure(started: asyncio.Future[str]) -> None:

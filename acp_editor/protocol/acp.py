@@ -44,6 +44,10 @@ SESSION_SET_CONFIG_OPTION = "session/set_config_option"
 
 # Client methods (the agent calls them; we serve them).
 SESSION_UPDATE = "session/update"
+MCP_CONNECT = "mcp/connect"
+MCP_MESSAGE = "mcp/message"
+MCP_DISCONNECT = "mcp/disconnect"
+"""MCP-over-ACP (unstable): the agent reaches an MCP server the client declared as ``type: acp``."""
 SESSION_REQUEST_PERMISSION = "session/request_permission"
 FS_READ_TEXT_FILE = "fs/read_text_file"
 FS_WRITE_TEXT_FILE = "fs/write_text_file"

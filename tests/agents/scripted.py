@@ -10,7 +10,8 @@ reproducing an awkward agent so the client's handling of it can be tested agains
 * ``--stderr-flood BYTES``: write BYTES to stderr before serving, blocking until it is read.
 * ``--ignore-stdin-eof``: outlive stdin EOF and SIGTERM, with a child that ignores SIGTERM too.
 * ``--record FILE``: append every message received from the client to FILE, one JSON per line.
-* ``--mcp TRANSPORT`` (repeatable): advertise MCP servers over TRANSPORT (``stdio``, ``http``).
+* ``--mcp TRANSPORT`` (repeatable): advertise MCP servers over TRANSPORT (``stdio``, ``http``,
+  ``acp``) instead of the demo's MCP-over-ACP.
 
 Tests start it by file path with a temporary working directory, so it imports only
 ``acp_editor`` (installed in the venv), never ``tests``.
@@ -73,7 +74,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[agent.Options, Switch
         fast=a.fast,
         wait_first=a.slow,
         answer_version=a.answer_version,
-        mcp_transports=tuple(a.mcp),
+        mcp_transports=tuple(a.mcp) if a.mcp else None,
     )
     switches = Switches(
         tuning=tuning,

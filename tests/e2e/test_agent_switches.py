@@ -25,6 +25,7 @@ TEST_ONLY = {
     "--stderr-flood",
     "--ignore-stdin-eof",
     "--record",
+    "--mcp",
 }
 
 

@@ -37,7 +37,8 @@ async def test_the_agent_reads_the_unsaved_buffer_through_the_editor_server(
     editor_factory: StartEditor, workspace: Path, tmp_path: Path
 ) -> None:
     record = tmp_path / "agent.jsonl"
-    editor = await editor_factory(features=["stream"], agent_flags=("--record", str(record)))
+    stdio = ("--record", str(record), "--mcp", "stdio")  # not the demo's own MCP-over-ACP
+    editor = await editor_factory(features=["stream"], agent_flags=stdio)
     editor.open("hello.py", HELLO + "# not saved yet\n")
     server = await editor_server(editor, record)
     async with stdio_client(server) as (read, write), ClientSession(read, write) as mcp:
@@ -120,7 +121,7 @@ async def test_diagnostics_and_selection_come_from_a_rich_editor(
     agent gets 1-based lines and nothing outside the session's folders."""
     record = tmp_path / "agent.jsonl"
     editor = await editor_factory(
-        features=["stream", "context"], agent_flags=("--record", str(record))
+        features=["stream", "context"], agent_flags=("--record", str(record), "--mcp", "stdio")
     )
     hello = str(workspace / "hello.py")
     where = {"start": {"line": 0, "character": 4}, "end": {"line": 0, "character": 9}}
@@ -227,3 +228,37 @@ async def test_stdio_is_preferred_when_the_agent_takes_both(
     await editor.request(proto.ACP_NEW_SESSION, {})
     ((params,),) = [setup_params(record)]
     assert [(s["type"], s["name"]) for s in params["mcpServers"]] == [("stdio", "editor")]
+
+
+async def test_the_demo_agent_looks_at_the_unsaved_buffer_over_acp_itself(
+    editor_factory: StartEditor, workspace: Path, tmp_path: Path
+) -> None:
+    """MCP-over-ACP: the demo agent advertises it, gets ``{"type": "acp", "serverId"}`` and
+    reaches the tools with mcp/connect, mcp/message and mcp/disconnect on its ACP connection."""
+    record = tmp_path / "agent.jsonl"
+    editor = await editor_factory(features=["stream"], agent_flags=("--record", str(record)))
+    editor.open("hello.py", HELLO + "# not saved yet\n")
+    result = await editor.request(proto.ACP_PROMPT, {"prompt": "look"})
+    assert result["stopReason"] == "end_turn"
+    ((params,),) = [setup_params(record)]
+    (entry,) = params["mcpServers"]
+    assert entry["type"] == "acp" and entry["name"] == "editor" and entry["serverId"]
+    session = (await editor.request(proto.ACP_SNAPSHOT, {}))["sessions"][0]
+    said = "".join(
+        block["text"]
+        for e in session["entries"]
+        if e.get("kind") == "message" and e.get("role") == "agent"
+        for block in e["content"]
+    )
+    assert "1 with unsaved changes" in said and "# not saved yet" in said, said
+    shown = [(c["title"], c["status"]) for c in session["toolCalls"].values()]
+    assert shown == [
+        ("Editor: open buffers", "completed"),
+        ("Editor: read hello.py (5 lines)", "completed"),
+    ]
+    answers = [json.loads(line) for line in record.read_text().splitlines()]
+    connected = [
+        a["result"]["connectionId"] for a in answers if "connectionId" in str(a.get("result"))
+    ]
+    assert len(connected) == 1  # and it was closed again:
+    assert any(a.get("id") is not None and a.get("result") == {} for a in answers)
