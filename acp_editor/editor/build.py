@@ -74,7 +74,8 @@ def assemble(
     conflicts = Conflicts(channel)
     documents = EditorDocuments(channel, slot.tool_call_title, conflicts=conflicts)
     shown = ContextCalls(slot.session_state, slot.add_update)
-    context = ContextServer(ContextTools(documents, slot.review_queue, channel, shown))
+    tools = ContextTools(documents, slot.review_queue, channel, shown, conflicts)
+    context = ContextServer(tools)
     if options.editor_context:
         options = replace(options, agent=replace(options.agent, editor_context=context))
     review = EditorReview(channel, documents, slot, conflicts)

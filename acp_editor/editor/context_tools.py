@@ -24,6 +24,7 @@ from acp_editor.protocol.editor_context import TOOLS
 
 if TYPE_CHECKING:
     from acp_editor.editor.channel import EditorChannel
+    from acp_editor.editor.conflicts import Conflicts
     from acp_editor.editor.context_calls import ContextCalls
     from acp_editor.editor.documents import EditorDocuments
     from acp_editor.review.queue import ReviewQueue
@@ -62,6 +63,7 @@ class ContextTools:
         review: Callable[[], ReviewQueue | None],
         channel: EditorChannel | None = None,
         shown: ContextCalls | None = None,
+        conflicts: Conflicts | None = None,
     ) -> None:
         self.documents = documents
         self.review = review
@@ -69,6 +71,8 @@ class ContextTools:
         """Asked for diagnostics and the selection when it declared the ``context`` feature."""
         self.shown = shown
         """Shows each call in its session like a tool call."""
+        self.conflicts = conflicts
+        """What acp-editor itself knows is wrong: an agent's change overlapping unsaved text."""
 
     async def call(self, caller: Caller, name: str, arguments: Mapping[str, Any]) -> Any:
         if self.shown is None:
@@ -134,23 +138,45 @@ class ContextTools:
         return self.channel is not None and self.channel.features.has(proto.FEATURE_CONTEXT)
 
     async def diagnostics(self, caller: Caller, arguments: Mapping[str, Any]) -> dict[str, Any]:
-        """The editor's own diagnostics (its language servers'), lines 1-based. An editor with no
-        plugin shares none with acp-editor: an empty list, and a note saying so."""
+        """The editor's own diagnostics (its language servers'), and acp-editor's (unsaved text
+        an agent's change overlaps), lines 1-based. An editor with no plugin shares none of its
+        own with acp-editor: then only acp-editor's, and a note saying so."""
         raw = arguments.get("path")
         path = str(caller.check(raw)) if raw is not None else None
+        own = self._own_diagnostics(caller, path)
         if not self._asks_editor():
-            return {"diagnostics": [], "note": "this editor does not share its diagnostics"}
+            note = "this editor does not share its language servers' diagnostics"
+            return {"diagnostics": own, "note": note}
         assert self.channel is not None
         params = {"path": path} if path else {}
         answer = await self.channel.request(proto.ACP_DIAGNOSTICS, params, timeout=ASK_TIMEOUT)
         found = answer.get("diagnostics") if isinstance(answer, dict) else None
-        return {
-            "diagnostics": [
-                {**d, "range": _one_based(d.get("range"))}
-                for d in (found if isinstance(found, list) else [])
-                if isinstance(d, dict) and _inside(Path(str(d.get("path"))), caller.roots)
-            ]
-        }
+        shared = [
+            {**d, "range": _one_based(d.get("range"))}
+            for d in (found if isinstance(found, list) else [])
+            if isinstance(d, dict) and _inside(Path(str(d.get("path"))), caller.roots)
+        ]
+        return {"diagnostics": shared + own}
+
+    def _own_diagnostics(self, caller: Caller, path: str | None) -> list[dict[str, Any]]:
+        if self.conflicts is None:
+            return []
+        found = []
+        for where in sorted(self.conflicts.by_path):
+            if (path is not None and where != path) or not _inside(Path(where), caller.roots):
+                continue
+            for d in self.conflicts.diagnostics(where):
+                found.append(
+                    {
+                        "path": where,
+                        "range": _one_based(_range(d.range)),
+                        "severity": "error",
+                        "message": d.message,
+                        "source": "acp-editor",
+                        "code": "conflict",
+                    }
+                )
+        return found
 
     async def selection(self, caller: Caller) -> dict[str, Any] | None:
         """The active editor's path, selected range (lines 1-based) and text; None when none,
@@ -188,6 +214,13 @@ class ContextTools:
 def _inside(path: Path, roots: Sequence[Path]) -> bool:
     resolved = path.resolve()
     return any(resolved == root or root in resolved.parents for root in roots)
+
+
+def _range(r: Any) -> dict[str, Any]:
+    return {
+        "start": {"line": r.start.line, "character": r.start.character},
+        "end": {"line": r.end.line, "character": r.end.character},
+    }
 
 
 def _one_based(lsp_range: Any) -> Any:

@@ -177,3 +177,29 @@ async def test_prepare_starts_the_http_endpoint_that_sessions_then_share(served)
     first, _ = await server.entry("http")
     second, _ = await server.entry("http")
     assert first["url"] == second["url"] == server._http.url
+
+
+async def test_a_plain_editor_gets_the_conflicts_acp_editor_knows_as_diagnostics(
+    tmp_path: Path,
+) -> None:
+    from acp_editor.editor.conflicts import BufferConflict, Conflicts
+    from acp_editor.editor.context_tools import Caller
+    from acp_editor.text.merge import Conflict
+
+    root = tmp_path / "project"
+    root.mkdir()
+    inside, outside = str(root / "a.py"), str(tmp_path / "b.py")
+    channel = FakeChannel()  # no 'context' feature: it shares no diagnostics of its own
+    conflicts = Conflicts(channel)
+    for path in (inside, outside):
+        place = Conflict(start=2, end=3, base_lines=("x\n",), their_lines=("agent\n",))
+        conflicts.add(BufferConflict(path, path_to_uri(path), "theirs\n", (place,)))
+    tools = ContextTools(EditorDocuments(channel), lambda: None, channel, conflicts=conflicts)
+    caller = Caller("s1", (root.resolve(),))
+    got = await tools.call(caller, "diagnostics", {})
+    assert got["note"] == "this editor does not share its language servers' diagnostics"
+    (only,) = got["diagnostics"]  # the one outside the session's folders is not shown
+    assert only["path"] == inside and only["code"] == "conflict" and only["severity"] == "error"
+    assert only["range"]["start"]["line"] == 3  # 1-based: the buffer's third line (0-based 2)
+    assert "'agent'" in only["message"]
+    assert (await tools.call(caller, "diagnostics", {"path": inside}))["diagnostics"] == [only]
