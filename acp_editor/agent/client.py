@@ -1,7 +1,8 @@
 """The ACP client: one agent and its sessions.
 
-This module drives sessions (authenticate, new/load/list/close, prompt, cancel, modes) and is the
-one place the agent side is assembled: the link to the process (``agent.connection``), the
+This module drives sessions (new/load/list/close, prompt, cancel, modes; the set-up calls
+themselves, with their MCP servers and sign-in, are ``agent.setup_calls``) and is the one place
+the agent side is assembled: the link to the process (``agent.connection``), the
 services the agent may use, review, and the handlers that serve the agent's requests
 (``agent.serving``). What the user sees is the ``Frontend``'s business.
 """
@@ -25,7 +26,8 @@ from acp_editor.agent.mcp_over_acp import McpOverAcp
 from acp_editor.agent.prompting import send_prompt
 from acp_editor.agent.serving import AgentRequests
 from acp_editor.agent.sessions import Session
-from acp_editor.errors import AgentError, AuthRequired, RpcError
+from acp_editor.agent.setup_calls import SetupCalls, setup_params
+from acp_editor.errors import AgentError, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp
 from acp_editor.review.documents import ReviewingDocuments
@@ -92,6 +94,7 @@ class AcpClient:
         )
         self.mcp_links = McpOverAcp(config.editor_context)
         self.connection = AgentConnection(config, self._register, self._agent_exited)
+        self.setup = SetupCalls(config, self.connection, self.frontend)
         self.exited = self.connection.exited
 
     def _register(self, peer: JsonRpcPeer) -> None:
@@ -182,52 +185,6 @@ class AcpClient:
 
     # -- requests to the agent ------------------------------------------------------------------
 
-    async def _session_call(self, method: str, params: dict[str, Any]) -> Any:
-        """A session set-up call with its MCP servers, authenticating once if the agent asks."""
-        token = await mcp_servers.add_servers(
-            self.config, self.agent_capabilities, self.protocol_version, params
-        )
-        try:
-            result = await self._authenticated(method, params)
-        except BaseException:
-            if token is not None and self.config.editor_context is not None:
-                self.config.editor_context.forget(token)
-            raise
-        if token is not None:
-            mcp_servers.bind(self.config, token, params, result)
-        return result
-
-    async def _authenticated(self, method: str, params: dict[str, Any]) -> Any:
-        try:
-            return await self.connection.call(method, params, timeout=self.config.session_timeout)
-        except RpcError as exc:
-            if exc.code != AuthRequired.CODE:
-                raise
-        await self.authenticate()
-        return await self.connection.call(method, params, timeout=self.config.session_timeout)
-
-    async def authenticate(self) -> None:
-        # Terminal-type methods are run by the user as an interactive program, never sent here.
-        offered = self.connection.info.auth_methods
-        usable = [m for m in offered if m.get("type", "agent") != "terminal"]
-        ids = [str(m.get("id")) for m in usable]
-        chosen = self.config.auth_method
-        if chosen is None:
-            chosen = await self.frontend.choose_auth_method(usable) if usable else None
-        if chosen is None:
-            names = ", ".join(str(m.get("id")) for m in offered) or "none"
-            raise AgentError(f"the agent requires authentication (methods: {names})")
-        if chosen not in ids:
-            raise AgentError(
-                f"auth method {chosen!r} cannot be used with this agent "
-                f"(methods it accepts through authenticate: {', '.join(ids) or 'none'})"
-            )
-        await self.connection.call(
-            acp.AUTH_LOGIN if self.protocol_version >= 2 else acp.AUTHENTICATE,
-            {"methodId": chosen},
-            timeout=self.config.session_timeout,
-        )
-
     def _open(
         self, session_id: str, cwd: str, dirs: Sequence[str], state: SessionState | None = None
     ) -> Session:
@@ -244,17 +201,9 @@ class AcpClient:
         changes += session.state.set_config_options(result.get("configOptions"))
         self.requests.emit(session, changes)
 
-    @staticmethod
-    def _setup_params(cwd: str, dirs: Sequence[str], **more: Any) -> dict[str, Any]:
-        """The params every session set-up call shares (new, load, resume, fork)."""
-        params: dict[str, Any] = {**more, "cwd": cwd, "mcpServers": []}
-        if dirs:
-            params["additionalDirectories"] = list(dirs)
-        return params
-
     async def new_session(self, cwd: str, additional_directories: Sequence[str] = ()) -> Session:
-        params = self._setup_params(cwd, additional_directories)
-        result = acp.obj(await self._session_call(acp.SESSION_NEW, params), "session/new result")
+        params = setup_params(cwd, additional_directories)
+        result = acp.obj(await self.setup.call(acp.SESSION_NEW, params), "session/new result")
         session = self._open(acp.field(result, "sessionId", str), cwd, additional_directories)
         self._apply_setup(session, result)
         await self._initial_mode(session, result)
@@ -295,10 +244,10 @@ class AcpClient:
             # A replay over the state already held would put the conversation there twice.
             # The editor's mirror resyncs from the snapshot it is sent.
             session.state = SessionState(session_id, self.protocol_version)
-        params = self._setup_params(cwd, additional_directories, sessionId=session_id)
+        params = setup_params(cwd, additional_directories, sessionId=session_id)
         if resume and replay:
             params["replayFrom"] = {"type": "start"}
-        result = await self._session_call(method, params)
+        result = await self.setup.call(method, params)
         self._apply_setup(session, result)
         return session
 
@@ -328,8 +277,8 @@ class AcpClient:
         """``session/fork`` (unstable): a new session from the parent's context, which starts
         here with the parent's transcript and tool calls."""
         self._require(acp.SESSION_FORK)
-        params = self._setup_params(cwd, dirs, sessionId=parent_id)
-        result = acp.obj(await self._session_call(acp.SESSION_FORK, params), "session/fork result")
+        params = setup_params(cwd, dirs, sessionId=parent_id)
+        result = acp.obj(await self.setup.call(acp.SESSION_FORK, params), "session/fork result")
         fork_id = acp.field(result, "sessionId", str)
         parent = self.sessions.get(parent_id)
         state = parent.state.copy_as(fork_id) if parent is not None else None
