@@ -21,6 +21,21 @@ def setup_params(record: Path) -> list[dict[str, Any]]:
     return [m["params"] for m in received if m.get("method") == "session/new"]
 
 
+async def session_new_params(
+    editor_factory: StartEditor, tmp_path: Path, *agent_flags: str, **options: Any
+) -> dict[str, Any]:
+    """What the agent got in the first ``session/new`` of a sidecar started with ``options``."""
+    record = tmp_path / "agent.jsonl"
+    record.unlink(missing_ok=True)
+    editor = await editor_factory(
+        features=["stream"], agent_flags=("--record", str(record), *agent_flags), **options
+    )
+    await editor.request(proto.ACP_NEW_SESSION, {})
+    ((params,),) = [setup_params(record)]
+    await editor.close()
+    return params
+
+
 async def editor_server(editor: Any, record: Path) -> StdioServerParameters:
     """A new session's ``editor`` entry, as the agent would start it."""
     await editor.request(proto.ACP_NEW_SESSION, {})
@@ -70,31 +85,19 @@ async def test_the_agent_reads_the_unsaved_buffer_through_the_editor_server(
 async def test_no_editor_context_leaves_the_server_out(
     editor_factory: StartEditor, tmp_path: Path
 ) -> None:
-    record = tmp_path / "agent.jsonl"
-    editor = await editor_factory(
-        features=["stream"],
-        agent_flags=("--record", str(record)),
-        server_args=("--no-editor-context",),
-    )
-    await editor.request(proto.ACP_NEW_SESSION, {})
-    ((params,),) = [setup_params(record)]
+    off = ("--no-editor-context",)
+    params = await session_new_params(editor_factory, tmp_path, server_args=off)
     assert params["mcpServers"] == []
 
 
 async def test_the_users_own_servers_are_passed_on_and_the_setting_turns_ours_off(
     editor_factory: StartEditor, tmp_path: Path
 ) -> None:
-    record = tmp_path / "agent.jsonl"
     mine = {"name": "mine", "command": "/usr/bin/my-mcp", "env": {"KEY": "v"}}
     web = {"type": "http", "name": "web", "url": "http://127.0.0.1:9/mcp"}
-    editor = await editor_factory(
-        features=["stream"],
-        agent_flags=("--record", str(record)),
-        init_options={"acp": {"features": ["stream"], "mcpServers": [mine, web, {"x": 1}]}},
-    )
-    await editor.request(proto.ACP_NEW_SESSION, {})
-    ((params,),) = [setup_params(record)]
-    # The agent takes stdio only (no mcpCapabilities.http): the http server is left out.
+    servers = {"acp": {"features": ["stream"], "mcpServers": [mine, web, {"x": 1}]}}
+    params = await session_new_params(editor_factory, tmp_path, init_options=servers)
+    # The agent takes no HTTP (no mcpCapabilities.http): the http server is left out.
     assert [s["name"] for s in params["mcpServers"]] == ["mine", "editor"]
     assert params["mcpServers"][0] == {
         "name": "mine",
@@ -102,15 +105,8 @@ async def test_the_users_own_servers_are_passed_on_and_the_setting_turns_ours_of
         "args": [],
         "env": [{"name": "KEY", "value": "v"}],
     }
-    await editor.close()
-
-    record.unlink()
     off = {"acp": {"features": ["stream"], "mcpServers": [mine], "editorContext": False}}
-    editor = await editor_factory(
-        features=["stream"], agent_flags=("--record", str(record)), init_options=off
-    )
-    await editor.request(proto.ACP_NEW_SESSION, {})
-    ((params,),) = [setup_params(record)]
+    params = await session_new_params(editor_factory, tmp_path, init_options=off)
     assert [s["name"] for s in params["mcpServers"]] == ["mine"]
 
 
@@ -219,14 +215,9 @@ async def test_an_agent_that_takes_only_http_gets_the_server_on_loopback_with_a_
 async def test_stdio_is_preferred_when_the_agent_takes_both(
     editor_factory: StartEditor, tmp_path: Path
 ) -> None:
-    record = tmp_path / "agent.jsonl"
-    editor = await editor_factory(
-        features=["stream"],
-        server_args=("--protocol-version", "2"),
-        agent_flags=("--record", str(record), "--mcp", "http", "--mcp", "stdio"),
-    )
-    await editor.request(proto.ACP_NEW_SESSION, {})
-    ((params,),) = [setup_params(record)]
+    both = ("--mcp", "http", "--mcp", "stdio")
+    v2 = ("--protocol-version", "2")
+    params = await session_new_params(editor_factory, tmp_path, *both, server_args=v2)
     assert [(s["type"], s["name"]) for s in params["mcpServers"]] == [("stdio", "editor")]
 
 
