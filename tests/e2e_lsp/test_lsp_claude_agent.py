@@ -85,26 +85,39 @@ async def test_claude_agent_reads_the_unsaved_buffer_through_the_editor_mcp_serv
     agent_installed: Path, editor_factory: StartEditor, workspace: Path, tmp_path: Path
 ) -> None:
     """Claude Code reads the disk itself; through the session's ``editor`` MCP server it sees
-    the text the editor holds, unsaved lines included."""
+    the text the editor holds, unsaved lines included, and the editor's diagnostics."""
     target = workspace / "hello.py"
     target.write_text(ORIGINAL, encoding="utf-8")
     script = StepScript(
-        [call("read_buffer", "Let me see what the editor holds.", path=str(target)), say("Seen.")]
+        [
+            call("read_buffer", "Let me see what the editor holds.", path=str(target)),
+            call("diagnostics", "And what it reports.", path=str(target)),
+            say("Seen."),
+        ]
     )
+    where = {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 5}}
+    reported = {"path": str(target), "range": where, "severity": "warning", "message": "unused"}
     with running_fake_anthropic(script) as server:
         # Its auto mode sends an MCP tool call to a model-run classifier the fake server does
         # not play; the default mode asks the editor instead (which allows it).
         argv, env = claude_agent(server.base_url, tmp_path / "home", asks=True)
-        editor = await editor_factory(capabilities=NEOVIM, agent=argv, env={**os.environ, **env})
+        editor = await editor_factory(
+            capabilities=NEOVIM, agent=argv, env={**os.environ, **env}, features=["context"]
+        )
+        editor.client.feature(proto.ACP_DIAGNOSTICS)(lambda _p: {"diagnostics": [reported]})
         editor.open("hello.py", ORIGINAL + NOTE)
         result = await editor.command("acp.prompt", "What does the editor hold?")
         assert server.errors == [] and result["stopReason"] == "end_turn"
         offered = {name for r in server.main_requests for name in r.tool_names}
         assert "mcp__editor__read_buffer" in offered, sorted(offered)
-        (answer,) = [r for req in server.main_requests for r in req.tool_results()][:1]
+        # Each request repeats the conversation so far: one answer per tool use.
+        answers = {r.tool_use_id: r for req in server.main_requests for r in req.tool_results()}
+    answer, diagnostics = answers.values()
     assert any("read_buffer" in str(asked) for asked in editor.asked), editor.asked
     assert not answer.is_error, answer.text
     assert NOTE.strip() in answer.text  # the unsaved line, which the disk does not have
+    one_based = {"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 5}}
+    assert json.loads(diagnostics.text)["diagnostics"] == [{**reported, "range": one_based}]
     assert NOTE.strip() not in target.read_text()
     # Claude Code shows the MCP call as a tool call of its own: that one gets the location,
     # and acp-editor adds none of its own beside it.
