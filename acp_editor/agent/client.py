@@ -179,6 +179,9 @@ class AcpClient:
         await self.reviewing.close()
         await self.requests.terminals.close_all()
         await self.mcp_links.close()
+        if self.config.editor_context is not None:
+            for session_id in self.sessions:  # its tokens open nothing any more
+                self.config.editor_context.session_closed(session_id)
         await self.connection.shutdown()
         if self.pending_review is not None:
             await self.pending_review.flush()
@@ -301,6 +304,8 @@ class AcpClient:
             self.asker.cancel(session)
             self.elicitor.cancel(session_id)
             await self.requests.terminals.close_session(session_id)
+        if self.config.editor_context is not None:
+            self.config.editor_context.session_closed(session_id)
         if tell_agent and self.supports(acp.SESSION_CLOSE):
             await self.connection.call(acp.SESSION_CLOSE, {"sessionId": session_id})
 

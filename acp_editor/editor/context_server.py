@@ -1,10 +1,12 @@
-"""The sidecar's end of the editor-context MCP server: a Unix socket only this user can open,
-and a token per session.
+"""The sidecar's end of the editor-context MCP server: a token per session, and the way in for
+each transport. This module serves the stdio one; ``context_acp.py`` (MCP-over-ACP) and
+``context_http.py`` (HTTP on 127.0.0.1) are started from here when an agent needs them.
 
-Every session the agent opens gets an ``editor`` entry in its ``mcpServers``: a stdio command
-(``acp-editor mcp --connect SOCKET``, ``acp_editor/mcp_bridge.py``) that the agent starts and
-that speaks MCP to it, with the session's token in its environment. The bridge forwards each tool
-call here as one line of JSON; the answer is one line back.
+Every session the agent opens gets an ``editor`` entry in its ``mcpServers``. For stdio it is a
+command (``acp-editor mcp --connect SOCKET``, ``acp_editor/mcp_bridge.py``) that the agent starts
+and that speaks MCP to it, with the session's token in its environment. The bridge forwards each
+tool call here, over a Unix socket only this user can open, as one line of JSON; the answer is one
+line back. A token opens nothing once its session is closed.
 
 Who may connect: the socket lives in a directory of mode 0700 (``mkdtemp``) and is itself 0600,
 the connecting process must run as this user (``SO_PEERCRED``), and its first line must carry a
@@ -92,9 +94,9 @@ class ContextServer:
     # -- tokens -------------------------------------------------------------------------------
 
     async def entry(self, transport: str = "stdio") -> tuple[dict[str, Any], str]:
-        """A session's ``mcpServers`` entry for ``transport`` (``stdio``: the bridge command;
-        ``http``: the sidecar's own endpoint) and its token, bound with ``bind`` once the session
-        has an id."""
+        """A session's ``mcpServers`` entry for ``transport`` (``acp``: the token as server id;
+        ``stdio``: the bridge command; ``http``: the sidecar's own endpoint) and its token, bound
+        with ``bind`` once the session has an id."""
         import secrets  # here, not at the top: nothing of this is needed before a session
 
         token = secrets.token_urlsafe(32)
@@ -170,6 +172,12 @@ class ContextServer:
     def forget(self, token: str) -> None:
         self._unbound.discard(token)
         self._bound.pop(token, None)
+
+    def session_closed(self, session_id: str) -> None:
+        """The session is gone: every token bound to it opens nothing any more."""
+        for token, caller in list(self._bound.items()):
+            if caller.session_id == session_id:
+                del self._bound[token]
 
     def _known(self, token: str) -> bool:
         """Minted here and not forgotten (bound to a session or about to be)."""

@@ -203,3 +203,15 @@ async def test_a_plain_editor_gets_the_conflicts_acp_editor_knows_as_diagnostics
     assert only["range"]["start"]["line"] == 3  # 1-based: the buffer's third line (0-based 2)
     assert "'agent'" in only["message"]
     assert (await tools.call(caller, "diagnostics", {"path": inside}))["diagnostics"] == [only]
+
+
+async def test_a_closed_sessions_token_opens_nothing(served) -> None:  # type: ignore[no-untyped-def]
+    server, root = served
+    _entry, token = await server.entry()
+    _other, kept = await server.entry()
+    server.bind(token, "s1", [str(root)])
+    server.bind(kept, "s2", [str(root)])
+    server.session_closed("s1")
+    (refused,) = await talk(str(server.socket_path), {"token": token})
+    (welcome,) = await talk(str(server.socket_path), {"token": kept})
+    assert refused == {"error": "unknown token"} and welcome == {"ok": True}
