@@ -29,7 +29,7 @@
 ---@field server_cmd_default? boolean server_cmd was not set by the user
 ---@field server_args string[] extra sidecar arguments, before `--` (e.g. `--log-file`)
 ---@field agents table<string, acp_editor.AgentSpec>
----@field editor_context boolean give sessions the `editor` MCP server (open buffers, review)
+---@field editor_context boolean give sessions the `editor` MCP server (buffers, diagnostics, review)
 ---@field mcp_servers table[] your own MCP servers for every session (`{ name, command, args, env }`)
 ---@field default_agent? string a key of `agents`; nil: the sidecar's own default preset
 ---@field registry_agent? string an ACP registry agent id, run when no key of `agents` is chosen (:AcpAgents picks one)
