@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
@@ -221,13 +222,19 @@ async def test_stdio_is_preferred_when_the_agent_takes_both(
     assert [(s["type"], s["name"]) for s in params["mcpServers"]] == [("stdio", "editor")]
 
 
+@pytest.mark.parametrize("version", ["1", "2"])
 async def test_the_demo_agent_looks_at_the_unsaved_buffer_over_acp_itself(
-    editor_factory: StartEditor, workspace: Path, tmp_path: Path
+    editor_factory: StartEditor, workspace: Path, tmp_path: Path, version: str
 ) -> None:
     """MCP-over-ACP: the demo agent advertises it, gets ``{"type": "acp", "serverId"}`` and
-    reaches the tools with mcp/connect, mcp/message and mcp/disconnect on its ACP connection."""
+    reaches the tools with mcp/connect, mcp/message and mcp/disconnect on its ACP connection.
+    Each call shows in the session (v2's too) as acp-editor's own tool call."""
     record = tmp_path / "agent.jsonl"
-    editor = await editor_factory(features=["stream"], agent_flags=("--record", str(record)))
+    editor = await editor_factory(
+        features=["stream"],
+        agent_flags=("--record", str(record)),
+        server_args=("--protocol-version", version),
+    )
     editor.open("hello.py", HELLO + "# not saved yet\n")
     result = await editor.request(proto.ACP_PROMPT, {"prompt": "look"})
     assert result["stopReason"] == "end_turn"
