@@ -42,6 +42,15 @@
     (setq acp-test-messages (delete found acp-test-messages))
     found))
 
+(defun acp-test-look (buffer)
+  "The agent sees the unsaved note through the editor MCP server (MCP over ACP): no plugin."
+  (with-current-buffer buffer (acp-editor-prompt "look"))
+  (let ((ended (acp-test-turn-end "look")))
+    (acp-test-check "the agent saw the unsaved note through the editor server"
+                    (and (string-search (string-trim acp-test-note) ended)
+                         (string-match-p "1 with unsaved changes" ended))
+                    ended)))
+
 (defun acp-test-rejected-by-return (buffer)
   "The permission question's pre-filled choice is a reject: RET allows nothing."
   (let ((before (with-current-buffer buffer (buffer-string))))
@@ -136,7 +145,7 @@
                      (lambda () (equal (acp-test-disk-text buffer) (buffer-string))) 10))))
 
 (defun acp-test-turns ()
-  "A long turn, a permission answered with RET, two writes with unsaved text, review."
+  "A long turn, a look at unsaved text, a permission answered with RET, two writes, review."
   (let* ((buffer (acp-test-open "hello.py"))
          (original (with-current-buffer buffer (buffer-string))))
     (acp-test-long-prompt buffer)
@@ -144,6 +153,7 @@
       (goto-char (point-min))
       (forward-line 3)
       (insert acp-test-note))
+    (acp-test-look buffer)
     (acp-test-rejected-by-return buffer)
     (acp-test-two-writes buffer original)
     (acp-test-review buffer)

@@ -97,6 +97,7 @@ def test_a_long_turn_permission_two_writes_with_unsaved_text_and_review(
     names = [c[0] for c in results["checks"]]
     assert "the turn outlives Emacs's 10 s request timeout" in names
     assert "each write is one undo step" in names
+    assert "the agent saw the unsaved note through the editor server" in names
     assert "reject took back that hunk only, the unsaved note kept" in names
 
 
