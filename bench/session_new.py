@@ -1,15 +1,15 @@
 """What the editor-context MCP server adds to ``session/new``, measured in one run.
 
-    python bench/session_new.py [--runs 30] [--transport stdio|http]
+    python bench/session_new.py [--runs 30] [--transport stdio|acp|http]
 
-One agent process (the scripted demo agent, ``--fast``) and one client; sessions are created one
-after another, alternately without and with the ``editor`` server in ``mcpServers`` (a token
-minted, the socket started at the first one, the token bound once the answer names the session),
-so both meet the same machine state. Prints the medians and their difference; the goal is at most
-+50 ms. The agent does not start the MCP server here (the scripted agent ignores ``mcpServers``):
-real agents start it in the background, after ``session/new`` answered (claude-agent-acp's
-``session/new`` took 0.60 s with a server that sleeps 3 s before answering, 0.61-0.66 s with
-none, measured when this was written).
+One agent process (the scripted agent, ``--fast``, advertising one MCP transport) and one
+client; sessions are created one after another, alternately without and with the ``editor``
+server in ``mcpServers`` (a token minted, the socket started at the first stdio one, the token
+bound once the answer names the session), so both meet the same machine state. Prints the
+medians and their difference; the goal is at most +50 ms. The agent does not start or connect to
+the MCP server here (the scripted agent ignores ``mcpServers``): real agents start it in the
+background, after ``session/new`` answered (claude-agent-acp's ``session/new`` took 0.60 s with a
+server that sleeps 3 s before answering, 0.61-0.66 s with none, measured when this was written).
 
 ``--transport http``: the agent (``tests/agents/scripted.py --mcp http`` on the v2 draft) takes
 only HTTP servers, so the sidecar serves the tools itself on 127.0.0.1. The endpoint starts in
@@ -51,10 +51,11 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def agent_config(transport: str) -> AgentConfig:
-    if transport == "http":
-        scripted = [sys.executable, str(REPO / "tests" / "agents" / "scripted.py")]
-        return AgentConfig(command=[*scripted, "--fast", "--mcp", "http"], protocol_version=2)
-    return AgentConfig(command=[sys.executable, "-m", "acp_editor.demo.agent"])
+    """The scripted agent advertising only ``transport`` (v1 takes stdio whatever it says, so
+    HTTP alone needs the v2 draft)."""
+    scripted = [sys.executable, str(REPO / "tests" / "agents" / "scripted.py"), "--fast"]
+    version = 2 if transport == "http" else 1
+    return AgentConfig(command=[*scripted, "--mcp", transport], protocol_version=version)
 
 
 async def run(runs: int, transport: str) -> tuple[list[float], list[float]]:
@@ -81,7 +82,7 @@ async def run(runs: int, transport: str) -> tuple[list[float], list[float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30)
-    parser.add_argument("--transport", choices=("stdio", "http"), default="stdio")
+    parser.add_argument("--transport", choices=("stdio", "acp", "http"), default="stdio")
     args = parser.parse_args()
     without, with_server = asyncio.run(run(args.runs, args.transport))
     a, b = statistics.median(without), statistics.median(with_server)
