@@ -7,8 +7,8 @@ machine: the token is what keeps them out. Every request without a token this si
 bound to a session gets 401 before the MCP server sees it, and each tool call answers for the
 session its token names, inside that session's folders.
 
-The MCP SDK and uvicorn are imported here, when the first such session is set up (in a thread,
-so the editor's requests are not held up meanwhile).
+The MCP SDK and uvicorn are imported here, as soon as ``initialize`` shows an agent that needs
+this (``ContextServer.prepare``), in a thread, so the editor's requests are not held up.
 """
 
 from __future__ import annotations
@@ -20,9 +20,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from acp_editor.editor.context_tools import Caller, ContextTools, ToolRefused
-from acp_editor.log import get_logger
-
-log = get_logger("editor.context.http")
 
 CallerOf = Callable[[Any], "Caller | None"]
 PATH = "/mcp"
