@@ -39,7 +39,10 @@ __all__ = [
     "block_range",
     "current_range",
     "fold",
+    "folded",
+    "holds",
     "locate",
+    "moved_through",
     "revert",
 ]
 
@@ -198,28 +201,101 @@ def _touches(changes: Sequence[Hunk], start: int, anchor: Anchor) -> bool:
     return False
 
 
+def holds(text: str, block: Sequence[str], at: int) -> bool:
+    """Whether ``block`` is at line ``at`` of ``text`` (an empty block: ``at`` is a line of it,
+    or just past its last)."""
+    lines = _contents(text)
+    return 0 <= at <= len(lines) - len(block) and lines[at : at + len(block)] == list(block)
+
+
+def moved_through(changes: Sequence[Hunk], start: int, size: int) -> int | None:
+    """Where the ``size`` lines at ``start`` of a text start once ``changes`` (its hunks to a
+    new text) are made; None when a change falls on them, or inserts at an empty block's own
+    line (before or after it, nobody can say)."""
+    shift = 0
+    for change in changes:
+        first, last = change.old_start, change.old_start + len(change.old_lines)
+        grow = len(change.new_lines) - len(change.old_lines)
+        if first == last and size == 0 and first == start:
+            return None
+        if last <= start and (first < last or first <= start):
+            shift += grow  # above the lines (an insertion at their first line pushes them down)
+        elif first >= start + size and (first > start or size > 0):
+            continue  # below them
+        else:
+            return None
+    return start + shift
+
+
 def fold(old: str, new: str, pending: Sequence[tuple[Anchor, int]]) -> tuple[str, list[int]]:
+    """``folded`` without the reverts (see there)."""
+    base, indexes, _reverts = folded(old, new, pending)
+    return base, indexes
+
+
+def folded(
+    old: str,
+    new: str,
+    pending: Sequence[tuple[Anchor, int]],
+    located: Sequence[int | None] | None = None,
+) -> tuple[str, list[int], list[Hunk]]:
     """A new change (``old`` -> ``new``) over applied hunks still pending in ``old``: which of
     them it touches, and the text before those (them reverted in ``old``).
 
     A hunk whose lines the agent changes again could not be found any more; shown against the
     base, the new change holds both edits, and deciding it decides them together. Returns the
     base and the indexes into ``pending`` (``(anchor, hint)`` pairs) that were folded; a hunk
-    that cannot be found or reverted for certain is left alone.
+    that cannot be found for certain is left alone. ``located``: where each hunk's new lines
+    are in ``old`` when the caller knows it for certain (None: look for them). Also returns the
+    reverts made, as hunks of ``old`` to ``base`` from the top down.
     """
-    changes = compute_hunks(old, new)
-    touched = []
+    starts: dict[int, int] = {}
     for index, (anchor, hint) in enumerate(pending):
-        start = locate(old, anchor.new_lines, anchor, hint)
-        if start is not None and _touches(changes, start, anchor):
-            touched.append((start, index, anchor))
-    base, folded = old, []
-    for start, index, anchor in sorted(touched, reverse=True):  # bottom-up: starts stay valid
-        reverted = revert(base, anchor, start)
-        if reverted is not None:
-            base = reverted
-            folded.append(index)
-    return base, sorted(folded)
+        known = located[index] if located is not None else None
+        start = known if known is not None else locate(old, anchor.new_lines, anchor, hint)
+        if start is not None:
+            starts[index] = start
+    changes = compute_hunks(old, new)
+    chosen = {i for i, at in starts.items() if _touches(changes, at, pending[i][0])}
+    while True:
+        # The new hunks are the diff of base to new, which can differ from old's: a hunk that
+        # diff falls on (or its context), or leaves in doubt, is folded too, until none is.
+        base, reverts, skipped = _reverted(old, [(starts[i], i, pending[i][0]) for i in chosen])
+        for index in skipped:  # found where another folded hunk is: left alone, in doubt
+            chosen.discard(index)
+            del starts[index]
+        changes = compute_hunks(base, new)
+        more = set()
+        for index in starts.keys() - chosen:
+            anchor = pending[index][0]
+            at = moved_through(reverts, starts[index], len(anchor.new_lines))
+            if at is None or _touches(changes, at, anchor):
+                more.add(index)
+            elif moved_through(changes, at, len(anchor.new_lines)) is None:
+                more.add(index)  # where it goes is not certain (an insertion at its own line)
+        if not more:
+            return base, sorted(chosen), reverts
+        chosen |= more
+
+
+def _reverted(old: str, hunks: list[tuple[int, int, Anchor]]) -> tuple[str, list[Hunk], list[int]]:
+    """``old`` with each applied hunk (start, index, anchor) undone where it starts; the
+    reverts made, top down, and the indexes of hunks whose lines overlap one undone below."""
+    text, skipped = old, []
+    swaps: list[Hunk] = []
+    floor = len(_contents(old)) + 1
+    order = sorted(hunks, key=lambda h: (h[0], len(h[2].new_lines), h[1]), reverse=True)
+    for at, index, anchor in order:  # bottom-up: the starts above stay valid
+        end = at + len(anchor.new_lines)
+        two_points = not anchor.new_lines and bool(swaps) and not swaps[-1].old_lines
+        if end > floor or (end == floor and two_points) or not holds(old, anchor.new_lines, at):
+            skipped.append(index)  # overlapping, or two insertion points at one line
+            continue
+        swap = Hunk(at, list(anchor.new_lines), at, list(anchor.old_lines))
+        text = apply_hunks(text, [swap], {0})
+        swaps.append(swap)
+        floor = at
+    return text, list(reversed(swaps)), skipped
 
 
 def apply(text: str, anchor: Anchor, hint: int | None = None) -> str | None:

@@ -11,6 +11,14 @@ Two kinds of hunk, one mechanism (``review.anchor``):
 
 Reading and writing go through a ``DocumentSource``, so an open file is changed through the
 editor (undoable, never clobbering the user's unsaved text) and a closed one on disk.
+
+Where a hunk is: the queue keeps each file's text as it last saw it (``known``: after an agent's
+change it recorded, after a decision it wrote) and follows every open hunk's line through each
+of those changes exactly (``exact``). While the file still holds that text, a decision acts at
+that line with no search, so no look-alike block can be taken for the hunk. A later agent change
+that falls on a hunk, or leaves its line in doubt, folds it in (``anchor.folded``). Only when
+something the queue did not follow changed the file (the user typing) is a hunk looked for by its
+lines and context (``anchor.locate``), refusing whenever that is not certain.
 """
 
 from __future__ import annotations
@@ -28,12 +36,13 @@ from acp_editor.positions import path_to_uri
 from acp_editor.review.anchor import (
     Anchor,
     anchors_for,
-    apply,
     current_range,
-    fold,
+    folded,
+    holds,
     locate,
-    revert,
+    moved_through,
 )
+from acp_editor.text.hunks import Hunk, apply_hunks, compute_hunks
 
 if TYPE_CHECKING:
     from acp_editor.services.documents import DocumentSource
@@ -71,6 +80,10 @@ class ReviewHunk:
     """Found by comparing checkpoints (the agent or a command wrote it), not written through us."""
     file_change: FileChange = None
     """The change made or removed the whole file: rejecting it removes or restores the file."""
+    exact: bool = False
+    """``hint`` is, for certain, the line where the hunk's lines start in the queue's known text
+    of the file (``ReviewQueue.known``): no search, and no look-alike, when the file still holds
+    that text."""
 
     def view(self, text: str | None) -> dict[str, Any]:
         located = None
@@ -119,6 +132,9 @@ class ReviewQueue:
         self.on_written: Callable[[Path, str | None], None] = lambda _path, _text: None
         """Told about every write the queue itself makes (the disk watch must not take them
         for the agent's)."""
+        self.known: dict[str, str] = {}
+        """Each file's text as the queue last saw it (an agent's change recorded, a decision
+        written): where its hunks' exact hints hold."""
         self._ids = itertools.count(1)
         self._lock = asyncio.Lock()  # decisions rewrite files: one at a time
 
@@ -145,6 +161,7 @@ class ReviewQueue:
                 # Where its lines are in the file now: the new text's for an applied hunk, the
                 # old text's for a held one (kept up to date as other hunks are decided).
                 hint=anchor.hint if applied or anchor.old_hint is None else anchor.old_hint,
+                exact=True,
             )
             self.hunks[hunk.hunk_id] = hunk
             made.append(hunk)
@@ -177,26 +194,80 @@ class ReviewQueue:
         self, path: Path, old: str | None, new: str | None
     ) -> tuple[str | None, list[ReviewHunk]]:
         """Pending applied hunks of ``path`` this change touches give way to it: the change is
-        made against the text before them (see ``anchor.fold``), and they are superseded."""
+        made against the text before them (see ``anchor.folded``), and they are superseded."""
         pending = [
             h
             for h in self.hunks.values()
             if h.path == str(path) and h.applied and h.state == "pending"
         ]
         if old is None or new is None or not pending:
+            self._carry(path, old, old, new, [])
             return old, []
-        base, indexes = fold(old, new, [(h.anchor, h.hint) for h in pending])
-        folded = [pending[i] for i in indexes]
-        for hunk in folded:
+        located = [self._exactly(h, old) for h in pending]
+        base, indexes, reverts = folded(old, new, [(h.anchor, h.hint) for h in pending], located)
+        gone = [pending[i] for i in indexes]
+        for hunk in gone:
             hunk.state = "superseded"
             del self.hunks[hunk.hunk_id]
-        return (base if not any(h.file_change == "created" for h in folded) else None), folded
+        self._carry(path, old, base, new, reverts)
+        return (base if not any(h.file_change == "created" for h in gone) else None), gone
+
+    def _exactly(self, hunk: ReviewHunk, text: str) -> int | None:
+        """The hunk's line in ``text`` when the queue knows it for certain, else None."""
+        if not hunk.exact or self.known.get(hunk.path) != text:
+            return None
+        block = hunk.anchor.new_lines if hunk.applied else hunk.anchor.old_lines
+        return hunk.hint if holds(text, block, hunk.hint) else None
+
+    def _carry(
+        self,
+        path: Path,
+        old: str | None,
+        base: str | None,
+        new: str | None,
+        reverts: list[Hunk],
+    ) -> None:
+        """The file went from ``old`` to ``new`` (an agent's change, seen as ``old`` with the
+        folded hunks ``reverts`` undone, giving ``base``, then ``base`` to ``new``, the diff its
+        new hunks are made of): the exact hints of its other open hunks move with the lines they
+        point at. Where that is not certain, they are hints only from now on (a decision will
+        look for those hunks)."""
+        key = str(path)
+        changes = compute_hunks(base, new) if base is not None and new is not None else None
+        for hunk in self.hunks.values():
+            if hunk.path != key or hunk.state != "pending":
+                continue
+            size = len(hunk.anchor.new_lines if hunk.applied else hunk.anchor.old_lines)
+            start = self._exactly(hunk, old) if old is not None else None
+            if start is not None:
+                start = moved_through(reverts, start, size)
+            if start is not None and changes is not None:
+                start = moved_through(changes, start, size)
+            else:
+                start = None
+            hunk.exact = start is not None
+            hunk.hint = start if start is not None else hunk.hint
+        self._know(path, new, followed=True)
+
+    def _know(self, path: Path, text: str | None, *, followed: bool = False) -> None:
+        """The file holds ``text`` now. Unless the queue ``followed`` the change line by line,
+        a text other than the one it knew means something else (the user typing, a turn undone)
+        changed it: no hint is exact in it."""
+        if not followed and self.known.get(str(path)) != text:
+            for hunk in self.hunks.values():
+                if hunk.path == str(path) and hunk.state == "pending":
+                    hunk.exact = False
+        if text is None:
+            self.known.pop(str(path), None)
+        else:
+            self.known[str(path)] = text
 
     async def hold_write(
         self, session_id: str, tool_call_id: str | None, path: Path, old: str | None, new: str
     ) -> None:
         """Wait until the user decided every hunk of this write; the accepted ones are written
         as they are decided. Raises ``ChangeRejected`` if any hunk was rejected."""
+        self._know(path, old or "")  # held: the file keeps its text until a hunk is accepted
         made = self._make(session_id, tool_call_id, path, old or "", new, applied=False)
         if not made:
             return
@@ -296,6 +367,7 @@ class ReviewQueue:
                     fail(hunk, f"cannot read {path}: {exc.message}")
                 return [], failures
             text = ""  # rejecting a deletion: the file comes back
+        self._know(path, text)
         new_text, done = text, []
         # Bottom-up, so a change never moves the lines of the hunks still to do in this batch.
         for hunk in sorted(hunks, key=lambda h: h.hint, reverse=True):
@@ -304,16 +376,19 @@ class ReviewQueue:
                 if hunk.applied
                 else (hunk.anchor.old_lines, hunk.anchor.new_lines)
             )
-            at = locate(new_text, found, hunk.anchor, hunk.hint)
-            swap = revert if hunk.applied else apply
-            step = swap(new_text, hunk.anchor, at) if at is not None else None
-            if at is None or step is None:
+            at = self._exactly(hunk, new_text)
+            if at is None and not hunk.exact:
+                at = locate(new_text, found, hunk.anchor, hunk.hint)
+            if at is None:
                 verb = "reverted" if hunk.applied else "applied"
                 fail(hunk, f"its lines were changed since, so it cannot be {verb} safely")
                 continue
-            new_text = step
+            swap = Hunk(at, list(found), at, list(put))
+            new_text = apply_hunks(new_text, [swap], {0})  # right there: no second search
             done.append(hunk)
-            self._shift(hunk, at, len(put) - len(found))
+            self._shift(hunk, swap)
+            self.known[str(path)] = new_text  # the others' exact hints moved with the swap
+
         if done and not new_text and all(h.file_change == "created" for h in done):
             removed = await self._remove(path, done, fail)  # rejecting a creation: it goes
             return (done if removed else [], failures)
@@ -347,15 +422,20 @@ class ReviewQueue:
         self.on_written(path, None)
         return True
 
-    def _shift(self, moved: ReviewHunk, at: int, delta: int) -> None:
-        """Keep the position hints of the file's other open hunks true after a swap at ``at``."""
+    def _shift(self, moved: ReviewHunk, swap: Hunk) -> None:
+        """Keep the position hints of the file's other open hunks true after ``swap``; a hint
+        the swap leaves in doubt (an insertion point at its very line) is exact no more."""
+        at, delta = swap.old_start, len(swap.new_lines) - len(swap.old_lines)
         moved.hint = at
-        if delta == 0:
-            return
         for hunk in self.hunks.values():
-            same_file = hunk is not moved and hunk.path == moved.path
-            if same_file and hunk.state == "pending" and hunk.hint > at:
-                hunk.hint += delta
+            if hunk is moved or hunk.path != moved.path or hunk.state != "pending":
+                continue
+            block = hunk.anchor.new_lines if hunk.applied else hunk.anchor.old_lines
+            where = moved_through([swap], hunk.hint, len(block))
+            if where is None:
+                hunk.exact = False
+                where = hunk.hint + delta if hunk.hint > at else hunk.hint
+            hunk.hint = where
 
     # -- for the next prompt --------------------------------------------------------------------
 
