@@ -78,14 +78,15 @@ class Anchor:
     held hunk, which sits in the old text. ``None``: use ``hint``."""
 
 
-def anchors_for(old: str, new: str) -> list[Anchor]:
-    """One anchor per ``compute_hunks(old, new)`` hunk, in order, with its context.
+def anchors_for(old: str, new: str, hunks: list[Hunk] | None = None) -> list[Anchor]:
+    """One anchor per ``compute_hunks(old, new)`` hunk (``hunks``, when the caller has them
+    already), in order, with its context.
 
     The context is taken between the neighbouring hunks only (see the module docstring); those
     lines are the same in ``old`` and ``new``, so one anchor serves both directions.
     """
     lines = _contents(new)
-    hunks = compute_hunks(old, new)
+    hunks = compute_hunks(old, new) if hunks is None else hunks
     anchors = []
     for number, hunk in enumerate(hunks):
         start = hunk.new_start
@@ -229,7 +230,7 @@ def moved_through(changes: Sequence[Hunk], start: int, size: int) -> int | None:
 
 def fold(old: str, new: str, pending: Sequence[tuple[Anchor, int]]) -> tuple[str, list[int]]:
     """``folded`` without the reverts (see there)."""
-    base, indexes, _reverts = folded(old, new, pending)
+    base, indexes, _reverts, _changes = folded(old, new, pending)
     return base, indexes
 
 
@@ -238,7 +239,7 @@ def folded(
     new: str,
     pending: Sequence[tuple[Anchor, int]],
     located: Sequence[int | None] | None = None,
-) -> tuple[str, list[int], list[Hunk]]:
+) -> tuple[str, list[int], list[Hunk], list[Hunk]]:
     """A new change (``old`` -> ``new``) over applied hunks still pending in ``old``: which of
     them it touches, and the text before those (them reverted in ``old``).
 
@@ -247,7 +248,7 @@ def folded(
     base and the indexes into ``pending`` (``(anchor, hint)`` pairs) that were folded; a hunk
     that cannot be found for certain is left alone. ``located``: where each hunk's new lines
     are in ``old`` when the caller knows it for certain (None: look for them). Also returns the
-    reverts made, as hunks of ``old`` to ``base`` from the top down.
+    reverts made, as hunks of ``old`` to ``base`` from the top down, and ``base`` to ``new``'s.
     """
     starts: dict[int, int] = {}
     for index, (anchor, hint) in enumerate(pending):
@@ -264,7 +265,7 @@ def folded(
         for index in skipped:  # found where another folded hunk is: left alone, in doubt
             chosen.discard(index)
             del starts[index]
-        changes = compute_hunks(base, new)
+        changes = compute_hunks(base, new) if reverts else changes
         more = set()
         for index in starts.keys() - chosen:
             anchor = pending[index][0]
@@ -274,7 +275,7 @@ def folded(
             elif moved_through(changes, at, len(anchor.new_lines)) is None:
                 more.add(index)  # where it goes is not certain (an insertion at its own line)
         if not more:
-            return base, sorted(chosen), reverts
+            return base, sorted(chosen), reverts, changes
         chosen |= more
 
 

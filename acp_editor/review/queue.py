@@ -148,9 +148,10 @@ class ReviewQueue:
         old: str,
         new: str,
         applied: bool,
+        hunks: list[Hunk] | None = None,
     ) -> list[ReviewHunk]:
         made = []
-        for anchor in anchors_for(old, new):
+        for anchor in anchors_for(old, new, hunks):
             hunk = ReviewHunk(
                 f"h{next(self._ids)}",
                 session_id,
@@ -180,8 +181,10 @@ class ReviewQueue:
         """A change that is already in the file (``None``: the file did not / does not exist)."""
         if self.mode == "off" or old == new:
             return []
-        base, folded = self._fold(path, old, new)
-        made = self._make(session_id, tool_call_id, path, base or "", new or "", applied=True)
+        base, folded, changes = self._fold(path, old, new)
+        made = self._make(
+            session_id, tool_call_id, path, base or "", new or "", applied=True, hunks=changes
+        )
         created = old is None or any(h.file_change == "created" for h in folded)
         kind: FileChange = "created" if created else "deleted" if new is None else None
         for hunk in made:
@@ -192,25 +195,30 @@ class ReviewQueue:
 
     def _fold(
         self, path: Path, old: str | None, new: str | None
-    ) -> tuple[str | None, list[ReviewHunk]]:
+    ) -> tuple[str | None, list[ReviewHunk], list[Hunk] | None]:
         """Pending applied hunks of ``path`` this change touches give way to it: the change is
-        made against the text before them (see ``anchor.folded``), and they are superseded."""
+        made against the text before them (see ``anchor.folded``), and they are superseded.
+        Returns that text, the hunks folded, and its diff to ``new`` when already made."""
         pending = [
             h
             for h in self.hunks.values()
             if h.path == str(path) and h.applied and h.state == "pending"
         ]
         if old is None or new is None or not pending:
-            self._carry(path, old, old, new, [])
-            return old, []
+            changes = self._carry(path, old, old, new, [], None)
+            return old, [], changes
         located = [self._exactly(h, old) for h in pending]
-        base, indexes, reverts = folded(old, new, [(h.anchor, h.hint) for h in pending], located)
+        base, indexes, reverts, changes = folded(
+            old, new, [(h.anchor, h.hint) for h in pending], located
+        )
         gone = [pending[i] for i in indexes]
         for hunk in gone:
             hunk.state = "superseded"
             del self.hunks[hunk.hunk_id]
-        self._carry(path, old, base, new, reverts)
-        return (base if not any(h.file_change == "created" for h in gone) else None), gone
+        self._carry(path, old, base, new, reverts, changes)
+        if any(h.file_change == "created" for h in gone):
+            return None, gone, None
+        return base, gone, changes
 
     def _exactly(self, hunk: ReviewHunk, text: str) -> int | None:
         """The hunk's line in ``text`` when the queue knows it for certain, else None."""
@@ -226,17 +234,18 @@ class ReviewQueue:
         base: str | None,
         new: str | None,
         reverts: list[Hunk],
-    ) -> None:
+        changes: list[Hunk] | None,
+    ) -> list[Hunk] | None:
         """The file went from ``old`` to ``new`` (an agent's change, seen as ``old`` with the
         folded hunks ``reverts`` undone, giving ``base``, then ``base`` to ``new``, the diff its
         new hunks are made of): the exact hints of its other open hunks move with the lines they
         point at. Where that is not certain, they are hints only from now on (a decision will
-        look for those hunks)."""
+        look for those hunks). Returns ``base`` to ``new``'s diff (``changes``, when given)."""
         key = str(path)
-        changes = compute_hunks(base, new) if base is not None and new is not None else None
-        for hunk in self.hunks.values():
-            if hunk.path != key or hunk.state != "pending":
-                continue
+        pending = [h for h in self.hunks.values() if h.path == key and h.state == "pending"]
+        if changes is None and pending and base is not None and new is not None:
+            changes = compute_hunks(base, new)
+        for hunk in pending:
             size = len(hunk.anchor.new_lines if hunk.applied else hunk.anchor.old_lines)
             start = self._exactly(hunk, old) if old is not None else None
             if start is not None:
@@ -248,6 +257,7 @@ class ReviewQueue:
             hunk.exact = start is not None
             hunk.hint = start if start is not None else hunk.hint
         self._know(path, new, followed=True)
+        return changes
 
     def _know(self, path: Path, text: str | None, *, followed: bool = False) -> None:
         """The file holds ``text`` now. Unless the queue ``followed`` the change line by line,
