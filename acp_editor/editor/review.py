@@ -55,6 +55,10 @@ class EditorReview:
         queue = self.queue
         return list(queue.hunks.values()) if queue is not None else []
 
+    def _view(self, hunk: ReviewHunk, text: str | None) -> dict[str, Any]:
+        known = self.queue.known.get(hunk.path) if self.queue is not None else None
+        return hunk.view(text, known)
+
     # -- showing --------------------------------------------------------------------------------
 
     def changed(self, hunks: list[ReviewHunk]) -> None:
@@ -86,7 +90,7 @@ class EditorReview:
                 self._track(path)
                 self._publish_conflicts(path)
             if chosen:
-                views = [h.view(texts.get(h.path)) for h in chosen.values()]
+                views = [self._view(h, texts.get(h.path)) for h in chosen.values()]
                 self.channel.notify(proto.ACP_REVIEW_CHANGED, {"hunks": views})
             return
         for path in paths:
@@ -109,7 +113,7 @@ class EditorReview:
         # (didChange) after telling us it applied it; then we publish again.
         self._track(path)
         for hunk in pending:
-            view = hunk.view(text)
+            view = self._view(hunk, text)
             if view["range"] is None:
                 continue
             diagnostics.append(
@@ -161,7 +165,7 @@ class EditorReview:
             text = doc.source if doc is not None else None
             line = params.range.start.line
             for hunk in pending:
-                where = hunk.view(text)["range"]
+                where = self._view(hunk, text)["range"]
                 if where and where["start"]["line"] <= line <= max(
                     where["end"]["line"], where["start"]["line"]
                 ):

@@ -36,6 +36,7 @@ from acp_editor.positions import path_to_uri
 from acp_editor.review.anchor import (
     Anchor,
     anchors_for,
+    block_range,
     current_range,
     folded,
     holds,
@@ -85,10 +86,17 @@ class ReviewHunk:
     of the file (``ReviewQueue.known``): no search, and no look-alike, when the file still holds
     that text."""
 
-    def view(self, text: str | None) -> dict[str, Any]:
+    def view(self, text: str | None, known: str | None = None) -> dict[str, Any]:
+        """The hunk for an editor; its range in ``text`` where a decision would act: at its
+        exact line when ``text`` is the queue's ``known`` text of the file, else found by its
+        lines and context."""
         located = None
+        block = self.anchor.new_lines if self.applied else self.anchor.old_lines
         if text is not None and self.state == "pending":
-            located = current_range(text, self.anchor, self.applied, hint=self.hint)
+            if self.exact and text == known and holds(text, block, self.hint):
+                located = block_range(text, self.hint, len(block))
+            else:
+                located = current_range(text, self.anchor, self.applied, hint=self.hint)
         out: dict[str, Any] = {
             "hunkId": self.hunk_id,
             "sessionId": self.session_id,

@@ -92,3 +92,22 @@ def test_rejecting_every_hunk_in_any_order_gives_back_the_first_text(
 def test_cases_a_random_search_found(texts: list[str], seed: int) -> None:
     final, refused = asyncio.run(reject_all(texts, seed))
     assert (final, refused) == (texts[0], [])
+
+
+async def test_the_range_shown_is_where_a_decision_acts() -> None:
+    """The first case above: once the other hunk is rejected, a look-alike of the insertion
+    matches its recorded context better than the insertion itself does."""
+    texts = ["b\na\nb\nb\n", "b\nb\n", "a\nb\nb\n"]
+    files = Files(a_py=texts[-1])
+    queue = ReviewQueue(files, "after-write")
+    queue.record_applied("s", "c1", A, texts[0], texts[1])
+    (inserted,) = queue.record_applied("s", "c2", A, texts[1], texts[2])
+    (other,) = [h for h in queue.hunks.values() if h is not inserted]
+    await queue.decide([other], accept=False)
+    text = files.texts[A]
+    assert text == "a\nb\na\nb\nb\n"
+    shown = inserted.view(text, queue.known[str(A)])["range"]
+    assert shown["start"]["line"] == 0
+    assert inserted.view(text)["range"]["start"]["line"] == 2  # by context alone: the look-alike
+    await queue.decide([inserted], accept=False)
+    assert files.texts[A] == texts[0]
