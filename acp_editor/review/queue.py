@@ -16,9 +16,11 @@ Where a hunk is: the queue keeps each file's text as it last saw it (``known``: 
 change it recorded, after a decision it wrote) and follows every open hunk's line through each
 of those changes exactly (``exact``). While the file still holds that text, a decision acts at
 that line with no search, so no look-alike block can be taken for the hunk. A later agent change
-that falls on a hunk, or leaves its line in doubt, folds it in (``anchor.folded``). Only when
-something the queue did not follow changed the file (the user typing) is a hunk looked for by its
-lines and context (``anchor.locate``), refusing whenever that is not certain.
+that falls on a hunk, or leaves its line in doubt, folds it in (``anchor.folded``). A text the
+queue did not see coming (the user typed) is followed as its diff from the known one says; a hunk
+that diff falls on is ``lost``: not decided, as nothing is certain about it any more. Only hunks
+without an exact line (kept from an earlier run) are looked for by their lines and context
+(``anchor.locate``), refusing whenever that is not certain.
 """
 
 from __future__ import annotations
@@ -85,6 +87,9 @@ class ReviewHunk:
     """``hint`` is, for certain, the line where the hunk's lines start in the queue's known text
     of the file (``ReviewQueue.known``): no search, and no look-alike, when the file still holds
     that text."""
+    lost: bool = False
+    """A change the queue followed fell on the hunk's lines (the user typed in them) or left its
+    place in doubt: looking for it by its lines could take a look-alike, so it is not decided."""
 
     def view(self, text: str | None, known: str | None = None) -> dict[str, Any]:
         """The hunk for an editor; its range in ``text`` where a decision would act: at its
@@ -92,7 +97,7 @@ class ReviewHunk:
         lines and context."""
         located = None
         block = self.anchor.new_lines if self.applied else self.anchor.old_lines
-        if text is not None and self.state == "pending":
+        if text is not None and self.state == "pending" and not self.lost:
             if self.exact and text == known and holds(text, block, self.hint):
                 located = block_range(text, self.hint, len(block))
             else:
@@ -207,6 +212,8 @@ class ReviewQueue:
         """Pending applied hunks of ``path`` this change touches give way to it: the change is
         made against the text before them (see ``anchor.folded``), and they are superseded.
         Returns that text, the hunks folded, and its diff to ``new`` when already made."""
+        if old is not None:
+            self._know(path, old)  # the text this change started from, if not the one known
         pending = [
             h
             for h in self.hunks.values()
@@ -269,12 +276,18 @@ class ReviewQueue:
 
     def _know(self, path: Path, text: str | None, *, followed: bool = False) -> None:
         """The file holds ``text`` now. Unless the queue ``followed`` the change line by line,
-        a text other than the one it knew means something else (the user typing, a turn undone)
-        changed it: no hint is exact in it."""
-        if not followed and self.known.get(str(path)) != text:
+        a text other than the one it knew means something else changed it (the user typing, a
+        turn undone): each exact hint moves through that change as a diff sees it, and is exact
+        no more where the change falls on its lines or leaves it in doubt."""
+        before = self.known.get(str(path))
+        if not followed and before != text:
+            changes = compute_hunks(before, text) if before is not None and text is not None else []
             for hunk in self.hunks.values():
-                if hunk.path == str(path) and hunk.state == "pending":
-                    hunk.exact = False
+                if hunk.path == str(path) and hunk.state == "pending" and hunk.exact:
+                    size = len(hunk.anchor.new_lines if hunk.applied else hunk.anchor.old_lines)
+                    moved = moved_through(changes, hunk.hint, size) if changes else None
+                    hunk.exact, hunk.lost = moved is not None, bool(changes) and moved is None
+                    hunk.hint = moved if moved is not None else hunk.hint
         if text is None:
             self.known.pop(str(path), None)
         else:
@@ -395,7 +408,7 @@ class ReviewQueue:
                 else (hunk.anchor.old_lines, hunk.anchor.new_lines)
             )
             at = self._exactly(hunk, new_text)
-            if at is None and not hunk.exact:
+            if at is None and not hunk.exact and not hunk.lost:
                 at = locate(new_text, found, hunk.anchor, hunk.hint)
             if at is None:
                 verb = "reverted" if hunk.applied else "applied"
@@ -451,6 +464,7 @@ class ReviewQueue:
             block = hunk.anchor.new_lines if hunk.applied else hunk.anchor.old_lines
             where = moved_through([swap], hunk.hint, len(block))
             if where is None:
+                hunk.lost = hunk.lost or hunk.exact  # an exact place the swap left in doubt
                 hunk.exact = False
                 where = hunk.hint + delta if hunk.hint > at else hunk.hint
             hunk.hint = where

@@ -76,6 +76,41 @@ def test_rejecting_every_hunk_in_any_order_gives_back_the_first_text(
     assert final == texts[0]
 
 
+async def reject_all_after_typing(
+    texts: list[str], typed: list[int], seed: int
+) -> tuple[str, list[dict[str, str]]]:
+    """As ``reject_all``, with the user's own lines (``u0``, ``u1``...) typed in first."""
+    files = Files(a_py=texts[-1])
+    queue = ReviewQueue(files, "after-write")
+    for number, (old, new) in enumerate(itertools.pairwise(texts)):
+        queue.record_applied("s", f"c{number}", A, old, new)
+    lines = files.texts[A].splitlines(keepends=True)
+    for number, at in enumerate(typed):
+        lines.insert(min(at, len(lines)), f"u{number}\n")
+    files.texts[A] = "".join(lines)
+    pending = [h for h in queue.hunks.values() if h.state == "pending"]
+    random.Random(seed).shuffle(pending)
+    refused = []
+    for hunk in pending:
+        refused += [r for r in await queue.decide([hunk], accept=False) if "error" in r]
+    return files.texts[A], refused
+
+
+@settings(max_examples=400, deadline=None)
+@given(histories(), st.lists(st.integers(0, 12), min_size=1, max_size=2), st.integers(0, 1000))
+def test_after_the_user_typed_a_rejection_is_right_or_refused(
+    texts: list[str], typed: list[int], seed: int
+) -> None:
+    """Lines the user typed between the agent's changes and the review: every rejection that
+    goes through undoes exactly its hunk, so when none is refused the file is the first text
+    with the user's lines in it (a hunk they typed into is refused: nothing else is certain)."""
+    final, refused = asyncio.run(reject_all_after_typing(texts, typed, seed))
+    lines = final.splitlines(keepends=True)
+    assert sum(line.startswith("u") for line in lines) == len(typed)
+    if not refused:
+        assert "".join(line for line in lines if not line.startswith("u")) == texts[0]
+
+
 @pytest.mark.parametrize(
     "texts",
     [
