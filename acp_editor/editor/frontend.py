@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from acp_editor.editor.review import EditorReview
     from acp_editor.editor.status import AgentStatus
     from acp_editor.editor.transcript import Transcripts
-    from acp_editor.review.queue import ReviewHunk
+    from acp_editor.review.hunk import ReviewHunk
     from acp_editor.services.documents import DocumentSource
     from acp_editor.session.state import SessionView
 

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from acp_editor.editor.channel import EditorChannel
     from acp_editor.editor.conflicts import Conflicts
     from acp_editor.editor.documents import EditorDocuments
-    from acp_editor.review.queue import ReviewHunk, ReviewQueue
+    from acp_editor.review.hunk import ReviewHunk
+    from acp_editor.review.queue import ReviewQueue
 
 log = get_logger("editor.review")
 REPUBLISH_DELAY = 0.1

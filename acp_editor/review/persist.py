@@ -21,7 +21,8 @@ from acp_editor.review.anchor import Anchor
 from acp_editor.services.checkpoints import per_root
 
 if TYPE_CHECKING:
-    from acp_editor.review.queue import ReviewHunk, ReviewQueue
+    from acp_editor.review.hunk import ReviewHunk
+    from acp_editor.review.queue import ReviewQueue
 
 log = get_logger("review.persist")
 

@@ -12,15 +12,10 @@ Two kinds of hunk, one mechanism (``review.anchor``):
 Reading and writing go through a ``DocumentSource``, so an open file is changed through the
 editor (undoable, never clobbering the user's unsaved text) and a closed one on disk.
 
-Where a hunk is: the queue keeps each file's text as it last saw it (``known``: after an agent's
-change it recorded, after a decision it wrote) and follows every open hunk's line through each
-of those changes exactly (``exact``). While the file still holds that text, a decision acts at
-that line with no search, so no look-alike block can be taken for the hunk. A later agent change
-that falls on a hunk, or leaves its line in doubt, folds it in (``anchor.folded``). A text the
-queue did not see coming (the user typed) is followed as its diff from the known one says; a hunk
-that diff falls on is ``lost``: not decided, as nothing is certain about it any more. Only hunks
-without an exact line (kept from an earlier run) are looked for by their lines and context
-(``anchor.locate``), refusing whenever that is not certain.
+Where a hunk is, exactly, is ``review.tracking``'s bookkeeping: while the file holds the text
+the queue knows, a decision acts at the hunk's line with no search; a hunk without such a line
+(kept from an earlier run) is looked for by its lines and context (``anchor.locate``), refusing
+whenever that is not certain.
 """
 
 from __future__ import annotations
@@ -28,24 +23,26 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
-from acp_editor.positions import path_to_uri
 from acp_editor.review.anchor import (
-    Anchor,
     anchors_for,
-    block_range,
-    current_range,
     folded,
-    holds,
     locate,
-    moved_through,
 )
-from acp_editor.text.hunks import Hunk, apply_hunks, compute_hunks
+from acp_editor.review.hunk import (
+    ChangeRejected,
+    FileChange,
+    HeldWrite,
+    ReviewHunk,
+    State,
+    describe,
+)
+from acp_editor.review.tracking import Tracking
+from acp_editor.text.hunks import Hunk, apply_hunks
 
 if TYPE_CHECKING:
     from acp_editor.services.documents import DocumentSource
@@ -53,82 +50,6 @@ if TYPE_CHECKING:
 log = get_logger("review")
 
 Mode = Literal["after-write", "before-write", "off"]
-State = Literal["pending", "accepted", "rejected", "superseded"]
-"""``superseded``: the agent changed the hunk's lines again; a new hunk holds both changes."""
-FileChange = Literal["created", "deleted", None]
-
-
-class ChangeRejected(RpcError):
-    """The user rejected (part of) an agent's write: the agent is told what was kept."""
-
-    CODE = -32603
-    MESSAGE = "The user rejected the change"
-
-
-@dataclass
-class ReviewHunk:
-    hunk_id: str
-    session_id: str
-    tool_call_id: str | None
-    path: str
-    anchor: Anchor
-    applied: bool
-    state: State = "pending"
-    hint: int = 0
-    message: str | None = None
-    write: HeldWrite | None = None
-    reported: bool = False
-    """A rejection already told to the agent (``tellAgentRejections``)."""
-    found_on_disk: bool = False
-    """Found by comparing checkpoints (the agent or a command wrote it), not written through us."""
-    file_change: FileChange = None
-    """The change made or removed the whole file: rejecting it removes or restores the file."""
-    exact: bool = False
-    """``hint`` is, for certain, the line where the hunk's lines start in the queue's known text
-    of the file (``ReviewQueue.known``): no search, and no look-alike, when the file still holds
-    that text."""
-    lost: bool = False
-    """A change the queue followed fell on the hunk's lines (the user typed in them) or left its
-    place in doubt: looking for it by its lines could take a look-alike, so it is not decided."""
-
-    def view(self, text: str | None, known: str | None = None) -> dict[str, Any]:
-        """The hunk for an editor; its range in ``text`` where a decision would act: at its
-        exact line when ``text`` is the queue's ``known`` text of the file, else found by its
-        lines and context."""
-        located = None
-        block = self.anchor.new_lines if self.applied else self.anchor.old_lines
-        if text is not None and self.state == "pending" and not self.lost:
-            if self.exact and text == known and holds(text, block, self.hint):
-                located = block_range(text, self.hint, len(block))
-            else:
-                located = current_range(text, self.anchor, self.applied, hint=self.hint)
-        out: dict[str, Any] = {
-            "hunkId": self.hunk_id,
-            "sessionId": self.session_id,
-            "toolCallId": self.tool_call_id,
-            "uri": path_to_uri(self.path),
-            "path": self.path,
-            "state": self.state,
-            "applied": self.applied,
-            "oldLines": list(self.anchor.old_lines),
-            "newLines": list(self.anchor.new_lines),
-            "range": located,
-        }
-        if self.message:
-            out["message"] = self.message
-        return out
-
-
-def _new_future() -> asyncio.Future[None]:
-    return asyncio.get_running_loop().create_future()
-
-
-@dataclass
-class HeldWrite:
-    """An ``fs/write_text_file`` waiting for the user (before-write mode)."""
-
-    hunks: list[ReviewHunk] = field(default_factory=list)
-    done: asyncio.Future[None] = field(default_factory=_new_future)
 
 
 class ReviewQueue:
@@ -145,9 +66,7 @@ class ReviewQueue:
         self.on_written: Callable[[Path, str | None], None] = lambda _path, _text: None
         """Told about every write the queue itself makes (the disk watch must not take them
         for the agent's)."""
-        self.known: dict[str, str] = {}
-        """Each file's text as the queue last saw it (an agent's change recorded, a decision
-        written): where its hunks' exact hints hold."""
+        self.tracking = Tracking(self.hunks)
         self._ids = itertools.count(1)
         self._lock = asyncio.Lock()  # decisions rewrite files: one at a time
 
@@ -213,16 +132,16 @@ class ReviewQueue:
         made against the text before them (see ``anchor.folded``), and they are superseded.
         Returns that text, the hunks folded, and its diff to ``new`` when already made."""
         if old is not None:
-            self._know(path, old)  # the text this change started from, if not the one known
+            self.tracking.know(path, old)  # where this change started from, if not the known text
         pending = [
             h
             for h in self.hunks.values()
             if h.path == str(path) and h.applied and h.state == "pending"
         ]
         if old is None or new is None or not pending:
-            changes = self._carry(path, old, old, new, [], None)
+            changes = self.tracking.carry(path, old, old, new, [], None)
             return old, [], changes
-        located = [self._exactly(h, old) for h in pending]
+        located = [self.tracking.exactly(h, old) for h in pending]
         base, indexes, reverts, changes = folded(
             old, new, [(h.anchor, h.hint) for h in pending], located
         )
@@ -230,75 +149,22 @@ class ReviewQueue:
         for hunk in gone:
             hunk.state = "superseded"
             del self.hunks[hunk.hunk_id]
-        self._carry(path, old, base, new, reverts, changes)
+        self.tracking.carry(path, old, base, new, reverts, changes)
         if any(h.file_change == "created" for h in gone):
             return None, gone, None
         return base, gone, changes
 
-    def _exactly(self, hunk: ReviewHunk, text: str) -> int | None:
-        """The hunk's line in ``text`` when the queue knows it for certain, else None."""
-        if not hunk.exact or self.known.get(hunk.path) != text:
-            return None
-        block = hunk.anchor.new_lines if hunk.applied else hunk.anchor.old_lines
-        return hunk.hint if holds(text, block, hunk.hint) else None
-
-    def _carry(
-        self,
-        path: Path,
-        old: str | None,
-        base: str | None,
-        new: str | None,
-        reverts: list[Hunk],
-        changes: list[Hunk] | None,
-    ) -> list[Hunk] | None:
-        """The file went from ``old`` to ``new`` (an agent's change, seen as ``old`` with the
-        folded hunks ``reverts`` undone, giving ``base``, then ``base`` to ``new``, the diff its
-        new hunks are made of): the exact hints of its other open hunks move with the lines they
-        point at. Where that is not certain, they are hints only from now on (a decision will
-        look for those hunks). Returns ``base`` to ``new``'s diff (``changes``, when given)."""
-        key = str(path)
-        pending = [h for h in self.hunks.values() if h.path == key and h.state == "pending"]
-        if changes is None and pending and base is not None and new is not None:
-            changes = compute_hunks(base, new)
-        for hunk in pending:
-            size = len(hunk.anchor.new_lines if hunk.applied else hunk.anchor.old_lines)
-            start = self._exactly(hunk, old) if old is not None else None
-            if start is not None:
-                start = moved_through(reverts, start, size)
-            if start is not None and changes is not None:
-                start = moved_through(changes, start, size)
-            else:
-                start = None
-            hunk.exact = start is not None
-            hunk.hint = start if start is not None else hunk.hint
-        self._know(path, new, followed=True)
-        return changes
-
-    def _know(self, path: Path, text: str | None, *, followed: bool = False) -> None:
-        """The file holds ``text`` now. Unless the queue ``followed`` the change line by line,
-        a text other than the one it knew means something else changed it (the user typing, a
-        turn undone): each exact hint moves through that change as a diff sees it, and is exact
-        no more where the change falls on its lines or leaves it in doubt."""
-        before = self.known.get(str(path))
-        if not followed and before != text:
-            changes = compute_hunks(before, text) if before is not None and text is not None else []
-            for hunk in self.hunks.values():
-                if hunk.path == str(path) and hunk.state == "pending" and hunk.exact:
-                    size = len(hunk.anchor.new_lines if hunk.applied else hunk.anchor.old_lines)
-                    moved = moved_through(changes, hunk.hint, size) if changes else None
-                    hunk.exact, hunk.lost = moved is not None, bool(changes) and moved is None
-                    hunk.hint = moved if moved is not None else hunk.hint
-        if text is None:
-            self.known.pop(str(path), None)
-        else:
-            self.known[str(path)] = text
+    @property
+    def known(self) -> dict[str, str]:
+        """Each file's text as the queue last saw it (``review.tracking``)."""
+        return self.tracking.known
 
     async def hold_write(
         self, session_id: str, tool_call_id: str | None, path: Path, old: str | None, new: str
     ) -> None:
         """Wait until the user decided every hunk of this write; the accepted ones are written
         as they are decided. Raises ``ChangeRejected`` if any hunk was rejected."""
-        self._know(path, old or "")  # held: the file keeps its text until a hunk is accepted
+        self.tracking.know(path, old or "")  # held: the file keeps it until a hunk is accepted
         made = self._make(session_id, tool_call_id, path, old or "", new, applied=False)
         if not made:
             return
@@ -326,7 +192,7 @@ class ReviewQueue:
                 f"the user rejected {len(rejected)} of {len(made)} change(s) to {path}"
                 + (f"; the other {kept} were written" if kept else "; the file was not changed")
                 + ". Rejected: "
-                + "; ".join(_describe(h) for h in rejected)
+                + "; ".join(describe(h) for h in rejected)
             )
 
     # -- decisions ------------------------------------------------------------------------------
@@ -398,16 +264,13 @@ class ReviewQueue:
                     fail(hunk, f"cannot read {path}: {exc.message}")
                 return [], failures
             text = ""  # rejecting a deletion: the file comes back
-        self._know(path, text)
+        self.tracking.know(path, text)
         new_text, done = text, []
         # Bottom-up, so a change never moves the lines of the hunks still to do in this batch.
         for hunk in sorted(hunks, key=lambda h: h.hint, reverse=True):
-            found, put = (
-                (hunk.anchor.new_lines, hunk.anchor.old_lines)
-                if hunk.applied
-                else (hunk.anchor.old_lines, hunk.anchor.new_lines)
-            )
-            at = self._exactly(hunk, new_text)
+            found = hunk.block
+            put = hunk.anchor.old_lines if hunk.applied else hunk.anchor.new_lines
+            at = self.tracking.exactly(hunk, new_text)
             if at is None and not hunk.exact and not hunk.lost:
                 at = locate(new_text, found, hunk.anchor, hunk.hint)
             if at is None:
@@ -417,8 +280,7 @@ class ReviewQueue:
             swap = Hunk(at, list(found), at, list(put))
             new_text = apply_hunks(new_text, [swap], {0})  # right there: no second search
             done.append(hunk)
-            self._shift(hunk, swap)
-            self.known[str(path)] = new_text  # the others' exact hints moved with the swap
+            self.tracking.shift(hunk, swap, path, new_text)
 
         if done and not new_text and all(h.file_change == "created" for h in done):
             removed = await self._remove(path, done, fail)  # rejecting a creation: it goes
@@ -452,22 +314,6 @@ class ReviewQueue:
             return False
         self.on_written(path, None)
         return True
-
-    def _shift(self, moved: ReviewHunk, swap: Hunk) -> None:
-        """Keep the position hints of the file's other open hunks true after ``swap``; a hint
-        the swap leaves in doubt (an insertion point at its very line) is exact no more."""
-        at, delta = swap.old_start, len(swap.new_lines) - len(swap.old_lines)
-        moved.hint = at
-        for hunk in self.hunks.values():
-            if hunk is moved or hunk.path != moved.path or hunk.state != "pending":
-                continue
-            block = hunk.anchor.new_lines if hunk.applied else hunk.anchor.old_lines
-            where = moved_through([swap], hunk.hint, len(block))
-            if where is None:
-                hunk.lost = hunk.lost or hunk.exact  # an exact place the swap left in doubt
-                hunk.exact = False
-                where = hunk.hint + delta if hunk.hint > at else hunk.hint
-            hunk.hint = where
 
     # -- for the next prompt --------------------------------------------------------------------
 
@@ -507,7 +353,7 @@ class ReviewQueue:
             hunk.reported = True
         return (
             "Note from the editor: the user reviewed your earlier changes and rejected these "
-            "(they are not in the files now): " + "; ".join(_describe(h) for h in rejected) + "."
+            "(they are not in the files now): " + "; ".join(describe(h) for h in rejected) + "."
         )
 
 
@@ -516,8 +362,3 @@ def _by_path(hunks: list[ReviewHunk]) -> dict[str, list[ReviewHunk]]:
     for hunk in hunks:
         grouped.setdefault(hunk.path, []).append(hunk)
     return grouped
-
-
-def _describe(hunk: ReviewHunk) -> str:
-    old, new = len(hunk.anchor.old_lines), len(hunk.anchor.new_lines)
-    return f"{hunk.path} near line {hunk.hint + 1} (-{old} +{new} lines)"

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from acp_editor.errors import ResourceNotFound
-from acp_editor.review.queue import ChangeRejected, ReviewHunk, ReviewQueue
+from acp_editor.review.hunk import ChangeRejected, ReviewHunk
+from acp_editor.review.queue import ReviewQueue
 
 OLD = "one\ntwo\nthree\nfour\nfive\nsix\nseven\n"
 NEW = "ONE\ntwo\nthree\nfour\nfive\nsix\nseven\neight\n"  # two hunks: line 1, an appended line

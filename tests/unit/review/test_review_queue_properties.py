@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -53,11 +54,19 @@ def histories(draw: st.DrawFn) -> list[str]:
     return [text_of(t) for t in texts]
 
 
-async def reject_all(texts: list[str], seed: int) -> tuple[str, list[dict[str, str]]]:
+async def reject_all(
+    texts: list[str], seed: int, typed: Sequence[int] = ()
+) -> tuple[str, list[dict[str, str]]]:
+    """Record the changes, have the user type their own lines (``u0``, ``u1``... at ``typed``),
+    then reject every hunk in an order drawn from ``seed``: the text, and what was refused."""
     files = Files(a_py=texts[-1])
     queue = ReviewQueue(files, "after-write")
     for number, (old, new) in enumerate(itertools.pairwise(texts)):
         queue.record_applied("s", f"c{number}", A, old, new)
+    lines = files.texts[A].splitlines(keepends=True)
+    for number, at in enumerate(typed):
+        lines.insert(min(at, len(lines)), f"u{number}\n")
+    files.texts[A] = "".join(lines)
     pending = [h for h in queue.hunks.values() if h.state == "pending"]
     random.Random(seed).shuffle(pending)
     refused = []
@@ -76,26 +85,6 @@ def test_rejecting_every_hunk_in_any_order_gives_back_the_first_text(
     assert final == texts[0]
 
 
-async def reject_all_after_typing(
-    texts: list[str], typed: list[int], seed: int
-) -> tuple[str, list[dict[str, str]]]:
-    """As ``reject_all``, with the user's own lines (``u0``, ``u1``...) typed in first."""
-    files = Files(a_py=texts[-1])
-    queue = ReviewQueue(files, "after-write")
-    for number, (old, new) in enumerate(itertools.pairwise(texts)):
-        queue.record_applied("s", f"c{number}", A, old, new)
-    lines = files.texts[A].splitlines(keepends=True)
-    for number, at in enumerate(typed):
-        lines.insert(min(at, len(lines)), f"u{number}\n")
-    files.texts[A] = "".join(lines)
-    pending = [h for h in queue.hunks.values() if h.state == "pending"]
-    random.Random(seed).shuffle(pending)
-    refused = []
-    for hunk in pending:
-        refused += [r for r in await queue.decide([hunk], accept=False) if "error" in r]
-    return files.texts[A], refused
-
-
 @settings(max_examples=400, deadline=None)
 @given(histories(), st.lists(st.integers(0, 12), min_size=1, max_size=2), st.integers(0, 1000))
 def test_after_the_user_typed_a_rejection_is_right_or_refused(
@@ -104,7 +93,7 @@ def test_after_the_user_typed_a_rejection_is_right_or_refused(
     """Lines the user typed between the agent's changes and the review: every rejection that
     goes through undoes exactly its hunk, so when none is refused the file is the first text
     with the user's lines in it (a hunk they typed into is refused: nothing else is certain)."""
-    final, refused = asyncio.run(reject_all_after_typing(texts, typed, seed))
+    final, refused = asyncio.run(reject_all(texts, seed, typed))
     lines = final.splitlines(keepends=True)
     assert sum(line.startswith("u") for line in lines) == len(typed)
     if not refused:
