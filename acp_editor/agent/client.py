@@ -144,10 +144,8 @@ class AcpClient:
         return [s.state.snapshot() for sid, s in self.sessions.items() if session_id in (None, sid)]
 
     def add_update(self, session_id: str, update: dict[str, Any]) -> None:
-        """Only the front end sees it: the review's disk watch has nothing to look at (the
-        update is ours, about reading), and a malformed one is our bug, logged, not raised."""
-        session = self.sessions.get(session_id)
-        if session is not None:
+        """Shown by the front end only: the disk watch has nothing to look at in our reads."""
+        if (session := self.sessions.get(session_id)) is not None:
             self.requests.show(session, update)
 
     def session(self, session_id: str) -> Session:
@@ -179,9 +177,7 @@ class AcpClient:
         await self.reviewing.close()
         await self.requests.terminals.close_all()
         await self.mcp_links.close()
-        if self.config.editor_context is not None:
-            for session_id in self.sessions:  # its tokens open nothing any more
-                self.config.editor_context.session_closed(session_id)
+        mcp_servers.sessions_closed(self.config, self.sessions)
         await self.connection.shutdown()
         if self.pending_review is not None:
             await self.pending_review.flush()
@@ -304,8 +300,7 @@ class AcpClient:
             self.asker.cancel(session)
             self.elicitor.cancel(session_id)
             await self.requests.terminals.close_session(session_id)
-        if self.config.editor_context is not None:
-            self.config.editor_context.session_closed(session_id)
+        mcp_servers.sessions_closed(self.config, [session_id])
         if tell_agent and self.supports(acp.SESSION_CLOSE):
             await self.connection.call(acp.SESSION_CLOSE, {"sessionId": session_id})
 

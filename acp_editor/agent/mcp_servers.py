@@ -8,6 +8,7 @@ only under ``mcpCapabilities``; on the v2 draft every server says its ``type`` a
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -78,3 +79,10 @@ def bind(config: AgentConfig, token: str, params: dict[str, Any], result: Any) -
     session_id = named if isinstance(named, str) else params.get("sessionId")
     roots = [params["cwd"], *params.get("additionalDirectories", [])]
     config.editor_context.bind(token, str(session_id), roots)
+
+
+def sessions_closed(config: AgentConfig, session_ids: Iterable[str]) -> None:
+    """Those sessions are gone: their editor-context tokens open nothing any more."""
+    if config.editor_context is not None:
+        for session_id in session_ids:
+            config.editor_context.session_closed(session_id)
