@@ -72,9 +72,8 @@ async def serve(path: str, token: str) -> None:
 def main(path: str) -> int:
     token = os.environ.get(TOKEN_ENV)
     if not token:
-        print(
-            f"acp-editor mcp: no {TOKEN_ENV} (acp-editor starts this for an agent)", file=sys.stderr
-        )
+        missing = f"acp-editor mcp: no {TOKEN_ENV} (acp-editor starts this for an agent)"
+        print(missing, file=sys.stderr)
         return 2
     try:
         asyncio.run(serve(path, token))
