@@ -5,8 +5,9 @@ Some agents report MCP calls as tool calls of their own (Claude Code names them
 ``mcp__editor__read_buffer`` in its title or ``_meta``; others say ``editor/read_buffer`` or
 ``read_buffer (editor)``). When an unfinished tool call of the agent names this server and the
 tool, that one is the call: it gets the locations it lacks and nothing else is added. Otherwise
-acp-editor adds a tool call of its own (id ``editor-context-N``), in progress while the editor
-answers and completed or failed after.
+acp-editor adds a tool call of its own (id ``editor-context-N``), completed or failed, once the
+editor answered: the agent's own notification of the call can reach us after its MCP request
+(they come by different ways), so the agent's report is looked for again at the end.
 """
 
 from __future__ import annotations
@@ -34,52 +35,54 @@ _SERVER = re.compile(_WORD.format(SERVER_NAME))
 class Shown:
     """One call as the session shows it; ``end`` finishes it (once)."""
 
-    def __init__(self, add: AddUpdate, session_id: str, tool_call_id: str | None) -> None:
-        self._add, self._session_id, self._id = add, session_id, tool_call_id
+    def __init__(self, calls: ContextCalls, session_id: str, update: dict[str, Any] | None) -> None:
+        self._calls, self._session_id, self._update = calls, session_id, update
 
     def end(self, error: str | None = None) -> None:
-        if self._id is None:
-            return  # the agent's own tool call: the agent finishes it
-        update: dict[str, Any] = {
-            "sessionUpdate": "tool_call_update",
-            "toolCallId": self._id,
-            "status": "failed" if error else "completed",
-        }
+        """Ours is added now, finished, unless the agent reported the call meanwhile: its
+        notification and its MCP request reach us by different ways, in either order."""
+        update, self._update = self._update, None
+        if update is None or self._calls.attach(self._session_id, update):
+            return  # the agent's own tool call (the agent finishes it), or ended already
+        update["status"] = "failed" if error else "completed"
         if error:
             update["content"] = [{"type": "content", "content": {"type": "text", "text": error}}]
-        self._add(self._session_id, update)
-        self._id = None
+        self._calls.add(self._session_id, update)
 
 
 class ContextCalls:
     def __init__(self, state_of: StateOf, add: AddUpdate) -> None:
-        self._state_of, self._add = state_of, add
+        self._state_of, self.add = state_of, add
         self._ids = itertools.count(1)
 
     def begin(
         self, session_id: str, roots: Sequence[Path], tool: str, arguments: Mapping[str, Any]
     ) -> Shown:
-        locations = _locations(tool, arguments)
-        state = self._state_of(session_id)
-        own = _agent_reported(state, tool) if state is not None else None
-        if own is not None:
-            if locations and not own.get("locations"):
-                self._add(session_id, _located(str(own["toolCallId"]), locations))
-            return Shown(self._add, session_id, None)
-        tool_call_id = f"{ID_PREFIX}{next(self._ids)}"
         update: dict[str, Any] = {
             "sessionUpdate": "tool_call",
-            "toolCallId": tool_call_id,
+            "toolCallId": f"{ID_PREFIX}{next(self._ids)}",
             "title": title(tool, arguments, roots),
             "kind": "read",
-            "status": "in_progress",
             "rawInput": dict(arguments),
             "_meta": {"acpEditor": {"editorContext": tool}},
         }
-        if locations:
+        if locations := _locations(tool, arguments):
             update["locations"] = locations
-        self._add(session_id, update)
-        return Shown(self._add, session_id, tool_call_id)
+        if self.attach(session_id, update):
+            return Shown(self, session_id, None)
+        return Shown(self, session_id, update)
+
+    def attach(self, session_id: str, update: dict[str, Any]) -> bool:
+        """Whether the agent reported this call itself; if so, its tool call gets the file as
+        its location (when it has none)."""
+        state = self._state_of(session_id)
+        tool = update["_meta"]["acpEditor"]["editorContext"]
+        own = _agent_reported(state, tool) if state is not None else None
+        if own is None:
+            return False
+        if update.get("locations") and not own.get("locations"):
+            self.add(session_id, _located(str(own["toolCallId"]), update["locations"]))
+        return True
 
 
 def title(tool: str, arguments: Mapping[str, Any], roots: Sequence[Path]) -> str:

@@ -66,19 +66,31 @@ def test_a_call_that_is_not_this_one_is_left_alone(title: str, status: str) -> N
     assert "locations" not in (state.tool_call("t1") or {})
 
 
-def test_without_the_agents_report_acp_editor_shows_the_call_and_its_end() -> None:
+def test_without_the_agents_report_acp_editor_shows_the_call_once_it_ended() -> None:
     state = SessionState("s")
     calls = calls_on(state)
     first = calls.begin("s", [ROOT], "read_buffer", {"path": str(ROOT / "src/a.py"), "line": 3})
-    call = state.tool_call("editor-context-1")
-    assert call is not None and call["status"] == "in_progress"
-    assert call["title"] == "Editor: read src/a.py from line 3"
-    assert call["locations"] == [{"path": str(ROOT / "src/a.py"), "line": 3}]
+    assert state.tool_call_order() == []  # the agent's report may still be on its way
     first.end()
     first.end()  # once only
-    assert state.tool_call("editor-context-1")["status"] == "completed"  # type: ignore[index]
+    assert state.tool_call_order() == ["editor-context-1"]
+    call = state.tool_call("editor-context-1")
+    assert call is not None and call["status"] == "completed"
+    assert call["title"] == "Editor: read src/a.py from line 3"
+    assert call["locations"] == [{"path": str(ROOT / "src/a.py"), "line": 3}]
     calls.begin("s", [ROOT], "diagnostics", {}).end("the editor did not answer")
     failed = state.tool_call("editor-context-2")
     assert failed is not None and failed["status"] == "failed"
     assert failed["title"] == "Editor: diagnostics of open files"
     assert "the editor did not answer" in str(failed["content"])
+
+
+def test_the_agents_report_arriving_during_the_call_is_the_call() -> None:
+    """Its notification and its MCP request come by different ways, in either order."""
+    state = SessionState("s")
+    shown = calls_on(state).begin("s", [ROOT], "diagnostics", {"path": str(ROOT / "a.py")})
+    agent_call(state, "mcp__editor__diagnostics")
+    shown.end()
+    assert state.tool_call_order() == ["t1"]
+    call = state.tool_call("t1")
+    assert call is not None and call["locations"] == [{"path": str(ROOT / "a.py")}]
