@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from acp_editor.protocol import acp
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
+    from collections.abc import Awaitable, Callable, Sequence
 
     from acp_editor.review.queue import Mode
     from acp_editor.services.permissions import Rule
@@ -17,10 +17,13 @@ if TYPE_CHECKING:
 
 class EditorContext(Protocol):
     """The editor-context MCP server as the agent side sees it (``editor/context_server.py``):
-    an ``mcpServers`` entry and its token for each session set up, bound once the session has
-    an id."""
+    an ``mcpServers`` entry and its token for each session set up: the token opens the call's
+    folders at once (agents may connect before they answer) and is told the session's id with
+    ``bind``."""
 
-    async def entry(self, transport: str = "stdio") -> tuple[dict[str, Any], str]: ...
+    async def entry(
+        self, roots: Sequence[str], transport: str = "stdio", session_id: str | None = None
+    ) -> tuple[dict[str, Any], str]: ...
 
     def prepare(self, transport: str) -> None: ...
 
@@ -34,13 +37,13 @@ class EditorContext(Protocol):
 
     async def acp_disconnect(self, connection_id: Any) -> None: ...
 
-    def bind(self, token: str, session_id: str, roots: list[str]) -> None: ...
+    def bind(self, token: str, session_id: str, roots: Sequence[str]) -> None: ...
 
     def forget(self, token: str) -> None: ...
 
     def session_closed(self, session_id: str) -> None: ...
 
-    def roots_changed(self, session_id: str, roots: list[str]) -> None: ...
+    def roots_changed(self, session_id: str, roots: Sequence[str]) -> None: ...
 
 
 @dataclass

@@ -64,6 +64,11 @@ class Frontend(Protocol):
         """The agent process ended; ``expected`` is False for a crash."""
         return None
 
+    def notice(self, message: str) -> None:
+        """Something the user should know that asks nothing of them (a session that had to
+        start without the editor-context server): shown once, without taking focus."""
+        return None
+
     def review_changed(self, hunks: list[Any]) -> None:
         """Review hunks (``review.queue.ReviewHunk``) appeared or changed state."""
         return None

@@ -8,11 +8,16 @@ only under ``mcpCapabilities``; on the v2 draft every server says its ``type`` a
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from acp_editor.protocol.editor_context import SERVER_NAME
+
 if TYPE_CHECKING:
     from acp_editor.agent.config import AgentConfig
+    from acp_editor.errors import RpcError
 
 
 def usable(server: dict[str, Any], capabilities: dict[str, Any], version: int) -> bool:
@@ -50,7 +55,7 @@ async def add_servers(
     transport = editor_transport(capabilities, version)
     if config.editor_context is None or transport is None:
         return None  # off, or the agent takes no transport we serve: no token is minted
-    entry, token = await config.editor_context.entry(transport)
+    entry, token = await config.editor_context.entry(roots(params), transport)
     params["mcpServers"].append(shaped(entry, version))
     return token
 
@@ -72,13 +77,32 @@ def prepare(config: AgentConfig, capabilities: dict[str, Any], version: int) -> 
         config.editor_context.prepare(transport)
 
 
+def roots(params: dict[str, Any]) -> list[str]:
+    """The folders a set-up call gives the session: what its editor-context token opens."""
+    return [params["cwd"], *params.get("additionalDirectories", [])]
+
+
 def bind(config: AgentConfig, token: str, params: dict[str, Any], result: Any) -> None:
     """The session now has an id (new and fork: in the answer; load and resume: asked for)."""
     assert config.editor_context is not None
     named = result.get("sessionId") if isinstance(result, dict) else None
     session_id = named if isinstance(named, str) else params.get("sessionId")
-    roots = [params["cwd"], *params.get("additionalDirectories", [])]
-    config.editor_context.bind(token, str(session_id), roots)
+    config.editor_context.bind(token, str(session_id), roots(params))
+
+
+def without_editor(params: dict[str, Any]) -> dict[str, Any]:
+    """The same call without the editor-context server (the agent could not start it)."""
+    servers = [s for s in params.get("mcpServers", []) if s.get("name") != SERVER_NAME]
+    return {**params, "mcpServers": servers}
+
+
+_NAMED = re.compile(rf"""['"`]{SERVER_NAME}['"`]|\bmcp\b.*(?<![-\w]){SERVER_NAME}\b""", re.I | re.S)
+
+
+def blames_editor(error: RpcError) -> bool:
+    """Whether a failed set-up call names the editor-context server as the cause (fast-agent:
+    ``data.details`` "MCP Server: 'editor': Failed to initialize ...")."""
+    return bool(_NAMED.search(f"{error.message} {json.dumps(error.data, default=str)}"))
 
 
 def sessions_closed(config: AgentConfig, session_ids: Iterable[str]) -> None:

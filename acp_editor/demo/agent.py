@@ -116,8 +116,10 @@ async def serve(
     *,
     tuning: Tuning = AS_IS,
     tracers: Sequence[Tracer] = (),
+    bend: Callable[[ScriptedAgent], None] | None = None,
 ) -> int:
-    """Serve one client until stdin closes; ``tracers`` see every message either way."""
+    """Serve one client until stdin closes; ``tracers`` see every message either way; ``bend``
+    may replace handlers once they are registered (tests' awkward agents)."""
     reader, writer = await _connect(stdin, stdout)
     peer = JsonRpcPeer("client", writer)
     peer.tracers.extend(tracers)
@@ -130,6 +132,8 @@ async def serve(
         tuning=tuning,
     )
     agent.register()
+    if bend is not None:
+        bend(agent)
     try:
         await peer.run(reader)
     finally:

@@ -225,6 +225,9 @@ class TerminalView(Frontend):
             for tail_line in stderr_tail.splitlines()[-10:]:
                 self.line(f"  {tail_line}", "dim")
 
+    def notice(self, message: str) -> None:
+        self.line(f"note: {message}", "yellow")
+
     async def request_permission(
         self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
     ) -> str | None:

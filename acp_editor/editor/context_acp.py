@@ -52,7 +52,7 @@ class AcpConnection:
         async def call(tool: str, arguments: dict[str, Any], _ctx: Any) -> Any:
             caller = self._caller_of(self._token)
             if caller is None:
-                raise ToolRefused("this session is not set up yet, or is closed")
+                raise ToolRefused("this session is closed")
             return await self._tools.call(caller, tool, arguments)
 
         server = await asyncio.to_thread(build, call, (ToolRefused,))

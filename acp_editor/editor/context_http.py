@@ -1,11 +1,12 @@
 """The editor-context MCP server over streamable HTTP, for agents that cannot start a stdio
 server (an ACP v2 agent advertising ``session.mcp.http`` but not ``stdio``): served by the
-sidecar itself on 127.0.0.1, each session's token as a bearer token.
+sidecar itself on 127.0.0.1, each session's token as a bearer token (valid from the moment it
+is minted, before the agent answered ``session/new``).
 
 A loopback port, unlike the Unix socket of the stdio bridge, can be reached by any user of the
-machine: the token is what keeps them out. Every request without a token this sidecar minted and
-bound to a session gets 401 before the MCP server sees it, and each tool call answers for the
-session its token names, inside that session's folders.
+machine: the token is what keeps them out. Every request without a token this sidecar minted gets
+401 before the MCP server sees it, and each tool call answers for the session its token was
+minted for, inside that session's folders.
 
 The MCP SDK and uvicorn are imported here, as soon as ``initialize`` shows an agent that needs
 this (``ContextServer.prepare``), in a thread, so the editor's requests are not held up.
@@ -20,6 +21,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from acp_editor.editor.context_tools import Caller, ContextTools, ToolRefused
+from acp_editor.log import get_logger
+
+log = get_logger("editor.context.http")
 
 CallerOf = Callable[[Any], "Caller | None"]
 PATH = "/mcp"
@@ -79,7 +83,7 @@ class HttpEndpoint:
 
 
 class _Guarded:
-    """ASGI: only requests that carry a bound session's token reach the MCP server."""
+    """ASGI: only requests that carry a token this sidecar minted reach the MCP server."""
 
     def __init__(self, app: Any, caller_of: CallerOf) -> None:
         self.app, self.caller_of = app, caller_of
@@ -88,6 +92,7 @@ class _Guarded:
         if scope["type"] == "http":
             headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
             if self.caller_of(_bearer(headers)) is None:
+                log.warning("editor-context: an HTTP request with an unknown token was refused")
                 await _unauthorized(send)
                 return
         await self.app(scope, receive, send)

@@ -10,8 +10,10 @@ line back. A token opens nothing once its session is closed.
 
 Who may connect: the socket lives in a directory of mode 0700 (``mkdtemp``) and is itself 0600,
 the connecting process must run as this user (``SO_PEERCRED``), and its first line must carry a
-token this sidecar minted (compared in constant time). A token is bound to its session once the
-agent named the session; what a tool may see is limited to that session's roots.
+token this sidecar minted (compared in constant time). A token opens the session's roots from the
+moment it is minted: many agents start their MCP servers while they answer ``session/new``,
+before the session has an id. The id is added once the agent named it; what a tool may see is
+limited to the session's roots either way.
 
 The wire, line by line: ``{"token": T}`` -> ``{"ok": true}`` (or an error and the end); then
 ``{"id": n, "tool": name, "arguments": {...}}`` -> ``{"id": n, "result": ...}`` or
@@ -29,6 +31,8 @@ import socket
 import struct
 import sys
 import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,13 +51,21 @@ log = get_logger("editor.context")
 LINE_LIMIT = 1 << 20
 
 
+@dataclass
+class Grant:
+    """What a token opens: the roots of the call it was minted for, and the session's id once
+    the agent named it (None while ``session/new`` is still being answered)."""
+
+    roots: tuple[Path, ...]
+    session_id: str | None = None
+
+
 class ContextServer:
     def __init__(self, tools: ContextTools) -> None:
         self.tools = tools
         self._dir: str | None = None
         self._server: asyncio.AbstractServer | None = None
-        self._unbound: set[str] = set()
-        self._bound: dict[str, Caller] = {}
+        self._grants: dict[str, Grant] = {}
         self._http: HttpEndpoint | None = None
         self._warming: asyncio.Future[str] | None = None
         self._acp: AcpTransport | None = None
@@ -93,30 +105,38 @@ class ContextServer:
 
     # -- tokens -------------------------------------------------------------------------------
 
-    async def entry(self, transport: str = "stdio") -> tuple[dict[str, Any], str]:
+    async def entry(
+        self, roots: Sequence[str], transport: str = "stdio", session_id: str | None = None
+    ) -> tuple[dict[str, Any], str]:
         """A session's ``mcpServers`` entry for ``transport`` (``acp``: the token as server id;
-        ``stdio``: the bridge command; ``http``: the sidecar's own endpoint) and its token, bound
-        with ``bind`` once the session has an id."""
+        ``stdio``: the bridge command; ``http``: the sidecar's own endpoint) and its token. The
+        token opens ``roots`` at once; ``bind`` adds the session's id once it is known."""
         import secrets  # here, not at the top: nothing of this is needed before a session
 
         token = secrets.token_urlsafe(32)
         if transport == "acp":  # the id the agent names in mcp/connect is the token itself
-            self._unbound.add(token)
-            return {"type": "acp", "name": SERVER_NAME, "serverId": token}, token
-        if transport == "http":
+            entry: dict[str, Any] = {"type": "acp", "name": SERVER_NAME, "serverId": token}
+        elif transport == "http":
             url = await self._http_endpoint().start()
-            self._unbound.add(token)
             auth = {"name": "Authorization", "value": f"Bearer {token}"}
-            return {"type": "http", "name": SERVER_NAME, "url": url, "headers": [auth]}, token
-        await self.start()
-        self._unbound.add(token)
-        command = [sys.executable, "-m", "acp_editor", "mcp", "--connect", str(self.socket_path)]
-        entry = {
-            "name": SERVER_NAME,
-            "command": command[0],
-            "args": command[1:],
-            "env": [{"name": TOKEN_ENV, "value": token}],
-        }
+            entry = {"type": "http", "name": SERVER_NAME, "url": url, "headers": [auth]}
+        else:
+            await self.start()
+            command = [
+                sys.executable,
+                "-m",
+                "acp_editor",
+                "mcp",
+                "--connect",
+                str(self.socket_path),
+            ]
+            entry = {
+                "name": SERVER_NAME,
+                "command": command[0],
+                "args": command[1:],
+                "env": [{"name": TOKEN_ENV, "value": token}],
+            }
+        self._grants[token] = Grant(_resolved(roots), session_id)
         return entry, token
 
     # -- MCP-over-ACP (context_acp.py) ---------------------------------------------------------
@@ -158,49 +178,49 @@ class ContextServer:
             self._http = HttpEndpoint(self.tools, self._caller)
         return self._http
 
-    def bind(self, token: str, session_id: str, roots: list[str]) -> None:
-        self._unbound.discard(token)
-        self._bound[token] = Caller(session_id, tuple(Path(r).resolve() for r in roots))
+    def bind(self, token: str, session_id: str, roots: Sequence[str]) -> None:
+        """The agent named the session ``token`` was minted for."""
+        self._grants[token] = Grant(_resolved(roots), session_id)
 
-    def roots_changed(self, session_id: str, roots: list[str]) -> None:
+    def roots_changed(self, session_id: str, roots: Sequence[str]) -> None:
         """The session's folders changed (workspace folders): its tokens see the new ones."""
-        resolved = tuple(Path(r).resolve() for r in roots)
-        for token, caller in list(self._bound.items()):
-            if caller.session_id == session_id:
-                self._bound[token] = Caller(session_id, resolved)
+        for grant in self._grants.values():
+            if grant.session_id == session_id:
+                grant.roots = _resolved(roots)
 
     def forget(self, token: str) -> None:
-        self._unbound.discard(token)
-        self._bound.pop(token, None)
+        self._grants.pop(token, None)
 
     def session_closed(self, session_id: str) -> None:
-        """The session is gone: every token bound to it opens nothing any more."""
-        for token, caller in list(self._bound.items()):
-            if caller.session_id == session_id:
-                del self._bound[token]
+        """The session is gone: every token of it opens nothing any more."""
+        for token, grant in list(self._grants.items()):
+            if grant.session_id == session_id:
+                del self._grants[token]
 
     def _known(self, token: str) -> bool:
-        """Minted here and not forgotten (bound to a session or about to be)."""
-        return token in self._unbound or self._caller(token) is not None
+        """Minted here and not forgotten."""
+        return self._caller(token) is not None
 
     def _caller(self, token: Any) -> Caller | None:
+        """Who calls with ``token``, as the grant stands now (it gains the session's id when
+        the agent names it)."""
         import hmac
 
         if not isinstance(token, str):
             return None
         found = None
-        for known, caller in self._bound.items():  # every one compared: no early exit to time
+        for known, grant in self._grants.items():  # every one compared: no early exit to time
             if hmac.compare_digest(known.encode(), token.encode()):
-                found = caller
-        return found
+                found = grant
+        return Caller(found.session_id, found.roots) if found is not None else None
 
     # -- connections ----------------------------------------------------------------------------
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
-            caller = await self._hello(reader, writer)
-            while caller is not None and (line := await reader.readline()):
-                await self._answer(caller, line, writer)
+            token = await self._hello(reader, writer)
+            while token is not None and (line := await reader.readline()):
+                await self._answer(token, line, writer)
         except (ConnectionError, asyncio.IncompleteReadError, ValueError) as exc:
             log.info("editor-context connection ended: %s", exc)
         finally:
@@ -208,7 +228,8 @@ class ContextServer:
 
     async def _hello(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
-    ) -> Caller | None:
+    ) -> str | None:
+        """The bridge's token, once it is known here (else an error line and None)."""
         if not _same_user(writer):
             log.warning("editor-context: a process of another user was turned away")
             return None
@@ -216,18 +237,24 @@ class ContextServer:
             hello = json.loads(await reader.readline())
         except ValueError:
             hello = None
-        caller = self._caller(hello.get("token")) if isinstance(hello, dict) else None
-        _send(writer, {"ok": True} if caller else {"error": "unknown token"})
+        token = hello.get("token") if isinstance(hello, dict) else None
+        known = isinstance(token, str) and self._known(token)
+        if not known:  # the bridge exits saying so to the agent; say it here too
+            log.warning("editor-context: a bridge with an unknown token was turned away")
+        _send(writer, {"ok": True} if known else {"error": "unknown token"})
         await writer.drain()
-        return caller
+        return token if known else None
 
-    async def _answer(self, caller: Caller, line: bytes, writer: asyncio.StreamWriter) -> None:
+    async def _answer(self, token: str, line: bytes, writer: asyncio.StreamWriter) -> None:
         request = json.loads(line)
         if not isinstance(request, dict):
             raise ValueError("a request must be a JSON object")
         arguments = request.get("arguments")
         reply: dict[str, Any] = {"id": request.get("id")}
+        caller = self._caller(token)  # as it stands now: bound since the hello, or closed
         try:
+            if caller is None:
+                raise ToolRefused("this session is closed")
             reply["result"] = await self.tools.call(
                 caller, str(request.get("tool")), arguments if isinstance(arguments, dict) else {}
             )
@@ -238,6 +265,10 @@ class ContextServer:
             reply["error"] = f"the editor could not answer: {exc}"
         _send(writer, reply)
         await writer.drain()
+
+
+def _resolved(roots: Sequence[str]) -> tuple[Path, ...]:
+    return tuple(Path(r).resolve() for r in roots)
 
 
 def _params(params: Any) -> dict[str, Any] | None:

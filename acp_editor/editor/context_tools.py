@@ -40,9 +40,10 @@ class ToolRefused(Exception):
 
 @dataclass(frozen=True)
 class Caller:
-    """Who calls: the session the token was minted for, and the roots it may see."""
+    """Who calls: the session the token was minted for (None while the agent is still setting
+    it up: it has no id yet), and the roots it may see."""
 
-    session_id: str
+    session_id: str | None
     roots: tuple[Path, ...]
 
     def check(self, raw: Any) -> Path:
@@ -75,7 +76,7 @@ class ContextTools:
         """What acp-editor itself knows is wrong: an agent's change overlapping unsaved text."""
 
     async def call(self, caller: Caller, name: str, arguments: Mapping[str, Any]) -> Any:
-        if self.shown is None:
+        if self.shown is None or caller.session_id is None:  # no session to show it in yet
             return await self._call(caller, name, arguments)
         shown = self.shown.begin(caller.session_id, caller.roots, name, arguments)
         try:
@@ -194,7 +195,9 @@ class ContextTools:
     def review_state(self, caller: Caller) -> dict[str, Any]:
         """The session's pending and rejected hunks (a rejection with the user's reason)."""
         queue = self.review()
-        hunks = queue.select(session_id=caller.session_id) if queue is not None else []
+        if queue is None or caller.session_id is None:  # no session yet: nothing of it to review
+            return {"pending": [], "rejected": []}
+        hunks = queue.select(session_id=caller.session_id)
         pending, rejected = [], []
         for hunk in hunks:
             if not _inside(Path(hunk.path), caller.roots):

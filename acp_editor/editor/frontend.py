@@ -210,3 +210,8 @@ class EditorFrontend(Frontend):
                 + "\nThe next prompt starts it again.",
                 lsp.MessageType.Error,
             )
+
+    def notice(self, message: str) -> None:
+        # window/showMessage: every LSP editor shows it (VS Code and the Neovim plugin too) and
+        # none waits for an answer.
+        self.channel.show_message(f"acp-editor: {message}", lsp.MessageType.Warning)

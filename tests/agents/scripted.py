@@ -12,6 +12,15 @@ reproducing an awkward agent so the client's handling of it can be tested agains
 * ``--record FILE``: append every message received from the client to FILE, one JSON per line.
 * ``--mcp TRANSPORT`` (repeatable): advertise MCP servers over TRANSPORT (``stdio``, ``http``,
   ``acp``) instead of the demo's MCP-over-ACP.
+* ``--mcp-at-new``: start every stdio and HTTP MCP server ``session/new`` names *before*
+  answering it (connect, initialize, list its tools: the official MCP SDK's client, as real
+  agents use one), and fail ``session/new`` with ``Internal error`` naming the server in
+  ``data.details`` when one fails, as fast-agent does (gemini-cli, opencode and claude-code-acp
+  also start them before answering, but go on without a failed one). Once answered, the session
+  is told what was started, in an agent message.
+* ``--mcp-drop-secrets``: with ``--mcp-at-new``, start the servers without the ``env`` and
+  ``headers`` they were given (their tokens): an agent that loses them, or a server that
+  cannot start.
 
 Tests start it by file path with a temporary working directory, so it imports only
 ``acp_editor`` (installed in the venv), never ``tests``.
@@ -32,7 +41,9 @@ from typing import IO, Any
 from acp_editor import log as logs
 from acp_editor.agent.rpc import Tracer
 from acp_editor.demo import agent
+from acp_editor.demo.agent_methods import ScriptedAgent
 from acp_editor.demo.agent_prompts import Tuning
+from acp_editor.errors import InternalError
 
 log = logs.get_logger("tests.agents.scripted")
 _STUBBORN: list[subprocess.Popen[bytes]] = []
@@ -47,6 +58,8 @@ class Switches:
     stderr_flood: int = 0
     ignore_stdin_eof: bool = False
     record: str | None = None
+    mcp_at_new: bool = False
+    mcp_drop_secrets: bool = False
 
 
 def parse_args(argv: Sequence[str] | None = None) -> tuple[agent.Options, Switches]:
@@ -69,6 +82,12 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[agent.Options, Switch
     tests.add_argument(
         "--mcp", action="append", default=[], metavar="TRANSPORT", help="advertise MCP over it"
     )
+    tests.add_argument(
+        "--mcp-at-new", action="store_true", help="start MCP servers before answering session/new"
+    )
+    tests.add_argument(
+        "--mcp-drop-secrets", action="store_true", help="start them without their env and headers"
+    )
     a = p.parse_args(argv)
     tuning = Tuning(
         fast=a.fast,
@@ -81,6 +100,8 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[agent.Options, Switch
         stderr_flood=max(0, a.stderr_flood),
         ignore_stdin_eof=a.ignore_stdin_eof,
         record=a.record,
+        mcp_at_new=a.mcp_at_new,
+        mcp_drop_secrets=a.mcp_drop_secrets,
     )
     return agent.options(a), switches
 
@@ -122,6 +143,63 @@ def recorder(fh: IO[str]) -> Tracer:
     return trace
 
 
+MCP_START_TIMEOUT = 60.0
+
+
+async def list_tools(server: dict[str, Any], drop_secrets: bool) -> list[str]:
+    """Start one MCP server as an agent does and list its tools (then stop it again)."""
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    if server.get("type", "stdio") == "http":
+        from mcp.client.streamable_http import streamable_http_client
+        from mcp.shared._httpx_utils import create_mcp_http_client
+
+        given = {h["name"]: h["value"] for h in server.get("headers", [])}
+        headers = {} if drop_secrets else given
+        async with (
+            create_mcp_http_client(headers=headers) as http,
+            streamable_http_client(server["url"], http_client=http) as (read, write, *_),
+            ClientSession(read, write) as session,
+        ):
+            await session.initialize()
+            return [t.name for t in (await session.list_tools()).tools]
+    env = {e["name"]: e["value"] for e in server.get("env", [])}
+    params = StdioServerParameters(
+        command=server["command"], args=server.get("args", []), env=None if drop_secrets else env
+    )
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        return [t.name for t in (await session.list_tools()).tools]
+
+
+def start_servers_first(scripted: ScriptedAgent, drop_secrets: bool) -> None:
+    """``session/new`` starts the servers it names before it answers (``--mcp-at-new``)."""
+    answer = scripted.new_session
+
+    async def new_session(params: Any) -> dict[str, Any]:
+        servers = params.get("mcpServers", []) if isinstance(params, dict) else []
+        started = []
+        for server in servers:
+            if server.get("type", "stdio") not in ("stdio", "http"):
+                continue
+            name = server.get("name")
+            try:
+                tools = await asyncio.wait_for(list_tools(server, drop_secrets), MCP_START_TIMEOUT)
+            except Exception as exc:  # as fast-agent: a server that fails fails the session
+                detail = f"MCP Server: '{name}': Failed to initialize - {exc!r}"
+                raise InternalError(data={"details": detail}) from exc
+            started.append(f"{name} ({', '.join(sorted(tools))})")
+        result = await answer(params)
+        said = "MCP servers started before answering session/new: " + ("; ".join(started) or "none")
+        update = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": said}}
+        note = {"sessionId": result["sessionId"], "update": update}
+        scripted._after_answer(scripted.peer.notify("session/update", note))
+        return result
+
+    scripted.peer.on_request("session/new", new_session)
+
+
 async def serve(
     opts: agent.Options, switches: Switches, stdin: IO[bytes], stdout: IO[bytes]
 ) -> int:
@@ -136,7 +214,13 @@ async def serve(
             # Line-buffered: a test reads the file while the agent still runs.
             fh = stack.enter_context(open(switches.record, "a", encoding="utf-8", buffering=1))
             tracers.append(recorder(fh))
-        code = await agent.serve(opts, stdin, stdout, tuning=switches.tuning, tracers=tracers)
+        bend = None
+        if switches.mcp_at_new:
+            drop = switches.mcp_drop_secrets
+            bend = lambda scripted: start_servers_first(scripted, drop)  # noqa: E731
+        code = await agent.serve(
+            opts, stdin, stdout, tuning=switches.tuning, tracers=tracers, bend=bend
+        )
     if switches.ignore_stdin_eof:
         log.warning("stdin closed; staying alive on purpose (--ignore-stdin-eof)")
         await asyncio.Event().wait()

@@ -26,6 +26,8 @@ TEST_ONLY = {
     "--ignore-stdin-eof",
     "--record",
     "--mcp",
+    "--mcp-at-new",
+    "--mcp-drop-secrets",
 }
 
 

@@ -25,6 +25,7 @@ class Recorder(Frontend):
         self.accessed: list[tuple[str, str]] = []
         self.output: dict[str, str] = {}
         self.exits: list[tuple[int | None, str, bool]] = []
+        self.notices: list[str] = []
         self.asked = asyncio.Event()
 
     def session_changed(self, state: SessionView, changes: list[dict[str, Any]]) -> None:
@@ -51,6 +52,9 @@ class Recorder(Frontend):
             if option.get("kind") == self.answer_kind:
                 return str(option["optionId"])
         return None
+
+    def notice(self, message: str) -> None:
+        self.notices.append(message)
 
     def file_accessed(self, kind: str, path: str, session_id: str) -> None:
         self.accessed.append((kind, path))

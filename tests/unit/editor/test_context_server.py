@@ -1,5 +1,6 @@
 """The editor-context server's socket and tools: only this user's processes holding a token
-bound to a session get answers, and only about that session's folders."""
+minted for a session get answers (from the moment it is minted: agents connect while they answer
+``session/new``), and only about that session's folders."""
 
 from __future__ import annotations
 
@@ -49,9 +50,9 @@ async def talk(path: str, *lines: dict[str, Any]) -> list[Any]:
     return answers
 
 
-async def test_a_bound_token_reads_the_unsaved_buffer_and_nothing_outside(served, tmp_path) -> None:  # type: ignore[no-untyped-def]
+async def test_a_token_reads_the_unsaved_buffer_and_nothing_outside(served, tmp_path) -> None:  # type: ignore[no-untyped-def]
     server, root = served
-    entry, token = await server.entry()
+    entry, token = await server.entry([str(root)])
     server.bind(token, "s1", [str(root)])
     env = {e["name"]: e["value"] for e in entry["env"]}
     assert env["ACP_EDITOR_MCP_TOKEN"] == token and entry["name"] == "editor"
@@ -72,7 +73,7 @@ async def test_a_bound_token_reads_the_unsaved_buffer_and_nothing_outside(served
 
 async def test_a_sessions_folders_follow_the_workspace(served, tmp_path) -> None:  # type: ignore[no-untyped-def]
     server, root = served
-    _, token = await server.entry()
+    _, token = await server.entry([str(root)])
     server.bind(token, "s1", [str(root)])
     ask = {"id": 1, "tool": "read_buffer", "arguments": {"path": str(tmp_path / "secret.txt")}}
     _, refused = await talk(str(server.socket_path), {"token": token}, ask)
@@ -82,14 +83,43 @@ async def test_a_sessions_folders_follow_the_workspace(served, tmp_path) -> None
     assert read["result"]["text"] == "not yours\n"
 
 
-async def test_unknown_unbound_and_forgotten_tokens_are_turned_away(served) -> None:  # type: ignore[no-untyped-def]
+async def test_unknown_and_forgotten_tokens_are_turned_away_and_logged(served, caplog) -> None:  # type: ignore[no-untyped-def]
     server, root = served
-    _, minted = await server.entry()  # not bound: its session/new has not answered yet
-    assert await talk(str(server.socket_path), {"token": minted}) == [{"error": "unknown token"}]
+    _, minted = await server.entry([str(root)])
     assert await talk(str(server.socket_path), {"token": "guess"}) == [{"error": "unknown token"}]
+    assert "unknown token was turned away" in caplog.text  # the sidecar's log says so too
     server.bind(minted, "s1", [str(root)])
-    server.forget(minted)
+    server.forget(minted)  # its session/new failed, or the session was closed
     assert await talk(str(server.socket_path), {"token": minted}) == [{"error": "unknown token"}]
+
+
+async def test_a_token_works_before_its_session_has_an_id(served, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """As gemini-cli, opencode and fast-agent do: the bridge starts, says hello and calls a tool
+    while the agent is still answering session/new; the call's folders apply already."""
+    server, root = served
+    _, minted = await server.entry([str(root)])
+    reader, writer = await asyncio.open_unix_connection(str(server.socket_path))
+
+    async def say(line: dict[str, Any]) -> Any:
+        writer.write(json.dumps(line).encode() + b"\n")
+        await writer.drain()
+        return json.loads(await reader.readline())
+
+    try:
+        assert await say({"token": minted}) == {"ok": True}
+        read = {"id": 1, "tool": "read_buffer", "arguments": {"path": str(root / "a.py")}}
+        assert (await say(read))["result"]["text"] == "unsaved\n"
+        outside = {"path": str(tmp_path / "secret.txt")}
+        refused = await say({"id": 2, "tool": "read_buffer", "arguments": outside})
+        assert "outside" in refused["error"]
+        review = await say({"id": 3, "tool": "review_state", "arguments": {}})
+        assert review["result"] == {"pending": [], "rejected": []}
+        server.bind(minted, "s1", [str(root)])  # the answer names the session: same connection
+        assert (await say({**read, "id": 4}))["result"]["text"] == "unsaved\n"
+        server.session_closed("s1")  # a connection made before it closed is refused since
+        assert "closed" in (await say({**read, "id": 5}))["error"]
+    finally:
+        writer.close()
 
 
 async def test_the_socket_is_private_and_goes_with_the_server(served) -> None:  # type: ignore[no-untyped-def]
@@ -111,7 +141,7 @@ SYSTEM_PYTHON = "/usr/bin/python3"
 )
 async def test_another_user_cannot_connect_even_with_the_token(served) -> None:  # type: ignore[no-untyped-def]
     server, root = served
-    _, token = await server.entry()
+    _, token = await server.entry([str(root)])
     server.bind(token, "s1", [str(root)])
     path = str(server.socket_path)
     probe = (
@@ -143,7 +173,7 @@ async def test_another_user_cannot_connect_even_with_the_token(served) -> None: 
     assert answer == "closed", answer  # turned away without a word: not this user
 
 
-async def test_the_http_endpoint_answers_bound_tokens_only_and_leaves_logging_alone(  # type: ignore[no-untyped-def]
+async def test_the_http_endpoint_answers_minted_tokens_only_and_leaves_logging_alone(  # type: ignore[no-untyped-def]
     served, monkeypatch
 ) -> None:
     import logging
@@ -154,19 +184,23 @@ async def test_the_http_endpoint_answers_bound_tokens_only_and_leaves_logging_al
     root_logger = logging.getLogger()
     monkeypatch.setattr(root_logger, "handlers", [])  # as in the sidecar: none of its own
     before = (list(root_logger.handlers), root_logger.level)
-    entry, token = await server.entry("http")
+    entry, token = await server.entry([str(root)], "http")
     assert (list(root_logger.handlers), root_logger.level) == before
     assert entry["headers"] == [{"name": "Authorization", "value": f"Bearer {token}"}]
     ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
     accept = {"accept": "application/json, text/event-stream"}
     bearer = {**accept, "authorization": f"Bearer {token}"}
     async with httpx2.AsyncClient() as http:
-        unbound = await http.post(entry["url"], json=ping, headers=bearer)
+        guessed = await http.post(
+            entry["url"], json=ping, headers={**accept, "authorization": "Bearer guess"}
+        )
+        unbound = await http.post(entry["url"], json=ping, headers=bearer)  # session/new runs
         server.bind(token, "s1", [str(root)])
         bound = await http.post(entry["url"], json=ping, headers=bearer)
         server.forget(token)
         forgotten = await http.post(entry["url"], json=ping, headers=bearer)
-    assert (unbound.status_code, bound.status_code, forgotten.status_code) == (401, 200, 401)
+    codes = (guessed, unbound, bound, forgotten)
+    assert tuple(r.status_code for r in codes) == (401, 200, 200, 401)
 
 
 async def test_prepare_starts_the_http_endpoint_that_sessions_then_share(served) -> None:  # type: ignore[no-untyped-def]
@@ -174,8 +208,8 @@ async def test_prepare_starts_the_http_endpoint_that_sessions_then_share(served)
     server.prepare("stdio")  # the socket is cheap: it starts with the first session
     assert server.socket_path is None and server._http is None
     server.prepare("http")
-    first, _ = await server.entry("http")
-    second, _ = await server.entry("http")
+    first, _ = await server.entry([str(_root)], "http")
+    second, _ = await server.entry([str(_root)], "http")
     assert first["url"] == second["url"] == server._http.url
 
 
@@ -207,8 +241,8 @@ async def test_a_plain_editor_gets_the_conflicts_acp_editor_knows_as_diagnostics
 
 async def test_a_closed_sessions_token_opens_nothing(served) -> None:  # type: ignore[no-untyped-def]
     server, root = served
-    _entry, token = await server.entry()
-    _other, kept = await server.entry()
+    _entry, token = await server.entry([str(root)])
+    _other, kept = await server.entry([str(root)])
     server.bind(token, "s1", [str(root)])
     server.bind(kept, "s2", [str(root)])
     server.session_closed("s1")
