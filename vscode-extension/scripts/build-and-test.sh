@@ -24,7 +24,14 @@ step "npm ci" npm ci --no-audit --no-fund --loglevel=error
 step "typecheck" npx tsc --noEmit -p .
 step "bundle" node esbuild.mjs --production
 step "unit tests" npm test --silent
-step "package" npx vsce package --no-dependencies --allow-missing-repository --no-rewrite-relative-links --out acp-editor.vsix
+# The .vsix comes from the very `npx @vscode/vsce package` line README.md's "Install" gives users,
+# read from there and run as written, so the documented build cannot drift from the tested one.
+package_cmd=$(awk '/^## /{install = ($0 == "## Install"); next} install && /^npx @vscode\/vsce package /' README.md)
+if [ "$(grep -c . <<<"$package_cmd")" != 1 ]; then
+  echo "build-and-test: README.md's Install section must give one 'npx @vscode/vsce package' line" >&2
+  exit 1
+fi
+step "package" bash -c "$package_cmd"
 
 echo "== timings"
 printf '%s\n' "${timings[@]}"
