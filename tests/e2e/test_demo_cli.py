@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+from tests.support.checkout import REPO_ROOT, copy_checkout
 
 DEMO = [sys.executable, "-m", "acp_editor", "demo"]
 
@@ -69,3 +72,32 @@ def test_stdout_of_the_help_is_clean() -> None:
         [sys.executable, "-m", "acp_editor", "--help"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0 and "demo" in done.stdout
+
+
+def test_the_readme_try_it_command_runs_as_written(tmp_path: Path) -> None:
+    """README.md's "Try it" line, read from README.md and run as written in a copy of the
+    checkout: a fresh .venv, pip installing from the package index, then the demo (here with no
+    one at the keyboard: every question rejected). A system Python, not this test's venv."""
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    (command,) = re.findall(r"^## Try it.*?```sh\n(.*?)```", readme, re.S | re.M)
+    assert "acp-editor demo" in command, command
+    checkout = tmp_path / "acp-editor"
+    copy_checkout(checkout)
+    env = dict(os.environ, NO_COLOR="1")
+    for name in ("FORCE_COLOR", "VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME"):
+        env.pop(name, None)
+    own_bin = str(Path(sys.prefix) / "bin")
+    env["PATH"] = os.pathsep.join(d for d in env.get("PATH", "").split(os.pathsep) if d != own_bin)
+    done = subprocess.run(
+        ["bash", "-c", command],
+        cwd=checkout,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert (checkout / ".venv" / "bin" / "acp-editor").exists()
+    assert "turn ended: end_turn" in done.stdout, done.stdout[-2000:]

@@ -18,22 +18,9 @@ from pathlib import Path
 import pytest
 
 from tests.nvim.driver import find_nvim
-from tests.nvim.plugin_driver import PLUGIN_ROOT
+from tests.support.checkout import copy_checkout
 
 HERE = Path(__file__).resolve().parent
-
-
-def copy_checkout(target: Path) -> None:
-    """The tracked files as they are now: what lazy.nvim's clone of this commit would hold."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z"], cwd=PLUGIN_ROOT, capture_output=True, check=True
-    ).stdout
-    for raw in filter(None, listed.split(b"\0")):
-        rel = Path(os.fsdecode(raw))
-        source = PLUGIN_ROOT / rel
-        if source.is_file():
-            (target / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target / rel)
 
 
 def nvim_binary() -> str | None:
