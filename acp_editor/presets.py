@@ -3,7 +3,7 @@
 Presets live in a TOML file, by default ``$XDG_CONFIG_HOME/acp-editor/agents.toml``::
 
     [agents.claude]
-    command = ["npx", "@zed-industries/claude-code-acp"]
+    command = ["npx", "@agentclientprotocol/claude-agent-acp"]
     env = { ANTHROPIC_API_KEY = "..." }
     default = true            # used when neither --agent nor -- AGENT is given
     mode = "default"          # the session mode to start in (the agent's mode ids)

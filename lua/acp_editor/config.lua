@@ -5,7 +5,7 @@
 -- obscure error from the server process.
 
 ---@class acp_editor.AgentSpec
----@field cmd string[] the agent's command line (`{ "npx", "@zed-industries/claude-code-acp" }`)
+---@field cmd string[] the agent's command line (`{ "npx", "@agentclientprotocol/claude-agent-acp" }`)
 ---@field env? table<string, string> extra environment for the agent (passed through the sidecar)
 ---@field mode? string the session mode new sessions start in
 ---@field protocol_version? integer 2 offers the ACP v2 draft (for agents that speak it); default 1
