@@ -168,15 +168,16 @@ class AgentRequests:
         session = self._session_of(params)
         tool_call, held = acp.permission_subject(params)
         options = acp.permission_options(params)
+        words = acp.permission_words(params)  # v2: the question's own title and description
         if not held:  # a v2 command or an unknown subject: asked about, not a tool call
-            return self.asker.ask(session, tool_call, options)
+            return self.asker.ask(session, acp.with_words(tool_call, words), options)
         try:
             changes = session.state.apply_permission_tool_call(tool_call)
         except InvalidUpdate as exc:
             raise InvalidParams(f"params.toolCall: {exc}") from exc
         self.emit(session, changes)
         stored = session.state.tool_call(str(tool_call.get("toolCallId"))) or tool_call
-        return self.asker.ask(session, stored, options)
+        return self.asker.ask(session, acp.with_words(stored, words), options)
 
     def _write_text_file(self, params: Any) -> Awaitable[dict[str, Any]]:
         session = self._session_of(params)

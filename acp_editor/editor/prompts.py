@@ -76,13 +76,14 @@ def summary(call: Mapping[str, Any]) -> str:
 
 
 def permission_request(
-    call: dict[str, Any], options: list[dict[str, Any]], with_properties: bool
+    call: dict[str, Any],
+    options: list[dict[str, Any]],
+    with_properties: bool,
+    words: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
-    """``window/showMessageRequest`` params asking about a tool call."""
-    title = call.get("title") or call.get("toolCallId")
-    kind = call.get("kind") or "other"
-    detail = summary(call)
-    message = f"The agent asks permission: {title} [{kind}]" + (f"\n{detail}" if detail else "")
+    """``window/showMessageRequest`` params asking about a tool call; a v2 request's own
+    ``words`` (``acp.permission_words``) come first, the tool call's after."""
+    message = "The agent asks permission: " + "\n".join(question_lines(call, words))
     ordered = safe_first(options)
     actions = []
     for option in ordered:
@@ -100,6 +101,22 @@ def permission_request(
         # question answered with no option is rejected by agent.asking).
         actions.insert(0, {"title": DECLINE})
     return {"type": lsp.MessageType.Warning.value, "message": message, "actions": actions}
+
+
+def question_lines(call: Mapping[str, Any], words: Mapping[str, str] | None) -> list[str]:
+    """What the agent asks, line by line: the request's title and description (v2), then the
+    tool call's title and kind (left out when it is only the request's title again: the call
+    made up for a v2 command), then what exactly will happen."""
+    lines = []
+    if words:
+        lines.append(words["title"])
+        if words.get("description"):
+            lines.append(words["description"])
+    title = call.get("title") or call.get("toolCallId")
+    if not words or title != words["title"]:
+        lines.append(f"{title} [{call.get('kind') or 'other'}]")
+    detail = summary(call)
+    return lines + ([detail] if detail else [])
 
 
 DECLINE = "Decline"

@@ -34,14 +34,18 @@ class Questions:
         """The editor's text of a file: to preview a v2 diff, which carries a patch, not texts."""
 
     async def permission(
-        self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
+        self, session_id: str, asked: dict[str, Any], options: list[dict[str, Any]]
     ) -> str | None:
+        """Ask about ``asked``: the tool call, carrying a v2 request's own words
+        (``acp.with_words``), which go first in every editor."""
+        tool_call, words = acp.split_words(asked)
         features = self.channel.features
         if features.has(proto.FEATURE_PERMISSIONS):
             request_id = new_request_id()
             params: dict[str, Any] = {
                 "requestId": request_id,
                 "sessionId": session_id,
+                **(words or {}),
                 "toolCall": tool_call,
                 "options": options,
                 "diffs": diff_previews(tool_call) + await self._structured(tool_call),
@@ -54,7 +58,9 @@ class Questions:
             )
             option_id = answer.get("optionId") if isinstance(answer, dict) else None
             return option_id if isinstance(option_id, str) else None
-        request = permission_request(tool_call, options, features.message_actions_with_properties)
+        request = permission_request(
+            tool_call, options, features.message_actions_with_properties, words
+        )
         answer = await self.channel.request(lsp.WINDOW_SHOW_MESSAGE_REQUEST, request)
         return choice_from_answer(answer, options, "optionId")
 

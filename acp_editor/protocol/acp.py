@@ -269,8 +269,9 @@ def shell_command(call: Mapping[str, Any]) -> str | None:
 def permission_subject(params: Mapping[str, Any]) -> tuple[dict[str, Any], bool]:
     """What a permission request is about, as a tool call to show, and whether it is one the
     session state should hold. v1 sends ``toolCall``; the v2 draft sends a ``title``, maybe a
-    ``description`` and a ``subject``: a tool call (held like v1's), a command (shown as an
-    ``execute`` call with its command line), or a kind we do not know (shown by its title)."""
+    ``description`` (its own words: ``permission_words``) and a ``subject``: a tool call (held
+    like v1's), a command (shown as an ``execute`` call with its command line), or a kind we do
+    not know; the call made up for the last two is titled with the request's title."""
     if "toolCall" in params:
         return obj(params.get("toolCall"), "params.toolCall"), True
     title = params.get("title")
@@ -280,18 +281,47 @@ def permission_subject(params: Mapping[str, Any]) -> tuple[dict[str, Any], bool]
     subject = subject if isinstance(subject, dict) else {}
     if subject.get("type") == "tool_call":
         return obj(subject.get("toolCall"), "params.subject.toolCall"), True
-    description = params.get("description")
-    shown = f"{title}: {description}" if isinstance(description, str) and description else title
     call_id = subject.get("toolCallId")
     call: dict[str, Any] = {
         "toolCallId": call_id if isinstance(call_id, str) else "permission",
-        "title": shown,
+        "title": title,
         "kind": "other",
     }
     if subject.get("type") == "command" and isinstance(subject.get("command"), str):
         call["kind"] = "execute"
         call["rawInput"] = {"command": subject["command"], "cwd": subject.get("cwd")}
     return call, False
+
+
+def permission_words(params: Mapping[str, Any]) -> dict[str, str] | None:
+    """A v2 request's own words, ``{"title", "description"?}``, to show before the tool call's
+    (which may say something else: a tool call's title is its state, not the question). None
+    for v1, whose question is the tool call's title."""
+    title = params.get("title")
+    if "toolCall" in params or not isinstance(title, str):
+        return None
+    description = params.get("description")
+    if isinstance(description, str) and description.strip():
+        return {"title": title, "description": description}
+    return {"title": title}
+
+
+PERMISSION_WORDS = "_acpEditorPermissionWords"
+"""The key under which ``with_words`` puts a request's words on the tool call handed to the
+front end (``Frontend.request_permission`` takes a tool call and options, nothing else). It
+never leaves the sidecar: ``split_words`` takes it off before the call is shown or sent."""
+
+
+def with_words(call: dict[str, Any], words: dict[str, str] | None) -> dict[str, Any]:
+    """``call`` carrying the request's words to the front end (a copy; ``call`` if none)."""
+    return {**call, PERMISSION_WORDS: words} if words else call
+
+
+def split_words(call: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str] | None]:
+    """The tool call as the agent said it, and the request's words if it carried them."""
+    words = call.get(PERMISSION_WORDS)
+    bare = {k: v for k, v in call.items() if k != PERMISSION_WORDS}
+    return bare, words if isinstance(words, dict) else None
 
 
 def option_of_kind(options: list[dict[str, Any]], kinds: tuple[str, ...]) -> str | None:

@@ -13,6 +13,7 @@ import pytest
 
 from acp_editor.agent.client import AcpClient, AgentConfig
 from acp_editor.errors import AgentError, InvalidParams, RpcError
+from acp_editor.protocol import acp
 from tests.support.memory_agent import MemoryAgent, joined
 from tests.support.recorder import Recorder
 
@@ -34,7 +35,9 @@ async def connect(tmp_path: Path) -> AsyncIterator[Connect]:
         frontend: Recorder | None = None, version: int = 1
     ) -> tuple[AcpClient, MemoryAgent, Recorder]:
         recorder = frontend or Recorder()
-        client = AcpClient(AgentConfig(command=["in-memory"]), recorder)
+        offered = version if version in acp.SUPPORTED_VERSIONS else acp.PROTOCOL_VERSION
+        config = AgentConfig(command=["in-memory"], protocol_version=offered)
+        client = AcpClient(config, recorder)
         client.connection.root = str(tmp_path)
         ours, theirs = joined()
         agent = MemoryAgent(theirs, version)
@@ -96,6 +99,28 @@ async def test_a_turn_reaches_the_front_end_in_order_and_permissions_are_answere
     assert asked_call["title"] == "ls" and asked_options == OPTIONS
     kinds = [c["type"] for c in rec.changes["s1"]]
     assert kinds.index("entry") < kinds.index("tool_call")
+
+
+async def test_a_v2_question_reaches_the_front_end_with_its_own_words(
+    connect: Connect, tmp_path: Path
+) -> None:
+    """The request's title and description ride with the tool call to the front end; the
+    session state keeps the tool call's own title."""
+    client, agent, rec = await connect(version=2)
+    session = await client.new_session(str(tmp_path))
+    asked = {
+        "sessionId": "s1",
+        "title": "List the files?",
+        "description": "To find the tests.",
+        "subject": {"type": "tool_call", "toolCall": RUN_LS},
+        "options": OPTIONS,
+    }
+    await agent.peer.request("session/request_permission", asked)
+    ((shown, _),) = rec.permissions
+    call, words = acp.split_words(shown)
+    assert words == {"title": "List the files?", "description": "To find the tests."}
+    assert call["title"] == "ls" and acp.PERMISSION_WORDS not in call
+    assert session.state.tool_call("t1") == call
 
 
 class Chooses(Recorder):

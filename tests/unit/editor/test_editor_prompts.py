@@ -54,6 +54,19 @@ def test_permission_request_with_and_without_additional_properties() -> None:
     assert rich["actions"][0] == {"title": "Reject", "optionId": "no", "kind": "reject_once"}
 
 
+def test_a_v2_question_says_its_own_words_first_then_the_tool_call() -> None:
+    words = {"title": "Allow the fix?", "description": "It makes the test pass."}
+    request = permission_request(EDIT, OPTIONS, with_properties=False, words=words)
+    assert request["message"] == (
+        "The agent asks permission: Allow the fix?\nIt makes the test pass.\n"
+        "Edit a.py [edit]\n/w/a.py (+2 -1)"
+    )
+    # A command subject's made-up tool call bears only the request's title: not said twice.
+    run = {"toolCallId": "c", "title": "Run it?", "kind": "execute", "rawInput": {"command": "ls"}}
+    request = permission_request(run, OPTIONS, with_properties=False, words={"title": "Run it?"})
+    assert request["message"] == "The agent asks permission: Run it?\n$ ls"
+
+
 def test_a_question_with_only_allows_starts_with_a_choice_that_maps_to_no_option() -> None:
     allows = [
         {"optionId": "a", "name": "Yes", "kind": "allow_once"},

@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 
 from acp_editor.errors import InvalidParams
-from acp_editor.protocol.acp import permission_subject, shell_command
+from acp_editor.protocol.acp import (
+    PERMISSION_WORDS,
+    permission_subject,
+    permission_words,
+    shell_command,
+    split_words,
+    with_words,
+)
 
 
 def test_v1_and_a_v2_tool_call_subject_are_tool_calls_the_state_holds() -> None:
@@ -25,7 +32,7 @@ def test_a_v2_command_is_shown_as_the_command_it_runs() -> None:
     call, held = permission_subject(params)
     assert not held
     assert call["toolCallId"] == "c7" and call["kind"] == "execute"
-    assert call["title"] == "Run the tests: to check the fix"
+    assert call["title"] == "Run the tests"  # its description travels with the words
     assert shell_command(call) == "pytest -q"
 
 
@@ -34,3 +41,20 @@ def test_an_unknown_subject_is_asked_by_its_title_and_no_title_is_invalid() -> N
     assert (call["title"], call["kind"], held) == ("Push?", "other", False)
     with pytest.raises(InvalidParams, match=r"params\.title"):
         permission_subject({"subject": {"type": "command", "command": "rm -rf /"}})
+
+
+def test_a_v2_request_has_words_of_its_own_and_v1_none() -> None:
+    call = {"toolCallId": "c1", "title": "Read a.txt"}
+    asked = {
+        "title": "Allow reading?",
+        "description": "It holds the notes.",
+        "subject": {"type": "tool_call", "toolCall": call},
+    }
+    words = permission_words(asked)
+    assert words == {"title": "Allow reading?", "description": "It holds the notes."}
+    assert permission_words({**asked, "description": None}) == {"title": "Allow reading?"}
+    assert permission_words({"toolCall": call}) is None
+    carried = with_words(call, words)
+    assert carried[PERMISSION_WORDS] == words and PERMISSION_WORDS not in call
+    assert split_words(carried) == (call, words)
+    assert with_words(call, None) is call and split_words(call) == (call, None)
