@@ -41,6 +41,8 @@ PERMISSION_OPTIONS = [
     {"optionId": "decline_always", "name": "Always reject", "kind": "reject_always"},
 ]
 _KIND_BY_ID = {o["optionId"]: o["kind"] for o in PERMISSION_OPTIONS}
+PERMISSION_DESCRIPTION = "The demo agent ends its turn if you reject this."
+"""The ``description`` of its v2 permission requests (their ``title`` names the change)."""
 
 
 def now() -> str:
@@ -257,10 +259,14 @@ class Turn:
     async def permit(self, tool_id: str, tool_call: dict[str, Any], what: str) -> None:
         """Ask permission; return when allowed, otherwise end the turn (as real agents do)."""
         asked: dict[str, Any] = {"toolCall": tool_call, "options": PERMISSION_OPTIONS}
-        if self.version >= 2:  # the v2 draft's shape: a title, and the tool call as the subject
-            title = f"Allow {tool_call.get('title') or what}?"
-            subject = {"type": "tool_call", "toolCall": tool_call_v2(tool_call)}
-            asked = {"title": title, "subject": subject, "options": PERMISSION_OPTIONS}
+        if self.version >= 2:  # the v2 draft's shape: the question's own words, the tool call
+            # as the subject. Worded apart from the tool call's title, as real v2 agents may.
+            asked = {
+                "title": f"Allow the {what}?",
+                "description": PERMISSION_DESCRIPTION,
+                "subject": {"type": "tool_call", "toolCall": tool_call_v2(tool_call)},
+                "options": PERMISSION_OPTIONS,
+            }
             await self.update({"sessionUpdate": "state_update", "state": "requires_action"})
         result = await self._call("session/request_permission", asked, PERMISSION_TIMEOUT)
         if self.version >= 2:

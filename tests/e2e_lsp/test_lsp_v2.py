@@ -8,12 +8,16 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from acp_editor.demo.agent_turn import PERMISSION_DESCRIPTION
+from acp_editor.protocol import acp
 from acp_editor.protocol import editor as proto
 from acp_editor.session.reducer import apply_change, empty_snapshot
 from tests.e2e_lsp.conftest import EDIT_LINE, HELLO, StartEditor
 from tests.support.lsp import EGLOT_1_9, wait_until
 
 V2 = ("--protocol-version", "2")
+ASKED_TITLE = "Allow the edit of hello.py?"
+"""The demo's v2 question about its edit, worded apart from the tool call ("Edit hello.py")."""
 ALL = list(proto.FEATURES)
 
 
@@ -58,8 +62,12 @@ async def test_a_v2_turn_in_a_rich_editor(editor_factory: StartEditor, workspace
     ]
     assert [e.get("queued", False) for e in entered] == [False, True]
     assert snapshot["plans"]["plan_demo"]["entries"][-1]["status"] == "completed"
-    # The diff came as changes + git_patch: previewed with whole texts all the same.
     (asked,) = editor.asked
+    # The question in the agent's words, the tool call as the state knows it (its own title).
+    assert (asked["title"], asked["description"]) == (ASKED_TITLE, PERMISSION_DESCRIPTION)
+    assert asked["toolCall"]["title"] == "Edit hello.py"
+    assert acp.PERMISSION_WORDS not in asked["toolCall"]  # the words travel beside it
+    # The diff came as changes + git_patch: previewed with whole texts all the same.
     assert asked["diffs"][0]["oldText"] == HELLO
     assert asked["diffs"][0]["newText"] == HELLO + EDIT_LINE
     previews = [d for d in editor.of(proto.ACP_DIFF) if d["path"].endswith("hello.py")]
@@ -80,4 +88,11 @@ async def test_a_v2_turn_in_an_editor_with_no_plugin(editor_factory: StartEditor
     assert result["stopReason"] == "end_turn"
     assert result["reply"] == "Done: edit."
     (asked,) = editor.asked
-    assert "modify " in asked["message"] and "hello.py" in asked["message"]
+    # The request's title and description first, then the tool call's own title, then the diff.
+    lines = asked["message"].splitlines()
+    assert lines[:3] == [
+        f"The agent asks permission: {ASKED_TITLE}",
+        PERMISSION_DESCRIPTION,
+        "Edit hello.py [edit]",
+    ], asked["message"]
+    assert "modify " in lines[3] and "hello.py" in lines[3]
