@@ -261,6 +261,9 @@ export interface TerminalExitParams { sessionId: SessionId; terminalId: string; 
 
 export interface RequestPermissionParams {
   sessionId: SessionId;
+  /** ACP v2: the question in the agent's own words, shown before the tool call's. */
+  title?: string;
+  description?: string;
   toolCall: ToolCall;
   options: PermissionOption[];
   diffs: DiffPreview[];

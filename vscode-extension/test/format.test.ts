@@ -36,6 +36,21 @@ test("the permission question names the action, the command and the diff counts"
   assert.equal(permissionMessage(odd), "The agent asks: Tool call");
 });
 
+test("an ACP v2 question says the agent's own words first, then the tool call's", () => {
+  const edit: RequestPermissionParams = {
+    sessionId: "s",
+    title: "Allow the edit of a.py?",
+    description: "It fixes the failing test.",
+    toolCall: { toolCallId: "c", title: "Edit a.py", kind: "edit" },
+    options: [],
+    diffs: [{ uri: "file:///w/a.py", path: "/w/a.py", oldText: "a\n", newText: "b\n", hunks: [], added: 1, removed: 1 }],
+  };
+  assert.equal(permissionMessage(edit, "Demo"), "Demo asks: Allow the edit of a.py? — It fixes the failing test. — Edit a.py (a.py +1 −1)");
+  // A command subject: the tool call the server made up carries only the request's title.
+  const run: RequestPermissionParams = { sessionId: "s", title: "Run the tests?", toolCall: { toolCallId: "c", kind: "execute", title: "Run the tests?" }, options: [], diffs: [], command: "pytest -q" };
+  assert.equal(permissionMessage(run), "The agent asks: Run the tests? — $ pytest -q");
+});
+
 test("statuses, kinds and titles have words and icons; unknown ones pass through", () => {
   assert.equal(statusLabel("in_progress"), "running");
   assert.equal(statusLabel("_paused"), "_paused");

@@ -133,12 +133,18 @@ export function countsLabel(added: number, removed: number): string {
   return `+${added} −${removed}`;
 }
 
-/** The one-line question of a permission notification, with the counts or the command. */
+/** The one-line question of a permission notification, with the counts or the command. An ACP
+ *  v2 agent's own words (`title`, `description`) go first, the tool call's title after them
+ *  (unless it only repeats the title: the call the server made up for a command). */
 export function permissionMessage(params: RequestPermissionParams, agentName = "The agent"): string {
   const tc = params.toolCall;
   const verb = typeof tc.kind === "string" ? KIND_VERBS[tc.kind] : undefined;
   const title = toolTitle(tc);
   let message = verb !== undefined ? `${agentName} wants to ${verb}: ${title}` : `${agentName} asks: ${title}`;
+  if (typeof params.title === "string" && params.title.trim() !== "") {
+    const words = [params.title, params.description ?? ""].concat(title === params.title ? [] : [title]);
+    message = `${agentName} asks: ${words.filter((w) => w.trim() !== "").join(" — ")}`;
+  }
   if (typeof params.command === "string" && params.command !== "") {
     message += ` — $ ${oneLine(params.command, 120)}`;
   }
