@@ -94,6 +94,10 @@ function M.show(what, options, answer)
     noautocmd = true,
   })
   vim.wo[M.win].wrap = true
+  -- A long question (an ACP v2 agent's own words, then the tool call's) wraps: as tall as its
+  -- wrapped text, or the last lines (the keys) would be out of sight.
+  local rows = vim.api.nvim_win_text_height(M.win, {}).all
+  vim.api.nvim_win_set_height(M.win, math.max(1, math.min(rows, vim.o.lines - 4)))
   local buf = M.buf
   for _, k in ipairs(keyed) do
     vim.keymap.set("n", k.key, function()

@@ -34,11 +34,23 @@ local M = {
 }
 local seq = 0
 
---- A short line saying what the agent wants to do.
+--- A short line saying what the agent wants to do. An ACP v2 agent's own words (`title`,
+--- `description`) go first, the tool call's title after them (unless it only repeats the title:
+--- the call the server made up for a command).
 ---@param params table
 function M.describe(params)
   local call = params.toolCall or {}
   local what = call.title or call.kind or "a tool call"
+  if type(params.title) == "string" and params.title ~= "" then
+    local words = { params.title }
+    if type(params.description) == "string" and params.description ~= "" then
+      table.insert(words, params.description)
+    end
+    if what ~= params.title then
+      table.insert(words, what)
+    end
+    what = table.concat(words, " — ")
+  end
   if params.command then
     what = ("%s: %s"):format(what, params.command)
   end

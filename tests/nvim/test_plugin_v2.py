@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from acp_editor.demo.agent_turn import PERMISSION_DESCRIPTION
 from tests.nvim.plugin_driver import PluginEditor, plugin_editor
 from tests.support.starter import SCRIPTED_AGENT
 
@@ -112,3 +113,27 @@ def test_the_plugin_answers_diagnostics_and_selection_from_neovim(
     assert selected["path"] == str(workspace / "hello.py")
     assert selected["range"]["start"]["line"] == 0 and selected["range"]["end"]["line"] == 1
     assert selected["text"].count("\n") == 1
+
+
+def test_a_v2_question_shows_its_own_words_before_the_tool_call(nv: PluginEditor) -> None:
+    """The demo's v2 request says "Allow the edit of hello.py?" and why, about the tool call
+    "Edit hello.py": the question's window shows both, the request's words first."""
+    nv.setup(agents={"demo": {"cmd": SCRIPTED_AGENT, "protocol_version": 2}})
+    turn = nv.prompt_async("edit")
+    nv.wait_until("require('acp_editor.ask_window').shown()", "the question's window")
+    shown = nv.lua(
+        "local w = require('acp_editor.ask_window');"
+        " return vim.api.nvim_buf_get_lines(w.buf, 0, -1, false)"
+    )
+    words = (
+        f"Allow the edit of hello.py? — {PERMISSION_DESCRIPTION} — Edit hello.py (hello.py +1 -0)"
+    )
+    assert shown[0] == f" The agent asks: {words}", shown
+    # The question wraps in the window (80 columns): every row of it is in sight, the keys too.
+    rows, height = nv.lua(
+        "local w = require('acp_editor.ask_window').win;"
+        " return { vim.api.nvim_win_text_height(w, {}).all, vim.api.nvim_win_get_height(w) }"
+    )
+    assert rows > len(shown) and height == rows
+    nv.lua("require('acp_editor.permissions').answer_oldest('reject_once')")
+    assert nv.wait_turn(turn)["stopReason"] == "end_turn"
