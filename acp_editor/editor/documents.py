@@ -2,9 +2,12 @@
 
 Reads of an open document return the editor's unsaved text. Writes to an open document become a
 ``workspace/applyEdit`` of minimal edits (so the cursor, marks and undo history survive), and the
-agent is answered only after the editor applied them; the disk is then brought in line (by the
-editor itself when it declared ``savesAfterApply``, else by us), because agents run commands
-against the disk right after writing. Files that are not open go straight to disk.
+agent is answered only after the editor applied them. An agent's write carries the text it was
+made from: the agent's change is merged into the buffer three ways, so unsaved lines it never
+saw stay (where both changed the same lines, the user's stay and a conflict offers the agent's).
+The disk is then brought in line (by the editor itself when it declared ``savesAfterApply``,
+else by us), because agents run commands against the disk right after writing. Files that are
+not open go straight to disk.
 """
 
 from __future__ import annotations
@@ -121,6 +124,7 @@ class EditorDocuments:
         session_id: str,
         tool_call_id: str | None,
         label: str | None = None,
+        base: str | None = None,
     ) -> None:
         doc = self.open_document(path)
         if doc is None:
@@ -135,21 +139,28 @@ class EditorDocuments:
             await self.disk.write_text(path, text, session_id=session_id, tool_call_id=tool_call_id)
             return
         before = await self.read_text(path)
-        applied, reason = await self._apply_or_merge(path, doc, before, text, label, version)
+        # The agent changed ``base`` into ``text``; the buffer may hold lines it never saw.
+        merged = merge3(base, before, text) if base is not None and base != before else None
+        target = merged.text if merged is not None else text
+        applied, reason = await self._apply_or_merge(path, doc, before, target, label, version)
         if not applied:
             raise EditRefused(
                 f"the editor did not apply the edit to {path}"
                 + (f": {reason}" if reason else "")
                 + "; the file was left unchanged"
             )
+        if merged is not None and merged.conflicts and self.conflicts is not None:
+            self.conflicts.add(BufferConflict(str(path), doc.uri, text, merged.conflicts))
         if not self.editor.saves_after_apply:
-            await self._write_change_to_disk(path, before, text, session_id, tool_call_id)
+            # The agent's change goes to the disk's text: with a base, the change it meant.
+            old, new = (base, text) if base is not None else (before, target)
+            await self._write_change_to_disk(path, old, new, session_id, tool_call_id)
 
     async def _write_change_to_disk(
         self, path: Path, before: str, after: str, session_id: str, tool_call_id: str | None
     ) -> None:
-        """The change (``before`` -> ``after`` in the buffer) goes to disk too, because the agent
-        runs commands against the disk; but applied to the disk's text, so the user's unsaved
+        """The change (``before`` -> ``after``) goes to disk too, because the agent runs
+        commands against the disk; but applied to the disk's text, so the user's unsaved
         edits stay in the buffer only, as they would without us (no save behind their back)."""
         try:
             on_disk = await self.disk.read_text(path)

@@ -19,6 +19,7 @@ from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol.acp import is_finished, is_read_only
 from acp_editor.services.watcher import DirectoryWatch
+from acp_editor.text.merge import merge3
 
 if TYPE_CHECKING:
     from acp_editor.review.queue import ReviewQueue
@@ -62,19 +63,24 @@ class ReviewingDocuments:
         session_id: str,
         tool_call_id: str | None,
         label: str | None = None,
+        base: str | None = None,
     ) -> None:
         if self.queue.mode == "off":
             await self.inner.write_text(
-                path, text, session_id=session_id, tool_call_id=tool_call_id
+                path, text, session_id=session_id, tool_call_id=tool_call_id, base=base
             )
             return
         old = await self._current(path)
         if self.queue.mode == "before-write":
-            await self.queue.hold_write(session_id, tool_call_id, path, old, text)
+            held = _merged(base, old, text)
+            await self.queue.hold_write(session_id, tool_call_id, path, old, held)
             return
-        await self.inner.write_text(path, text, session_id=session_id, tool_call_id=tool_call_id)
-        self.queue.record_applied(session_id, tool_call_id, path, old, text)
-        self.turns.written(path, text)  # reviewed already: the turn watch must not count it
+        await self.inner.write_text(
+            path, text, session_id=session_id, tool_call_id=tool_call_id, base=base
+        )
+        new = await self._current(path)  # the agent's change, merged into unsaved text
+        self.queue.record_applied(session_id, tool_call_id, path, old, new)
+        self.turns.written(path, new)  # reviewed already: the turn watch must not count it
 
     async def disk_changed(self, path: Path, before: str | None, after: str | None) -> None:
         await self.inner.disk_changed(path, before, after)
@@ -195,3 +201,13 @@ class ReviewingDocuments:
         """Wait for pending looks (tests, and before answering a snapshot)."""
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+def _merged(base: str | None, held: str | None, text: str) -> str:
+    """What a held write proposes for text the agent never saw (``held``, an unsaved buffer):
+    its change merged in, when that is clean; else its whole text, so each hunk, those that
+    would take the user's lines away included, waits for the user's decision."""
+    if base is None or held is None or base == held:
+        return text
+    merged = merge3(base, held, text)
+    return text if merged.conflicts else merged.text

@@ -13,11 +13,12 @@ import contextlib
 import os
 import stat
 import tempfile
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from acp_editor.errors import InternalError, InvalidParams, ResourceNotFound
+from acp_editor.errors import InternalError, InvalidParams, ResourceNotFound, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol.acp import obj, optional_uint, require_str
 
@@ -46,11 +47,15 @@ class DocumentSource(Protocol):
         session_id: str,
         tool_call_id: str | None,
         label: str | None = None,
+        base: str | None = None,
     ) -> None:
         """Replace the whole text of ``path``, creating it (and its parents) when missing.
 
         ``label`` names the change where an editor shows it (its undo history); by default the
-        editor link names it after the tool call."""
+        editor link names it after the tool call. ``base``: the text the agent made ``text``
+        from (what it last read of the file through us, else the disk's text): where the file
+        is held with other text (an unsaved buffer), the agent's change is merged into that
+        text instead of replacing it. None: ``text`` is meant as it is (a review decision)."""
         ...
 
     async def disk_changed(self, path: Path, before: str | None, after: str | None) -> None:
@@ -88,6 +93,7 @@ class DiskDocuments:
         session_id: str,
         tool_call_id: str | None,
         label: str | None = None,
+        base: str | None = None,
     ) -> None:
         try:
             data = text.encode("utf-8")
@@ -174,8 +180,18 @@ def select_lines(text: str, line: int | None, limit: int | None) -> str:
     return text[start:end]
 
 
+READS_KEPT = 256
+"""Files whose last text an agent read through us is kept, per sidecar (the oldest go first:
+a write to one of those is merged from the disk's text instead)."""
+
+
 class FileService:
-    """The ``fs/*`` handlers: take the raw params, answer exactly the schema's result shape."""
+    """The ``fs/*`` handlers: take the raw params, answer exactly the schema's result shape.
+
+    Every write carries the text the agent made it from: what it last read of the file through
+    us, else the disk's text when the write arrives (agents such as opencode read the disk
+    themselves and write through ``fs/write_text_file``: their text never saw the unsaved
+    buffer, and must not take the user's unsaved lines away)."""
 
     def __init__(
         self, policy: PathPolicy, source: DocumentSource, *, on_access: AccessHook | None = None
@@ -183,6 +199,9 @@ class FileService:
         self.policy = policy
         self.source = source
         self.on_access = on_access
+        self.disk = DiskDocuments()
+        self._seen: OrderedDict[tuple[str, Path], str] = OrderedDict()
+        """(session, path) -> the whole text the agent last read or wrote there through us."""
 
     async def read_text_file(self, params: Any) -> dict[str, Any]:
         """``fs/read_text_file`` → ``{"content": ...}``."""
@@ -193,6 +212,7 @@ class FileService:
         path = await asyncio.to_thread(self.policy.check, p.get("path"), session=session_id)
         self._notify("read", path, session_id)
         text = await self.source.read_text(path)
+        self._saw(session_id, path, text)
         return {"content": select_lines(text, line, limit)}
 
     async def write_text_file(
@@ -205,10 +225,25 @@ class FileService:
         content = require_str(p, "content")
         path = await asyncio.to_thread(self.policy.check, p.get("path"), session=session_id)
         self._notify("write", path, session_id)
+        base = self._seen.get((session_id, path))
+        if base is None:
+            try:
+                base = await self.disk.read_text(path)
+            except ResourceNotFound:
+                base = ""  # a new file: everything in it is the agent's
+            except RpcError:
+                base = None  # unreadable: the write says what of it (as it would without this)
         await self.source.write_text(
-            path, content, session_id=session_id, tool_call_id=tool_call_id
+            path, content, session_id=session_id, tool_call_id=tool_call_id, base=base
         )
+        self._saw(session_id, path, content)
         return {}
+
+    def _saw(self, session_id: str, path: Path, text: str) -> None:
+        self._seen[(session_id, path)] = text
+        self._seen.move_to_end((session_id, path))
+        while len(self._seen) > READS_KEPT:
+            self._seen.popitem(last=False)
 
     def _notify(self, kind: str, path: Path, session_id: str) -> None:
         if self.on_access is None:

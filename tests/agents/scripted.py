@@ -18,6 +18,9 @@ reproducing an awkward agent so the client's handling of it can be tested agains
   ``data.details`` when one fails, as fast-agent does (gemini-cli, opencode and claude-code-acp
   also start them before answering, but go on without a failed one). Once answered, the session
   is told what was started, in an agent message.
+* ``--reads-disk``: read files from the disk itself instead of ``fs/read_text_file``, but still
+  write through ``fs/write_text_file`` (opencode's pattern): its writes are made from the disk's
+  text, never from an unsaved buffer.
 * ``--mcp-drop-secrets``: with ``--mcp-at-new``, start the servers without the ``env`` and
   ``headers`` they were given (their tokens): an agent that loses them, or a server that
   cannot start.
@@ -34,8 +37,9 @@ import json
 import signal
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO, Any
 
 from acp_editor import log as logs
@@ -43,7 +47,7 @@ from acp_editor.agent.rpc import Tracer
 from acp_editor.demo import agent
 from acp_editor.demo.agent_methods import ScriptedAgent
 from acp_editor.demo.agent_prompts import Tuning
-from acp_editor.errors import InternalError
+from acp_editor.errors import InternalError, ResourceNotFound
 
 log = logs.get_logger("tests.agents.scripted")
 _STUBBORN: list[subprocess.Popen[bytes]] = []
@@ -60,6 +64,7 @@ class Switches:
     record: str | None = None
     mcp_at_new: bool = False
     mcp_drop_secrets: bool = False
+    reads_disk: bool = False
 
 
 def parse_args(argv: Sequence[str] | None = None) -> tuple[agent.Options, Switches]:
@@ -88,6 +93,9 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[agent.Options, Switch
     tests.add_argument(
         "--mcp-drop-secrets", action="store_true", help="start them without their env and headers"
     )
+    tests.add_argument(
+        "--reads-disk", action="store_true", help="read the disk itself, write through fs/*"
+    )
     a = p.parse_args(argv)
     tuning = Tuning(
         fast=a.fast,
@@ -102,6 +110,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[agent.Options, Switch
         record=a.record,
         mcp_at_new=a.mcp_at_new,
         mcp_drop_secrets=a.mcp_drop_secrets,
+        reads_disk=a.reads_disk,
     )
     return agent.options(a), switches
 
@@ -200,6 +209,40 @@ def start_servers_first(scripted: ScriptedAgent, drop_secrets: bool) -> None:
     scripted.peer.on_request("session/new", new_session)
 
 
+def read_the_disk(scripted: ScriptedAgent) -> None:
+    """``fs/read_text_file`` is answered from the disk by the agent itself (``--reads-disk``):
+    the client never sees the read, as with opencode."""
+    ask = scripted.peer.request
+
+    async def request(method: str, params: Any = None, **kw: Any) -> Any:
+        if method != "fs/read_text_file":
+            return await ask(method, params, **kw)
+        try:
+            text = Path(params["path"]).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise ResourceNotFound(f"file not found: {params['path']}") from None
+        return {"content": text}
+
+    scripted.peer.request = request  # type: ignore[method-assign]
+
+
+def bends(switches: Switches) -> Callable[[ScriptedAgent], None] | None:
+    """The handlers the switches replace, once the agent registered its own."""
+    chosen: list[Callable[[ScriptedAgent], None]] = []
+    if switches.mcp_at_new:
+        chosen.append(lambda scripted: start_servers_first(scripted, switches.mcp_drop_secrets))
+    if switches.reads_disk:
+        chosen.append(read_the_disk)
+    if not chosen:
+        return None
+
+    def bend(scripted: ScriptedAgent) -> None:
+        for one in chosen:
+            one(scripted)
+
+    return bend
+
+
 async def serve(
     opts: agent.Options, switches: Switches, stdin: IO[bytes], stdout: IO[bytes]
 ) -> int:
@@ -214,12 +257,8 @@ async def serve(
             # Line-buffered: a test reads the file while the agent still runs.
             fh = stack.enter_context(open(switches.record, "a", encoding="utf-8", buffering=1))
             tracers.append(recorder(fh))
-        bend = None
-        if switches.mcp_at_new:
-            drop = switches.mcp_drop_secrets
-            bend = lambda scripted: start_servers_first(scripted, drop)  # noqa: E731
         code = await agent.serve(
-            opts, stdin, stdout, tuning=switches.tuning, tracers=tracers, bend=bend
+            opts, stdin, stdout, tuning=switches.tuning, tracers=tracers, bend=bends(switches)
         )
     if switches.ignore_stdin_eof:
         log.warning("stdin closed; staying alive on purpose (--ignore-stdin-eof)")

@@ -28,6 +28,7 @@ TEST_ONLY = {
     "--mcp",
     "--mcp-at-new",
     "--mcp-drop-secrets",
+    "--reads-disk",
 }
 
 

@@ -39,6 +39,7 @@ class Files:
         session_id: str,
         tool_call_id: str | None,
         label: str | None = None,
+        base: str | None = None,
     ) -> None:
         self.texts[path] = text
         self.writes.append(path)

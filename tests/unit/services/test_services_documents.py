@@ -221,14 +221,22 @@ class MemorySource:
     def __init__(self) -> None:
         self.texts: dict[Path, str] = {}
         self.writes: list[tuple[Path, str, str, str | None]] = []
+        self.bases: list[str | None] = []
 
     async def read_text(self, path: Path) -> str:
         return self.texts[path]
 
     async def write_text(
-        self, path: Path, text: str, *, session_id: str, tool_call_id: str | None
+        self,
+        path: Path,
+        text: str,
+        *,
+        session_id: str,
+        tool_call_id: str | None,
+        base: str | None = None,
     ) -> None:
         self.writes.append((path, text, session_id, tool_call_id))
+        self.bases.append(base)
 
 
 async def test_service_routes_to_any_source(root: Path) -> None:
@@ -240,3 +248,20 @@ async def test_service_routes_to_any_source(root: Path) -> None:
     assert await files.write_text_file(params, tool_call_id="call_1") == {}
     assert source.writes == [(real(root) / "buf.py", "y", SID, "call_1")]
     assert not (root / "buf.py").exists()
+
+
+async def test_a_write_carries_the_text_the_agent_made_it_from(root: Path) -> None:
+    """What the agent last read or wrote of the file through us; else the disk's text (an agent
+    that reads the disk itself); else nothing (a new file)."""
+    source = MemorySource()
+    files = FileService(PathPolicy([root]), source)
+    (root / "disk.py").write_text("on disk\n")
+    buf = real(root) / "buf.py"
+    source.texts[buf] = "unsaved\n"
+
+    await read(files, root / "buf.py", line=1, limit=1)  # part of it: the whole is the base
+    await write(files, root / "buf.py", "agent\n")
+    await write(files, root / "buf.py", "agent again\n")
+    await write(files, root / "disk.py", "changed\n")
+    await write(files, root / "new.py", "made\n")
+    assert source.bases == ["unsaved\n", "agent\n", "on disk\n", ""]
