@@ -29,16 +29,21 @@ class PermissionAsker:
         self._ids = itertools.count(1)
 
     async def ask(
-        self, session: Session, tool_call: dict[str, Any], options: list[dict[str, Any]]
+        self,
+        session: Session,
+        tool_call: dict[str, Any],
+        options: list[dict[str, Any]],
+        words: dict[str, str] | None = None,
     ) -> dict[str, Any]:
-        """The outcome to send the agent (``session.cancelling``: cancelled at once)."""
+        """The outcome to send the agent (``session.cancelling``: cancelled at once); ``words``:
+        a v2 request's own title and description, for the user."""
         if session.cancelling:
             return acp.cancelled_outcome()
         automatic = await asyncio.to_thread(self.policy.decide, session.cwd, tool_call, options)
         if automatic is not None:
             log.info("permission for %s answered by a rule: %s", tool_call.get("title"), automatic)
             return acp.selected_outcome(automatic)
-        outcome = await self._ask_user(session, tool_call, options)
+        outcome = await self._ask_user(session, tool_call, options, words)
         kind = acp.kind_of_option(options, outcome["outcome"].get("optionId"))
         if kind is not None:
             rule = await asyncio.to_thread(self.policy.remember, session.cwd, tool_call, kind)
@@ -47,13 +52,17 @@ class PermissionAsker:
         return outcome
 
     async def _ask_user(
-        self, session: Session, tool_call: dict[str, Any], options: list[dict[str, Any]]
+        self,
+        session: Session,
+        tool_call: dict[str, Any],
+        options: list[dict[str, Any]],
+        words: dict[str, str] | None,
     ) -> dict[str, Any]:
         key = next(self._ids)
         decided: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         session.permissions[key] = decided
         asking = asyncio.ensure_future(
-            self.frontend.request_permission(session.id, tool_call, options)
+            self.frontend.request_permission(session.id, tool_call, options, words)
         )
 
         def settle(task: asyncio.Future[str | None]) -> None:

@@ -24,9 +24,16 @@ class Frontend(Protocol):
         return None
 
     async def request_permission(
-        self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
+        self,
+        session_id: str,
+        tool_call: dict[str, Any],
+        options: list[dict[str, Any]],
+        words: dict[str, str] | None = None,
     ) -> str | None:
         """Ask the user; return the chosen ``optionId`` or None when the dialog was dismissed.
+
+        ``words``: an ACP v2 request's own ``title`` (and ``description``), to show before what
+        the tool call says (None on v1: the tool call's title is the question).
 
         The answer is checked against ``options`` by the caller. The task is cancelled when the
         turn is cancelled: withdraw the dialog then.

@@ -170,14 +170,14 @@ class AgentRequests:
         options = acp.permission_options(params)
         words = acp.permission_words(params)  # v2: the question's own title and description
         if not held:  # a v2 command or an unknown subject: asked about, not a tool call
-            return self.asker.ask(session, acp.with_words(tool_call, words), options)
+            return self.asker.ask(session, tool_call, options, words)
         try:
             changes = session.state.apply_permission_tool_call(tool_call)
         except InvalidUpdate as exc:
             raise InvalidParams(f"params.toolCall: {exc}") from exc
         self.emit(session, changes)
         stored = session.state.tool_call(str(tool_call.get("toolCallId"))) or tool_call
-        return self.asker.ask(session, acp.with_words(stored, words), options)
+        return self.asker.ask(session, stored, options, words)
 
     def _write_text_file(self, params: Any) -> Awaitable[dict[str, Any]]:
         session = self._session_of(params)

@@ -229,14 +229,20 @@ class TerminalView(Frontend):
         self.line(f"note: {message}", "yellow")
 
     async def request_permission(
-        self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
+        self,
+        session_id: str,
+        tool_call: dict[str, Any],
+        options: list[dict[str, Any]],
+        words: dict[str, str] | None = None,
     ) -> str | None:
-        self.line(
-            f"permission: {tool_call.get('title', tool_call.get('toolCallId'))} "
-            f"[{tool_call.get('kind', 'other')}]",
-            "yellow",
-            "bold",
-        )
+        if words is not None:  # v2: the agent's own question first, then the tool call
+            self.line(f"permission: {words['title']}", "yellow", "bold")
+            if words.get("description"):
+                self.line(f"  {words['description']}", "yellow")
+        called = tool_call.get("title", tool_call.get("toolCallId"))
+        if words is None or called != words["title"]:
+            head = "permission: " if words is None else "  "
+            self.line(f"{head}{called} [{tool_call.get('kind', 'other')}]", "yellow", "bold")
         for number, option in enumerate(options, 1):
             self.line(f"  {number}) {option.get('name')} ({option.get('kind')})", "yellow")
         if self.auto_yes:

@@ -134,10 +134,14 @@ class EditorFrontend(Frontend):
     # -- questions ------------------------------------------------------------------------------
 
     async def request_permission(
-        self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
+        self,
+        session_id: str,
+        tool_call: dict[str, Any],
+        options: list[dict[str, Any]],
+        words: dict[str, str] | None = None,
     ) -> str | None:
         self.coalescer.flush(session_id)
-        return await self.questions.permission(session_id, tool_call, options)
+        return await self.questions.permission(session_id, tool_call, options, words)
 
     async def choose_auth_method(self, methods: list[dict[str, Any]]) -> str | None:
         return await self.questions.auth_method(methods)

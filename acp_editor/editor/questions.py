@@ -34,11 +34,13 @@ class Questions:
         """The editor's text of a file: to preview a v2 diff, which carries a patch, not texts."""
 
     async def permission(
-        self, session_id: str, asked: dict[str, Any], options: list[dict[str, Any]]
+        self,
+        session_id: str,
+        tool_call: dict[str, Any],
+        options: list[dict[str, Any]],
+        words: dict[str, str] | None = None,
     ) -> str | None:
-        """Ask about ``asked``: the tool call, carrying a v2 request's own words
-        (``acp.with_words``), which go first in every editor."""
-        tool_call, words = acp.split_words(asked)
+        """Ask about ``tool_call``; a v2 request's own ``words`` go first in every editor."""
         features = self.channel.features
         if features.has(proto.FEATURE_PERMISSIONS):
             request_id = new_request_id()

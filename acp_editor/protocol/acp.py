@@ -306,24 +306,6 @@ def permission_words(params: Mapping[str, Any]) -> dict[str, str] | None:
     return {"title": title}
 
 
-PERMISSION_WORDS = "_acpEditorPermissionWords"
-"""The key under which ``with_words`` puts a request's words on the tool call handed to the
-front end (``Frontend.request_permission`` takes a tool call and options, nothing else). It
-never leaves the sidecar: ``split_words`` takes it off before the call is shown or sent."""
-
-
-def with_words(call: dict[str, Any], words: dict[str, str] | None) -> dict[str, Any]:
-    """``call`` carrying the request's words to the front end (a copy; ``call`` if none)."""
-    return {**call, PERMISSION_WORDS: words} if words else call
-
-
-def split_words(call: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str] | None]:
-    """The tool call as the agent said it, and the request's words if it carried them."""
-    words = call.get(PERMISSION_WORDS)
-    bare = {k: v for k, v in call.items() if k != PERMISSION_WORDS}
-    return bare, words if isinstance(words, dict) else None
-
-
 def option_of_kind(options: list[dict[str, Any]], kinds: tuple[str, ...]) -> str | None:
     """The id of the first option of the first of ``kinds`` offered."""
     for kind in kinds:

@@ -26,6 +26,8 @@ class Recorder(Frontend):
         self.output: dict[str, str] = {}
         self.exits: list[tuple[int | None, str, bool]] = []
         self.notices: list[str] = []
+        self.words: list[dict[str, str] | None] = []
+        """Each permission question's own words (ACP v2 title and description), in order."""
         self.asked = asyncio.Event()
 
     def session_changed(self, state: SessionView, changes: list[dict[str, Any]]) -> None:
@@ -36,9 +38,14 @@ class Recorder(Frontend):
             apply_change(mirror, change)
 
     async def request_permission(
-        self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
+        self,
+        session_id: str,
+        tool_call: dict[str, Any],
+        options: list[dict[str, Any]],
+        words: dict[str, str] | None = None,
     ) -> str | None:
         self.permissions.append((tool_call, options))
+        self.words.append(words)
         self.asked.set()
         if self.delay:
             await asyncio.sleep(self.delay)

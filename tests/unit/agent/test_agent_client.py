@@ -104,7 +104,7 @@ async def test_a_turn_reaches_the_front_end_in_order_and_permissions_are_answere
 async def test_a_v2_question_reaches_the_front_end_with_its_own_words(
     connect: Connect, tmp_path: Path
 ) -> None:
-    """The request's title and description ride with the tool call to the front end; the
+    """The request's title and description reach the front end beside the tool call; the
     session state keeps the tool call's own title."""
     client, agent, rec = await connect(version=2)
     session = await client.new_session(str(tmp_path))
@@ -116,10 +116,9 @@ async def test_a_v2_question_reaches_the_front_end_with_its_own_words(
         "options": OPTIONS,
     }
     await agent.peer.request("session/request_permission", asked)
-    ((shown, _),) = rec.permissions
-    call, words = acp.split_words(shown)
-    assert words == {"title": "List the files?", "description": "To find the tests."}
-    assert call["title"] == "ls" and acp.PERMISSION_WORDS not in call
+    ((call, _),) = rec.permissions
+    assert rec.words == [{"title": "List the files?", "description": "To find the tests."}]
+    assert call["title"] == "ls"
     assert session.state.tool_call("t1") == call
 
 
@@ -131,7 +130,11 @@ class Chooses(Recorder):
         self.choice = choice
 
     async def request_permission(
-        self, session_id: str, tool_call: dict[str, Any], options: list[dict[str, Any]]
+        self,
+        session_id: str,
+        tool_call: dict[str, Any],
+        options: list[dict[str, Any]],
+        words: dict[str, str] | None = None,
     ) -> str | None:
         self.permissions.append((tool_call, options))
         return self.choice

@@ -6,14 +6,7 @@ from __future__ import annotations
 import pytest
 
 from acp_editor.errors import InvalidParams
-from acp_editor.protocol.acp import (
-    PERMISSION_WORDS,
-    permission_subject,
-    permission_words,
-    shell_command,
-    split_words,
-    with_words,
-)
+from acp_editor.protocol.acp import permission_subject, permission_words, shell_command
 
 
 def test_v1_and_a_v2_tool_call_subject_are_tool_calls_the_state_holds() -> None:
@@ -54,7 +47,3 @@ def test_a_v2_request_has_words_of_its_own_and_v1_none() -> None:
     assert words == {"title": "Allow reading?", "description": "It holds the notes."}
     assert permission_words({**asked, "description": None}) == {"title": "Allow reading?"}
     assert permission_words({"toolCall": call}) is None
-    carried = with_words(call, words)
-    assert carried[PERMISSION_WORDS] == words and PERMISSION_WORDS not in call
-    assert split_words(carried) == (call, words)
-    assert with_words(call, None) is call and split_words(call) == (call, None)
