@@ -66,6 +66,9 @@ class ContextServer:
         self._dir: str | None = None
         self._server: asyncio.AbstractServer | None = None
         self._grants: dict[str, Grant] = {}
+        self._bridges: dict[asyncio.Task[None], asyncio.StreamWriter] = {}
+        """The bridges connected now: hung up on at close, their handlers awaited (a handler
+        still running when the loop ends is reported as an error by Python 3.11)."""
         self._http: HttpEndpoint | None = None
         self._warming: asyncio.Future[str] | None = None
         self._acp: AcpTransport | None = None
@@ -96,6 +99,10 @@ class ContextServer:
             self._http = None
         if self._server is not None:
             self._server.close()
+            for writer in self._bridges.values():
+                writer.close()  # its handler reads the end and returns
+            if self._bridges:
+                await asyncio.wait(list(self._bridges), timeout=5)
             with contextlib.suppress(Exception):
                 await self._server.wait_closed()
             self._server = None
@@ -217,6 +224,9 @@ class ContextServer:
     # -- connections ----------------------------------------------------------------------------
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._bridges[task] = writer
         try:
             token = await self._hello(reader, writer)
             while token is not None and (line := await reader.readline()):
@@ -225,6 +235,8 @@ class ContextServer:
             log.info("editor-context connection ended: %s", exc)
         finally:
             writer.close()
+            if task is not None:
+                self._bridges.pop(task, None)
 
     async def _hello(
         self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter

@@ -249,3 +249,19 @@ async def test_a_closed_sessions_token_opens_nothing(served) -> None:  # type: i
     (refused,) = await talk(str(server.socket_path), {"token": token})
     (welcome,) = await talk(str(server.socket_path), {"token": kept})
     assert refused == {"error": "unknown token"} and welcome == {"ok": True}
+
+
+async def test_close_hangs_up_on_connected_bridges_and_waits_for_them(served) -> None:  # type: ignore[no-untyped-def]
+    """A bridge still connected when the sidecar ends: its handler returns before the loop
+    ends (Python 3.11 printed a traceback for a handler cancelled with the loop)."""
+    server, root = served
+    _, token = await server.entry([str(root)])
+    reader, writer = await asyncio.open_unix_connection(str(server.socket_path))
+    writer.write(json.dumps({"token": token}).encode() + b"\n")
+    await writer.drain()
+    assert json.loads(await reader.readline()) == {"ok": True}
+    (handler,) = server._bridges
+    await server.close()
+    assert handler.done() and not handler.cancelled() and handler.exception() is None
+    assert await reader.read() == b""  # hung up on
+    writer.close()
