@@ -68,8 +68,8 @@
 (defun acp-test-two-writes (buffer original)
   "Two agent writes to a buffer with unsaved text in one turn: no question, nothing lost."
   (let ((asked (length acp-test-questions)))
-    ;; Typed right before the prompt: eglot reports it only when Emacs is idle, so the agent's
-    ;; first write meets a buffer that moved on (eglot refuses its version; acp-editor merges).
+    ;; Typed right before the prompt: eglot would report it only once Emacs is idle; the
+    ;; setup's commands send it first, and the agent's writes are merged into it.
     (with-current-buffer buffer
       (goto-char (point-min))
       (forward-line 5)
