@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from acp_editor.agent import mcp_servers
@@ -31,8 +30,7 @@ from acp_editor.errors import AgentError, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp
 from acp_editor.review.documents import ReviewingDocuments
-from acp_editor.review.persist import PendingReview
-from acp_editor.review.queue import ReviewQueue
+from acp_editor.review.persist import KeptReview
 from acp_editor.review.turns import Restore, TurnWatch
 from acp_editor.services import watcher
 from acp_editor.services.checkpoints import CheckpointError
@@ -58,15 +56,17 @@ class AcpClient:
         config: AgentConfig,
         frontend: Frontend | None = None,
         documents: DocumentSource | None = None,
+        review: KeptReview | None = None,
     ) -> None:
         self.config = config
         self.frontend = frontend or SilentFrontend()
         self.sessions: dict[str, Session] = {}
         paths = PathPolicy([], unrestricted=config.unrestricted_fs)
         inner = documents or DiskDocuments()
-        self.review = ReviewQueue(inner, config.review_mode, self._review_changed)
-        self.pending_review: PendingReview | None = None
-        """Pending review on disk, for the root the agent runs in (set by ``start``)."""
+        self.kept = review or KeptReview(inner, config.review_mode, self.frontend.review_changed)
+        """The review queue, its pending hunks on disk: the editor side's (it outlives every
+        agent), else our own."""
+        self.review = self.kept.queue
         self.turns = TurnWatch(self.review)
         self.turns.on_found = self.frontend.change_found
         self.reviewing = ReviewingDocuments(inner, self.review, self.turns)
@@ -107,11 +107,6 @@ class AcpClient:
 
     def _file_accessed(self, kind: str, path: Any, session_id: str) -> None:
         self.frontend.file_accessed(kind, str(path), session_id)
-
-    def _review_changed(self, hunks: list[Any]) -> None:
-        if self.pending_review is not None:
-            self.pending_review.changed(self.review)
-        self.frontend.review_changed(hunks)
 
     def _agent_exited(self, code: int | None, stderr_tail: str, expected: bool) -> None:
         for session in self.sessions.values():
@@ -161,10 +156,8 @@ class AcpClient:
         pending in this root by an earlier run comes back first."""
         result = await self.connection.start(cwd)
         mcp_servers.prepare(self.config, self.agent_capabilities, self.protocol_version)
+        await self.kept.open(cwd, self.config.review_mode)
         if self.config.review_mode != "off":
-            root = await asyncio.to_thread(Path(cwd).resolve)
-            self.pending_review = PendingReview(root)
-            await self.pending_review.load_into(self.review)
             await watcher.preload()
         return result
 
@@ -179,8 +172,7 @@ class AcpClient:
         await self.mcp_links.close()
         mcp_servers.sessions_closed(self.config, self.sessions)
         await self.connection.shutdown()
-        if self.pending_review is not None:
-            await self.pending_review.flush()
+        await self.kept.flush()
 
     # -- requests to the agent ------------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from acp_editor.agent.frontend import Frontend
 from acp_editor.services.documents import DocumentSource
 
 if TYPE_CHECKING:
+    from acp_editor.review.persist import KeptReview
     from acp_editor.review.queue import ReviewQueue
     from acp_editor.review.turns import Restore
     from acp_editor.session.state import SessionView
@@ -97,7 +98,9 @@ class AgentSide(Protocol):
     async def set_config_option(self, session_id: str, config_id: str, value: Any) -> None: ...
 
 
-AgentFactory = Callable[[AgentConfig, Frontend, DocumentSource], AgentSide]
+AgentFactory = Callable[[AgentConfig, Frontend, DocumentSource, "KeptReview"], AgentSide]
+"""Makes an agent side that records its changes in the given review (the editor side's, which
+outlives every agent)."""
 
 
 class AgentSlot:
@@ -106,9 +109,11 @@ class AgentSlot:
 
     def __init__(self) -> None:
         self.agent: AgentSide | None = None
+        self.review: ReviewQueue | None = None
+        """The review queue of the server's life, there before any agent and after each."""
 
     def review_queue(self) -> ReviewQueue | None:
-        return self.agent.review if self.agent is not None else None
+        return self.review
 
     def session_state(self, session_id: str) -> SessionView | None:
         return self.agent.session_state(session_id) if self.agent is not None else None

@@ -31,6 +31,7 @@ from acp_editor.editor.server import AcpLanguageServer
 from acp_editor.editor.session_admin import SessionAdmin
 from acp_editor.editor.status import AgentStatus
 from acp_editor.editor.transcript import Transcripts
+from acp_editor.review.persist import KeptReview
 
 if TYPE_CHECKING:
     from acp_editor.agent.config import AgentConfig
@@ -54,12 +55,19 @@ class EditorSide:
     rich: RichRequests
     review_handlers: ReviewHandlers
     session_admin: SessionAdmin
+    kept: KeptReview
+
+    async def open_review(self) -> None:
+        """The editor said its workspace (``initialized``): the review an earlier run left
+        pending there comes back now, without waiting for an agent."""
+        await self.kept.open(self.link.workspace_root(), self.link.options.agent.review_mode)
 
     async def close(self) -> None:
         """The editor is done (``shutdown``, ``exit`` or a closed pipe): the agent goes too."""
         self.frontend.close()
         await self.link.close()
         await self.context.close()
+        await self.kept.flush()
 
 
 def assemble(
@@ -81,12 +89,16 @@ def assemble(
     review = EditorReview(channel, documents, slot, conflicts)
     transcripts = Transcripts(slot.session_state)
     frontend = EditorFrontend(channel, documents, review, status, transcripts)
+    # Review an earlier run left pending is shown, not followed to.
+    kept = KeptReview(documents, options.agent.review_mode, frontend.review_changed, review.changed)
+    slot.review = kept.queue
     link = EditorLink(
         options,
         slot=slot,
         status=status,
         frontend=frontend,
         documents=documents,
+        review=kept,
         start_agent=start_agent,
         workspace_root=workspace_root,
         turn_ended=frontend.flush,
@@ -104,17 +116,18 @@ def assemble(
         RichRequests(link, frontend, review),
         ReviewHandlers(review, documents.changed),
         SessionAdmin(link, frontend),
+        kept,
     )
 
 
 def start_acp_client(
-    config: AgentConfig, frontend: Frontend, documents: DocumentSource
+    config: AgentConfig, frontend: Frontend, documents: DocumentSource, review: KeptReview
 ) -> AgentSide:
     """``AcpClient``, imported when the first agent starts: the agent side (the ACP link, its
     services, review) is not needed to answer ``initialize``, and editors wait for that."""
     from acp_editor.agent.client import AcpClient
 
-    return AcpClient(config, frontend, documents)
+    return AcpClient(config, frontend, documents, review)
 
 
 def create_server(
@@ -135,6 +148,7 @@ def create_server(
     side.review_handlers.register(server)
     side.session_admin.register(server)
     server.on_close.append(side.close)
+    server.on_initialized.append(lambda: server.background(side.open_review()))
     return server
 
 

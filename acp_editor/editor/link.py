@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from acp_editor.agent.frontend import Frontend
     from acp_editor.editor.agent_port import AgentFactory, AgentSide, AgentSlot
     from acp_editor.editor.status import AgentStatus
+    from acp_editor.review.persist import KeptReview
     from acp_editor.review.turns import Restore
     from acp_editor.services.documents import DocumentSource
 
@@ -54,6 +55,7 @@ class EditorLink:
         status: AgentStatus,
         frontend: Frontend,
         documents: DocumentSource,
+        review: KeptReview,
         start_agent: AgentFactory,
         workspace_root: Callable[[], str | None],
         turn_ended: Callable[[str], None],
@@ -64,6 +66,7 @@ class EditorLink:
         self.status = status
         self.frontend = frontend
         self.documents = documents
+        self.review = review
         self._start_agent = start_agent
         self._workspace_root = workspace_root
         self._workspace_folders = workspace_folders
@@ -106,7 +109,7 @@ class EditorLink:
             self._lost_session = self.current_session or self._lost_session
             self.slot.agent, self.current_session = None, None
         self.status.set(state="starting")
-        agent = self._start_agent(self.options.agent, self.frontend, self.documents)
+        agent = self._start_agent(self.options.agent, self.frontend, self.documents, self.review)
         try:
             init = await agent.start(self.workspace_root())
         except BaseException as exc:

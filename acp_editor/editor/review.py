@@ -65,6 +65,18 @@ class EditorReview:
     def changed(self, hunks: list[ReviewHunk]) -> None:
         self.channel.background(self._show(sorted({h.path for h in hunks}), hunks))
 
+    def opened(self, uri: str) -> None:
+        """A plain editor opened a file: its pending hunks as diagnostics again, placed in the
+        text it opened (some editors drop diagnostics of files they do not hold open: eglot)."""
+        path = uri_to_path(uri)
+        if path is None or self.channel.features.has(proto.FEATURE_REVIEW):
+            return
+        if path in self._published or any(h.path == path for h in self._pending()):
+            self.channel.background(self._show([path], []))
+
+    def _pending(self) -> list[ReviewHunk]:
+        return [h for h in self.hunks() if h.state == "pending"]
+
     def text_changed(self, uri: str) -> None:
         """The user edited a file: move its diagnostics along (debounced)."""
         path = uri_to_path(uri)

@@ -1,6 +1,7 @@
 """Review from the editor: code actions and commands on every LSP editor, ``acp/reviewDecide``
-for rich ones, and the user's typing, which moves pending hunks' diagnostics along (and tells
-the documents that the editor reported a change, which an edit may be waiting for)."""
+for rich ones, a file opened (its pending hunks shown on it), and the user's typing, which moves
+pending hunks' diagnostics along (and tells the documents that the editor reported a change,
+which an edit may be waiting for)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ class ReviewHandlers:
             lsp.TEXT_DOCUMENT_CODE_ACTION,
             lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix]),
         )(plain(self.code_actions))
+        server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)(plain(self.did_open))
         server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)(plain(self.did_change))
         register_commands(
             server,
@@ -49,6 +51,9 @@ class ReviewHandlers:
 
     def code_actions(self, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
         return self.review.code_actions(params)
+
+    def did_open(self, params: lsp.DidOpenTextDocumentParams) -> None:
+        self.review.opened(params.text_document.uri)
 
     def did_change(self, params: lsp.DidChangeTextDocumentParams) -> None:
         self.reported(params.text_document.uri)

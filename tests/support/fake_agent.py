@@ -16,7 +16,7 @@ from acp_editor.agent.config import AgentConfig
 from acp_editor.agent.frontend import Frontend
 from acp_editor.errors import AgentError
 from acp_editor.protocol import acp
-from acp_editor.review.queue import ReviewQueue
+from acp_editor.review.persist import KeptReview
 from acp_editor.services.documents import DocumentSource
 from acp_editor.session.state import SessionState, SessionView
 
@@ -41,14 +41,20 @@ class Script:
 
 class FakeAgent:
     def __init__(
-        self, config: AgentConfig, frontend: Frontend, documents: DocumentSource, script: Script
+        self,
+        config: AgentConfig,
+        frontend: Frontend,
+        documents: DocumentSource,
+        script: Script,
+        review: KeptReview | None = None,
     ) -> None:
         self.config = config
         self.frontend = frontend
         self.script = script
         self.exited = asyncio.Event()
         self.protocol_version = 1
-        self.review = ReviewQueue(documents, "after-write", frontend.review_changed)
+        review = review or KeptReview(documents, "after-write", frontend.review_changed)
+        self.review = review.queue
         self.states: dict[str, SessionState] = {}
         self.calls: list[tuple[str, Any]] = []
         self.directories: dict[str, list[str]] = {}
@@ -157,9 +163,9 @@ class FakeAgents:
         self.started: list[FakeAgent] = []
 
     def __call__(
-        self, config: AgentConfig, frontend: Frontend, documents: DocumentSource
+        self, config: AgentConfig, frontend: Frontend, documents: DocumentSource, review: KeptReview
     ) -> FakeAgent:
-        agent = FakeAgent(config, frontend, documents, self.script)
+        agent = FakeAgent(config, frontend, documents, self.script, review)
         self.started.append(agent)
         return agent
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from lsprotocol import types as lsp
 
 from acp_editor.errors import InvalidParams
 from acp_editor.positions import path_to_uri
@@ -118,6 +119,29 @@ async def test_a_reviewed_write_is_a_diagnostic_and_rejecting_reverts_it(
     assert path.read_text() == "one\ntwo\n"
     await r.editor.settle()
     assert r.editor.diagnostics[path_to_uri(str(path))] == []
+
+
+async def test_review_needs_no_agent_and_a_plain_editor_gets_it_again_when_it_opens_a_file(
+    rig: MakeRig, tmp_path: Path
+) -> None:
+    """The queue is the editor side's: a hunk (as one kept from an earlier run) is shown before
+    any agent started, and again on didOpen (editors may drop diagnostics of closed files)."""
+    r = rig()
+    path = tmp_path / "a.txt"
+    path.write_text("one\nTWO\n")
+    queue = r.side.slot.review_queue()
+    assert queue is not None
+    queue.record_applied("s1", None, path, "one\ntwo\n", "one\nTWO\n")
+    await r.editor.settle()
+    uri = path_to_uri(str(path))
+    assert [d.range.start.line for d in r.editor.diagnostics[uri]] == [1]
+    assert r.agents.started == []
+    del r.editor.diagnostics[uri]
+    r.side.review_handlers.did_open(
+        lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "text", 1, "one\nTWO\n"))
+    )
+    await r.editor.settle()
+    assert [d.range.start.line for d in r.editor.diagnostics[uri]] == [1]
 
 
 async def test_restore_checkpoint_checks_the_turn_and_says_why_it_cannot(rig: MakeRig) -> None:

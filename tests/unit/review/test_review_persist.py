@@ -3,10 +3,13 @@ in the same root, and still decided exactly (a real file, a real queue)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
-from acp_editor.review.persist import PendingReview
+import pytest
+
+from acp_editor.review.persist import KeptReview, PendingReview, store_path
 from acp_editor.review.queue import ReviewQueue
 from acp_editor.services.documents import DiskDocuments
 
@@ -51,3 +54,36 @@ async def test_entries_outside_the_root_or_unreadable_are_skipped(tmp_path: Path
     assert [h.path for h in adopted] == [str(root / "a.txt")]
     store.write_text("{not json")
     assert await PendingReview(root, store).load_into(ReviewQueue(DiskDocuments())) == []
+
+
+async def test_a_kept_review_opens_once_and_tells_of_restored_hunks_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The editor side and the agent may both open it; what an earlier run left is told as
+    restored (shown, not followed to), what happens afterwards as usual, and kept."""
+    monkeypatch.setenv("ACP_EDITOR_STATE_DIR", str(tmp_path / "state"))
+    root = (tmp_path / "w").resolve()
+    root.mkdir()
+    path = root / "a.txt"
+    path.write_text("one\nTWO\n")
+    earlier = KeptReview(DiskDocuments())
+    await earlier.open(root, "after-write")
+    earlier.queue.record_applied("s1", None, path, "one\ntwo\n", path.read_text())
+    await earlier.flush()
+
+    shown: list[str] = []
+    restored: list[str] = []
+    kept = KeptReview(
+        DiskDocuments(),
+        shown=lambda hunks: shown.extend(h.hunk_id for h in hunks),
+        restored=lambda hunks: restored.extend(h.hunk_id for h in hunks),
+    )
+    opened = await asyncio.gather(kept.open(root, "after-write"), kept.open(root, "after-write"))
+    assert sorted(len(hunks) for hunks in opened) == [0, 1]  # taken back once
+    assert len(restored) == 1 and shown == []
+    other = root / "b.txt"
+    other.write_text("new\n")
+    kept.queue.record_applied("s2", None, other, None, "new\n")
+    assert len(shown) == 1 and len(restored) == 1
+    await kept.flush()
+    assert len(json.loads(store_path(root).read_text())["hunks"]) == 2
