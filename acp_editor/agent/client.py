@@ -337,18 +337,26 @@ class AcpClient:
         await self.reviewing.settle()  # looks at the turn's last tool calls come first
         await self.turns.end(session_id)
 
-    async def restore_plan(
-        self, session_id: str, turn: int | None = None
-    ) -> tuple[int, list[Restore]]:
-        """What undoing turn ``turn`` (default: the last) would put back, file by file."""
-        session = self.session(session_id)
-        number = turn or self.turns.turns_of(session_id)
-        if number < 1:
-            raise AgentError("no turn of this session has a checkpoint yet")
+    async def undoable_session(self, current: str | None, roots: Sequence[str]) -> str:
+        """The session to undo a turn of when none is named (``TurnWatch.undoable``)."""
         try:
-            return number, await self.turns.restore_plan(session_id, number, session.roots)
+            return await self.turns.undoable(current, self._roots(current, roots))
         except CheckpointError as exc:
             raise AgentError(str(exc)) from exc
+
+    async def restore_plan(
+        self, session_id: str, turn: int | None = None, roots: Sequence[str] = ()
+    ) -> tuple[int, list[Restore]]:
+        """What undoing turn ``turn`` (default: the last) would put back, file by file: in an
+        open session's roots, else in ``roots`` (a session of an earlier run keeps its turns)."""
+        try:
+            return await self.turns.restore_plan(session_id, turn, self._roots(session_id, roots))
+        except CheckpointError as exc:
+            raise AgentError(str(exc)) from exc
+
+    def _roots(self, session_id: str | None, roots: Sequence[str]) -> list[str]:
+        session = self.sessions.get(session_id or "")
+        return session.roots if session is not None else list(roots)
 
     async def restore(self, session_id: str, number: int, plan: list[Restore]) -> None:
         """Put every file of the plan back as before turn ``number``."""

@@ -87,9 +87,17 @@ class AgentSide(Protocol):
 
     async def cancel(self, session_id: str) -> None: ...
 
+    async def undoable_session(self, current: str | None, roots: Sequence[str]) -> str:
+        """The session to undo a turn of when the editor names none: ``current`` when it has a
+        checkpointed turn, else the session of the last turn checkpointed in ``roots``, maybe
+        of an earlier run. Raises ``AgentError`` when there is none."""
+        ...
+
     async def restore_plan(
-        self, session_id: str, turn: int | None = None
-    ) -> tuple[int, list[Restore]]: ...
+        self, session_id: str, turn: int | None = None, roots: Sequence[str] = ()
+    ) -> tuple[int, list[Restore]]:
+        """Raises ``AgentError``; ``roots``: where a session that is not open had its turns."""
+        ...
 
     async def restore(self, session_id: str, number: int, plan: list[Restore]) -> None: ...
 

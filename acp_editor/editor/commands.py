@@ -142,18 +142,19 @@ class Commands:
     async def restore_checkpoint(self, *args: Any) -> dict[str, Any]:
         turn = args[0] if args else None
         confirmed = args[1] if len(args) > 1 else False
+        session_id = args[2] if len(args) > 2 else None
         if (
-            len(args) > 2
+            len(args) > 3
             or not (turn is None or (isinstance(turn, int) and not isinstance(turn, bool)))
             or not isinstance(confirmed, bool)
+            or not (session_id is None or isinstance(session_id, str))
         ):
             raise InvalidParams(
-                "acp.restoreCheckpoint takes no argument (the last turn), a turn, "
-                "or a turn and true when the editor already asked the user"
+                "acp.restoreCheckpoint takes no argument (the last turn), a turn, a turn and "
+                "true when the editor already asked the user, and then a session id"
             )
-        return await self.link.restore_checkpoint(
-            turn, None if confirmed else self.questions.confirm_restore
-        )
+        confirm = None if confirmed else self.questions.confirm_restore
+        return await self.link.restore_checkpoint(turn, confirm, session_id=session_id)
 
 
 ERROR = lsp.MessageType.Error

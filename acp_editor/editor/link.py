@@ -302,13 +302,15 @@ class EditorLink:
         *,
         session_id: str | None = None,
     ) -> dict[str, Any]:
-        """Undo a turn of a session (default: the current one's last) once ``confirm`` says yes
-        (None: the editor asked its user before sending the request)."""
-        sid = await self.session_id(session_id)
-        agent = self.slot.agent
-        assert agent is not None  # session_id() made sure
+        """Undo a turn (default: the session's last) once ``confirm`` says yes (None: the editor
+        asked its user before sending the request). The session need not be open: checkpoints
+        outlive the sidecar. None named: the current one when it has a checkpointed turn, else
+        the session of the workspace's last one (after a restart, the run before's)."""
+        agent = await self.ensure_agent()
+        roots = list(dict.fromkeys([self.workspace_root(), *self._workspace_folders()]))
         try:
-            number, plan = await agent.restore_plan(sid, turn)
+            sid = session_id or await agent.undoable_session(self.current_session, roots)
+            number, plan = await agent.restore_plan(sid, turn, roots)
         except AgentError as exc:
             raise InvalidParams(str(exc)) from exc
         result: dict[str, Any] = {"sessionId": sid, "turn": number, "restored": []}

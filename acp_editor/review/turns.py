@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
+import re
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from acp_editor.log import get_logger
-from acp_editor.services.checkpoints import Change, CheckpointError, CheckpointStore
+from acp_editor.services.checkpoints import Change, CheckpointError, CheckpointStore, per_root
 
 if TYPE_CHECKING:
     from acp_editor.review.queue import ReviewQueue
@@ -88,6 +90,7 @@ class TurnWatch:
                 root = await asyncio.to_thread(Path(raw).resolve)
                 tree = await self._store(root).snapshot()
                 await self._store(root).keep(f"{_ref(session_id)}/turn-{number}", tree)
+                await asyncio.to_thread(_remember_last, root, session_id)
                 turn.base[root] = turn.seen[root] = tree
         except CheckpointError as exc:
             self._disable(exc)
@@ -100,14 +103,30 @@ class TurnWatch:
     async def _next_number(self, session_id: str, roots: list[str]) -> int:
         """Turns are numbered per session; the numbers go on after a restart (a session loaded
         again keeps its checkpoints)."""
-        if session_id not in self._numbers and roots:
-            root = await asyncio.to_thread(Path(roots[0]).resolve)
+        return await self.last_turn(session_id, roots[:1]) + 1
+
+    async def last_turn(self, session_id: str, roots: Sequence[str]) -> int:
+        """The number of the session's last checkpointed turn (0: none yet). The store is read
+        for a session this run has not checkpointed: one of an earlier run keeps its turns."""
+        known = self._numbers.get(session_id)
+        if known is not None:
+            return known
+        numbers = [0]
+        for raw in dict.fromkeys(roots):
+            root = await asyncio.to_thread(Path(raw).resolve)
             names = await self._store(root).names(f"{_ref(session_id)}/")
-            numbers = [
-                int(n.rsplit("turn-", 1)[1]) for n in names if n.rsplit("turn-", 1)[-1].isdigit()
-            ]
-            self._numbers[session_id] = max(numbers, default=0)
-        return self._numbers.get(session_id, 0) + 1
+            numbers += [int(n.rsplit("-", 1)[1]) for n in names if _TURN.fullmatch(n)]
+        return max(numbers)
+
+    async def last_session(self, roots: Sequence[str]) -> str | None:
+        """The session of the last turn checkpointed in the first of ``roots`` that had one,
+        in this run or an earlier one."""
+        for raw in dict.fromkeys(roots):
+            root = await asyncio.to_thread(Path(raw).resolve)
+            found = await asyncio.to_thread(_recall_last, root)
+            if found is not None:
+                return found
+        return None
 
     async def look(self, session_id: str, tool_call_id: str | Attribute | None) -> list[Change]:
         """Find what changed since the last look and put it in review, attributed to
@@ -183,21 +202,40 @@ class TurnWatch:
 
     # -- undoing a turn -------------------------------------------------------------------------
 
-    def turns_of(self, session_id: str) -> int:
-        """How many turns of the session were checkpointed (the last one's number)."""
-        return self._numbers.get(session_id, 0)
+    async def undoable(self, current: str | None, roots: Sequence[str]) -> str:
+        """The session a turn is undone in when the editor names none: ``current`` when it has
+        a checkpointed turn, else the session of the last turn checkpointed in ``roots`` (after a
+        restart: the session of the run before, whose checkpoints outlive it)."""
+        if current is not None and await self.last_turn(current, roots):
+            return current
+        last = await self.last_session(roots)
+        if last is None:
+            raise CheckpointError("no turn of this session has a checkpoint yet")
+        return last
 
-    async def restore_plan(self, session_id: str, number: int, roots: list[str]) -> list[Restore]:
-        """What putting every file of the roots back as before turn ``number`` would change."""
+    async def restore_plan(
+        self, session_id: str, number: int | None, roots: Sequence[str]
+    ) -> tuple[int, list[Restore]]:
+        """What putting every file of the roots back as before turn ``number`` (None: the
+        session's last) would change."""
+        if number is None:
+            number = await self.last_turn(session_id, roots)
+            if number < 1:
+                raise CheckpointError("no turn of this session has a checkpoint yet")
+        return number, await self._plan(session_id, number, roots)
+
+    async def _plan(self, session_id: str, number: int, roots: Sequence[str]) -> list[Restore]:
         if self._turns.get(session_id) is not None:
             raise CheckpointError("a turn is running: cancel it or wait for it to end first")
         plan: list[Restore] = []
+        found = False
         for raw in dict.fromkeys(roots):
             root = await asyncio.to_thread(Path(raw).resolve)
             store = self._store(root)
             base = await store.named(f"{_ref(session_id)}/turn-{number}")
             if base is None:
-                raise CheckpointError(f"there is no checkpoint before turn {number}")
+                continue  # a root the turn did not have (a folder added since)
+            found = True
             now = await store.snapshot()
             for change in await store.changes(base, now):
                 raw_before = await store.read(base, change.path)
@@ -205,6 +243,8 @@ class TurnWatch:
                 if raw_before is not None and before is None:
                     continue  # not text: left as it is
                 plan.append(Restore(change.path, before, await _read_text(change.path)))
+        if not found:
+            raise CheckpointError(f"there is no checkpoint before turn {number}")
         return plan
 
     async def restore(self, plan: list[Restore]) -> None:
@@ -247,6 +287,30 @@ def _put(path: Path, text: str | None) -> None:
 def _not_text(change: Change) -> bool:
     log.info("%s changed, but it is not text: not reviewed", change.path)
     return False
+
+
+_TURN = re.compile(r".*/turn-[0-9]+")
+
+
+def _last_path(root: Path) -> Path:
+    return per_root("turns", root, ".json")
+
+
+def _remember_last(root: Path, session_id: str) -> None:
+    """The session of the last turn in ``root``: the one to undo in after a restart."""
+    path = _last_path(root)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps({"lastSession": session_id}), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _recall_last(root: Path) -> str | None:
+    try:
+        found = json.loads(_last_path(root).read_text(encoding="utf-8")).get("lastSession")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return found if isinstance(found, str) else None
 
 
 def _ref(session_id: str) -> str:

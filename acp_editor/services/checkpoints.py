@@ -181,6 +181,7 @@ class CheckpointStore:
         await self._git("update-ref", f"refs/acp/{name}", tree)
 
     async def named(self, name: str) -> str | None:
+        await self._ensure()
         out = await self._git("rev-parse", "--verify", "--quiet", f"refs/acp/{name}", ok=(0, 1))
         return out.decode().strip() or None
 

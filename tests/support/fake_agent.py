@@ -142,7 +142,14 @@ class FakeAgent:
     async def cancel(self, session_id: str) -> None:
         self.calls.append(("cancel", session_id))
 
-    async def restore_plan(self, session_id: str, turn: int | None = None) -> tuple[int, list[Any]]:
+    async def undoable_session(self, current: str | None, roots: Sequence[str]) -> str:
+        if current is None:
+            raise AgentError("no turn of this session has a checkpoint yet")
+        return current
+
+    async def restore_plan(
+        self, session_id: str, turn: int | None = None, roots: Sequence[str] = ()
+    ) -> tuple[int, list[Any]]:
         raise AgentError("no turn of this session has a checkpoint yet")
 
     async def restore(self, session_id: str, number: int, plan: list[Any]) -> None:
