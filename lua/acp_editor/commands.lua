@@ -128,30 +128,33 @@ local function last_turn()
 end
 
 --- :AcpUndo [turn]: put every file back as before that turn (default: the last), after asking.
+--- A current session whose transcript shows no checkpointed turn (after a restart of the
+--- sidecar: a new one, or none yet) is not named: the server then undoes a turn of the session
+--- of the workspace's last turn, which may be the run before's (its checkpoints outlive it).
 function M.undo(o)
   if not ensure() then
     return
   end
-  local turn = o.args ~= "" and tonumber(o.args) or last_turn()
-  if not turn then
-    return state.report("acp-editor: :AcpUndo takes a turn number (none was checkpointed yet)", vim.log.levels.ERROR)
-  end
-  local keep, undo = "Keep the files as they are", ("Undo turn %d"):format(turn)
+  local shown = last_turn()
+  local turn = o.args ~= "" and tonumber(o.args) or shown
+  local what = turn and ("turn %d"):format(turn) or "the last turn"
+  local keep, undo = "Keep the files as they are", "Undo " .. what
   vim.ui.select({ keep, undo }, {
-    prompt = ("Undo turn %d? Its files go back to how they were before it (unsaved edits are kept):"):format(turn),
+    prompt = ("Undo %s? Its files go back to how they were before it (unsaved edits are kept):"):format(what),
     kind = "acp_editor.undo",
   }, function(choice)
     if choice ~= undo then
       return
     end
-    local params = { turn = turn, sessionId = state.current_session }
+    local params = { turn = turn, sessionId = shown and state.current_session or nil }
     local method = require("acp_editor.protocol").method.RESTORE_CHECKPOINT
     require("acp_editor.client").request(method, params, function(err, result)
       if err then
         return report_error("undoing the turn")(err)
       end
       local count = result and result.restored and #result.restored or 0
-      state.report(("acp-editor: turn %d undone, %d file(s) restored"):format(turn, count))
+      local number = result and result.turn or turn
+      state.report(("acp-editor: turn %s undone, %d file(s) restored"):format(number, count))
     end)
   end)
 end

@@ -4,11 +4,14 @@ buffer keeps the user's unsaved line. The agent writes the disk itself, as curre
 
 from __future__ import annotations
 
+import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.nvim.driver import descendants
 from tests.nvim.plugin_driver import PluginEditor, plugin_editor
 from tests.support.starter import SCRIPTED_AGENT
 
@@ -56,6 +59,39 @@ def test_undo_restores_every_file_and_keeps_unsaved_text(nv: PluginEditor, works
     )
     lines = nv.buffer(buf)["lines"]
     assert lines == ["# typed, not saved", *LINES], lines
+
+
+def test_undo_after_a_killed_sidecar_undoes_the_turn_of_the_run_before(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    """The sidecar dies (SIGKILL) after a turn; the next one starts a new session, but
+    ``:AcpUndo`` still reaches the turn before: checkpoints outlive the sidecar."""
+    hello = workspace / "hello.py"
+    hello.write_text("\n".join(LINES) + "\n")
+    agents = {"demo": {"cmd": [*SCRIPTED_AGENT, "--writes-itself"]}}
+    nv.setup(agents=agents)
+    assert nv.prompt("files")["stopReason"] == "end_turn", nv.server_log()
+    assert 'print("hello the files")' in hello.read_text()
+    (server,) = [p for p in descendants(nv.pid) if b"acp_editor\x00--stdio" in cmdline(p)]
+    os.kill(server, signal.SIGKILL)
+    nv.wait_until("require('acp_editor.state').client_id == nil", "the plugin saw it go")
+
+    nv.setup(agents=agents)
+    nv.helper("answer_with", "Undo the last turn")
+    nv.lua("vim.cmd('AcpUndo')")
+    nv.wait_until(
+        "vim.iter(H.notes):any(function(n) return n.msg:find('turn 1 undone', 1, true) end)",
+        "the undo is reported done",
+    )
+    assert hello.read_text() == "\n".join(LINES) + "\n"
+    assert not (workspace / "MADE.txt").exists()
+
+
+def cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
 
 
 def test_an_agents_mode_starts_its_sessions_in_that_mode(nv: PluginEditor) -> None:
