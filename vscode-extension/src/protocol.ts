@@ -165,6 +165,7 @@ export const COMMANDS = {
   forkSession: "acp-editor.forkSession",
   deleteSession: "acp-editor.deleteSession",
   logout: "acp-editor.logout",
+  undoTurn: "acp-editor.undoTurn",
 } as const;
 
 /** The chat view's id (package.json `contributes.views`). */

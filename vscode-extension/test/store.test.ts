@@ -44,6 +44,18 @@ test("session changes apply in order; a change that does not fit asks for a resy
   assert.equal(store.sessionChanged({ sessionId: "unknown", changes: [] }), false);
 });
 
+test("an undo names the current session only when its transcript shows a checkpointed turn", () => {
+  const { store } = started(); // after a restart: a session with no turn of its own yet
+  assert.equal(store.undoSession(), null);
+  const said = { kind: "message", role: "user", messageId: null, content: [{ type: "text", text: "hi" }] };
+  store.sessionChanged({ sessionId: "s1", changes: [{ type: "entry", index: 0, entry: said } as never] });
+  assert.equal(store.undoSession(), null); // not checkpointed
+  store.sessionChanged({ sessionId: "s1", changes: [{ type: "entry", index: 1, entry: { ...said, turn: 1 } } as never] });
+  assert.equal(store.undoSession(), "s1");
+  store.removeSession("s1");
+  assert.equal(store.undoSession(), null);
+});
+
 test("terminal output accumulates up to 64 KiB, then keeps the tail", () => {
   const { store } = started();
   store.terminalOutput({ sessionId: "s1", terminalId: "t", data: "x".repeat(TERMINAL_KEEP) });

@@ -74,6 +74,15 @@ export class Store {
     return this.currentSessionId === null ? null : (this.sessions.get(this.currentSessionId) ?? null);
   }
 
+  /** The session an undo names: the current one when its transcript shows a checkpointed turn,
+   *  else none (after a restart of the sidecar the sidecar then picks the session of the
+   *  workspace's last turn, the run before's, which no transcript here shows). */
+  undoSession(): string | null {
+    const entries = this.current()?.entries ?? [];
+    const shown = entries.some((e) => e.kind === "message" && e.role === "user" && typeof e.turn === "number");
+    return shown ? this.currentSessionId : null;
+  }
+
   /** Replace everything with an `acp/snapshot` answer (on start and after a missed change). */
   loadSnapshot(result: SnapshotResult): void {
     this.agent = result.agent;

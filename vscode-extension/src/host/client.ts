@@ -263,9 +263,14 @@ export class Sidecar implements vscode.Disposable {
     return result.enabled;
   }
 
-  /** Undo a turn (`acp/restoreCheckpoint`); the user was asked already. */
-  async restoreCheckpoint(turn: number): Promise<w.RestoreResult> {
-    return this.need().sendRequest(P.RESTORE_CHECKPOINT, { sessionId: await this.session(), turn });
+  /** Undo a turn (`acp/restoreCheckpoint`); the user was asked already. The current session is
+   *  named when its transcript shows a checkpointed turn; else none is (after a restart: a new
+   *  session, or none yet), and the sidecar undoes in the session of the workspace's last turn. */
+  async restoreCheckpoint(turn?: number): Promise<w.RestoreResult> {
+    const params: w.RestoreCheckpointParams = turn === undefined ? {} : { turn };
+    const sessionId = this.store.undoSession();
+    if (sessionId !== null) params.sessionId = sessionId;
+    return this.need().sendRequest(P.RESTORE_CHECKPOINT, params);
   }
 
   async decide(params: w.ReviewDecideParams): Promise<w.ReviewResult[]> {

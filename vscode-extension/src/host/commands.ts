@@ -67,6 +67,10 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     reg(COMMANDS.forkSession, () => c.guard("fork session", () => forkSession(sidecar))),
     reg(COMMANDS.deleteSession, () => c.guard("delete session", () => deleteSession(sidecar, d.store))),
     reg(COMMANDS.logout, () => c.guard("log out", () => logout(sidecar))),
+    // A turn number, else the last: after a restart, of the session before (no chat shows it).
+    reg(COMMANDS.undoTurn, (turn?: unknown) =>
+      c.guard("undo the turn", () => c.restoreCheckpoint(typeof turn === "number" ? turn : undefined)),
+    ),
     reg(COMMANDS.toggleFollow, (on?: unknown) =>
       c.guard("follow", () => (typeof on === "boolean" ? sidecar.setFollow(on) : c.toggleFollow())),
     ),

@@ -134,17 +134,19 @@ export class Controller {
     return results;
   }
 
-  /** Undo a turn: every file back as before it, after the user says so in a (non-modal)
-   *  notification; unsaved edits in open editors are kept by the sidecar's merge. */
-  async restoreCheckpoint(turn: number): Promise<w.RestoreResult | undefined> {
-    const undo = `Undo turn ${turn}`;
+  /** Undo a turn (none given: the last, which after a restart is the session before's): every
+   *  file back as before it, after the user says so in a (non-modal) notification; unsaved edits
+   *  in open editors are kept by the sidecar's merge. */
+  async restoreCheckpoint(turn?: number): Promise<w.RestoreResult | undefined> {
+    const what = turn === undefined ? "the last turn" : `turn ${turn}`;
+    const undo = `Undo ${what}`;
     const answer = await vscode.window.showWarningMessage(
-      `Undo turn ${turn}? The files it changed, created or deleted go back to how they were before it. Unsaved edits in open editors are kept.`,
+      `Undo ${what}? The files it changed, created or deleted go back to how they were before it. Unsaved edits in open editors are kept.`,
       undo,
     );
     if (answer !== undo) return undefined;
     const result = await this.sidecar.restoreCheckpoint(turn);
-    void vscode.window.showInformationMessage(`ACP: turn ${turn} undone, ${result.restored.length} file(s) restored.`);
+    void vscode.window.showInformationMessage(`ACP: turn ${result.turn} undone, ${result.restored.length} file(s) restored.`);
     return result;
   }
 
