@@ -125,19 +125,21 @@ class EditorDocuments:
         tool_call_id: str | None,
         label: str | None = None,
         base: str | None = None,
-    ) -> None:
+    ) -> str | None:
         doc = self.open_document(path)
         if doc is None:
-            await self.disk.write_text(path, text, session_id=session_id, tool_call_id=tool_call_id)
-            return
+            return await self.disk.write_text(
+                path, text, session_id=session_id, tool_call_id=tool_call_id
+            )
         if not self.editor.can_apply_edit:
             await self._write_without_editor(path, doc, text, session_id, tool_call_id)
-            return
+            return None
         label = label or self.title_for(session_id, tool_call_id) or f"Agent edit: {path.name}"
         doc, version = await self._settled(path)
         if doc is None:  # closed while we waited
-            await self.disk.write_text(path, text, session_id=session_id, tool_call_id=tool_call_id)
-            return
+            return await self.disk.write_text(
+                path, text, session_id=session_id, tool_call_id=tool_call_id
+            )
         before = await self.read_text(path)
         # The agent changed ``base`` into ``text``; the buffer may hold lines it never saw.
         merged = merge3(base, before, text) if base is not None and base != before else None
@@ -155,6 +157,7 @@ class EditorDocuments:
             # The agent's change goes to the disk's text: with a base, the change it meant.
             old, new = (base, text) if base is not None else (before, target)
             await self._write_change_to_disk(path, old, new, session_id, tool_call_id)
+        return target
 
     async def _write_change_to_disk(
         self, path: Path, before: str, after: str, session_id: str, tool_call_id: str | None

@@ -64,23 +64,23 @@ class ReviewingDocuments:
         tool_call_id: str | None,
         label: str | None = None,
         base: str | None = None,
-    ) -> None:
+    ) -> str | None:
         if self.queue.mode == "off":
-            await self.inner.write_text(
+            return await self.inner.write_text(
                 path, text, session_id=session_id, tool_call_id=tool_call_id, base=base
             )
-            return
         old = await self._current(path)
         if self.queue.mode == "before-write":
             held = _merged(base, old, text)
             await self.queue.hold_write(session_id, tool_call_id, path, old, held)
-            return
-        await self.inner.write_text(
+            return None  # what was accepted of it is in the file now
+        written = await self.inner.write_text(
             path, text, session_id=session_id, tool_call_id=tool_call_id, base=base
         )
-        new = await self._current(path)  # the agent's change, merged into unsaved text
+        new = text if written is None else written  # the agent's change, merged into unsaved text
         self.queue.record_applied(session_id, tool_call_id, path, old, new)
         self.turns.written(path, new)  # reviewed already: the turn watch must not count it
+        return written
 
     async def disk_changed(self, path: Path, before: str | None, after: str | None) -> None:
         await self.inner.disk_changed(path, before, after)

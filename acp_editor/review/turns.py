@@ -56,9 +56,10 @@ class TurnWatch:
         self._stores: dict[Path, CheckpointStore] = {}
         self._turns: dict[str, Turn] = {}
         self._numbers: dict[str, int] = {}
-        self._written: dict[str, asyncio.Future[str | None]] = {}
-        """Path -> what the disk held right after we wrote it (read in a worker thread)."""
-        """Path -> the text we wrote there (None: deleted) that the next look must not count."""
+        self._written: dict[str, tuple[asyncio.Future[str | None], str | None]] = {}
+        """Path -> what the disk held right after we wrote it (read in a worker thread), and
+        the text we gave the file (an editor that saves after our edits puts that on disk a
+        moment later): what the next look must not count as a change of the agent's."""
         self._lock = asyncio.Lock()  # looks compare with "seen": one at a time
         self.disabled: str | None = None
         """Why checkpoints are off (git missing or failing), else None."""
@@ -74,9 +75,9 @@ class TurnWatch:
     def written(self, path: Path, text: str | None) -> None:
         """A change we made ourselves (already reviewed, or a review decision). What counts is
         what the disk holds now, which is not always ``text``: the editor's documents write the
-        change to the disk's own text, without the buffer's unsaved edits."""
-        del text
-        self._written[str(path)] = asyncio.ensure_future(_read_text(path))
+        change to the disk's own text, without the buffer's unsaved edits; or ``text`` itself,
+        once an editor that saves after our edits (Emacs's setup) has saved the buffer."""
+        self._written[str(path)] = (asyncio.ensure_future(_read_text(path)), text)
 
     async def begin(self, session_id: str, roots: list[str]) -> Turn | None:
         """Checkpoint the session's roots before a turn; None when checkpoints are off."""
@@ -180,9 +181,9 @@ class TurnWatch:
         if change.status != "deleted" and after is None:
             return _not_text(change)
         pending = self._written.pop(str(change.path), None)
-        ours: object = await pending if pending is not None else _NOTHING
-        if ours == after:
-            return False  # our own write, still as we left it: reviewed already
+        ours: object = await pending[0] if pending is not None else _NOTHING
+        if ours == after or (pending is not None and after is not None and pending[1] == after):
+            return False  # our own write, still as we left it (or as the editor saved it)
         before: str | None
         if ours is None or isinstance(ours, str):
             before = ours  # the agent changed what we wrote: only its part is new

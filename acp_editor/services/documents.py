@@ -48,14 +48,17 @@ class DocumentSource(Protocol):
         tool_call_id: str | None,
         label: str | None = None,
         base: str | None = None,
-    ) -> None:
+    ) -> str | None:
         """Replace the whole text of ``path``, creating it (and its parents) when missing.
 
         ``label`` names the change where an editor shows it (its undo history); by default the
         editor link names it after the tool call. ``base``: the text the agent made ``text``
         from (what it last read of the file through us, else the disk's text): where the file
         is held with other text (an unsaved buffer), the agent's change is merged into that
-        text instead of replacing it. None: ``text`` is meant as it is (a review decision)."""
+        text instead of replacing it. None: ``text`` is meant as it is (a review decision).
+
+        Returns the text the file holds now, as written (the merge, when there was one; the
+        editor's report of it may come later and in pieces), or None when that is ``text``."""
         ...
 
     async def disk_changed(self, path: Path, before: str | None, after: str | None) -> None:
@@ -94,12 +97,13 @@ class DiskDocuments:
         tool_call_id: str | None,
         label: str | None = None,
         base: str | None = None,
-    ) -> None:
+    ) -> str | None:
         try:
             data = text.encode("utf-8")
         except UnicodeEncodeError as exc:  # a lone surrogate escaped in the JSON
             raise InvalidParams(f"content is not valid Unicode: {exc.reason}") from None
         await asyncio.to_thread(self._write, path, data)
+        return None
 
     async def disk_changed(self, path: Path, before: str | None, after: str | None) -> None:
         return None  # the disk is the truth here: nothing holds the file in memory

@@ -105,6 +105,15 @@ class Editor:
         old, version = self.docs[uri]
         self.docs[uri] = (text + old, version + 1)
 
+    def save(self, name: str) -> None:
+        """The user (or the editor's hook: Emacs's setup saves after our edits) saves the
+        buffer: its whole text goes to disk, and the server is told."""
+        uri = self.uri(name)
+        (self.workspace / name).write_text(self.docs[uri][0], encoding="utf-8")
+        self.client.text_document_did_save(
+            lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri=uri))
+        )
+
     def report_changes(self) -> None:
         """``didChange`` of each document's text now (what an editor sends when it gets to it)."""
         for uri, (text, version) in self.docs.items():
