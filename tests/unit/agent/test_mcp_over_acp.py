@@ -88,3 +88,42 @@ async def test_the_agent_reaches_the_tools_over_acp_and_strangers_get_errors(
     with pytest.raises(RpcError):  # the agent went: so did its connection
         context.acp_notification(left_open, "notifications/initialized", None)
     await context.close()
+
+
+class ConnectsFirst(AcpMcpAgent):
+    """Reaches the editor server while it answers session/new, before the session has an id on
+    the client's side (as agents that start their MCP servers at once do)."""
+
+    read: Any = None
+
+    async def _new(self, params: Any) -> dict[str, Any]:
+        (entry,) = params["mcpServers"]
+        opened = await self.peer.request("mcp/connect", {"serverId": entry["serverId"]})
+        connection = opened["connectionId"]
+        hello = {"name": "memory", "version": "1"}
+        init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": hello}
+        await mcp(self, connection, "initialize", init)
+        note = {"connectionId": connection, "method": "notifications/initialized"}
+        await self.peer.notify("mcp/message", note)
+        path = str(Path(params["cwd"]) / "a.py")
+        called = {"name": "read_buffer", "arguments": {"path": path}}
+        self.read = await mcp(self, connection, "tools/call", called)
+        return await super()._new(params)
+
+
+async def test_the_server_answers_an_agent_that_connects_before_answering(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("on disk\n")
+    channel = FakeChannel()
+    uri = path_to_uri(str(tmp_path / "a.py"))
+    channel.documents[uri] = TextDocument(uri, "unsaved\n", version=1)
+    context = ContextServer(ContextTools(EditorDocuments(channel), lambda: None))
+    client = AcpClient(AgentConfig(command=["in-memory"], editor_context=context))
+    ours, theirs = joined()
+    agent = ConnectsFirst(theirs)
+    try:
+        await client.connect(ours)
+        await client.new_session(str(tmp_path))
+        assert agent.read["structuredContent"]["text"] == "unsaved\n"
+    finally:
+        await client.shutdown()
+        await context.close()
