@@ -13,12 +13,13 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 import pytest
+
+from tests.support.installs import run_installer
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 NPM_CACHE = REPO_ROOT / ".cache" / "npm"
@@ -37,7 +38,6 @@ CODEX_ACP = "@agentclientprotocol/codex-acp@2.6.0"
 """The current Codex agent (its npm dependency ships Codex's native binary): it patches files and
 runs commands itself; runs offline against ``tests.agents.fake_openai``."""
 
-INSTALL_TIMEOUT = 900.0
 
 _EXACT_VERSION = re.compile(r"^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
 _NAME = re.compile(r"^(?:@[a-z0-9][a-z0-9._~-]*/)?[a-z0-9][a-z0-9._~-]*$")
@@ -112,23 +112,7 @@ def acp_schema_path(name: str = "schema.json", version: int = 1) -> Path:
 
 def _npm_install(npm: str, prefix: Path, spec: str) -> None:
     argv = [npm, "install", "--prefix", str(prefix), "--no-audit", "--no-fund", spec]
-    try:
-        done = subprocess.run(
-            argv,
-            cwd=prefix,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=INSTALL_TIMEOUT,
-            check=False,
-        )
-    except subprocess.TimeoutExpired as exc:
-        raise NpmError(f"npm install {spec} took longer than {INSTALL_TIMEOUT:g} s") from exc
-    if done.returncode != 0:
-        raise NpmError(
-            f"npm install {spec} failed with exit code {done.returncode}:\n"
-            f"{done.stdout[-2000:]}{done.stderr[-4000:]}"
-        )
+    run_installer(argv, f"npm install {spec}", NpmError, cwd=prefix)
 
 
 def _move_into_place(staging: Path, prefix: Path, name: str, version: str) -> None:

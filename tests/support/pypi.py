@@ -24,7 +24,8 @@ from pathlib import Path
 
 import pytest
 
-INSTALL_TIMEOUT = 900.0
+from tests.support.installs import run_installer
+
 MARKER = "acp-editor-tests-installed"
 
 
@@ -131,22 +132,7 @@ def _locked(path: Path) -> Iterator[None]:
 
 
 def _run(argv: list[str], what: str) -> None:
-    try:
-        done = subprocess.run(
-            argv,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=INSTALL_TIMEOUT,
-            check=False,
-        )
-    except subprocess.TimeoutExpired as exc:
-        raise PypiError(f"{what} took longer than {INSTALL_TIMEOUT:g} s") from exc
-    if done.returncode != 0:
-        raise PypiError(
-            f"{what} failed with exit code {done.returncode}:\n"
-            f"{done.stdout[-2000:]}{done.stderr[-4000:]}"
-        )
+    run_installer(argv, what, PypiError)
 
 
 def _reports(python: Path, version: str) -> bool:

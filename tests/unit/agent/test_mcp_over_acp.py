@@ -35,14 +35,32 @@ async def mcp(agent: MemoryAgent, connection: str, method: str, params: Any = No
     return await agent.peer.request("mcp/message", message)
 
 
-async def test_the_agent_reaches_the_tools_over_acp_and_strangers_get_errors(
-    tmp_path: Path,
-) -> None:
+def unsaved_buffer(tmp_path: Path) -> ContextServer:
+    """The editor-context server of an editor holding ``a.py`` with unsaved text."""
     (tmp_path / "a.py").write_text("on disk\n")
     channel = FakeChannel()
     uri = path_to_uri(str(tmp_path / "a.py"))
     channel.documents[uri] = TextDocument(uri, "unsaved\n", version=1)
-    context = ContextServer(ContextTools(EditorDocuments(channel), lambda: None))
+    return ContextServer(ContextTools(EditorDocuments(channel), lambda: None))
+
+
+async def connected(agent: MemoryAgent, server_id: str) -> tuple[str, Any]:
+    """An MCP connection over ACP, initialized as an MCP client does: its id and the server's
+    answer to ``initialize``."""
+    opened = await agent.peer.request("mcp/connect", {"serverId": server_id})
+    connection = str(opened["connectionId"])
+    hello = {"name": "memory", "version": "1"}
+    init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": hello}
+    answer = await mcp(agent, connection, "initialize", init)
+    note = {"connectionId": connection, "method": "notifications/initialized"}
+    await agent.peer.notify("mcp/message", note)
+    return connection, answer
+
+
+async def test_the_agent_reaches_the_tools_over_acp_and_strangers_get_errors(
+    tmp_path: Path,
+) -> None:
+    context = unsaved_buffer(tmp_path)
     client = AcpClient(AgentConfig(command=["in-memory"], editor_context=context))
     ours, theirs = joined()
     agent = AcpMcpAgent(theirs)
@@ -55,15 +73,8 @@ async def test_the_agent_reaches_the_tools_over_acp_and_strangers_get_errors(
         with pytest.raises(RpcError) as unknown:
             await agent.peer.request("mcp/connect", {"serverId": "not-ours"})
         assert unknown.value.code == -32602
-        connection = (await agent.peer.request("mcp/connect", {"serverId": entry["serverId"]}))[
-            "connectionId"
-        ]
-        hello = {"name": "memory", "version": "1"}
-        init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": hello}
-        assert (await mcp(agent, connection, "initialize", init))["serverInfo"]["name"] == "editor"
-        await agent.peer.notify(
-            "mcp/message", {"connectionId": connection, "method": "notifications/initialized"}
-        )
+        connection, init = await connected(agent, entry["serverId"])
+        assert init["serverInfo"]["name"] == "editor"
         await agent.peer.notify("mcp/message", ["not", "an", "object"])  # dropped, not fatal
         await agent.peer.notify("mcp/message", {"connectionId": "nope", "method": "x"})
         called = await mcp(
@@ -98,13 +109,7 @@ class ConnectsFirst(AcpMcpAgent):
 
     async def _new(self, params: Any) -> dict[str, Any]:
         (entry,) = params["mcpServers"]
-        opened = await self.peer.request("mcp/connect", {"serverId": entry["serverId"]})
-        connection = opened["connectionId"]
-        hello = {"name": "memory", "version": "1"}
-        init = {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": hello}
-        await mcp(self, connection, "initialize", init)
-        note = {"connectionId": connection, "method": "notifications/initialized"}
-        await self.peer.notify("mcp/message", note)
+        connection, _ = await connected(self, entry["serverId"])
         path = str(Path(params["cwd"]) / "a.py")
         called = {"name": "read_buffer", "arguments": {"path": path}}
         self.read = await mcp(self, connection, "tools/call", called)
@@ -112,11 +117,7 @@ class ConnectsFirst(AcpMcpAgent):
 
 
 async def test_the_server_answers_an_agent_that_connects_before_answering(tmp_path: Path) -> None:
-    (tmp_path / "a.py").write_text("on disk\n")
-    channel = FakeChannel()
-    uri = path_to_uri(str(tmp_path / "a.py"))
-    channel.documents[uri] = TextDocument(uri, "unsaved\n", version=1)
-    context = ContextServer(ContextTools(EditorDocuments(channel), lambda: None))
+    context = unsaved_buffer(tmp_path)
     client = AcpClient(AgentConfig(command=["in-memory"], editor_context=context))
     ours, theirs = joined()
     agent = ConnectsFirst(theirs)
