@@ -7,6 +7,17 @@ index, HEAD, refs and stash are never touched, and it works as well in a folder 
 git repository. ``.gitignore`` files are honoured (and the repository's ``.git/info/exclude``),
 files over ``SIZE_LIMIT`` are left out, and the index keeps each file's stat data, so a checkpoint
 after a few changes only reads the files that changed.
+
+The first checkpoint of a repository's top folder starts from the repository's own index: a copy
+of it, and the repository's object store borrowed (``objects/info/alternates``) for the blobs it
+names, so only files that differ from that index are read and hashed, and the first checkpoint of
+a 100,000-file repository costs about what ``git status`` costs there instead of hashing every
+file. Not done where the repository's blobs may differ from the files' bytes (clean filters such
+as Git LFS, end-of-line conversion), nor for index formats a private copy cannot use (split or
+sparse indexes, worktrees), nor while a merge is unfinished: then every file is hashed as for a
+folder that is not a repository. The borrowed blobs stay the repository's: a checkpoint of a file
+whose blob the repository later prunes (content that was only ever staged, then dropped, and
+garbage-collected) can no longer be read back, and says so.
 """
 
 from __future__ import annotations
@@ -14,8 +25,10 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
+import re
 import shutil
 import stat
+import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -37,6 +50,10 @@ _CONFIG = """[core]
 [gc]
 \tauto = 0
 """
+
+_BYTES_AS_THEY_ARE = b"* -text !eol -crlf -filter -ident -working-tree-encoding\n"
+"""Our store's ``info/attributes`` (above every ``.gitattributes``): a checkpoint keeps a file's
+bytes, never a normalized copy (``text=auto`` would have put a CRLF file back with LF)."""
 
 Status = Literal["added", "modified", "deleted"]
 _STATUS: dict[str, Status] = {"A": "added", "M": "modified", "D": "deleted", "T": "modified"}
@@ -133,14 +150,12 @@ class CheckpointStore:
 
     def _copy_excludes(self) -> None:
         """The repository's own ``info/exclude`` counts too (``.gitignore`` files are read from
-        the work tree by git itself)."""
+        the work tree by git itself); our ``info/attributes`` keeps bytes as they are."""
         theirs = self.root / ".git" / "info" / "exclude"
-        ours = self.store / "info" / "exclude"
         try:
             text = theirs.read_bytes() if theirs.is_file() else b""
-            ours.parent.mkdir(parents=True, exist_ok=True)
-            if not ours.exists() or ours.read_bytes() != text:
-                ours.write_bytes(text)
+            _write_if_changed(self.store / "info" / "exclude", text)
+            _write_if_changed(self.store / "info" / "attributes", _BYTES_AS_THEY_ARE)
         except OSError as exc:
             log.info("could not copy %s: %s", theirs, exc)
 
@@ -151,6 +166,8 @@ class CheckpointStore:
         async with self._lock:
             await self._ensure()
             await asyncio.to_thread(self._copy_excludes)
+            if not (self.store / "acp-index").exists():
+                await self._seed()
             listed = await self._git(
                 "ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard"
             )
@@ -160,6 +177,40 @@ class CheckpointStore:
             if drop:
                 await self._git("update-index", "--force-remove", "-z", "--stdin", stdin=drop)
             return (await self._git("write-tree")).decode().strip()
+
+    async def _seed(self) -> None:
+        """Start from the repository's own index (see the module docstring), when it is safe."""
+        index, alternates = self.store / "acp-index", self.store / "objects" / "info" / "alternates"
+        why = await asyncio.to_thread(_not_seedable, self.root)
+        if why is None:
+            try:
+                await asyncio.to_thread(_borrow, self.root / ".git", index, alternates)
+                why = await self._unusable_copy()
+            except (OSError, CheckpointError) as exc:
+                why = str(exc)
+        if why is not None:
+            log.info("the first checkpoint of %s reads every file: %s", self.root, why)
+            index.unlink(missing_ok=True)
+            if not any(True for _ in (self.store / "refs" / "acp").rglob("*")):
+                alternates.unlink(missing_ok=True)  # nothing kept may need what it lent
+
+    async def _unusable_copy(self) -> str | None:
+        """Why the copied index cannot be used as it is (after dropping submodule entries), or
+        None. A file the copy names that is not on disk is simply found deleted."""
+        if await self._git("ls-files", "-u", "-z"):
+            return "the repository has unmerged paths (a merge is in progress)"
+        if (self.root / ".gitmodules").exists():  # submodules are not checkpointed
+            staged = await self._git("ls-files", "-s", "-z")
+            links = [e.split(b"\t", 1)[1] for e in staged.split(b"\0") if e.startswith(b"160000 ")]
+            if links:
+                gone = b"".join(p + b"\0" for p in links)
+                await self._git("update-index", "--force-remove", "-z", "--stdin", stdin=gone)
+        for raw in (await self._git("ls-files", "-z", "--", ":(glob)**/.gitattributes")).split(
+            b"\0"
+        ):
+            if raw and _converts(self.root / os.fsdecode(raw)):
+                return f"{os.fsdecode(raw)} converts files (filters or end of lines)"
+        return None
 
     def _sort(self, listed: bytes) -> tuple[bytes, bytes]:
         """Paths to add or remove, and paths to drop although they exist (too large, or no
@@ -219,3 +270,65 @@ class CheckpointStore:
         if not await self._git("ls-tree", "-z", tree, "--", rel):
             return None
         return await self._git("cat-file", "blob", f"{tree}:{rel}")
+
+
+_CONVERTING = frozenset({"text", "eol", "crlf", "filter", "ident", "working-tree-encoding"})
+"""Attributes under which the blob git stores may differ from the file's bytes."""
+
+
+def _converts(attributes: Path) -> bool:
+    """Whether a gitattributes file sets an attribute that converts content (conservatively:
+    any line, a macro's too; unsetting one (``-text``) converts nothing)."""
+    try:
+        text = attributes.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return False
+    for line in text.splitlines():
+        tokens = line.split()
+        if not tokens or tokens[0].startswith("#"):
+            continue
+        for token in tokens[1:]:
+            if token[:1] not in "-!" and re.split("=", token, maxsplit=1)[0] in _CONVERTING:
+                return True
+    return False
+
+
+def _not_seedable(root: Path) -> str | None:
+    """Why the repository at ``root`` (if any) cannot lend its index, or None."""
+    git = root / ".git"
+    if not git.is_dir() or not (git / "index").is_file():
+        return "no repository index at the folder's top"
+    if (git / "info" / "sparse-checkout").exists() or any(git.glob("sharedindex.*")):
+        return "a sparse or split index"
+    home = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    for attributes in (git / "info" / "attributes", home / "git" / "attributes"):
+        if _converts(attributes):
+            return f"{attributes} converts files"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    asked = ["git", "config", "--get-regexp", r"^core\.(autocrlf|attributesfile)$"]
+    try:  # as the user's git sees it: their own and global settings
+        said = subprocess.run(asked, cwd=root, env=env, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"git config: {exc}"
+    for line in said.stdout.splitlines():
+        name, _, value = line.partition(" ")
+        if name == "core.autocrlf" and value.lower() in ("true", "input"):
+            return "core.autocrlf converts end of lines"
+        if name == "core.attributesfile" and _converts(Path(os.path.expanduser(value))):
+            return f"{value} converts files"
+    return None
+
+
+def _borrow(git: Path, index: Path, alternates: Path) -> None:
+    """Our index starts as a copy of the repository's (its stat data with it, and its time, so
+    git's check for entries written in the same instant as the index still holds); the blobs it
+    names are read from the repository's object store."""
+    alternates.parent.mkdir(parents=True, exist_ok=True)
+    alternates.write_text(f"{(git / 'objects').resolve()}\n", encoding="utf-8")
+    shutil.copy2(git / "index", index)
+
+
+def _write_if_changed(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_bytes() != data:
+        path.write_bytes(data)
