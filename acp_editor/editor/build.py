@@ -101,7 +101,7 @@ def assemble(
         review=kept,
         start_agent=start_agent,
         workspace_root=workspace_root,
-        turn_ended=frontend.flush,
+        turn_ended=frontend.turn_ended,
         workspace_folders=workspace_folders,
     )
     return EditorSide(

@@ -67,6 +67,12 @@ class EditorFrontend(Frontend):
             if self.transcripts is not None:
                 self.transcripts.write(session_id)
 
+    def turn_ended(self, session_id: str) -> None:
+        """The turn is over (before the editor learns it): its last state goes out, and what
+        shows a tool call as running stops."""
+        self.flush(session_id)
+        self.progress.turn_ended(session_id)
+
     def close(self) -> None:
         if self.transcripts is not None:
             self.transcripts.close()

@@ -1,8 +1,12 @@
 """Tool calls as LSP work-done progress, for editors without the rich ``stream`` feature.
 
 Each tool call becomes one progress: ``begin`` with its title when it appears, ``report`` on each
-status change, ``end`` when it finishes. The token must be created (a request) before ``begin``,
-so the events of all tool calls go through one ordered queue served by one task.
+status change, ``end`` when it finishes; one still waiting to start (``pending``) when its turn
+ends never will, and ends then (fast-agent asks permission for a placeholder call ``"pending"``
+that it never updates: an editor would show it waiting forever). One that runs may go on (a
+command's output still arrives). The token must be created (a request)
+before ``begin``, so the events of all tool calls go through one ordered queue served by one
+task.
 """
 
 from __future__ import annotations
@@ -22,6 +26,10 @@ if TYPE_CHECKING:
 
 log = get_logger("editor.progress")
 
+TURN_ENDED = "\0turn ended"
+"""The status of a queue item that ends every progress of a session still open (no agent's
+status: those are strings of the agent's, and a NUL is not among them)."""
+
 
 class ToolProgress:
     def __init__(self, channel: EditorChannel) -> None:
@@ -37,6 +45,12 @@ class ToolProgress:
         token = f"acp/{session_id}/{call_id}"
         title = str(call.get("title") or call.get("kind") or "Tool call")
         self._put((token, str(call.get("status", "pending")), title))
+
+    def turn_ended(self, session_id: str) -> None:
+        """The session's turn is over: what it left waiting to start ends now (in order,
+        after its updates)."""
+        if self._open or not self._queue.empty():  # nothing open: nothing to do
+            self._put((f"acp/{session_id}/", TURN_ENDED, ""))
 
     def output(self, session_id: str, call_id: str, line: str) -> None:
         """The last line a running tool call's command printed: shown as its progress message."""
@@ -57,6 +71,13 @@ class ToolProgress:
 
     async def _step(self, token: str, status: str | None, title: str) -> None:
         progress = self.channel.work_done_progress
+        if status == TURN_ENDED:  # ``token`` is the session's prefix
+            waiting = [t for t, s in self._open.items() if t.startswith(token) and s == "pending"]
+            for left in waiting:
+                message = f"{self._titles[left]}: not started when the turn ended"
+                progress.end(left, lsp.WorkDoneProgressEnd(message=message))
+                del self._open[left]
+            return
         if status is None:  # a line of output: only while the progress is open
             if token in self._open:
                 line = title[:200]

@@ -175,3 +175,23 @@ async def test_plain_editor_sees_an_agent_terminals_last_line_in_the_progress(
     assert [e for e in events if e[0] == "report"] == [
         ("report", "acp/s1/c1", "Run tests: 3 passed")
     ]
+
+
+async def test_a_tool_call_left_waiting_to_start_stops_showing_when_the_turn_ends(
+    rig: MakeRig,
+) -> None:
+    """fast-agent asks permission for a placeholder call ("pending") it never updates: a plain
+    editor's progress for it ends with the turn; one still running may go on."""
+    placeholder = {
+        "sessionUpdate": "tool_call",
+        "toolCallId": "pending",
+        "title": "editor/read_buffer",
+        "status": "pending",
+    }
+    running = {**placeholder, "toolCallId": "c2", "title": "Run tests", "status": "in_progress"}
+    r = rig(work_done_progress=True, script=Script(turn=[placeholder, running]))
+    await run_turn(r)
+    events = await r.editor.progress.until(5)  # two creates, two begins, one end
+    assert [e for e in events if e[0] == "end"] == [
+        ("end", "acp/s1/pending", "editor/read_buffer: not started when the turn ended")
+    ]
