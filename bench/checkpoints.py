@@ -68,6 +68,21 @@ def walk_all(root: Path) -> int:
     return count
 
 
+def files_of(store: Path) -> dict[str, tuple[int, int]]:
+    """Each file of the store: its inode and size (git replaces a file it rewrites: a new inode;
+    a file it only freshens keeps its inode)."""
+    found = {}
+    for folder, _dirs, names in os.walk(store):
+        for name in names:
+            info = os.stat(os.path.join(folder, name))
+            found[os.path.join(folder, name)] = (info.st_ino, info.st_size)
+    return found
+
+
+def written(before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]]) -> int:
+    return sum(size for path, (ino, size) in after.items() if before.get(path, (0, 0))[0] != ino)
+
+
 async def boundary(store: CheckpointStore, previous: str) -> tuple[str, int, float]:
     start = time.perf_counter()
     tree = await store.snapshot()
@@ -112,14 +127,16 @@ async def run(files: int, size_mb: int, rounds: int, repository: bool) -> None:
         start = time.perf_counter()
         tree = await store.snapshot()
         first = time.perf_counter() - start
-        times, walks = [], []
+        times, walks, writes = [], [], []
         for n in range(rounds):
             made[n * 37 % files].write_text(f"changed in round {n}\n")
             made[(n * 53 + 11) % files].write_text(f"also changed {n}\n")
             (root / f"pkg00/new{n}.py").write_text("new\n")
             if n:
                 (root / f"pkg00/new{n - 1}.py").unlink()
+            kept = files_of(store.store)
             tree, changed, took = await boundary(store, tree)
+            writes.append(written(kept, files_of(store.store)))
             assert changed >= 3, changed
             times.append(took)
             start = time.perf_counter()
@@ -145,6 +162,7 @@ async def run(files: int, size_mb: int, rounds: int, repository: bool) -> None:
             f"worst {max(times) * 1000:.0f} ms over {rounds} rounds"
         )
         print(f"baseline, scandir + stat of every file: median {walk * 1000:.0f} ms")
+        print(f"written to the store per turn boundary: median {statistics.median(writes):,.0f} B")
         print(f"ratio boundary / baseline: {median / walk:.1f}x")
         print(f"live watch: {setup * 1000:.0f} ms to list the directories and watch them")
         print(

@@ -47,9 +47,12 @@ _CONFIG = """[core]
 \tfilemode = true
 \tbare = false
 \tautocrlf = false
+\tsplitIndex = true
 [gc]
 \tauto = 0
 """
+"""Our store's settings. A split index: a checkpoint after a few changes writes those entries
+(tens of KB), not the whole index again (8 MB at 100,000 files)."""
 
 _BYTES_AS_THEY_ARE = b"* -text !eol -crlf -filter -ident -working-tree-encoding\n"
 """Our store's ``info/attributes`` (above every ``.gitattributes``): a checkpoint keeps a file's
@@ -143,9 +146,12 @@ class CheckpointStore:
         if not (self.store / "HEAD").exists():
             self.store.mkdir(parents=True, exist_ok=True, mode=0o700)
             await self._git("init", "--quiet", "--bare", str(self.store))
-            # Written whole rather than by three more git processes: a work tree of our own
-            # choosing, no automatic gc (it would collect unnamed checkpoints), bytes as they are.
-            (self.store / "config").write_text(_CONFIG, encoding="utf-8")
+        # Written whole rather than by more git processes: a work tree of our own choosing, no
+        # automatic gc (it would collect unnamed checkpoints), bytes as they are; a store made
+        # by an older version gets today's settings.
+        config = self.store / "config"
+        if config.read_text(encoding="utf-8") != _CONFIG:
+            config.write_text(_CONFIG, encoding="utf-8")
         self._ready = True
 
     def _copy_excludes(self) -> None:
