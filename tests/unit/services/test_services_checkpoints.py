@@ -222,3 +222,24 @@ async def test_no_repository_at_the_top_means_no_borrowing(root: Path) -> None:
     await inner.snapshot()
     assert not borrowed(inner)
     assert os.listdir(root / "src") == ["a.py"]
+
+
+async def test_a_checkpoint_after_a_change_writes_the_changed_entries_not_the_whole_index(
+    root: Path,
+) -> None:
+    """The store's index is split: the entries all files share are written once (a shared
+    index); each later checkpoint writes only what changed."""
+    for n in range(200):
+        (root / "src" / f"m{n}.py").write_text(f"m = {n}\n")
+    for path in root.rglob("*.py"):  # written an hour ago: not "racily clean" (git rereads those)
+        os.utime(path, (path.stat().st_atime - 3600, path.stat().st_mtime - 3600))
+    checkpoints = store(root)
+    await checkpoints.snapshot()
+    (root / "src" / "a.py").write_text("a = 2\n")
+    await checkpoints.snapshot()
+    (shared,) = checkpoints.store.glob("sharedindex.*")
+    kept = shared.stat().st_ino
+    (root / "src" / "a.py").write_text("a = 3\n")
+    await checkpoints.snapshot()
+    assert shared.stat().st_ino == kept  # not written again
+    assert (checkpoints.store / "acp-index").stat().st_size < shared.stat().st_size / 4
