@@ -50,6 +50,8 @@ class ReviewingDocuments:
         """Session -> its tool calls not finished yet, oldest first: live finds go to the last
         (a dict used as an ordered set: O(1) with the thousands an agent may leave open)."""
         self._watches: dict[str, DirectoryWatch] = {}
+        self._stopping: set[asyncio.Future[None]] = set()
+        """Watches of ended turns still winding down (awaited on ``close``)."""
         queue.on_written = turns.written
 
     async def read_text(self, path: Path) -> str:
@@ -138,15 +140,21 @@ class ReviewingDocuments:
         watch.start()
 
     async def unwatch(self, session_id: str) -> None:
-        """Stop looking live (the turn is over; its last looks may still run and attribute)."""
+        """Stop looking live (the turn is over; its last looks may still run and attribute).
+        The watch winds down in the background (watchfiles takes a step, ~140 ms, to notice):
+        the turn's end does not wait for it, and it calls nobody any more."""
         self._live_waiting.discard(session_id)
         watch = self._watches.pop(session_id, None)
         if watch is not None:
-            await watch.stop()
+            stopping = asyncio.ensure_future(watch.stop())
+            self._stopping.add(stopping)
+            stopping.add_done_callback(self._stopping.discard)
 
     async def close(self) -> None:
         for session_id in list(self._watches):
             await self.unwatch(session_id)
+        if self._stopping:
+            await asyncio.gather(*list(self._stopping), return_exceptions=True)
 
     def _look_soon(self, session_id: str, call_id: str) -> None:
         """One look at a time per session: tool calls that end while one runs share the next

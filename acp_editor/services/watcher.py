@@ -86,6 +86,9 @@ class DirectoryWatch:
             self.on_change()
             while True:
                 await batch
+                if self._stop.is_set():  # stopped meanwhile: nobody wants to hear of it
+                    await batches.aclose()
+                    break
                 self.on_change()
                 batch = asyncio.ensure_future(anext(batches))
         except StopAsyncIteration:
