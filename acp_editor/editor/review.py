@@ -65,6 +65,15 @@ class EditorReview:
     def changed(self, hunks: list[ReviewHunk]) -> None:
         self.channel.background(self._show(sorted({h.path for h in hunks}), hunks))
 
+    def saved(self, uri: str) -> None:
+        """The editor saved a file (``didSave``; it reported its changes before): what the disk
+        holds now is the user's, not a change of the agent's to review."""
+        path = uri_to_path(uri)
+        queue = self.slot.review_queue()
+        doc = self.documents.open_document(Path(path)) if path is not None else None
+        if queue is not None and doc is not None:
+            queue.saved_by_editor(Path(doc.path), doc.source)
+
     def opened(self, uri: str) -> None:
         """A plain editor opened a file: its pending hunks as diagnostics again, placed in the
         text it opened (some editors drop diagnostics of files they do not hold open: eglot)."""

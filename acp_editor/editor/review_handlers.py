@@ -1,7 +1,7 @@
 """Review from the editor: code actions and commands on every LSP editor, ``acp/reviewDecide``
-for rich ones, a file opened (its pending hunks shown on it), and the user's typing, which moves
+for rich ones, a file opened (its pending hunks shown on it), the user's typing, which moves
 pending hunks' diagnostics along (and tells the documents that the editor reported a change,
-which an edit may be waiting for)."""
+which an edit may be waiting for), and the user's saves (not the agent's changes)."""
 
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ class ReviewHandlers:
         )(plain(self.code_actions))
         server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)(plain(self.did_open))
         server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)(plain(self.did_change))
+        server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)(plain(self.did_save))
         register_commands(
             server,
             {
@@ -58,6 +59,9 @@ class ReviewHandlers:
     def did_change(self, params: lsp.DidChangeTextDocumentParams) -> None:
         self.reported(params.text_document.uri)
         self.review.text_changed(params.text_document.uri)
+
+    def did_save(self, params: lsp.DidSaveTextDocumentParams) -> None:
+        self.review.saved(params.text_document.uri)
 
     async def accept_hunk(self, *args: Any) -> dict[str, Any]:
         return await self.review.decide(True, hunk_ids=[one_string(args, "the hunk id")])

@@ -64,8 +64,8 @@ class ReviewQueue:
         self.on_change = on_change or (lambda _hunks: None)
         self.hunks: dict[str, ReviewHunk] = {}
         self.on_written: Callable[[Path, str | None], None] = lambda _path, _text: None
-        """Told about every write the queue itself makes (the disk watch must not take them
-        for the agent's)."""
+        """Told about every write the queue itself makes, and the editor's saves (the disk
+        watch must not take them for the agent's)."""
         self.tracking = Tracking(self.hunks)
         self._ids = itertools.count(1)
         self._lock = asyncio.Lock()  # decisions rewrite files: one at a time
@@ -196,6 +196,11 @@ class ReviewQueue:
             )
 
     # -- decisions ------------------------------------------------------------------------------
+
+    def saved_by_editor(self, path: Path, text: str) -> None:
+        """The editor saved ``text`` to ``path`` (the user's save, or the editor's own after
+        our edit): the disk's new text is not a change of the agent's."""
+        self.on_written(path, text)
 
     def select(
         self,
