@@ -298,7 +298,7 @@ class EditorLink:
     async def restore_checkpoint(
         self,
         turn: int | None,
-        confirm: Callable[[int, list[Restore]], Awaitable[bool]] | None,
+        confirm: Callable[[int, list[Restore], bool], Awaitable[bool]] | None,
         *,
         session_id: str | None = None,
     ) -> dict[str, Any]:
@@ -314,7 +314,8 @@ class EditorLink:
         except AgentError as exc:
             raise InvalidParams(str(exc)) from exc
         result: dict[str, Any] = {"sessionId": sid, "turn": number, "restored": []}
-        if not plan or (confirm is not None and not await confirm(number, plan)):
+        elsewhere = sid not in agent.session_ids()  # of an earlier run, or closed
+        if not plan or (confirm is not None and not await confirm(number, plan, elsewhere)):
             return {**result, "done": not plan}
         await agent.restore(sid, number, plan)
         return {**result, "restored": [str(step.path) for step in plan], "done": True}

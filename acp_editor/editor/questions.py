@@ -83,12 +83,16 @@ class Questions:
         named = [{"optionId": m.get("id"), "name": m.get("name", m.get("id"))} for m in methods]
         return choice_from_answer(answer, named, "methodId")
 
-    async def confirm_restore(self, number: int, plan: list[Restore]) -> bool:
-        """Ask before undoing a turn. The first (pre-selected) action keeps the files."""
+    async def confirm_restore(
+        self, number: int, plan: list[Restore], elsewhere: bool = False
+    ) -> bool:
+        """Ask before undoing a turn (``elsewhere``: of a session not open now, such as the one
+        before a restart). The first (pre-selected) action keeps the files."""
         lines = [f"  {step.path} ({_undo_word(step)})" for step in plan[:12]]
         more = f"\n  ... and {len(plan) - 12} more" if len(plan) > 12 else ""
+        which = " of an earlier session (not open now)" if elsewhere else ""
         message = (
-            f"Undo turn {number}? These files go back to how they were before it:\n"
+            f"Undo turn {number}{which}? These files go back to how they were before it:\n"
             + "\n".join(lines)
             + more
             + "\nUnsaved edits in open buffers are kept."

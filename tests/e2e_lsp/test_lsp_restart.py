@@ -9,6 +9,7 @@ from pathlib import Path
 
 from acp_editor.review.persist import store_path
 from tests.e2e_lsp.conftest import EDIT_LINE, HELLO, StartEditor
+from tests.e2e_lsp.test_lsp_checkpoints import undo_when_asked
 from tests.e2e_lsp.test_lsp_review import review_diagnostics
 from tests.support.lsp import Editor, wait_until
 
@@ -42,14 +43,16 @@ async def test_a_killed_sidecars_review_shows_again_and_its_turn_can_be_undone(
     await wait_until(lambda: kept_hunks(workspace) == 1)
     await kill(first)
 
-    second = await editor_factory()
+    second = await editor_factory(answer_permission=undo_when_asked)
     second.open("hello.py", edited)
     await wait_until(lambda: len(review_diagnostics(second, "hello.py")) == 1)
     (shown,) = review_diagnostics(second, "hello.py")
     assert shown.range.start.line == HELLO.count("\n")  # on the agent's line
 
-    undone = await second.command("acp.restoreCheckpoint", 1, True)
+    undone = await second.command("acp.restoreCheckpoint", 1)
     assert undone["turn"] == 1 and undone["done"] is True, undone
+    (question,) = second.asked
+    assert "Undo turn 1 of an earlier session (not open now)?" in question["message"]
     assert undone["sessionId"] == result["sessionId"]  # the earlier session's turn
     assert (workspace / "hello.py").read_text() == HELLO
     await wait_until(lambda: second.text("hello.py") == HELLO)
