@@ -89,6 +89,7 @@ def assemble(
     review = EditorReview(channel, documents, slot, conflicts)
     transcripts = Transcripts(slot.session_state)
     frontend = EditorFrontend(channel, documents, review, status, transcripts)
+    frontend.observers.append(shown.session_changed)
     # Review an earlier run left pending is shown, not followed to.
     kept = KeptReview(documents, options.agent.review_mode, frontend.review_changed, review.changed)
     slot.review = kept.queue

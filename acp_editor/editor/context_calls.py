@@ -7,13 +7,15 @@ Some agents report MCP calls as tool calls of their own (Claude Code names them
 tool, that one is the call: it gets the locations it lacks and nothing else is added. Otherwise
 acp-editor adds a tool call of its own (id ``editor-context-N``), completed or failed, once the
 editor answered: the agent's own notification of the call can reach us after its MCP request
-(they come by different ways), so the agent's report is looked for again at the end.
+(they come by different ways), so the agent's report is looked for again at the end; and when it
+comes later still (a loaded machine), the agent's call still gets the file as its location.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,6 +30,8 @@ AddUpdate = Callable[[str, dict[str, Any]], None]
 StateOf = Callable[[str], "SessionView | None"]
 
 ID_PREFIX = "editor-context-"
+LATE = 30.0
+"""Seconds an agent's own report of a call may trail our answer and still get its location."""
 _WORD = r"(?<![A-Za-z0-9]){}(?![A-Za-z0-9])"
 _SERVER = re.compile(_WORD.format(SERVER_NAME))
 
@@ -48,12 +52,44 @@ class Shown:
         if error:
             update["content"] = [{"type": "content", "content": {"type": "text", "text": error}}]
         self._calls.add(self._session_id, update)
+        self._calls.unclaimed(self._session_id, update)
 
 
 class ContextCalls:
     def __init__(self, state_of: StateOf, add: AddUpdate) -> None:
         self._state_of, self.add = state_of, add
         self._ids = itertools.count(1)
+        self._unclaimed: dict[str, list[tuple[float, str, list[dict[str, Any]]]]] = {}
+        """Session -> calls shown as ours, with a location, that the agent may report late:
+        (when, tool, locations)."""
+
+    def unclaimed(self, session_id: str, update: Mapping[str, Any]) -> None:
+        if update.get("locations"):
+            tool = update["_meta"]["acpEditor"]["editorContext"]
+            entry = (time.monotonic(), tool, list(update["locations"]))
+            self._unclaimed.setdefault(session_id, []).append(entry)
+
+    def session_changed(self, state: SessionView, changes: list[dict[str, Any]]) -> None:
+        """A tool call of the agent's that reports a call we showed as ours (it came late)
+        gets the call's location."""
+        waiting = self._unclaimed.get(state.session_id)
+        if not waiting:
+            return
+        now = time.monotonic()
+        waiting[:] = [w for w in waiting if now - w[0] < LATE]
+        for change in changes:
+            fields = change.get("set") if change.get("type") == "tool_call" else None
+            if not fields or not ("title" in fields or "_meta" in fields):
+                continue
+            call_id = str(change["toolCallId"])
+            call = state.peek_tool_call(call_id)
+            if call_id.startswith(ID_PREFIX) or call is None or call.get("locations"):
+                continue
+            for entry in waiting:
+                if _reports(call, entry[1]):
+                    waiting.remove(entry)
+                    self.add(state.session_id, _located(call_id, entry[2]))
+                    break
 
     def begin(
         self, session_id: str, roots: Sequence[Path], tool: str, arguments: Mapping[str, Any]
@@ -125,16 +161,21 @@ def _located(tool_call_id: str, locations: list[dict[str, Any]]) -> dict[str, An
 
 def _agent_reported(state: SessionView, tool: str) -> Mapping[str, Any] | None:
     """The agent's own unfinished tool call for this call, newest first."""
-    named = re.compile(_WORD.format(re.escape(tool)))
     for tool_call_id in reversed(state.tool_call_order()):
         if tool_call_id.startswith(ID_PREFIX):
             continue
         call = state.peek_tool_call(tool_call_id)
         if call is None or call.get("status") in acp.FINISHED_STATUSES:
             continue
-        if any(_SERVER.search(n) and named.search(n) for n in _names(call)):
+        if _reports(call, tool):
             return call
     return None
+
+
+def _reports(call: Mapping[str, Any], tool: str) -> bool:
+    """Whether an agent's tool call names this server and ``tool``."""
+    named = re.compile(_WORD.format(re.escape(tool)))
+    return any(_SERVER.search(n) and named.search(n) for n in _names(call))
 
 
 def _names(call: Mapping[str, Any]) -> list[str]:

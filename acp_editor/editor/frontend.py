@@ -23,6 +23,8 @@ from acp_editor.editor.terminals import TerminalStreams
 from acp_editor.protocol import editor as proto
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from acp_editor.editor.channel import EditorChannel
     from acp_editor.editor.review import EditorReview
     from acp_editor.editor.status import AgentStatus
@@ -53,6 +55,9 @@ class EditorFrontend(Frontend):
         self.elicitation = Elicitation(channel)
         self.terminals = TerminalStreams(channel)
         self._followed: set[str] = set()  # review hunks already followed to
+        self.observers: list[Callable[[SessionView, list[dict[str, Any]]], None]] = []
+        """Told of every session change after it was shown (the editor-context calls look for
+        the agent's late report of a call)."""
         self._terminal_calls: dict[tuple[str, str], str] = {}
         """(session, terminal id) -> the tool call showing it: where a plugin-less editor's
         progress shows the terminal's last line."""
@@ -103,6 +108,8 @@ class EditorFrontend(Frontend):
                 self.diffs.tool_call_changed(
                     session_id, call_id, state.peek_tool_call(call_id) or {}
                 )
+        for observer in self.observers:
+            observer(state, changes)
 
     def _tool_call_changed(
         self, state: SessionView, change: dict[str, Any], fields: dict[str, Any], progress: bool

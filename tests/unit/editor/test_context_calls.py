@@ -94,3 +94,30 @@ def test_the_agents_report_arriving_during_the_call_is_the_call() -> None:
     assert state.tool_call_order() == ["t1"]
     call = state.tool_call("t1")
     assert call is not None and call["locations"] == [{"path": str(ROOT / "a.py")}]
+
+
+def test_the_agents_report_arriving_after_the_answer_still_gets_the_location() -> None:
+    """On a loaded machine Claude's tool_call came after its MCP call was answered: ours is
+    shown by then, and the agent's, when it comes, gets the file as its location too."""
+    state = SessionState("s")
+    calls = calls_on(state)
+    shown = calls.begin("s", [ROOT], "read_buffer", {"path": str(ROOT / "a.py")})
+    shown.end()
+    (ours,) = state.tool_call_order()
+    changes = state.apply_update(
+        {
+            "sessionUpdate": "tool_call",
+            "toolCallId": "late",
+            "title": "mcp__editor__read_buffer",
+            "status": "completed",
+        }
+    )
+    calls.session_changed(state, changes)
+    late = state.tool_call("late")
+    assert late is not None and late["locations"] == [{"path": str(ROOT / "a.py")}]
+    other = state.apply_update(
+        {"sessionUpdate": "tool_call", "toolCallId": "again", "title": "mcp__editor__read_buffer"}
+    )
+    calls.session_changed(state, other)  # claimed once: a second report gets nothing
+    assert "locations" not in (state.tool_call("again") or {})
+    assert state.tool_call_order() == [ours, "late", "again"]
