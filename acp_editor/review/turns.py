@@ -188,7 +188,8 @@ class TurnWatch:
         if ours is None or isinstance(ours, str):
             before = ours  # the agent changed what we wrote: only its part is new
         else:
-            raw = await store.read(seen, change.path)
+            # Not there before: no git run to ask (a command that creates thousands of files).
+            raw = await store.read(seen, change.path) if change.status != "added" else None
             before = _decode(raw) if raw is not None else None
             if raw is not None and before is None:
                 return _not_text(change)

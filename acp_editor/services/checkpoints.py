@@ -273,9 +273,17 @@ class CheckpointStore:
     async def read(self, tree: str, path: Path) -> bytes | None:
         """The content ``path`` had in a checkpoint, or None when it did not exist there."""
         rel = path.relative_to(self.root).as_posix()  # a resolved path below the root
-        if not await self._git("ls-tree", "-z", tree, "--", rel):
-            return None
-        return await self._git("cat-file", "blob", f"{tree}:{rel}")
+        if "\n" in rel:  # --batch reads names a line each
+            if not await self._git("ls-tree", "-z", tree, "--", rel):
+                return None
+            return await self._git("cat-file", "blob", f"{tree}:{rel}")
+        # One git run either way: --batch says "missing" instead of failing.
+        out = await self._git("cat-file", "--batch", stdin=f"{tree}:{rel}\n".encode())
+        header, _, body = out.partition(b"\n")
+        fields = header.split()
+        if len(fields) != 3 or fields[1] != b"blob":
+            return None  # missing, or not a file there (a directory)
+        return body[: int(fields[2])]
 
 
 _CONVERTING = frozenset({"text", "eol", "crlf", "filter", "ident", "working-tree-encoding"})

@@ -243,3 +243,15 @@ async def test_a_checkpoint_after_a_change_writes_the_changed_entries_not_the_wh
     await checkpoints.snapshot()
     assert shared.stat().st_ino == kept  # not written again
     assert (checkpoints.store / "acp-index").stat().st_size < shared.stat().st_size / 4
+
+
+async def test_what_a_file_held_is_read_whatever_its_name(root: Path) -> None:
+    odd = ["with space.txt", "new\nline.txt", "ü.txt"]
+    for name in odd:
+        (root / name).write_bytes(name.encode() + b"\n")
+    checkpoints = store(root)
+    tree = await checkpoints.snapshot()
+    for name in odd:
+        assert await checkpoints.read(tree, root / name) == name.encode() + b"\n"
+    assert await checkpoints.read(tree, root / "src") is None  # a directory, not a file
+    assert await checkpoints.read(tree, root / "missing.txt") is None
