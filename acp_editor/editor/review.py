@@ -56,6 +56,11 @@ class EditorReview:
         queue = self.queue
         return list(queue.hunks.values()) if queue is not None else []
 
+    def pending_in(self, path: str) -> list[ReviewHunk]:
+        """One file's pending hunks (without a walk of every hunk of every file)."""
+        queue = self.queue
+        return [h for h in queue.of_path(path) if h.state == "pending"] if queue else []
+
     def _view(self, hunk: ReviewHunk, text: str | None) -> dict[str, Any]:
         known = self.queue.known.get(hunk.path) if self.queue is not None else None
         return hunk.view(text, known)
@@ -80,7 +85,7 @@ class EditorReview:
         path = uri_to_path(uri)
         if path is None or self.channel.features.has(proto.FEATURE_REVIEW):
             return
-        if path in self._published or any(h.path == path for h in self._pending()):
+        if path in self._published or self.pending_in(path):
             self.channel.background(self._show([path], []))
 
     def _pending(self) -> list[ReviewHunk]:
@@ -105,8 +110,8 @@ class EditorReview:
             # The changed hunks, and every pending hunk of those files: their lines may have
             # moved (an edit, a decision above them), and the editor keeps the latest view.
             chosen = {h.hunk_id: h for h in hunks}
-            for hunk in self.hunks():
-                if hunk.path in texts and hunk.state == "pending":
+            for path in texts:
+                for hunk in self.pending_in(path):
                     chosen.setdefault(hunk.hunk_id, hunk)
             for path in paths:
                 self._track(path)
@@ -119,7 +124,7 @@ class EditorReview:
             self._publish(path, texts[path])
 
     def _track(self, path: str) -> None:
-        if any(h.path == path and h.state == "pending" for h in self.hunks()):
+        if self.pending_in(path):
             self._published.add(path)
 
     async def _text(self, path: str) -> str | None:
@@ -130,7 +135,7 @@ class EditorReview:
 
     def _publish(self, path: str, text: str | None) -> None:
         diagnostics = []
-        pending = [h for h in self.hunks() if h.path == path and h.state == "pending"]
+        pending = self.pending_in(path)
         # Tracked even when nothing can be placed yet: the editor may report the agent's edit
         # (didChange) after telling us it applied it; then we publish again.
         self._track(path)
@@ -179,7 +184,7 @@ class EditorReview:
             for d in params.context.diagnostics
             if d.source == proto.DIAGNOSTIC_SOURCE and isinstance(d.data, dict)
         }
-        pending = [h for h in self.hunks() if h.path == path and h.state == "pending"]
+        pending = self.pending_in(path) if path is not None else []
         if not pending:
             return []
         if not wanted:  # no diagnostic under the cursor was given: offer the hunks on its lines

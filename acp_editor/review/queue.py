@@ -63,10 +63,14 @@ class ReviewQueue:
         self.mode: Mode = mode
         self.on_change = on_change or (lambda _hunks: None)
         self.hunks: dict[str, ReviewHunk] = {}
+        """Every hunk by id; change it only through ``_add`` and ``_forget`` (the index below)."""
+        self._by_path: dict[str, dict[str, ReviewHunk]] = {}
+        """Each file's hunks: a command that made thousands of files looked through all of them
+        for every file it recorded."""
         self.on_written: Callable[[Path, str | None], None] = lambda _path, _text: None
         """Told about every write the queue itself makes, and the editor's saves (the disk
         watch must not take them for the agent's)."""
-        self.tracking = Tracking(self.hunks)
+        self.tracking = Tracking(self.of_path)
         self._ids = itertools.count(1)
         self._lock = asyncio.Lock()  # decisions rewrite files: one at a time
 
@@ -96,7 +100,7 @@ class ReviewQueue:
                 hint=anchor.hint if applied or anchor.old_hint is None else anchor.old_hint,
                 exact=True,
             )
-            self.hunks[hunk.hunk_id] = hunk
+            self._add(hunk)
             made.append(hunk)
         return made
 
@@ -133,11 +137,7 @@ class ReviewQueue:
         Returns that text, the hunks folded, and its diff to ``new`` when already made."""
         if old is not None:
             self.tracking.know(path, old)  # where this change started from, if not the known text
-        pending = [
-            h
-            for h in self.hunks.values()
-            if h.path == str(path) and h.applied and h.state == "pending"
-        ]
+        pending = [h for h in self.of_path(str(path)) if h.applied and h.state == "pending"]
         if old is None or new is None or not pending:
             changes = self.tracking.carry(path, old, old, new, [], None)
             return old, [], changes
@@ -148,7 +148,7 @@ class ReviewQueue:
         gone = [pending[i] for i in indexes]
         for hunk in gone:
             hunk.state = "superseded"
-            del self.hunks[hunk.hunk_id]
+            self._forget(hunk)
         self.tracking.carry(path, old, base, new, reverts, changes)
         if any(h.file_change == "created" for h in gone):
             return None, gone, None
@@ -202,6 +202,21 @@ class ReviewQueue:
         our edit): the disk's new text is not a change of the agent's."""
         self.on_written(path, text)
 
+    def of_path(self, path: str) -> list[ReviewHunk]:
+        """One file's hunks, oldest first."""
+        return list(self._by_path.get(path, {}).values())
+
+    def _add(self, hunk: ReviewHunk) -> None:
+        self.hunks[hunk.hunk_id] = hunk
+        self._by_path.setdefault(hunk.path, {})[hunk.hunk_id] = hunk
+
+    def _forget(self, hunk: ReviewHunk) -> None:
+        del self.hunks[hunk.hunk_id]
+        same = self._by_path.get(hunk.path, {})
+        same.pop(hunk.hunk_id, None)
+        if not same:
+            self._by_path.pop(hunk.path, None)
+
     def select(
         self,
         *,
@@ -213,7 +228,7 @@ class ReviewQueue:
         wanted = set(hunk_ids) if hunk_ids is not None else None
         return [
             hunk
-            for hunk in self.hunks.values()
+            for hunk in (self.hunks.values() if path is None else self.of_path(path))
             if (wanted is None or hunk.hunk_id in wanted)
             and (path is None or hunk.path == path)
             and (tool_call_id is None or hunk.tool_call_id == tool_call_id)
@@ -327,7 +342,7 @@ class ReviewQueue:
         made = []
         for fields in stored:
             hunk = ReviewHunk(f"h{next(self._ids)}", applied=True, **fields)
-            self.hunks[hunk.hunk_id] = hunk
+            self._add(hunk)
             made.append(hunk)
         if made:
             self.on_change(made)

@@ -12,7 +12,7 @@ certain about it any more, so it is not decided.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -38,13 +38,14 @@ class Tracked(Protocol):
 
 
 class Tracking:
-    def __init__(self, hunks: Mapping[str, Tracked]) -> None:
-        self.hunks = hunks
+    def __init__(self, of_path: Callable[[str], Sequence[Tracked]]) -> None:
+        self.of_path = of_path
+        """One file's hunks (the queue's index)."""
         self.known: dict[str, str] = {}
         """Each file's text as the queue last saw it: where the exact hints hold."""
 
     def _pending(self, path: str) -> list[Tracked]:
-        return [h for h in self.hunks.values() if h.path == path and h.state == "pending"]
+        return [h for h in self.of_path(path) if h.state == "pending"]
 
     def exactly(self, hunk: Tracked, text: str) -> int | None:
         """The hunk's line in ``text`` when it is known for certain, else None."""
