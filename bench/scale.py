@@ -10,7 +10,10 @@ answered "allow") and runs one command. The same turns run first with review off
 checkpoints: the agent's own work and the sidecar's plumbing), then with review on (every turn
 checkpointed, each tool call's changes looked for). Printed: the first turn with review, less a
 turn without (what the first prompt waits for), the median later turn with review, less the
-median without, and ``git status --porcelain`` (best of 3) in the same workspace.
+median without, and ``git status --porcelain`` (best of 3) in the same workspace. With many
+turns (``--turns 300``) it also says whether they stay flat (the median of the last ten against
+the first ten) and how much this process grew meanwhile (the agent side runs in it; the front end
+keeps nothing).
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent))
@@ -32,7 +35,7 @@ sys.path.insert(0, str(BENCH))
 from checkpoints import git, make_workspace  # noqa: E402  (bench/checkpoints.py)
 
 from acp_editor.agent.client import AcpClient, AgentConfig  # noqa: E402
-from tests.support.recorder import Recorder  # noqa: E402
+from acp_editor.agent.frontend import Frontend  # noqa: E402
 
 if TYPE_CHECKING:
     from acp_editor.review.queue import Mode
@@ -41,10 +44,29 @@ AGENT = [sys.executable, str(BENCH.parent / "tests" / "agents" / "scripted.py"),
 PROMPT = [{"type": "text", "text": "edit shell"}]
 
 
+class Allows(Frontend):
+    """Shows nothing, keeps nothing, allows every edit once."""
+
+    async def request_permission(
+        self,
+        session_id: str,
+        tool_call: dict[str, Any],
+        options: list[dict[str, Any]],
+        words: dict[str, str] | None = None,
+    ) -> str | None:
+        return next((str(o["optionId"]) for o in options if o.get("kind") == "allow_once"), None)
+
+
+def rss_mb() -> float:
+    """This process's resident memory now (not its peak)."""
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
 async def turns(root: Path, count: int, review: Mode) -> list[float]:
     """Seconds each of ``count`` turns took, from sending the prompt to its end."""
     config = AgentConfig(command=AGENT, protocol_version=2, review_mode=review)
-    client = AcpClient(config, Recorder())
+    client = AcpClient(config, Allows())
     took = []
     try:
         await client.start(str(root))
@@ -70,7 +92,9 @@ async def run(files: int, size_mb: int, count: int, repository: bool) -> None:
             git(root, "commit", "-q", "-m", "bench")
         status = min(git(root, "status", "--porcelain") for _ in range(3))
         off = await turns(root, count, "off")
+        before = rss_mb()
         on = await turns(root, count, "after-write")
+        grew = rss_mb() - before
         plain = statistics.median(off)
         later = statistics.median(on[1:]) if count > 1 else on[0]
         kind = "a repository" if repository else "not a repository"
@@ -82,6 +106,12 @@ async def run(files: int, size_mb: int, count: int, repository: bool) -> None:
         print(f"later turns with review (median):       {later * 1000:7.0f} ms")
         print(f"  their extra per turn:                 {(later - plain) * 1000:+7.0f} ms")
         print(f"  extra / git status:                   {(later - plain) / status:7.1f}x")
+        if count >= 20:
+            first, last = statistics.median(on[1:11]), statistics.median(on[-10:])
+            spans = f"{first * 1000:7.0f} / {last * 1000:.0f} ms"
+            print(f"turns 2-11 / last 10 (median):          {spans}")
+            print(f"  last / first:                         {last / first:7.2f}x")
+        print(f"this process grew during the turns:     {grew:+7.1f} MB (RSS)")
 
 
 def main() -> int:
