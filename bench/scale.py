@@ -36,6 +36,7 @@ from checkpoints import git, make_workspace  # noqa: E402  (bench/checkpoints.py
 
 from acp_editor.agent.client import AcpClient, AgentConfig  # noqa: E402
 from acp_editor.agent.frontend import Frontend  # noqa: E402
+from acp_editor.protocol import acp  # noqa: E402
 
 if TYPE_CHECKING:
     from acp_editor.review.queue import Mode
@@ -54,7 +55,7 @@ class Allows(Frontend):
         options: list[dict[str, Any]],
         words: dict[str, str] | None = None,
     ) -> str | None:
-        return next((str(o["optionId"]) for o in options if o.get("kind") == "allow_once"), None)
+        return acp.option_of_kind(options, ("allow_once",))
 
 
 def rss_mb() -> float:

@@ -22,7 +22,7 @@ class EditorContext(Protocol):
     ``bind``."""
 
     async def entry(
-        self, roots: Sequence[str], transport: str = "stdio", session_id: str | None = None
+        self, roots: Sequence[str], transport: str = "stdio"
     ) -> tuple[dict[str, Any], str]: ...
 
     def prepare(self, transport: str) -> None: ...

@@ -113,7 +113,7 @@ class ContextServer:
     # -- tokens -------------------------------------------------------------------------------
 
     async def entry(
-        self, roots: Sequence[str], transport: str = "stdio", session_id: str | None = None
+        self, roots: Sequence[str], transport: str = "stdio"
     ) -> tuple[dict[str, Any], str]:
         """A session's ``mcpServers`` entry for ``transport`` (``acp``: the token as server id;
         ``stdio``: the bridge command; ``http``: the sidecar's own endpoint) and its token. The
@@ -143,7 +143,7 @@ class ContextServer:
                 "args": command[1:],
                 "env": [{"name": TOKEN_ENV, "value": token}],
             }
-        self._grants[token] = Grant(_resolved(roots), session_id)
+        self._grants[token] = Grant(_resolved(roots))
         return entry, token
 
     # -- MCP-over-ACP (context_acp.py) ---------------------------------------------------------

@@ -88,9 +88,6 @@ class EditorReview:
         if path in self._published or self.pending_in(path):
             self.channel.background(self._show([path], []))
 
-    def _pending(self) -> list[ReviewHunk]:
-        return [h for h in self.hunks() if h.state == "pending"]
-
     def text_changed(self, uri: str) -> None:
         """The user edited a file: move its diagnostics along (debounced)."""
         path = uri_to_path(uri)

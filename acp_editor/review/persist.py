@@ -139,7 +139,7 @@ class PendingReview:
             ]
             body = json.dumps({"version": VERSION, "root": str(self.root), "hunks": pending})
             try:
-                await asyncio.to_thread(_write_atomically, self.path, body)
+                await asyncio.to_thread(write_atomically, self.path, body)
             except OSError as exc:
                 log.warning("pending review could not be kept in %s: %s", self.path, exc)
 
@@ -200,7 +200,8 @@ class KeptReview:
             await self.pending.flush()
 
 
-def _write_atomically(path: Path, body: str) -> None:
+def write_atomically(path: Path, body: str) -> None:
+    """Replace ``path``'s text at once (a crash leaves the old file or the new, never half)."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(body, encoding="utf-8")

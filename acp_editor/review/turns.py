@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from acp_editor.log import get_logger
+from acp_editor.review.persist import write_atomically
 from acp_editor.services.checkpoints import Change, CheckpointError, CheckpointStore, per_root
 
 if TYPE_CHECKING:
@@ -300,11 +301,7 @@ def _last_path(root: Path) -> Path:
 
 def _remember_last(root: Path, session_id: str) -> None:
     """The session of the last turn in ``root``: the one to undo in after a restart."""
-    path = _last_path(root)
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps({"lastSession": session_id}), encoding="utf-8")
-    os.replace(tmp, path)
+    write_atomically(_last_path(root), json.dumps({"lastSession": session_id}))
 
 
 def _recall_last(root: Path) -> str | None:
