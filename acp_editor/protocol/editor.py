@@ -33,6 +33,7 @@ ACP_LOAD_SESSION = "acp/loadSession"
 ACP_SET_FOLLOW = "acp/setFollow"
 ACP_RESTORE_CHECKPOINT = "acp/restoreCheckpoint"
 ACP_REVIEW_DECIDE = "acp/reviewDecide"
+ACP_REVIEW_GROUP_FILES = "acp/reviewGroupFiles"
 ACP_DELETE_SESSION = "acp/deleteSession"
 ACP_FORK_SESSION = "acp/forkSession"
 ACP_LOGOUT = "acp/logout"
@@ -77,6 +78,7 @@ MESSAGES: dict[str, Message] = {
         Message(ACP_ELICIT, _OUT, "request"),
         Message(ACP_REVIEW_CHANGED, _OUT, "notification"),
         Message(ACP_REVIEW_DECIDE, _IN, "request"),
+        Message(ACP_REVIEW_GROUP_FILES, _IN, "request"),
         Message(ACP_RESTORE_CHECKPOINT, _IN, "request"),
         Message(ACP_DELETE_SESSION, _IN, "request"),
         Message(ACP_FORK_SESSION, _IN, "request"),
@@ -125,6 +127,9 @@ CMD_ACCEPT_FILE = "acp.acceptFile"
 CMD_REJECT_FILE = "acp.rejectFile"
 CMD_ACCEPT_ALL = "acp.acceptAll"
 CMD_REJECT_ALL = "acp.rejectAll"
+CMD_ACCEPT_GROUP = "acp.acceptGroup"
+CMD_REJECT_GROUP = "acp.rejectGroup"
+CMD_GROUP_FILES = "acp.groupFiles"
 CMD_TAKE_AGENT_VERSION = "acp.takeAgentVersion"
 CMD_KEEP_MINE = "acp.keepMine"
 CMD_DELETE_SESSION = "acp.deleteSession"
@@ -146,6 +151,9 @@ COMMANDS = (
     CMD_REJECT_FILE,
     CMD_ACCEPT_ALL,
     CMD_REJECT_ALL,
+    CMD_ACCEPT_GROUP,
+    CMD_REJECT_GROUP,
+    CMD_GROUP_FILES,
     CMD_TAKE_AGENT_VERSION,
     CMD_KEEP_MINE,
     CMD_DELETE_SESSION,

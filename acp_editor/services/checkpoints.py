@@ -138,6 +138,12 @@ class CheckpointStore:
             raise CheckpointError(f"git {args[0]} failed: {err.decode(errors='replace').strip()}")
         return out
 
+    async def git(self, *args: str, stdin: bytes | None = None) -> bytes:
+        """Any git command against the store (its work tree the root): for the parts that keep
+        and prune what the store holds."""
+        await self._ensure()
+        return await self._git(*args, stdin=stdin)
+
     async def _ensure(self) -> None:
         if self._ready:
             return

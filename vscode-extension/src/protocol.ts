@@ -39,6 +39,7 @@ export const DIAGNOSTICS = new RequestType<w.DiagnosticsParams, w.DiagnosticsRes
 export const SELECTION = new RequestType<w.SelectionParams, w.SelectionResult, void>("acp/selection");
 export const REVIEW_CHANGED = new NotificationType<w.ReviewChangedParams>("acp/reviewChanged");
 export const REVIEW_DECIDE = new RequestType<w.ReviewDecideParams, w.ReviewDecideResult, void>("acp/reviewDecide");
+export const REVIEW_GROUP_FILES = new RequestType<w.ReviewGroupFilesParams, w.ReviewGroupFilesResult, void>("acp/reviewGroupFiles");
 export const RESTORE_CHECKPOINT = new RequestType<w.RestoreCheckpointParams, w.RestoreResult, void>("acp/restoreCheckpoint");
 export const DELETE_SESSION = new RequestType<w.DeleteSessionParams, w.DeleteSessionResult, void>("acp/deleteSession");
 export const FORK_SESSION = new RequestType<w.ForkSessionParams, w.NewSessionResult, void>("acp/forkSession");
@@ -71,6 +72,7 @@ export const MESSAGES: Readonly<Record<string, { direction: Direction; kind: Kin
   "acp/elicit": { direction: "server → editor", kind: "request" },
   "acp/reviewChanged": { direction: "server → editor", kind: "notification" },
   "acp/reviewDecide": { direction: "editor → server", kind: "request" },
+  "acp/reviewGroupFiles": { direction: "editor → server", kind: "request" },
   "acp/restoreCheckpoint": { direction: "editor → server", kind: "request" },
   "acp/deleteSession": { direction: "editor → server", kind: "request" },
   "acp/forkSession": { direction: "editor → server", kind: "request" },
@@ -114,6 +116,9 @@ export const ZERO_PLUGIN_COMMANDS: readonly string[] = [
   "acp.rejectFile",
   "acp.acceptAll",
   "acp.rejectAll",
+  "acp.acceptGroup",
+  "acp.rejectGroup",
+  "acp.groupFiles",
   "acp.takeAgentVersion",
   "acp.keepMine",
   "acp.deleteSession",

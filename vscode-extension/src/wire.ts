@@ -164,8 +164,25 @@ export interface ReviewHunk {
   message?: string;
 }
 
+/** Many files changed at once, reviewed as one item (protocol.md, "Bulk changes"). */
+export interface ReviewGroup {
+  groupId: string;
+  sessionId: SessionId;
+  toolCallId: ToolCallId | null;
+  uri: string;
+  path: string;
+  title: string;
+  created: number;
+  deleted: number;
+  changed: number;
+  state: "pending" | "accepted" | "rejected";
+  message?: string;
+}
+
+/** One per hunk (hunkId) or per group (groupId) decided. */
 export interface ReviewResult {
-  hunkId: string;
+  hunkId?: string;
+  groupId?: string;
   state: HunkState;
   error?: string;
 }
@@ -314,17 +331,22 @@ export interface ElicitResult {
   content?: { [field: string]: ElicitationValue };
 }
 
-export interface ReviewChangedParams { hunks: ReviewHunk[] }
+export interface ReviewChangedParams { hunks: ReviewHunk[]; groups?: ReviewGroup[] }
 
 export type Decision = "accept" | "reject";
 export interface ReviewDecideParams {
   decision: Decision;
   hunkIds?: string[];
+  groupIds?: string[];
   uri?: string;
   toolCallId?: ToolCallId;
   all?: boolean;
 }
 export interface ReviewDecideResult { results: ReviewResult[] }
+
+export interface ReviewGroupFilesParams { groupId: string }
+export interface ReviewGroupFile { uri: string; path: string; change: "created" | "deleted" | "changed" }
+export interface ReviewGroupFilesResult { groupId: string; files: ReviewGroupFile[] }
 
 export interface DiagnosticsParams { path?: string }
 export interface EditorDiagnostic {
