@@ -10,6 +10,8 @@ what the client shows is all that happens. Files used, relative to the session's
 * ``shell`` runs ``echo hello from the demo agent && ls`` in the cwd.
 * ``files`` runs one command that edits ``hello.py`` (``sed -i``), creates ``MADE.txt`` and
   deletes ``NOTES.md``.
+* ``generate`` runs one command that writes 40 files (``ACP_DEMO_FILES``) in ``generated/``;
+  ``remove-generated`` deletes that folder.
 
 A client error (a refused write, a missing file, a timeout) fails that tool call with the
 client's message and the turn goes on; a rejected permission ends the turn (``end_turn``); a
@@ -37,6 +39,16 @@ FILES_COMMAND = (
     f"sed -i 's/world/the files/' {HELLO} && printf 'made by a command\\n' > {MADE} "
     f"&& rm -f {NOTES} && echo changed three files"
 )
+GENERATED = "generated"
+GENERATE_COMMAND = (
+    f"n=${{ACP_DEMO_FILES:-40}}; mkdir -p {GENERATED} && stamp=$(date +%s%N) && i=0 && "
+    f"while [ $i -lt $n ]; do i=$((i+1)); "
+    f"printf 'export const n = %s; // %s\\n' $i $stamp > {GENERATED}/file$i.js; done "
+    f"&& echo wrote $n files in {GENERATED}/"
+)
+"""A code generator: ACP_DEMO_FILES files (40 unless set) in ``generated/``, created the first
+time and all changed the next (a bulk change, reviewed as one group)."""
+REMOVE_GENERATED_COMMAND = f"rm -rf {GENERATED} && echo removed {GENERATED}/"
 READ_LIMIT = 20
 EDIT_LINE = 'print("edited by the demo agent")\n'
 NEW_HELLO = 'print("hello from the demo agent")\n'
@@ -192,24 +204,34 @@ async def files(turn: Turn) -> None:
     """One shell command that changes, creates and deletes files: no edit tool call names them,
     so only comparing the workspace before and after shows what it did. Run by the agent itself
     with ``--writes-itself`` (as current agents do), else in a client terminal."""
-    await _change_files(turn, linger=0)
+    await _change_files(turn, FILES_COMMAND, linger=0)
 
 
 async def slow_files(turn: Turn) -> None:
     """``files``, then the tool call keeps running (a build, a watcher): what it changed must
     show while it runs, not only when it ends."""
-    await _change_files(turn, linger=turn.wait_seconds)
+    await _change_files(turn, FILES_COMMAND, linger=turn.wait_seconds)
 
 
-async def _change_files(turn: Turn, linger: float) -> None:
+async def generate(turn: Turn) -> None:
+    """A command that writes many files at once (``GENERATE_COMMAND``)."""
+    await _change_files(turn, GENERATE_COMMAND, linger=0)
+
+
+async def remove_generated(turn: Turn) -> None:
+    """A command that deletes what ``generate`` wrote."""
+    await _change_files(turn, REMOVE_GENERATED_COMMAND, linger=0)
+
+
+async def _change_files(turn: Turn, command: str, linger: float) -> None:
     if not turn.writes_itself:
-        command = f"{FILES_COMMAND} && sleep {linger:g}" if linger else FILES_COMMAND
-        await _run_command(turn, command, "The command")
+        lingering = f"{command} && sleep {linger:g}" if linger else command
+        await _run_command(turn, lingering, "The command")
         return
     tid = turn.new_id("shell")
-    fields = {"title": f"Run `{FILES_COMMAND}`", "kind": "execute", "status": "in_progress"}
-    await turn.tool_call(tid, {**fields, "rawInput": {"command": FILES_COMMAND}})
-    code, text = await turn.run_itself(FILES_COMMAND)
+    fields = {"title": f"Run `{command}`", "kind": "execute", "status": "in_progress"}
+    await turn.tool_call(tid, {**fields, "rawInput": {"command": command}})
+    code, text = await turn.run_itself(command)
     await asyncio.sleep(linger)  # here, not in the shell: a cancelled turn leaves no sleeper
     await turn.tool_update(
         tid,
@@ -336,6 +358,8 @@ SCENARIOS: dict[str, tuple[Scenario, str]] = {
     "long-shell": (long_shell, "Run a command for a minute in a client terminal"),
     "files": (files, f"Change {HELLO}, create {MADE} and delete {NOTES} with one command"),
     "slow-files": (slow_files, "The same, then the command keeps running (cancel me)"),
+    "generate": (generate, f"Write many files in {GENERATED}/ with one command (a bulk change)"),
+    "remove-generated": (remove_generated, f"Delete {GENERATED}/ with one command"),
     "ask-form": (elicit.ask_form, "Ask you a question with a form (elicitation)"),
     "ask-page": (elicit.ask_page, "Ask you to open a web page (URL elicitation)"),
     "look": (editor_context.look, "Look at your open buffers through the editor MCP server"),
