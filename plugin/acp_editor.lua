@@ -42,6 +42,9 @@ command("AcpReview", run("review"), {
   end,
   desc = "acp-editor: agent changes in the quickfix list (accept/reject: all of them)",
 })
+command("AcpReviewGroups", run("review_groups"), {
+  desc = "acp-editor: accept, reject or list a group of files a command changed at once",
+})
 command("AcpUndo", run("undo"), {
   nargs = "?",
   desc = "acp-editor: restore the files to before a turn (default: the last)",

@@ -159,7 +159,8 @@ function M.undo(o)
   end)
 end
 
---- :AcpReview: pending hunks in the quickfix list; :AcpReview accept|reject decides all of them.
+--- :AcpReview: pending hunks in the quickfix list; :AcpReview accept|reject decides all of them
+--- (every pending hunk and group).
 function M.review(o)
   if not ensure() then
     return
@@ -171,6 +172,13 @@ function M.review(o)
     return state.report("acp-editor: :AcpReview takes accept, reject or nothing", vim.log.levels.ERROR)
   end
   review.to_quickfix(true)
+end
+
+--- :AcpReviewGroups: choose a pending group of a bulk change, then accept, reject or list it.
+function M.review_groups()
+  if ensure() then
+    require("acp_editor.review_groups").pick()
+  end
 end
 
 function M.sessions()

@@ -1,7 +1,11 @@
--- The agent's changes to files: review hunks (acp/reviewChanged) and proposed edits (acp/diff).
+-- The agent's changes to files: review hunks and groups (acp/reviewChanged) and proposed edits
+-- (acp/diff).
 --
--- The server owns the review state; this keeps the latest view of each hunk (by hunkId) and of
--- each proposed edit (by session, tool call and file), and turns decisions into acp/reviewDecide.
+-- The server owns the review state; this keeps the latest view of each hunk (by hunkId), of each
+-- group of a bulk change (by groupId: a command that changed many files in one folder, reviewed
+-- as one item) and of each proposed edit (by session, tool call and file), and turns decisions
+-- into acp/reviewDecide. A group is announced once, when it first shows up pending; choosing
+-- what to do with it is :AcpReviewGroups (acp_editor.review_groups).
 -- A proposed edit is dropped once its tool call ends: by then it is either in the file (and
 -- reviewed as hunks) or refused.
 
@@ -23,19 +27,62 @@ local state = require("acp_editor.state")
 ---@field range? {start: {line: integer, character: integer}, ["end"]: {line: integer, character: integer}}
 ---@field message? string
 
+---@class acp_editor.ReviewGroup
+---@field groupId string
+---@field sessionId string
+---@field toolCallId? string
+---@field uri string the folder that holds its files
+---@field path string
+---@field title string what a list shows, e.g. "40 new files in generated/"
+---@field created integer
+---@field deleted integer
+---@field changed integer
+---@field state "pending"|"accepted"|"rejected"
+---@field message? string why the last decision could not be carried out in full
+
 local M = {
   ---@type table<string, acp_editor.ReviewHunk>
   hunks = {},
+  ---@type table<string, acp_editor.ReviewGroup>
+  groups = {},
+  ---@type table<string, true> groups the user was told about (kept across restarts of the
+  --- sidecar: a group still pending after one comes back with the same id)
+  announced = {},
   ---@type table<string, table> DiffParams by "session\0toolCall\0uri"
   diffs = {},
 }
 
---- acp/reviewChanged: each hunk carries its whole current view; keep the latest.
+--- Tell the user, once, about groups that just showed up pending: a notification, never a
+--- prompt (the keyboard stays theirs).
+---@param groups acp_editor.ReviewGroup[]
+local function announce(groups)
+  local fresh = {}
+  for _, group in ipairs(groups) do
+    if group.state == "pending" and not M.announced[group.groupId] then
+      M.announced[group.groupId] = true
+      table.insert(fresh, group.title)
+    end
+  end
+  if #fresh == 1 then
+    state.report(("acp-editor: %s wait for review as one group: :AcpReviewGroups"):format(fresh[1]))
+  elseif #fresh > 1 then
+    state.report(
+      ("acp-editor: %d groups of files wait for review (%s): :AcpReviewGroups"):format(#fresh, table.concat(fresh, "; "))
+    )
+  end
+end
+
+--- acp/reviewChanged: each hunk and group carries its whole current view; keep the latest.
 function M.on_changed(_, params)
-  for _, hunk in ipairs(params.hunks or {}) do
+  for _, hunk in ipairs(type(params.hunks) == "table" and params.hunks or {}) do
     M.hunks[hunk.hunkId] = hunk
   end
+  local groups = type(params.groups) == "table" and params.groups or {}
+  for _, group in ipairs(groups) do
+    M.groups[group.groupId] = group
+  end
   state.emit("review")
+  announce(groups)
 end
 
 --- acp/diff
@@ -81,6 +128,24 @@ function M.pending(uri)
   return out
 end
 
+--- Pending groups, by folder.
+---@return acp_editor.ReviewGroup[]
+function M.pending_groups()
+  local out = {}
+  for _, group in pairs(M.groups) do
+    if group.state == "pending" then
+      table.insert(out, group)
+    end
+  end
+  table.sort(out, function(a, b)
+    if a.path ~= b.path then
+      return a.path < b.path
+    end
+    return a.groupId < b.groupId
+  end)
+  return out
+end
+
 --- Proposed edits (acp/diff) still open, optionally of one file.
 ---@param uri? string
 ---@return table[]
@@ -94,9 +159,19 @@ function M.proposed(uri)
   return out
 end
 
---- acp/reviewDecide.
+--- What a decision's result is about, for a message: a hunk, or a group by its title.
+---@param r {hunkId?: string, groupId?: string}
+local function subject(r)
+  if r.groupId then
+    local group = M.groups[r.groupId]
+    return group and group.title or ("group " .. r.groupId)
+  end
+  return "hunk " .. tostring(r.hunkId)
+end
+
+--- acp/reviewDecide. `all` and `toolCallId` take groups too; `uri` takes hunks only.
 ---@param decision "accept"|"reject"
----@param selector {hunkIds?: string[], uri?: string, toolCallId?: string, all?: boolean}
+---@param selector {hunkIds?: string[], groupIds?: string[], uri?: string, toolCallId?: string, all?: boolean}
 ---@param callback? fun(err: table?, result: table?)
 function M.decide(decision, selector, callback)
   local params = vim.tbl_extend("force", { decision = decision }, selector)
@@ -105,8 +180,8 @@ function M.decide(decision, selector, callback)
       state.report("acp-editor: review failed: " .. (err.message or ""), vim.log.levels.ERROR)
     else
       for _, r in ipairs(result and result.results or {}) do
-        if r.error then
-          state.report(("acp-editor: hunk %s stays pending: %s"):format(r.hunkId, r.error), vim.log.levels.WARN)
+        if type(r.error) == "string" then
+          state.report(("acp-editor: %s stays pending: %s"):format(subject(r), r.error), vim.log.levels.WARN)
         end
       end
     end
@@ -150,17 +225,33 @@ function M.quickfix_items()
   return items
 end
 
+--- "N groups of files wait ...", or nil when none does (groups have no lines to list here).
+---@return string?
+function M.groups_note()
+  local count = #M.pending_groups()
+  if count == 0 then
+    return nil
+  end
+  local what = count == 1 and "1 group of files waits" or ("%d groups of files wait"):format(count)
+  return what .. " for review as a whole: :AcpReviewGroups"
+end
+
 --- :AcpReview: the pending hunks and proposed edits in the quickfix list, kept current as
---- hunks are decided or added (until another quickfix list replaces it).
+--- hunks are decided or added (until another quickfix list replaces it). Pending groups are
+--- named in a message.
 function M.to_quickfix(open)
   local items = M.quickfix_items()
   vim.fn.setqflist({}, " ", { title = "acp-editor review", items = items })
   M.qf_id = vim.fn.getqflist({ id = 0 }).id
   if open ~= false then
+    local groups = M.groups_note()
     if #items == 0 then
-      state.report("acp-editor: nothing to review")
+      state.report("acp-editor: " .. (groups and ("no hunks to review; " .. groups) or "nothing to review"))
     else
       vim.cmd("botright copen")
+      if groups then
+        state.report("acp-editor: also " .. groups)
+      end
     end
   end
   return items
@@ -178,7 +269,7 @@ function M.refresh_quickfix()
 end
 
 function M.reset()
-  M.hunks, M.diffs = {}, {}
+  M.hunks, M.groups, M.diffs = {}, {}, {}
 end
 
 return M

@@ -81,7 +81,8 @@ def test_nothing_is_loaded_before_a_command_runs(nv: PluginEditor) -> None:
     assert loaded == [], loaded
     commands = nv.lua("return vim.tbl_keys(vim.api.nvim_get_commands({}))")
     expected = {"AcpChat", "AcpPrompt", "AcpCancel", "AcpFollow", "AcpMode", "AcpReview"}
-    assert expected | {"AcpSessions", "AcpTerminal", "AcpDiff"} <= set(commands), commands
+    expected |= {"AcpSessions", "AcpTerminal", "AcpDiff", "AcpReviewGroups"}
+    assert expected <= set(commands), commands
 
 
 def test_setup_starts_nothing_the_first_command_starts_the_sidecar(
@@ -184,6 +185,7 @@ def test_help_file_has_valid_tags(nv: PluginEditor, tmp_path: Path) -> None:
     assert errors == "", errors  # e.g. E154: duplicate tag
     tags = {line.split("\t")[0] for line in (doc / "tags").read_text().splitlines()}
     expected = {"acp_editor", "acp_editor-options", ":AcpChat", ":AcpPrompt", ":AcpReview"}
+    expected |= {":AcpReviewGroups", "acp_editor-review-groups"}
     assert expected <= tags, sorted(tags)
 
 

@@ -135,10 +135,19 @@ function M.extmarks(buf, ns_name)
   return out
 end
 
---- Pending review hunks and the quickfix list the plugin would show.
+--- Pending review hunks and groups, and proposed edits.
 function M.review()
   local review = require("acp_editor.review")
-  return { pending = review.pending(), proposed = review.proposed() }
+  return { pending = review.pending(), groups = review.pending_groups(), proposed = review.proposed() }
+end
+
+--- The current quickfix list: its title, and each item's file name and text.
+function M.quickfix()
+  local list = vim.fn.getqflist({ title = 1, items = 1 })
+  local items = vim.tbl_map(function(item)
+    return { file = vim.api.nvim_buf_get_name(item.bufnr), text = item.text }
+  end, list.items)
+  return { title = list.title, items = items }
 end
 
 --- The chat transcript's lines, and the fold level Neovim computed for each.
