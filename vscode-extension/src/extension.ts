@@ -16,6 +16,7 @@ import { ProposedDocs } from "./host/diffs";
 import { FollowView } from "./host/follow";
 import { Log } from "./host/log";
 import { Elicitations } from "./host/elicit";
+import { ReviewGroups } from "./host/groups";
 import { Permissions, chooseAuthMethod } from "./host/permissions";
 import { InlineReview } from "./host/review";
 import { AgentTerminals } from "./host/terminals";
@@ -35,7 +36,8 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
   const side = sidecar;
   const controller = new Controller(store, side, log);
   const terminals = new AgentTerminals(store);
-  const chat = new ChatView(context.extensionUri, { store, sidecar: side, controller, permissions, docs, terminals });
+  const groups = new ReviewGroups(store, controller, side);
+  const chat = new ChatView(context.extensionUri, { store, sidecar: side, controller, permissions, docs, terminals, groups });
   let settings: Settings = readSettings(log);
 
   let problemShown = false;
@@ -65,8 +67,8 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
   const start = (): Promise<boolean> => (starting = starting.then(startNow, startNow));
 
   context.subscriptions.push(
-    log, docs, follow, side, controller, terminals, chat, new InlineReview(store),
-    ...registerCommands({ store, sidecar: side, controller, docs, log, restart: start, setChatInput: (t) => chat.setInput(t) }),
+    log, docs, follow, side, controller, terminals, groups, chat, new InlineReview(store),
+    ...registerCommands({ store, sidecar: side, controller, docs, groups, log, restart: start, setChatInput: (t) => chat.setInput(t) }),
     onSettingsChanged((next) => {
       const restart = needsRestart(settings, next);
       const followChanged = next.follow !== settings.follow;

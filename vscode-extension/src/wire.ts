@@ -240,6 +240,8 @@ export interface SnapshotResult {
   follow: boolean;
   terminals: TerminalSnapshot[];
   review: ReviewHunk[];
+  /** Every bulk change, pending or decided. */
+  reviewGroups: ReviewGroup[];
 }
 
 export interface SetModeParams { sessionId: SessionId; modeId: string }

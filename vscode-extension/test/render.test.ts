@@ -6,7 +6,7 @@ import type { ViewExtras } from "../src/webview/messages";
 import { renderBlock, renderEntry, renderPickers, renderPlan, renderStatus, renderToolCard } from "../src/webview/render";
 
 const extras = (over: Partial<ViewExtras> = {}): ViewExtras => ({
-  agent: null, problem: null, follow: true, busy: false, stopReason: null, permissions: [], terminals: {}, review: {}, diffs: {}, attachments: [],
+  agent: null, problem: null, follow: true, busy: false, stopReason: null, permissions: [], terminals: {}, review: {}, groups: [], diffs: {}, attachments: [],
   canListSessions: false, canLoadSessions: false, ...over,
 });
 

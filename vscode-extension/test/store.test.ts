@@ -17,6 +17,7 @@ function started(): { store: Store; events: StoreEvent[] } {
     follow: true,
     terminals: [],
     review: [],
+    reviewGroups: [],
   };
   store.loadSnapshot(snapshot);
   return { store, events };

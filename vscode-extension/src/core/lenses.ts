@@ -7,21 +7,26 @@
  *
  * - A pending review hunk gets "Accept hunk" / "Reject hunk" on its first line; the first pending
  *   hunk of each tool call also gets the tool-call-wide actions and "Show diff".
+ * - A file in the folder of a pending bulk change (a group: many files reviewed as one, which
+ *   get no hunks) gets the group's title with "Accept", "Reject" and "Show files" on its first line.
  * - A proposed edit with no review hunks yet (asked about, not written) gets "Show proposed diff"
  *   on its first hunk, and its hunks are marked where the old lines are, but only while the file
  *   still holds the old text (otherwise the hunk ranges point at the wrong lines).
  */
 
 import { countsLabel } from "./format";
-import type { DiffParams, ReviewHunk } from "../wire";
+import { inGroupFolder } from "./groups";
+import type { DiffParams, ReviewGroup, ReviewHunk } from "../wire";
 
-export type LensAction = "acceptHunk" | "rejectHunk" | "acceptToolCall" | "rejectToolCall" | "showDiff";
+export type LensAction =
+  | "acceptHunk" | "rejectHunk" | "acceptToolCall" | "rejectToolCall" | "showDiff"
+  | "acceptGroup" | "rejectGroup" | "showGroupFiles";
 
 export interface LensSpec {
   line: number;
   title: string;
   action: LensAction;
-  /** hunkId for hunk actions, toolCallId for the others. */
+  /** hunkId for hunk actions, groupId for group actions, toolCallId for the others. */
   arg: string;
   /** For showDiff: the file, since one tool call may edit several. */
   uri?: string;
@@ -55,8 +60,16 @@ function fenced(lines: string[]): string {
   return ["```", ...lines, "```"].join("\n");
 }
 
-export function lensSpecs(uri: string, hunks: readonly ReviewHunk[], diffs: readonly DiffParams[], docText: string): LensSpec[] {
+export function lensSpecs(
+  uri: string, hunks: readonly ReviewHunk[], diffs: readonly DiffParams[], docText: string, groups: readonly ReviewGroup[] = [],
+): LensSpec[] {
   const specs: LensSpec[] = [];
+  for (const g of groups) {
+    if (g.state !== "pending" || !inGroupFolder(uri, g)) continue;
+    specs.push({ line: 0, title: `▦ ${g.title}: Accept`, action: "acceptGroup", arg: g.groupId });
+    specs.push({ line: 0, title: "Reject", action: "rejectGroup", arg: g.groupId });
+    specs.push({ line: 0, title: "Show files", action: "showGroupFiles", arg: g.groupId });
+  }
   const pending = hunks
     .filter((h) => h.uri === uri && h.state === "pending" && h.range !== null)
     .sort((a, b) => (a.range?.start.line ?? 0) - (b.range?.start.line ?? 0));

@@ -9,7 +9,7 @@
 
 import { MirrorError, applyChanges } from "./reducer";
 import type {
-  AgentStatus, DiffParams, ExitStatus, FollowParams, RequestPermissionParams, ReviewHunk,
+  AgentStatus, DiffParams, ExitStatus, FollowParams, RequestPermissionParams, ReviewGroup, ReviewHunk,
   SessionChangedParams, SessionSnapshot, SnapshotResult, TerminalOutputParams,
 } from "../wire";
 
@@ -54,6 +54,8 @@ export class Store {
   lastFollow: FollowParams | null = null;
   readonly terminals = new Map<string, TerminalView>();
   readonly review = new Map<string, ReviewHunk>();
+  /** Bulk changes (many files reviewed as one), the latest view of each by groupId. */
+  readonly groups = new Map<string, ReviewGroup>();
   readonly diffs = new Map<string, DiffParams>();
   readonly permissions = new Map<string, PendingPermission>();
   /** Sessions with a prompt turn running, and the stop reason of the last turn that ended. */
@@ -94,6 +96,9 @@ export class Store {
     for (const t of result.terminals) this.terminals.set(t.terminalId, { ...t, output: t.output });
     this.review.clear();
     for (const h of result.review) this.review.set(h.hunkId, h);
+    this.groups.clear();
+    // A sidecar older than bulk changes sends no groups.
+    for (const g of result.reviewGroups ?? []) this.groups.set(g.groupId, g);
     this.emit({ kind: "reset" });
   }
 
@@ -164,9 +169,10 @@ export class Store {
     return t;
   }
 
-  /** `acp/reviewChanged`: each hunk carries its whole current view; the latest wins. */
-  reviewChanged(hunks: readonly ReviewHunk[]): void {
+  /** `acp/reviewChanged`: each hunk and group carries its whole current view; the latest wins. */
+  reviewChanged(hunks: readonly ReviewHunk[], groups: readonly ReviewGroup[] = []): void {
     for (const h of hunks) this.review.set(h.hunkId, h);
+    for (const g of groups) this.groups.set(g.groupId, g);
     this.emit({ kind: "review" });
   }
 
@@ -199,6 +205,13 @@ export class Store {
         h.state === "pending" &&
         (filter.uri === undefined || h.uri === filter.uri) &&
         (filter.toolCallId === undefined || h.toolCallId === filter.toolCallId),
+    );
+  }
+
+  /** Pending bulk changes, oldest first; of one tool call when it is given. */
+  pendingGroups(filter: { toolCallId?: string } = {}): ReviewGroup[] {
+    return [...this.groups.values()].filter(
+      (g) => g.state === "pending" && (filter.toolCallId === undefined || g.toolCallId === filter.toolCallId),
     );
   }
 

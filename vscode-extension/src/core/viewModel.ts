@@ -3,7 +3,8 @@
  * webview, the test API and the unit tests see the same thing.
  */
 
-import type { ViewExtras, PermissionView } from "../webview/messages";
+import type { GroupView, ViewExtras, PermissionView } from "../webview/messages";
+import type { ReviewGroup } from "../wire";
 import { optionLabel, permissionMessage, toolTitle } from "./format";
 import type { PendingPermission, Store } from "./store";
 
@@ -18,6 +19,10 @@ export function permissionView(p: PendingPermission, agentName?: string): Permis
     ...(typeof params.command === "string" ? { command: params.command } : {}),
     diffs: (Array.isArray(params.diffs) ? params.diffs : []).map((d) => ({ uri: d.uri, path: d.path, added: d.added, removed: d.removed })),
   };
+}
+
+export function groupView(g: ReviewGroup): GroupView {
+  return { groupId: g.groupId, toolCallId: g.toolCallId, title: g.title, state: g.state, ...(g.message !== undefined ? { message: g.message } : {}) };
 }
 
 export function agentDisplayName(store: Store): string {
@@ -51,6 +56,7 @@ export function buildExtras(store: Store, attachments: string[], problem: string
     permissions: [...store.permissions.values()].filter((p) => ofSession(p.params)).map((p) => permissionView(p, name)),
     terminals,
     review,
+    groups: [...store.groups.values()].filter(ofSession).map(groupView),
     diffs,
     attachments,
     canListSessions: store.canListSessions(),

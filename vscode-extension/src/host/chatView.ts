@@ -15,6 +15,7 @@ import { buildExtras } from "../core/viewModel";
 import type { HostMessage, ViewMessage } from "../webview/messages";
 import type { Controller } from "./controller";
 import type { ProposedDocs } from "./diffs";
+import type { ReviewGroups } from "./groups";
 import type { Permissions } from "./permissions";
 import type { AgentTerminals } from "./terminals";
 import type { Sidecar } from "./client";
@@ -26,6 +27,7 @@ export interface ChatDeps {
   permissions: Permissions;
   docs: ProposedDocs;
   terminals: AgentTerminals;
+  groups: ReviewGroups;
 }
 
 export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
@@ -100,7 +102,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   }
 
   private async receive(m: ViewMessage): Promise<void> {
-    const { controller: c, sidecar, permissions, docs, terminals } = this.deps;
+    const { controller: c, sidecar, permissions, docs, terminals, groups } = this.deps;
     switch (m.type) {
       case "ready": this.ready = true; this.reset(); return;
       case "resync": await sidecar.resync(); this.reset(); return;
@@ -114,6 +116,10 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
       case "open": await c.guard("open", () => c.open(m.target, m.line)); return;
       case "showDiff": await c.guard("show diff", () => docs.show(m.toolCallId, m.uri)); return;
       case "review": await c.guard(`${m.decision} edit`, () => c.decide(m.decision, { toolCallId: m.toolCallId })); return;
+      case "group":
+        if (m.action === "files") await c.guard("show the bulk change", () => groups.showFiles(m.groupId));
+        else await c.guard(`${m.action} the bulk change`, () => groups.decide(m.action === "accept" ? "accept" : "reject", m.groupId));
+        return;
       case "showTerminal": terminals.show(m.terminalId); return;
       case "restore": await c.guard("undo the turn", () => c.restoreCheckpoint(m.turn)); return;
       case "attachSelection": c.attachSelection(); return;

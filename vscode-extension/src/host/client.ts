@@ -133,7 +133,7 @@ export class Sidecar implements vscode.Disposable {
       client.onNotification(P.DIFF, (p) => s.diff(p)),
       client.onNotification(P.TERMINAL_OUTPUT, (p) => s.terminalOutput(p)),
       client.onNotification(P.TERMINAL_EXIT, (p) => s.terminalExit(p.sessionId, p.terminalId, p.exitStatus)),
-      client.onNotification(P.REVIEW_CHANGED, (p) => s.reviewChanged(p.hunks)),
+      client.onNotification(P.REVIEW_CHANGED, (p) => s.reviewChanged(p.hunks, p.groups ?? [])),
       client.onRequest(P.REQUEST_PERMISSION, (p, token) => this.handlers.permission(p, token)),
       client.onRequest(P.CHOOSE_AUTH_METHOD, (p, token) => this.handlers.auth(p, token)),
       client.onRequest(P.ELICIT, (p, token) => this.handlers.elicit(p, token)),
@@ -275,6 +275,11 @@ export class Sidecar implements vscode.Disposable {
 
   async decide(params: w.ReviewDecideParams): Promise<w.ReviewResult[]> {
     return (await this.need().sendRequest(P.REVIEW_DECIDE, params)).results;
+  }
+
+  /** The files of a bulk change, for a list the user opens (`acp/reviewGroupFiles`). */
+  async groupFiles(groupId: string): Promise<w.ReviewGroupFile[]> {
+    return (await this.need().sendRequest(P.REVIEW_GROUP_FILES, { groupId })).files;
   }
 
   async stop(): Promise<void> {

@@ -12,6 +12,7 @@ import type { ReviewHunk } from "../wire";
 import type { Sidecar } from "./client";
 import type { Controller } from "./controller";
 import type { ProposedDocs } from "./diffs";
+import type { ReviewGroups } from "./groups";
 import type { Log } from "./log";
 
 export interface CommandDeps {
@@ -19,6 +20,7 @@ export interface CommandDeps {
   sidecar: Sidecar;
   controller: Controller;
   docs: ProposedDocs;
+  groups: ReviewGroups;
   log: Log;
   restart: () => Promise<boolean>;
   setChatInput: (text: string) => void;
@@ -83,6 +85,11 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     reg(COMMANDS.rejectFile, (uri?: unknown) => c.guard("reject file", () => c.decide("reject", { uri: fileArg(uri) ?? "" }))),
     reg(COMMANDS.acceptAll, () => c.guard("accept all", () => c.decide("accept", { all: true }))),
     reg(COMMANDS.rejectAll, () => c.guard("reject all", () => c.decide("reject", { all: true }))),
+    // A group id (the notification, the chat card and the lenses give one), else the only pending
+    // bulk change, else the user picks one.
+    reg(COMMANDS.acceptGroup, (id?: unknown) => c.guard("accept the bulk change", () => d.groups.decide("accept", str(id)))),
+    reg(COMMANDS.rejectGroup, (id?: unknown) => c.guard("reject the bulk change", () => d.groups.decide("reject", str(id)))),
+    reg(COMMANDS.showGroupFiles, (id?: unknown) => c.guard("show the bulk change", () => d.groups.showFiles(str(id)))),
     reg(COMMANDS.attachSelection, () => c.attachSelection()),
     reg(COMMANDS.attachFile, () => c.attachFile()),
     reg(COMMANDS.restart, () => d.restart()),

@@ -8,6 +8,7 @@
 
 import * as vscode from "vscode";
 import { acceptsEmbeddedContext, attachmentLabel, buildPrompt, type Attachment } from "../core/prompt";
+import { decisionProblem } from "../core/groups";
 import { modeChoices } from "../core/modes";
 import type { Store } from "../core/store";
 import type * as w from "../wire";
@@ -119,18 +120,21 @@ export class Controller {
     return this.sidecar.setFollow(!this.store.follow);
   }
 
-  /** Accept or reject hunks by id, tool call, file or all (`acp/reviewDecide`). */
-  async decide(decision: w.Decision, scope: { hunkId?: string; toolCallId?: string; uri?: string; all?: boolean }): Promise<w.ReviewResult[]> {
+  /** Accept or reject hunks and bulk changes by id, tool call, file or all (`acp/reviewDecide`;
+   *  a tool call and all take its bulk changes too, a file only hunks). */
+  async decide(
+    decision: w.Decision,
+    scope: { hunkId?: string; groupId?: string; toolCallId?: string; uri?: string; all?: boolean },
+  ): Promise<w.ReviewResult[]> {
     const params: w.ReviewDecideParams = { decision };
     if (scope.hunkId !== undefined) params.hunkIds = [scope.hunkId];
+    if (scope.groupId !== undefined) params.groupIds = [scope.groupId];
     if (scope.toolCallId !== undefined) params.toolCallId = scope.toolCallId;
     if (scope.uri !== undefined) params.uri = scope.uri;
     if (scope.all === true) params.all = true;
     const results = await this.sidecar.decide(params);
-    const failed = results.filter((r) => r.error !== undefined);
-    if (failed.length > 0) {
-      void vscode.window.showWarningMessage(`ACP: ${failed.length} hunk(s) could not be ${decision}ed: ${failed[0]?.error ?? ""}`);
-    }
+    const problem = decisionProblem(results, decision);
+    if (problem !== null) void vscode.window.showWarningMessage(problem);
     return results;
   }
 

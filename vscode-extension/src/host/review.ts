@@ -1,6 +1,6 @@
 /**
  * Inline review in the real editor: CodeLens actions (accept/reject per hunk and per tool call,
- * show diff) and decorations on the lines an agent edit touched or will touch.
+ * show diff; a bulk change's accept/reject/show files atop the files of its folder) and decorations on the lines an agent edit touched or will touch.
  *
  * Placement is computed by core/lenses.ts; this module only turns specs into VS Code objects
  * and redraws when the store's review hunks or proposed diffs change.
@@ -17,6 +17,9 @@ const ACTION_COMMANDS: Readonly<Record<LensAction, string>> = {
   acceptToolCall: COMMANDS.acceptToolCall,
   rejectToolCall: COMMANDS.rejectToolCall,
   showDiff: COMMANDS.showDiff,
+  acceptGroup: COMMANDS.acceptGroup,
+  rejectGroup: COMMANDS.rejectGroup,
+  showGroupFiles: COMMANDS.showGroupFiles,
 };
 
 export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable {
@@ -86,7 +89,7 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
     const uri = doc.uri.toString();
-    const specs = lensSpecs(uri, [...this.store.review.values()], [...this.store.diffs.values()], doc.getText());
+    const specs = lensSpecs(uri, [...this.store.review.values()], [...this.store.diffs.values()], doc.getText(), [...this.store.groups.values()]);
     const last = Math.max(0, doc.lineCount - 1);
     return specs.map((s) => {
       const line = Math.min(s.line, last);

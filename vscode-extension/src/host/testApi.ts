@@ -35,6 +35,8 @@ export interface AcpEditorApi {
   pendingPermissions(): { id: string; params: w.RequestPermissionParams }[];
   answerPermission(id: string, optionId: string | null): boolean;
   reviewHunks(): w.ReviewHunk[];
+  /** Bulk changes (many files reviewed as one), the latest view of each. */
+  reviewGroups(): w.ReviewGroup[];
   diffs(): w.DiffParams[];
   lastDiff(): ShownDiff | null;
   terminals(): { terminalId: string; output: string; exitStatus: w.ExitStatus | null }[];
@@ -68,6 +70,7 @@ export function createApi(d: ApiDeps): AcpEditorApi {
     pendingPermissions: () => [...d.store.permissions.values()].map((p) => copy({ id: p.id, params: p.params })),
     answerPermission: (id, optionId) => d.permissions.answer(id, optionId),
     reviewHunks: () => copy([...d.store.review.values()]),
+    reviewGroups: () => copy([...d.store.groups.values()]),
     diffs: () => copy([...d.store.diffs.values()]),
     lastDiff: () => copy(d.docs.last),
     terminals: () => [...d.store.terminals.values()].map((t) => ({ terminalId: t.terminalId, output: t.output, exitStatus: t.exitStatus })),

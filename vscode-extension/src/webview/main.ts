@@ -8,7 +8,7 @@ import { MirrorError, applyChanges } from "../core/reducer";
 import { commandItems, matchCommands, type CommandItem } from "../core/prompt";
 import type { SessionSnapshot } from "../wire";
 import type { HostMessage, ViewExtras, ViewMessage } from "./messages";
-import { renderEntry, renderPermission, renderPickers, renderPlan, renderStatus } from "./render";
+import { renderEntry, renderGroup, renderPermission, renderPickers, renderPlan, renderStatus } from "./render";
 
 declare function acquireVsCodeApi(): { postMessage(message: ViewMessage): void };
 const vscode = acquireVsCodeApi();
@@ -59,8 +59,11 @@ function draw(): void {
     .join("");
   const entries = session?.entries ?? [];
   const known = new Set(entries.flatMap((e) => (e.kind === "toolCall" ? [e.toolCallId] : [])));
-  // Questions about tool calls with no card (an agent asked before announcing one) still show.
-  $("orphans").innerHTML = extras.permissions.filter((p) => !known.has(p.toolCallId)).map(renderPermission).join("");
+  // Questions about tool calls with no card (an agent asked before announcing one) still show,
+  // and so do pending bulk changes of no tool call (found at the turn's end) or of one not shown.
+  $("orphans").innerHTML =
+    extras.permissions.filter((p) => !known.has(p.toolCallId)).map(renderPermission).join("") +
+    extras.groups.filter((g) => g.state === "pending" && (g.toolCallId === null || !known.has(g.toolCallId))).map(renderGroup).join("");
   if (drawn.length > entries.length) {
     transcript.innerHTML = "";
     drawn = [];
@@ -119,6 +122,11 @@ document.addEventListener("click", (event) => {
     case "permission": post({ type: "permission", id: d["id"] ?? "", optionId: d["option"] ?? null }); break;
     case "showDiff": post({ type: "showDiff", toolCallId: d["tool"] ?? "", ...(d["uri"] ? { uri: d["uri"] } : {}) }); break;
     case "review": post({ type: "review", decision: d["decision"] === "accept" ? "accept" : "reject", toolCallId: d["tool"] ?? "" }); break;
+    case "group": {
+      const action = d["action"] === "accept" || d["action"] === "reject" ? d["action"] : "files";
+      post({ type: "group", action, groupId: d["group"] ?? "" });
+      break;
+    }
     case "showTerminal": post({ type: "showTerminal", terminalId: d["terminal"] ?? "" }); break;
     case "restore": post({ type: "restore", turn: Number(d["turn"]) }); break;
     case "removeAttachment": post({ type: "removeAttachment", index: Number(d["index"]) }); break;

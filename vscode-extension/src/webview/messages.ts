@@ -19,6 +19,15 @@ export interface PermissionView {
   diffs: { uri: string; path: string; added: number; removed: number }[];
 }
 
+/** A bulk change (many files reviewed as one) of the current session. */
+export interface GroupView {
+  groupId: string;
+  toolCallId: string | null;
+  title: string;
+  state: "pending" | "accepted" | "rejected";
+  message?: string;
+}
+
 export interface ViewExtras {
   agent: AgentStatus | null;
   /** Why the sidecar is not running (not found, failed to start), or null. */
@@ -29,6 +38,8 @@ export interface ViewExtras {
   permissions: PermissionView[];
   terminals: Record<string, { output: string; exitStatus: ExitStatus | null }>;
   review: Record<string, { pending: number; accepted: number; rejected: number }>;
+  /** The session's bulk changes, pending and decided, oldest first. */
+  groups: GroupView[];
   diffs: Record<string, { uri: string; path: string; added: number; removed: number }[]>;
   attachments: string[];
   canListSessions: boolean;
@@ -54,6 +65,7 @@ export type ViewMessage =
   | { type: "open"; target: string; line?: number }
   | { type: "showDiff"; toolCallId: string; uri?: string }
   | { type: "review"; decision: "accept" | "reject"; toolCallId: string }
+  | { type: "group"; action: "accept" | "reject" | "files"; groupId: string }
   | { type: "showTerminal"; terminalId: string }
   | { type: "restore"; turn: number }
   | { type: "attachSelection" }

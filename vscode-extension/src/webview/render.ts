@@ -10,7 +10,7 @@
 import { basename, countsLabel, diffCounts, kindIcon, oneLine, statusLabel, toolTitle } from "../core/format";
 import { escapeHtml as esc, renderInline, renderMarkdown } from "../core/markdown";
 import type { ContentBlock, Entry, RunState, SessionSnapshot, ToolCall } from "../wire";
-import type { PermissionView, ViewExtras } from "./messages";
+import type { GroupView, PermissionView, ViewExtras } from "./messages";
 
 const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
 
@@ -157,11 +157,26 @@ export function renderPermission(p: PermissionView): string {
   return `<div class="permission"><div class="question">⚠ ${esc(p.message)}</div>${command}<div class="actions">${opts}${diffs}</div></div>`;
 }
 
+/** A bulk change: its title, and while pending its own Accept / Reject / Show files. */
+export function renderGroup(g: GroupView): string {
+  const message = g.message ? ` <span class="note">${esc(g.message)}</span>` : "";
+  if (g.state !== "pending") return `<div class="review group">▦ ${esc(g.title)}: ${esc(g.state)}${message}</div>`;
+  return (
+    `<div class="review group">▦ ${esc(g.title)}${message} ` +
+    `${button("Accept", "group", { action: "accept", group: g.groupId }, "allow")}` +
+    `${button("Reject", "group", { action: "reject", group: g.groupId }, "reject")}` +
+    `${button("Show files", "group", { action: "files", group: g.groupId })}</div>`
+  );
+}
+
 export function renderToolCard(tc: ToolCall, extras: ViewExtras): string {
   const status = statusLabel(tc.status);
   const review = extras.review[tc.toolCallId];
+  const groups = extras.groups.filter((g) => g.toolCallId === tc.toolCallId);
+  // The card's buttons decide by tool call, which takes its pending bulk changes too: said so.
+  const alsoGroups = groups.some((g) => g.state === "pending") ? ", with the bulk change below" : "";
   const reviewHtml = review && review.pending > 0
-    ? `<div class="review">${review.pending} change${review.pending === 1 ? "" : "s"} to review ` +
+    ? `<div class="review">${review.pending} change${review.pending === 1 ? "" : "s"} to review${alsoGroups} ` +
       `${button("Accept", "review", { decision: "accept", tool: tc.toolCallId }, "allow")}` +
       `${button("Reject", "review", { decision: "reject", tool: tc.toolCallId }, "reject")}</div>`
     : review && review.rejected > 0 ? `<div class="review">${review.rejected} rejected</div>` : "";
@@ -170,7 +185,7 @@ export function renderToolCard(tc: ToolCall, extras: ViewExtras): string {
     `<div class="tool status-${esc(String(tc.status ?? "pending"))}">` +
     `<div class="tool-head"><span class="icon">${kindIcon(tc.kind)}</span> <span class="title">${renderInline(toolTitle(tc))}</span>` +
     ` <span class="badge">${esc(status)}</span></div>` +
-    locationLinks(tc) + renderToolContent(tc, extras) + reviewHtml + perms + `</div>`
+    locationLinks(tc) + renderToolContent(tc, extras) + reviewHtml + groups.map(renderGroup).join("") + perms + `</div>`
   );
 }
 
