@@ -92,6 +92,7 @@ def assemble(
     frontend.observers.append(shown.session_changed)
     # Review an earlier run left pending is shown, not followed to.
     kept = KeptReview(documents, options.agent.review_mode, frontend.review_changed, review.changed)
+    kept.groups_shown = review.groups.changed
     slot.review = kept.queue
     link = EditorLink(
         options,

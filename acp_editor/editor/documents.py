@@ -71,6 +71,9 @@ class EditorDocuments:
                 return doc
         return None
 
+    def held_paths(self) -> frozenset[str]:
+        return frozenset(p for p in map(to_fs_path, self.editor.open_documents) if p)
+
     def changed(self, uri: str) -> None:
         """The editor reported a change of ``uri`` (``didChange``)."""
         event = self._reports.pop(uri, None)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
+from acp_editor.editor.review_groups import EditorGroups
 from acp_editor.errors import InvalidParams, RpcError
 from acp_editor.log import get_logger
 from acp_editor.positions import path_to_uri, uri_to_path
@@ -47,6 +48,8 @@ class EditorReview:
         self._published: set[str] = set()  # paths with (or once with) pending hunks shown
         self._conflicted: set[str] = set()  # paths with (or once with) conflicts, rich editors
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        self.groups = EditorGroups(channel, slot)
+        """Bulk changes: many files as one item (``editor.review_groups``)."""
 
     @property
     def queue(self) -> ReviewQueue | None:
@@ -173,7 +176,7 @@ class EditorReview:
     def code_actions(self, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
         path = uri_to_path(params.text_document.uri)
         conflicts = self.conflicts.code_actions(path, params.text_document.uri) if path else []
-        return conflicts + self._hunk_actions(path, params)
+        return conflicts + self._hunk_actions(path, params) + self.groups.code_actions()
 
     def _hunk_actions(self, path: str | None, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
         wanted = {
@@ -227,6 +230,7 @@ class EditorReview:
         accept: bool,
         *,
         hunk_ids: list[str] | None = None,
+        group_ids: list[str] | None = None,
         uri: str | None = None,
         tool_call_id: str | None = None,
         everything: bool = False,
@@ -236,13 +240,32 @@ class EditorReview:
             path = uri_to_path(uri)
             if path is None:
                 raise InvalidParams(f"not a file URI: {uri!r}")
-        if hunk_ids is None and path is None and tool_call_id is None and not everything:
-            raise InvalidParams("say which hunks: hunkIds, uri, toolCallId or all")
+        hunks_named = hunk_ids is not None or path is not None or tool_call_id is not None
+        if not hunks_named and group_ids is None and not everything:
+            raise InvalidParams("say which hunks: hunkIds, groupIds, uri, toolCallId or all")
         queue = self.queue
         if queue is None:
-            if hunk_ids:
-                raise InvalidParams(f"unknown hunk ids: {', '.join(sorted(hunk_ids))}")
+            if hunk_ids or group_ids:
+                unknown = [*(hunk_ids or []), *(group_ids or [])]
+                raise InvalidParams(f"unknown ids: {', '.join(sorted(unknown))}")
             return {"results": []}
+        groups = self.groups.chosen(group_ids, tool_call_id, everything)
+        results = await self._decide_hunks(
+            accept, hunk_ids, path, tool_call_id, hunks_named or everything
+        )
+        return {"results": results + await queue.bulk.decide(groups, accept)}
+
+    async def _decide_hunks(
+        self,
+        accept: bool,
+        hunk_ids: list[str] | None,
+        path: str | None,
+        tool_call_id: str | None,
+        wanted: bool,
+    ) -> list[dict[str, Any]]:
+        queue = self.queue
+        if queue is None or not wanted:
+            return []
         chosen = queue.select(hunk_ids=hunk_ids, path=path, tool_call_id=tool_call_id)
         if hunk_ids is not None:
             unknown = set(hunk_ids) - {h.hunk_id for h in chosen}
@@ -253,7 +276,7 @@ class EditorReview:
         # Show the outcome before answering, so the editor never sees a stale hunk after the
         # answer (the queue's own notice of the change is shown again later: harmless).
         await self._show(sorted({h.path for h in chosen}), chosen)
-        return {"results": results}
+        return results
 
 
 def _message(hunk: ReviewHunk) -> str:

@@ -44,11 +44,17 @@ class ReviewHandlers:
                 proto.CMD_REJECT_FILE: self.reject_file,
                 proto.CMD_ACCEPT_ALL: self.accept_all,
                 proto.CMD_REJECT_ALL: self.reject_all,
+                proto.CMD_ACCEPT_GROUP: self.accept_group,
+                proto.CMD_REJECT_GROUP: self.reject_group,
+                proto.CMD_GROUP_FILES: self.group_files,
                 proto.CMD_TAKE_AGENT_VERSION: self.take_agent_version,
                 proto.CMD_KEEP_MINE: self.keep_mine,
             },
         )
-        register_requests(server, {proto.ACP_REVIEW_DECIDE: self.decide})
+        register_requests(
+            server,
+            {proto.ACP_REVIEW_DECIDE: self.decide, proto.ACP_REVIEW_GROUP_FILES: self.files},
+        )
 
     def code_actions(self, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
         return self.review.code_actions(params)
@@ -81,6 +87,21 @@ class ReviewHandlers:
     async def reject_all(self, *args: Any) -> dict[str, Any]:
         return await self.review.decide(False, everything=True)
 
+    async def accept_group(self, *args: Any) -> dict[str, Any]:
+        return await self.review.decide(True, group_ids=[one_string(args, "the group id")])
+
+    async def reject_group(self, *args: Any) -> dict[str, Any]:
+        return await self.review.decide(False, group_ids=[one_string(args, "the group id")])
+
+    async def group_files(self, *args: Any) -> dict[str, Any]:
+        return self.review.groups.files(one_string(args, "the group id"))
+
+    async def files(self, params: Any) -> dict[str, Any]:
+        group_id = optional_str(obj_or_empty(params), "groupId")
+        if group_id is None:
+            raise InvalidParams("params.groupId must be a string")
+        return self.review.groups.files(group_id)
+
     async def take_agent_version(self, *args: Any) -> dict[str, Any]:
         return await self.review.take_theirs(one_string(args, "the file URI"))
 
@@ -92,16 +113,22 @@ class ReviewHandlers:
         decision = p.get("decision")
         if decision not in ("accept", "reject"):
             raise InvalidParams('params.decision must be "accept" or "reject"')
-        ids = p.get("hunkIds")
-        if ids is not None and not (isinstance(ids, list) and all(isinstance(i, str) for i in ids)):
-            raise InvalidParams("params.hunkIds must be a list of strings")
+        ids, group_ids = _strings(p, "hunkIds"), _strings(p, "groupIds")
         everything = p.get("all", False)
         if not isinstance(everything, bool):
             raise InvalidParams("params.all must be a boolean")
         return await self.review.decide(
             decision == "accept",
             hunk_ids=ids,
+            group_ids=group_ids,
             uri=optional_str(p, "uri"),
             tool_call_id=optional_str(p, "toolCallId"),
             everything=everything,
         )
+
+
+def _strings(params: dict[str, Any], name: str) -> list[str] | None:
+    ids = params.get(name)
+    if ids is not None and not (isinstance(ids, list) and all(isinstance(i, str) for i in ids)):
+        raise InvalidParams(f"params.{name} must be a list of strings")
+    return ids

@@ -50,6 +50,9 @@ class RichRequests:
             "follow": self.frontend.follow.enabled,
             "terminals": self.frontend.terminals.snapshots(session_id),
             "review": [v for v in self.review.views() if session_id in (None, v["sessionId"])],
+            "reviewGroups": [
+                v for v in self.review.groups.views() if session_id in (None, v["sessionId"])
+            ],
         }
 
     def _opened(self, session_id: str) -> dict[str, Any]:

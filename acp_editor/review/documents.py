@@ -87,6 +87,9 @@ class ReviewingDocuments:
     async def disk_changed(self, path: Path, before: str | None, after: str | None) -> None:
         await self.inner.disk_changed(path, before, after)
 
+    def held_paths(self) -> frozenset[str]:
+        return self.inner.held_paths()
+
     async def _current(self, path: Path) -> str | None:
         try:
             return await self.inner.read_text(path)

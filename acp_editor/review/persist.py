@@ -24,11 +24,13 @@ from acp_editor.review.queue import ReviewQueue
 from acp_editor.services.checkpoints import per_root
 
 if TYPE_CHECKING:
+    from acp_editor.review.groups import ReviewGroup
     from acp_editor.review.hunk import ReviewHunk
     from acp_editor.review.queue import Mode
     from acp_editor.services.documents import DocumentSource
 
 Shown = Callable[[list["ReviewHunk"]], None]
+GroupsShown = Callable[[list["ReviewGroup"]], None]
 
 log = get_logger("review.persist")
 
@@ -37,6 +39,12 @@ VERSION = 1
 
 def store_path(root: Path) -> Path:
     return per_root("review", root, ".json")
+
+
+def groups_path(hunks: Path) -> Path:
+    """Groups of bulk changes are kept next to the hunks, in a file of their own: tens of
+    thousands of files are written again when a group changes, not with every hunk."""
+    return hunks.with_name(hunks.stem + "-groups.json")
 
 
 def to_json(hunk: ReviewHunk) -> dict[str, Any]:
@@ -97,6 +105,7 @@ class PendingReview:
         self.root = root
         self.path = path or store_path(root)
         self._dirty = False
+        self._groups_dirty = False
         self._writer: asyncio.Task[None] | None = None
 
     async def load_into(self, queue: ReviewQueue) -> list[ReviewHunk]:
@@ -125,23 +134,53 @@ class PendingReview:
                 kept.append(fields)
         return kept
 
-    def changed(self, queue: ReviewQueue) -> None:
-        """The queue changed: write it soon (one write for a burst of changes)."""
-        self._dirty = True
+    async def stored_groups(self) -> list[dict[str, Any]]:
+        """The stored groups under this root, as ``BulkReview.adopt`` takes them."""
+        try:
+            raw = await asyncio.to_thread(groups_path(self.path).read_text, encoding="utf-8")
+            data = json.loads(raw)
+        except FileNotFoundError:
+            return []
+        except (OSError, ValueError) as exc:
+            log.warning("pending review groups could not be read: %s", exc)
+            return []
+        entries = data.get("groups") if isinstance(data, dict) else None
+        return [
+            entry
+            for entry in (entries if isinstance(entries, list) else [])
+            if isinstance(entry, dict) and Path(str(entry.get("root"))).is_relative_to(self.root)
+        ]
+
+    def changed(self, queue: ReviewQueue, groups: bool = False) -> None:
+        """The queue (its hunks, else its groups) changed: write it soon (one write for a burst
+        of changes)."""
+        if groups:
+            self._groups_dirty = True
+        else:
+            self._dirty = True
         if self._writer is None or self._writer.done():
             self._writer = asyncio.ensure_future(self._write(queue))
 
     async def _write(self, queue: ReviewQueue) -> None:
-        while self._dirty:
-            self._dirty = False
-            pending = [
-                to_json(h) for h in queue.hunks.values() if h.state == "pending" and h.applied
-            ]
-            body = json.dumps({"version": VERSION, "root": str(self.root), "hunks": pending})
-            try:
-                await asyncio.to_thread(write_atomically, self.path, body)
-            except OSError as exc:
-                log.warning("pending review could not be kept in %s: %s", self.path, exc)
+        while self._dirty or self._groups_dirty:
+            if self._dirty:
+                self._dirty = False
+                pending = [
+                    to_json(h) for h in queue.hunks.values() if h.state == "pending" and h.applied
+                ]
+                body = json.dumps({"version": VERSION, "root": str(self.root), "hunks": pending})
+                await self._put(self.path, body)
+            if self._groups_dirty:
+                self._groups_dirty = False
+                groups = [g.to_json() for g in queue.bulk.pending()]
+                body = json.dumps({"version": VERSION, "root": str(self.root), "groups": groups})
+                await self._put(groups_path(self.path), body)
+
+    async def _put(self, path: Path, body: str) -> None:
+        try:
+            await asyncio.to_thread(write_atomically, path, body)
+        except OSError as exc:
+            log.warning("pending review could not be kept in %s: %s", path, exc)
 
     async def flush(self) -> None:
         if self._writer is not None:
@@ -164,7 +203,10 @@ class KeptReview:
         restored: Shown | None = None,
     ) -> None:
         self.queue = ReviewQueue(documents, mode, self._changed)
+        self.queue.bulk.on_change = self._groups_changed
         self.pending: PendingReview | None = None
+        self.groups_shown: GroupsShown = lambda _groups: None
+        """Told of groups that appeared or changed (the editor's review)."""
         self._shown = shown
         self._restored = restored or shown
         """Told the hunks an earlier run left pending (shown, not followed to, by an editor)."""
@@ -176,6 +218,11 @@ class KeptReview:
             self.pending.changed(self.queue)
         (self._restored if self._loading else self._shown)(hunks)
 
+    def _groups_changed(self, groups: list[ReviewGroup]) -> None:
+        if self.pending is not None:
+            self.pending.changed(self.queue, groups=True)
+        self.groups_shown(groups)
+
     async def open(self, root: str | Path, mode: Mode) -> list[ReviewHunk]:
         """Keep the queue in ``root`` from now on, and take back what an earlier run left
         pending there (once: later calls only set the mode)."""
@@ -185,14 +232,18 @@ class KeptReview:
         self._opened = True
         pending = PendingReview(await asyncio.to_thread(Path(root).resolve))
         stored = await pending.stored()
+        groups = await pending.stored_groups()
         self.pending = pending  # not before: a write meanwhile would replace what is read
         self._loading = True  # adopt tells of its hunks at once
         try:
             adopted = self.queue.adopt(stored)
+            taken = self.queue.bulk.adopt(groups)
         finally:
             self._loading = False
         if not adopted and self.queue.hunks:
             pending.changed(self.queue)  # hunks made while it was read
+        if not taken and self.queue.bulk.groups:
+            pending.changed(self.queue, groups=True)
         return adopted
 
     async def flush(self) -> None:

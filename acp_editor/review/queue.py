@@ -12,6 +12,9 @@ Two kinds of hunk, one mechanism (``review.anchor``):
 Reading and writing go through a ``DocumentSource``, so an open file is changed through the
 editor (undoable, never clobbering the user's unsaved text) and a closed one on disk.
 
+Many files changed at once by one command are not hunks but groups (``review.bulk``), which the
+queue holds as ``bulk``.
+
 Where a hunk is, exactly, is ``review.tracking``'s bookkeeping: while the file holds the text
 the queue knows, a decision acts at the hunk's line with no search; a hunk without such a line
 (kept from an earlier run) is looked for by its lines and context (``anchor.locate``), refusing
@@ -33,6 +36,7 @@ from acp_editor.review.anchor import (
     folded,
     locate,
 )
+from acp_editor.review.bulk import BulkReview
 from acp_editor.review.hunk import (
     ChangeRejected,
     FileChange,
@@ -71,6 +75,7 @@ class ReviewQueue:
         """Told about every write the queue itself makes, and the editor's saves (the disk
         watch must not take them for the agent's)."""
         self.tracking = Tracking(self.of_path)
+        self.bulk = BulkReview(documents, lambda path, text: self.on_written(path, text))
         self._ids = itertools.count(1)
         self._lock = asyncio.Lock()  # decisions rewrite files: one at a time
 
@@ -201,6 +206,26 @@ class ReviewQueue:
         """The editor saved ``text`` to ``path`` (the user's save, or the editor's own after
         our edit): the disk's new text is not a change of the agent's."""
         self.on_written(path, text)
+
+    def in_burst(self, path: str, session_id: str) -> bool:
+        """Whether the file's hunks can become part of a group of this session: all pending,
+        found on disk, undecided (a burst's first files, found before it was one)."""
+        hunks = self.of_path(path)
+        return bool(hunks) and all(
+            h.state == "pending" and h.applied and h.found_on_disk and h.session_id == session_id
+            for h in hunks
+        )
+
+    def into_group(self, paths: list[str]) -> None:
+        """The files' hunks are now part of a group (``in_burst``): no longer items of their own."""
+        gone = [h for path in paths for h in self.of_path(path)]
+        for hunk in gone:
+            hunk.state, hunk.message = "superseded", "now part of a group of files"
+            self._forget(hunk)
+        for path in paths:
+            self.tracking.known.pop(path, None)
+        if gone:
+            self.on_change(gone)
 
     def of_path(self, path: str) -> list[ReviewHunk]:
         """One file's hunks, oldest first."""
@@ -367,13 +392,22 @@ class ReviewQueue:
             for h in self.hunks.values()
             if h.session_id == session_id and h.state == "rejected" and not h.reported
         ]
-        if not rejected:
+        groups = [
+            g
+            for g in self.bulk.groups.values()
+            if g.session_id == session_id and g.state == "rejected" and not g.reported
+        ]
+        if not rejected and not groups:
             return None
         for hunk in rejected:
             hunk.reported = True
+        for group in groups:
+            group.reported = True
+        said = [describe(h) for h in rejected]
+        said += [f"{g.title} (put back as they were before)" for g in groups]
         return (
             "Note from the editor: the user reviewed your earlier changes and rejected these "
-            "(they are not in the files now): " + "; ".join(describe(h) for h in rejected) + "."
+            "(they are not in the files now): " + "; ".join(said) + "."
         )
 
 

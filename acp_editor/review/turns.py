@@ -22,10 +22,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from acp_editor.log import get_logger
+from acp_editor.review.groups import split
 from acp_editor.review.persist import write_atomically
 from acp_editor.services.checkpoints import Change, CheckpointError, CheckpointStore, per_root
 
 if TYPE_CHECKING:
+    from acp_editor.review.groups import ReviewGroup
     from acp_editor.review.queue import ReviewQueue
 
 log = get_logger("review.turns")
@@ -57,6 +59,12 @@ class TurnWatch:
         self._stores: dict[Path, CheckpointStore] = {}
         self._turns: dict[str, Turn] = {}
         self._numbers: dict[str, int] = {}
+        self._singles: dict[str, dict[Path, Change]] = {}
+        """Session -> the files reviewed one by one this turn (what each was before): the
+        first files of a burst, found before it was seen as one."""
+        self._bursts: dict[str, set[str]] = {}
+        """Session -> the groups this turn made (a burst found over several looks, which may
+        go to different tool calls as they start and end, stays one group)."""
         self._written: dict[str, tuple[asyncio.Future[str | None], str | None]] = {}
         """Path -> what the disk held right after we wrote it (read in a worker thread), and
         the text we gave the file (an editor that saves after our edits puts that on disk a
@@ -78,6 +86,8 @@ class TurnWatch:
         what the disk holds now, which is not always ``text``: the editor's documents write the
         change to the disk's own text, without the buffer's unsaved edits; or ``text`` itself,
         once an editor that saves after our edits (Emacs's setup) has saved the buffer."""
+        if not self._turns:
+            return  # the next turn's checkpoint starts from what the disk holds then
         self._written[str(path)] = (asyncio.ensure_future(_read_text(path)), text)
 
     async def begin(self, session_id: str, roots: list[str]) -> Turn | None:
@@ -99,6 +109,8 @@ class TurnWatch:
             return None
         self._numbers[session_id] = number
         self._turns[session_id] = turn
+        self._singles.pop(session_id, None)
+        self._bursts.pop(session_id, None)
         self._written.clear()  # whatever we wrote before is in the checkpoint now
         return turn
 
@@ -144,13 +156,102 @@ class TurnWatch:
                     store = self._store(root)
                     now = await store.snapshot()
                     call = tool_call_id() if callable(tool_call_id) else tool_call_id
-                    for change in await store.changes(seen, now):
-                        if await self._review(store, seen, change, session_id, call):
-                            found.append(change)
+                    changes = await store.changes(seen, now)
+                    found += await self._record(store, seen, changes, session_id, call)
                     turn.seen[root] = now
             except CheckpointError as exc:
                 self._disable(exc)
             return found
+
+    async def _record(
+        self,
+        store: CheckpointStore,
+        seen: str,
+        changes: list[Change],
+        session_id: str,
+        call: str | None,
+    ) -> list[Change]:
+        """Put a look's changes in review: a hunk per file, or groups for bursts. A burst may be
+        found over several looks (live looks while its command runs): more of a burst this
+        turn already has a group for joins it however few, and files reviewed one
+        by one before the burst was seen as one join the group that forms. A burst's looks
+        may go to different tool calls (one ends, the next starts): it stays one group."""
+        bulk = self.queue.bulk
+        earlier = self._earlier(session_id)
+        now = {c.path for c in changes}
+
+        def alone(path: Path) -> bool:
+            return path not in earlier and self._single(path)
+
+        pool = changes + [c for p, c in earlier.items() if p not in now]
+        joining = bulk.joining(self._bursts.get(session_id, set()), pool, alone)
+        joined = {c.path for more in joining.values() for c in more}
+        single, new = split(store.root, [c for c in pool if c.path not in joined], alone)
+        single = [c for c in single if c.path in now]
+        found = [c for c in single if await self._review(store, seen, c, session_id, call)]
+        self._remember(session_id, found)
+        bursts: list[tuple[ReviewGroup | None, Path, list[Change]]] = [
+            (bulk.groups[g], Path(bulk.groups[g].folder), m) for g, m in joining.items()
+        ]
+        bursts += [(None, folder, members) for folder, members in new.items()]
+        for group, folder, members in bursts:
+            taken = [earlier[c.path] for c in members if c.path in earlier]
+            self.queue.into_group([str(c.path) for c in taken])
+            fresh = [c for c in members if c.path in now]
+            await self._group(store, seen, (group, folder), taken, fresh, session_id, call)
+            found += fresh
+        return found
+
+    def _earlier(self, session_id: str) -> dict[Path, Change]:
+        """Files reviewed one by one this turn that may still join a group."""
+        recent = self._singles.get(session_id, {})
+        return {
+            path: change
+            for path, change in recent.items()
+            if self.queue.in_burst(str(path), session_id)
+        }
+
+    def _remember(self, session_id: str, found: list[Change]) -> None:
+        recent = self._singles.setdefault(session_id, {})
+        for change in found:
+            first = recent.get(change.path)
+            recent[change.path] = (
+                change
+                if first is None
+                else Change(change.path, change.status, first.old, change.new, first.old_mode)
+            )
+
+    def _single(self, path: Path) -> bool:
+        """Reviewed a hunk per file however many files changed with it: a file with pending
+        hunks (a new change folds into them), one we wrote (it may be ours still)."""
+        return str(path) in self._written or bool(self.queue.of_path(str(path)))
+
+    async def _group(
+        self,
+        store: CheckpointStore,
+        seen: str,
+        where: tuple[ReviewGroup | None, Path],
+        earlier: list[Change],
+        changes: list[Change],
+        session_id: str,
+        tool_call_id: str | None,
+    ) -> None:
+        """Many files at once: one review item (new, or more of the group ``where`` names), and
+        only the open buffers among them read."""
+        into, folder = where
+        group = await self.queue.bulk.record(
+            session_id, tool_call_id, store.root, folder, earlier + changes, seen, into
+        )
+        self._bursts.setdefault(session_id, set()).add(group.group_id)
+        documents = self.queue.documents
+        held = documents.held_paths()
+        for change in changes:
+            if str(change.path) in held:
+                raw = await store.read(seen, change.path) if change.status != "added" else None
+                before = _decode(raw) if raw is not None else None
+                after = await _read_text(change.path)
+                if (raw is None or before is not None) and (after is not None or not change.new):
+                    await documents.disk_changed(change.path, before, after)
 
     async def directories(self, session_id: str) -> list[Path]:
         """The directories the running turn's checkpoints hold files in (where to watch)."""

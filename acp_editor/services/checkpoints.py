@@ -29,7 +29,8 @@ import re
 import shutil
 import stat
 import subprocess
-from dataclasses import dataclass
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -70,6 +71,12 @@ class CheckpointError(Exception):
 class Change:
     path: Path
     status: Status
+    old: str | None = field(default=None, compare=False)
+    """The blob the file had in the older checkpoint (None: it was not there)..."""
+    new: str | None = field(default=None, compare=False)
+    """...and in the newer one (None: it is gone)."""
+    old_mode: str | None = field(default=None, compare=False)
+    """Its mode in the older checkpoint (``100644``, ``100755``, ``120000`` for a symlink)."""
 
 
 def state_dir() -> Path:
@@ -243,6 +250,10 @@ class CheckpointStore:
         """Name a checkpoint (``refs/acp/NAME``) so nothing ever collects its objects."""
         await self._git("update-ref", f"refs/acp/{name}", tree)
 
+    async def drop(self, name: str) -> None:
+        """Forget a name (``keep``); what only it kept may be pruned."""
+        await self._git("update-ref", "-d", f"refs/acp/{name}")
+
     async def named(self, name: str) -> str | None:
         await self._ensure()
         out = await self._git("rev-parse", "--verify", "--quiet", f"refs/acp/{name}", ok=(0, 1))
@@ -259,13 +270,18 @@ class CheckpointStore:
         if old == new:
             return []
         await self._ensure()
-        out = await self._git("diff-tree", "-r", "-z", "--no-renames", "--name-status", old, new)
+        out = await self._git("diff-tree", "-r", "-z", "--no-renames", "--raw", old, new)
         fields = out.split(b"\0")
         found = []
-        for status, raw in zip(fields[0::2], fields[1::2], strict=False):
-            kind = _STATUS.get(status.decode()[:1])
+        for info, raw in zip(fields[0::2], fields[1::2], strict=False):
+            # ":OLDMODE NEWMODE OLDBLOB NEWBLOB STATUS"
+            parts = info.decode().lstrip(":").split()
+            kind = _STATUS.get(parts[4][:1]) if len(parts) == 5 else None
             if kind is not None and raw:
-                found.append(Change(self.root / os.fsdecode(raw), kind))
+                before = parts[2] if kind != "added" else None
+                after = parts[3] if kind != "deleted" else None
+                mode = parts[0] if kind != "added" else None
+                found.append(Change(self.root / os.fsdecode(raw), kind, before, after, mode))
         return found
 
     async def directories(self, tree: str) -> list[Path]:
@@ -275,6 +291,37 @@ class CheckpointStore:
         await self._ensure()
         out = await self._git("ls-tree", "-r", "-d", "-z", "--name-only", tree)
         return [self.root, *(self.root / os.fsdecode(raw) for raw in out.split(b"\0") if raw)]
+
+    async def blobs(self, ids: list[str]) -> AsyncIterator[tuple[str, bytes | None]]:
+        """The contents of the blobs ``ids`` (None: missing), in order, one git run: read as
+        they come, so thousands of files never sit in memory together."""
+        await self._ensure()
+        proc = await asyncio.create_subprocess_exec(
+            "git",
+            "cat-file",
+            "--batch",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL,
+            cwd=self.root,
+            env=self._env(),
+            limit=1 << 20,
+        )
+        assert proc.stdin is not None and proc.stdout is not None
+        feeding = asyncio.ensure_future(_feed(proc.stdin, "".join(f"{i}\n" for i in ids)))
+        try:
+            for blob in ids:
+                header = (await proc.stdout.readline()).split()
+                if len(header) != 3 or header[1] != b"blob":
+                    yield blob, None
+                    continue
+                body = await proc.stdout.readexactly(int(header[2]) + 1)
+                yield blob, body[:-1]
+        finally:
+            feeding.cancel()
+            if proc.returncode is None:
+                proc.kill()
+            await proc.wait()
 
     async def read(self, tree: str, path: Path) -> bytes | None:
         """The content ``path`` had in a checkpoint, or None when it did not exist there."""
@@ -290,6 +337,16 @@ class CheckpointStore:
         if len(fields) != 3 or fields[1] != b"blob":
             return None  # missing, or not a file there (a directory)
         return body[: int(fields[2])]
+
+
+async def _feed(stdin: asyncio.StreamWriter, lines: str) -> None:
+    """Write a batch's questions while its answers are read (a full pipe would stall both)."""
+    try:
+        stdin.write(lines.encode())
+        await stdin.drain()
+        stdin.close()
+    except (BrokenPipeError, ConnectionResetError):
+        pass
 
 
 _CONVERTING = frozenset({"text", "eol", "crlf", "filter", "ident", "working-tree-encoding"})

@@ -66,6 +66,11 @@ class DocumentSource(Protocol):
         ``None``: it did not / does not exist): bring whatever holds it in memory in line."""
         ...
 
+    def held_paths(self) -> frozenset[str]:
+        """The files held in memory (open buffers): of a command's thousands of changed files,
+        only these need ``disk_changed`` (and their texts read)."""
+        ...
+
 
 def _umask() -> int:
     """The process umask, read without the set-and-restore race where /proc allows it."""
@@ -107,6 +112,9 @@ class DiskDocuments:
 
     async def disk_changed(self, path: Path, before: str | None, after: str | None) -> None:
         return None  # the disk is the truth here: nothing holds the file in memory
+
+    def held_paths(self) -> frozenset[str]:
+        return frozenset()
 
     @staticmethod
     def _read(path: Path) -> str:

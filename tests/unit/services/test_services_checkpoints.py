@@ -45,6 +45,30 @@ async def test_changes_between_checkpoints_file_by_file(root: Path) -> None:
     assert await checkpoints.changes(after, await checkpoints.snapshot()) == []
 
 
+async def test_changes_carry_blob_ids_and_blobs_stream_them_back(root: Path) -> None:
+    checkpoints = store(root)
+    (root / "run.sh").write_text("echo hi\n")
+    (root / "run.sh").chmod(0o755)
+    before = await checkpoints.snapshot()
+    (root / "src" / "a.py").write_text("a = 2\n")
+    (root / "run.sh").unlink()
+    (root / "src" / "new.txt").write_text("new\n")
+    after = await checkpoints.snapshot()
+    found = {c.path.name: c for c in await checkpoints.changes(before, after)}
+    assert found["run.sh"].old_mode == "100755" and found["run.sh"].new is None
+    assert found["new.txt"].old is None and found["new.txt"].old_mode is None
+    changed = found["a.py"]
+    assert changed.old_mode == "100644" and changed.old != changed.new
+    ids = [changed.old or "", changed.new or "", found["run.sh"].old or "", "0" * 40]
+    got = [(blob, data) async for blob, data in checkpoints.blobs(ids)]
+    assert got == [
+        (ids[0], b"a = 1\n"),
+        (ids[1], b"a = 2\n"),
+        (ids[2], b"echo hi\n"),
+        (ids[3], None),
+    ]
+
+
 async def test_ignored_and_too_large_files_are_left_out(root: Path) -> None:
     (root / ".gitignore").write_text("build/\n*.log\n")
     (root / "build").mkdir()

@@ -1,0 +1,202 @@
+"""Bulk changes: the many files one command changed at once, reviewed as one item.
+
+An ``npm install`` into a folder that is not ignored, a code generator, an unpacked archive: a
+hunk per file would bury the editor (thousands of diagnostics and follow jumps) and the user
+(nobody reviews 20,000 hunks one by one). When one look finds ``GROUP_AT`` changed files or more
+in one folder, those files become a ``ReviewGroup`` (``split``): its counts, accepted or rejected
+as one, its files listed on demand. What a group keeps of each file is the blob ids the
+checkpoints gave it (``services.checkpoints``), not its text: rejecting a group puts back the
+bytes of the checkpoint before (``review.bulk``), and only for files that still hold what the
+command left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from acp_editor.positions import path_to_uri
+
+if TYPE_CHECKING:
+    from acp_editor.services.checkpoints import Change
+
+GROUP_AT = 25
+"""Changed files in one folder, found in one look, from which they are one item to review. A
+hunk per file is still readable below it; above it the files are a burst, not edits to read."""
+
+GroupState = Literal["pending", "accepted", "rejected"]
+FileKind = Literal["created", "deleted", "changed"]
+
+
+@dataclass(frozen=True)
+class GroupFile:
+    """One file of a group: its blob before the group (None: it did not exist), its mode then,
+    and its blob when last found (None: deleted)."""
+
+    before: str | None
+    mode: str | None
+    after: str | None
+
+    @property
+    def kind(self) -> FileKind:
+        return "created" if self.before is None else "deleted" if self.after is None else "changed"
+
+
+@dataclass(eq=False)
+class ReviewGroup:
+    group_id: str
+    session_id: str
+    tool_call_id: str | None
+    root: str
+    """The checkpointed root its files are under (their names are relative to it)."""
+    folder: str
+    files: dict[str, GroupFile] = field(default_factory=dict)
+    """Path relative to ``root`` (POSIX) -> what it was and is."""
+    trees: set[str] = field(default_factory=set)
+    """The checkpoints holding the files' old blobs (kept named while the group is pending)."""
+    state: GroupState = "pending"
+    message: str | None = None
+    reported: bool = False
+    """The agent was told it was rejected."""
+
+    def add(self, changes: Iterable[Change], tree: str) -> None:
+        """Fold a look's changes in: a file seen before keeps what it was before the group."""
+        root = Path(self.root)
+        self.trees.add(tree)
+        for change in changes:
+            rel = change.path.relative_to(root).as_posix()
+            known = self.files.get(rel)
+            first = known if known is not None else GroupFile(change.old, change.old_mode, None)
+            now = GroupFile(first.before, first.mode, change.new)
+            if now.before == now.after:  # made and removed again, or put back: nothing to review
+                self.files.pop(rel, None)
+            else:
+                self.files[rel] = now
+
+    def counts(self) -> dict[FileKind, int]:
+        counts: dict[FileKind, int] = {"created": 0, "deleted": 0, "changed": 0}
+        for entry in self.files.values():
+            counts[entry.kind] += 1
+        return counts
+
+    @property
+    def title(self) -> str:
+        counts = self.counts()
+        where = _shown_folder(self.folder, self.root)
+        total = sum(counts.values())
+        only = [kind for kind, n in counts.items() if n]
+        if len(only) == 1:
+            word = {"created": "new files", "deleted": "files deleted", "changed": "files changed"}
+            return f"{total:,} {word[only[0]]} in {where}"
+        parts = ", ".join(f"{n:,} {kind}" for kind, n in counts.items() if n)
+        return f"{total:,} files in {where} ({parts})"
+
+    def view(self) -> dict[str, Any]:
+        counts: dict[str, int] = {kind: n for kind, n in self.counts().items()}
+        shown: dict[str, Any] = {
+            "groupId": self.group_id,
+            "sessionId": self.session_id,
+            "toolCallId": self.tool_call_id,
+            "uri": path_to_uri(self.folder),
+            "path": self.folder,
+            "title": self.title,
+            **counts,
+            "state": self.state,
+        }
+        if self.message:
+            shown["message"] = self.message
+        return shown
+
+    def file_views(self) -> list[dict[str, Any]]:
+        root = Path(self.root)
+        return [
+            {"uri": path_to_uri(str(root / rel)), "path": str(root / rel), "change": entry.kind}
+            for rel, entry in sorted(self.files.items())
+        ]
+
+    # -- kept across restarts --------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sessionId": self.session_id,
+            "toolCallId": self.tool_call_id,
+            "root": self.root,
+            "folder": self.folder,
+            "trees": sorted(self.trees),
+            "files": [[rel, f.before, f.mode, f.after] for rel, f in self.files.items()],
+        }
+
+    @classmethod
+    def from_json(cls, group_id: str, data: Any) -> ReviewGroup:
+        """A group kept by an earlier run (``ValueError`` when the entry is not one we wrote)."""
+        if not isinstance(data, dict) or not isinstance(data.get("files"), list):
+            raise ValueError("not a stored group")
+        files = {}
+        for rel, before, mode, after in data["files"]:
+            if not isinstance(rel, str) or not all(_id(v) for v in (before, mode, after)):
+                raise ValueError("a stored group's file is not one we wrote")
+            files[rel] = GroupFile(before, mode, after)
+        call = data.get("toolCallId")
+        return cls(
+            group_id,
+            str(data["sessionId"]),
+            call if isinstance(call, str) else None,
+            str(data["root"]),
+            str(data["folder"]),
+            files,
+            {str(t) for t in data.get("trees", [])},
+        )
+
+
+def _id(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and value.isalnum())
+
+
+def _shown_folder(folder: str, root: str) -> str:
+    rel = Path(folder).relative_to(root).as_posix() if folder != root else ""
+    return f"{rel}/" if rel else f"{Path(root).name or root}/ (the workspace's top folder)"
+
+
+def split(
+    root: Path, changes: list[Change], single: Callable[[Path], bool] = lambda _path: False
+) -> tuple[list[Change], dict[Path, list[Change]]]:
+    """The changes of one look: those reviewed a hunk per file, and groups by folder.
+
+    A folder's group holds the changed files in it and in its subfolders, except subfolders
+    that make a group of their own (``GROUP_AT`` files or more); fewer than ``GROUP_AT`` left
+    over stay single. ``single``: files that must stay single (they have pending hunks, which a
+    new change folds into)."""
+    if len(changes) < GROUP_AT:
+        return changes, {}
+    alone = [c for c in changes if single(c.path)]
+    rest = [(c.path.relative_to(root).parts, c) for c in changes if not single(c.path)]
+    groups: dict[Path, list[Change]] = {}
+    leftover = _visit(root, 0, rest, groups)
+    return alone + leftover, groups
+
+
+def _visit(
+    folder: Path,
+    depth: int,
+    items: list[tuple[tuple[str, ...], Change]],
+    groups: dict[Path, list[Change]],
+) -> list[Change]:
+    """Group ``items`` (all below ``folder``, ``depth`` parts deep); returns those left single."""
+    below: dict[str, list[tuple[tuple[str, ...], Change]]] = {}
+    here: list[Change] = []
+    for parts, change in items:
+        if len(parts) > depth + 1:
+            below.setdefault(parts[depth], []).append((parts, change))
+        else:
+            here.append(change)
+    for name, inside in below.items():
+        if len(inside) >= GROUP_AT:
+            here += _visit(folder / name, depth + 1, inside, groups)
+        else:
+            here += [change for _, change in inside]
+    if len(here) >= GROUP_AT:
+        groups[folder] = here
+        return []
+    return here
