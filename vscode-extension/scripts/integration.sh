@@ -4,8 +4,8 @@
 #   bash scripts/integration.sh [--update-screenshots]
 # Exits non-zero when any test fails (or the harness times out or crashes), and ends with the
 # harness's closing `N passed, N failed` line. --update-screenshots copies the run's screenshots
-# to media/screenshot-{chat,diff,permission,review,walkthrough}.png (the README's), only after a
-# passing run.
+# to media/screenshot-{chat,diff,permission,review,group,walkthrough}.png (the README's), only
+# after a passing run.
 # On a failure the run's screenshots and workbench.log are kept (the path is printed).
 # acp-editor: $ACP_EDITOR, else the repository's .venv, else PATH.
 set -euo pipefail
@@ -61,7 +61,7 @@ if [ "$status" -ne 0 ] || [ -z "$closing" ]; then
   exit $(( status == 0 ? 1 : status ))
 fi
 if [ "$UPDATE" = 1 ]; then
-  for name in chat diff permission review walkthrough; do cp "$SCRATCH/shots/$name.png" "media/screenshot-$name.png"; done
-  echo "integration: media/screenshot-{chat,diff,permission,review,walkthrough}.png updated"
+  for name in chat diff permission review group walkthrough; do cp "$SCRATCH/shots/$name.png" "media/screenshot-$name.png"; done
+  echo "integration: media/screenshot-{chat,diff,permission,review,group,walkthrough}.png updated"
 fi
 echo "$closing"

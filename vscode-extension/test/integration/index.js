@@ -7,7 +7,7 @@
 //
 // Workspace (made by integration.sh): hello.py with four lines. The tests run in order and share
 // one session: stream, read (follow), edit allowed, diff preview, edit rejected, cancel, an edit
-// undone with "Restore to before this turn".
+// undone with "Restore to before this turn", a command's 40 new files reviewed as one bulk change.
 'use strict';
 
 const assert = require('assert');
@@ -241,6 +241,68 @@ test('"Restore to before this turn" on a message undoes its edit after the notif
   assert.ok(doc, 'hello.py is not open');
   await until('the editor shows it too', () => doc.getText() === before.toString('utf8'), 5000);
   await until('the undo is reported', () => notifications.calls.slice(shown).some((c) => c.message.includes(`turn ${mine.turn} undone, 1 file(s) restored`)));
+}, { timeoutMs: 30000 });
+
+// What the demo agent's "generate" writes with one command (acp_editor/demo/scenarios.py): 40
+// files in generated/, reviewed as one bulk change (docs/protocol.md, "Bulk changes").
+const generated = vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, 'generated');
+const generatedFiles = () => (fs.existsSync(generated.fsPath) ? fs.readdirSync(generated.fsPath) : []);
+const GROUP_TITLE = '40 new files in generated/';
+
+/** Run "generate" from the chat; resolves with the pending group and its notification. */
+async function generate() {
+  const shown = notifications.calls.length;
+  const known = new Set(api.reviewGroups().map((g) => g.groupId));
+  await sendFromChat('generate');
+  assert.strictEqual(await turnEnded(), 'end_turn');
+  assert.strictEqual(generatedFiles().length, 40);
+  const group = await until('the bulk change', () => api.reviewGroups().find((g) => !known.has(g.groupId) && g.state === 'pending'));
+  const note = await until('its notification', () => notifications.calls.slice(shown).find((c) => c.message.endsWith('wait for review')));
+  return { group, note };
+}
+
+test('a command that writes 40 files is one bulk change: announced, on its card, its files listed; Reject removes them', async () => {
+  const { group, note } = await generate();
+  assert.strictEqual(note.severity, 'info');
+  assert.strictEqual(note.message, `${GROUP_TITLE} wait for review`);
+  assert.deepStrictEqual(note.titles, ['Accept', 'Reject', 'Show files']);
+  assert.strictEqual(group.title, GROUP_TITLE);
+  assert.ok(!api.reviewHunks().some((h) => h.path.startsWith(generated.fsPath)), 'the group\'s files got hunks too');
+  await until('the group on the command\'s card in the chat', async () => {
+    const t = await element('#transcript');
+    return t.found && t.text.includes(`▦ ${GROUP_TITLE}`);
+  }, 5000, 100);
+
+  // "Show files": the files in a quick pick (the whole change's Accept/Reject on top); one opens.
+  const script = quickInputScript([(items) => items.find((i) => i.label === 'generated/file7.js')]);
+  try {
+    notifications.click(note, 'Show files');
+    await until('generated/file7.js in an editor', () => vscode.window.activeTextEditor?.document.uri.fsPath === path.join(generated.fsPath, 'file7.js'), 5000);
+  } finally {
+    script.restore();
+  }
+  const labels = script.calls[0].labels;
+  assert.deepStrictEqual(labels.slice(0, 2), ['$(check) Accept all 40 files', '$(discard) Reject all 40 files']);
+  assert.strictEqual(labels.filter((l) => /^generated\/file\d+\.js$/.test(l)).length, 40, labels.join(' | '));
+  const lenses = await vscode.commands.executeCommand('vscode.executeCodeLensProvider', vscode.window.activeTextEditor.document.uri);
+  assert.ok(lenses.some((l) => l.command?.title === `▦ ${GROUP_TITLE}: Accept`), lenses.map((l) => l.command?.title).join(' | '));
+  await vscode.commands.executeCommand('acp-editor.focusChat');
+  await screenshot('group', { settleMs: 800 }); // the card's title and buttons, the lenses atop file7.js
+  const tab = vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input?.uri?.fsPath === path.join(generated.fsPath, 'file7.js'));
+  assert.ok(await vscode.window.tabGroups.close(tab), 'file7.js did not close');
+
+  chat.post({ type: 'group', action: 'reject', groupId: group.groupId }); // the card's "Reject"
+  await until('the 40 files gone from disk', () => generatedFiles().length === 0, 5000);
+  await until('generated/, which held only them, removed too', () => !fs.existsSync(generated.fsPath), 2000);
+  await until('the group rejected', () => api.reviewGroups().find((g) => g.groupId === group.groupId).state === 'rejected');
+}, { timeoutMs: 30000 });
+
+test('"Accept" on the next bulk change\'s notification keeps its files', async () => {
+  const { group, note } = await generate();
+  assert.strictEqual(note.message, `${GROUP_TITLE} wait for review`);
+  notifications.click(note, 'Accept');
+  await until('the group accepted', () => api.reviewGroups().find((g) => g.groupId === group.groupId).state === 'accepted');
+  assert.strictEqual(generatedFiles().length, 40);
 }, { timeoutMs: 30000 });
 
 test('the Get Started walkthrough opens', async () => {
