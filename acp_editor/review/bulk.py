@@ -49,11 +49,13 @@ class BulkReview:
         self.on_change: Shown = lambda _groups: None
         self._ids = itertools.count(1)
         self._stores: dict[str, CheckpointStore] = {}
+        self.store_for: Callable[[Path], CheckpointStore] = CheckpointStore
+        """The store of a root: the turn watch's (groups name its checkpoints)."""
 
     def store(self, root: str) -> CheckpointStore:
         store = self._stores.get(root)
         if store is None:
-            store = self._stores[root] = CheckpointStore(Path(root))
+            store = self._stores[root] = self.store_for(Path(root))
         return store
 
     async def record(

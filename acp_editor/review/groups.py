@@ -26,6 +26,10 @@ GROUP_AT = 25
 """Changed files in one folder, found in one look, from which they are one item to review. A
 hunk per file is still readable below it; above it the files are a burst, not edits to read."""
 
+FEW = 5
+"""Files left beside a subfolder's group: fewer stay single (an edit next to a generator's
+output), as many or more make the folder above one group with the subfolder's."""
+
 GroupState = Literal["pending", "accepted", "rejected"]
 FileKind = Literal["created", "deleted", "changed"]
 
@@ -165,9 +169,10 @@ def split(
     """The changes of one look: those reviewed a hunk per file, and groups by folder.
 
     A folder's group holds the changed files in it and in its subfolders, except subfolders
-    that make a group of their own (``GROUP_AT`` files or more); fewer than ``GROUP_AT`` left
-    over stay single. ``single``: files that must stay single (they have pending hunks, which a
-    new change folds into)."""
+    that make a group of their own (``GROUP_AT`` files or more) when fewer than ``FEW`` files
+    are left beside them (those stay single); fewer than ``GROUP_AT`` left over stay single.
+    ``single``: files that must stay single (they have pending hunks, which a new change
+    folds into)."""
     if len(changes) < GROUP_AT:
         return changes, {}
     alone = [c for c in changes if single(c.path)]
@@ -191,11 +196,18 @@ def _visit(
             below.setdefault(parts[depth], []).append((parts, change))
         else:
             here.append(change)
+    inner: list[Path] = []
     for name, inside in below.items():
         if len(inside) >= GROUP_AT:
+            before = set(groups)
             here += _visit(folder / name, depth + 1, inside, groups)
+            inner += [g for g in groups if g not in before]
         else:
             here += [change for _, change in inside]
+    if inner and len(here) >= FEW:
+        # A burst with subfolders of its own (a generator's output and its nested folders):
+        # one group here, not a group per subfolder and the rest file by file.
+        here += [change for g in inner for change in groups.pop(g)]
     if len(here) >= GROUP_AT:
         groups[folder] = here
         return []

@@ -56,6 +56,7 @@ class TurnWatch:
     def __init__(self, queue: ReviewQueue, store_for: StoreFor = CheckpointStore) -> None:
         self.queue = queue
         self._store_for = store_for
+        queue.bulk.store_for = store_for  # groups read and keep this watch's checkpoints
         self._stores: dict[Path, CheckpointStore] = {}
         self._turns: dict[str, Turn] = {}
         self._numbers: dict[str, int] = {}
