@@ -49,11 +49,15 @@ _CONFIG = """[core]
 \tbare = false
 \tautocrlf = false
 \tsplitIndex = true
+\tbigFileThreshold = 1
 [gc]
 \tauto = 0
 """
 """Our store's settings. A split index: a checkpoint after a few changes writes those entries
-(tens of KB), not the whole index again (8 MB at 100,000 files)."""
+(tens of KB), not the whole index again (8 MB at 100,000 files). Every file "big" (over one
+byte): git then writes a checkpoint's new blobs into one pack instead of a file each (20,000
+new files: 5.2 s of creating loose objects -> 0.85 s on this machine); we never ask git for
+deltas or textual diffs of the store's blobs, which is all the setting gives up."""
 
 _BYTES_AS_THEY_ARE = b"* -text !eol -crlf -filter -ident -working-tree-encoding\n"
 """Our store's ``info/attributes`` (above every ``.gitattributes``): a checkpoint keeps a file's

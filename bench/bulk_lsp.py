@@ -1,0 +1,183 @@
+"""A command's burst of files through the whole product: the sidecar between an LSP editor and
+the scripted agent (ACP v2, running its commands itself, as claude-agent-acp does), review on.
+
+    python bench/bulk_lsp.py [--files 20000] [--editor plain|rich]
+
+Three turns: the agent's command creates FILES files in ``generated/`` (``generate``), then
+changes every one of them (``generate`` again), then deletes them (``remove-generated``).
+Printed per turn: how long after the command's last file was on disk (the bench polls the disk
+for it: the agent's last update comes a moment later) the turn's end reached the editor, how many
+messages the editor got during the turn (notifications and requests, by method), and how
+many review items (groups, hunks) it was left with; at the end the sidecar's peak RSS.
+Anchors in the same run: ``git add -A`` and ``git status --porcelain`` of a scratch repository
+holding the same files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+from client_sidecar import LspClient  # noqa: E402
+from measure import proc_peak_rss_mb  # noqa: E402
+
+AGENT = [sys.executable, str(BENCH.parent / "tests" / "agents" / "scripted.py"), "--fast"]
+RICH = ["stream", "follow", "permissions", "diffs", "terminals", "review"]
+
+
+class Counting(LspClient):
+    """Counts every message the server sends (requests are answered with null)."""
+
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        super().__init__(proc)
+        self.counts: dict[str, int] = {}
+        self.on_notification = self._count
+
+    def _count(self, method: str, params: Any, now: int) -> None:
+        self.counts[method] = self.counts.get(method, 0) + 1
+
+    def total(self) -> int:
+        return sum(self.counts.values()) + sum(self.server_requests.values())
+
+    def reset(self) -> None:
+        self.counts.clear()
+        self.server_requests.clear()
+
+
+async def watch_disk(done: Any, stop: asyncio.Event) -> float:
+    """When ``done()`` first held (polled every 5 ms)."""
+    while not stop.is_set():
+        if await asyncio.to_thread(done):
+            return time.perf_counter()
+        await asyncio.sleep(0.005)
+    return float("nan")
+
+
+async def turn(client: Counting, prompt: str, done: Any) -> tuple[float, int, dict[str, int]]:
+    client.reset()
+    stop = asyncio.Event()
+    disk = asyncio.ensure_future(watch_disk(done, stop))
+    await client.request("acp/prompt", {"prompt": prompt}, 900)
+    answered = time.perf_counter()
+    stop.set()
+    last_file = await disk
+    by_method = dict(client.counts) | {
+        f"{k} (request)": v for k, v in client.server_requests.items()
+    }
+    return answered - last_file, client.total(), by_method
+
+
+def anchors(scratch: Path, env: dict[str, str]) -> tuple[float, float]:
+    """``git add -A`` and ``git status`` of a scratch repository holding the same files."""
+    scratch.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=scratch, check=True)
+    from acp_editor.demo.scenarios import GENERATE_COMMAND
+
+    subprocess.run(["sh", "-c", GENERATE_COMMAND], cwd=scratch, env=env, check=True)
+    return timed_git(scratch, "add", "-A"), timed_git(scratch, "status", "--porcelain")
+
+
+def timed_git(root: Path, *args: str) -> float:
+    start = time.perf_counter()
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+    return time.perf_counter() - start
+
+
+async def run(files: int, editor: str) -> None:
+    with tempfile.TemporaryDirectory(prefix="acp-bulk-lsp-") as tmp:
+        root = Path(tmp, "work").resolve()  # noqa: ASYNC240 - set-up, before any timing
+        root.mkdir()
+        (root / "hello.py").write_text("print('hello')\n")
+        env = {**os.environ, "ACP_DEMO_FILES": str(files), "ACP_EDITOR_STATE_DIR": f"{tmp}/state"}
+        argv = [sys.executable, "-m", "acp_editor", "--stdio", "--protocol-version=2", "--"]
+        proc = await asyncio.create_subprocess_exec(
+            *argv,
+            *AGENT,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL,
+            cwd=root,
+            env=env,
+            limit=1 << 24,
+        )
+        client = Counting(proc)
+        reader = asyncio.ensure_future(client.read_loop())
+        uri = root.as_uri()
+        features = RICH if editor == "rich" else []
+        await client.request(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "rootUri": uri,
+                "workspaceFolders": [{"uri": uri, "name": "bench"}],
+                "capabilities": {"window": {"showDocument": {"support": True}}},
+                "initializationOptions": {"acp": {"features": features}},
+            },
+            60,
+        )
+        await client.notify("initialized", {})
+        await client.request("acp/newSession", {}, 60)
+        last = root / "generated" / f"file{files}.js"
+        first_text: list[str] = []
+
+        def created() -> bool:
+            if last.exists():
+                first_text.append(last.read_text())
+                return True
+            return False
+
+        def changed() -> bool:
+            return last.exists() and last.read_text() != first_text[0]
+
+        def deleted() -> bool:
+            return not (root / "generated").exists()
+
+        print(f"{files} files, a {editor} editor (features: {', '.join(features) or 'none'})")
+        for name, prompt, done in (
+            ("create", "generate", created),
+            ("change", "generate", changed),
+            ("delete", "remove-generated", deleted),
+        ):
+            took, total, by_method = await turn(client, prompt, done)
+            snapshot = await client.request("acp/snapshot", {}, 60)
+            pending = [g for g in snapshot["reviewGroups"] if g["state"] == "pending"]
+            hunks = [h for h in snapshot["review"] if h["state"] == "pending"]
+            for group in pending:  # decided, so the next turn starts from a clean review
+                decide = {"decision": "accept", "groupIds": [group["groupId"]]}
+                await client.request("acp/reviewDecide", decide, 600)
+            top = ", ".join(f"{m} {n}" for m, n in sorted(by_method.items(), key=lambda i: -i[1]))
+            titles = "; ".join(g["title"] for g in pending)
+            print(f"  {name}: turn end {took * 1000:6.0f} ms after the last file; {total} messages")
+            print(f"    ({top})")
+            print(f"    review: {len(pending)} group(s) [{titles}], {len(hunks)} hunk(s)")
+        rss = proc_peak_rss_mb(proc.pid)
+        await client.request("shutdown", None, 60)
+        await client.notify("exit", None)
+        await asyncio.wait_for(proc.wait(), 60)
+        reader.cancel()
+        add, status = anchors(Path(tmp, "scratch"), env)
+        print(f"  sidecar peak RSS {rss:.0f} MB")
+        print(f"  anchors: git add -A {add * 1000:.0f} ms, git status {status * 1000:.0f} ms")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=20_000)
+    parser.add_argument("--editor", choices=("plain", "rich"), default="plain")
+    args = parser.parse_args()
+    asyncio.run(run(args.files, args.editor))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
