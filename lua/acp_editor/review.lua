@@ -45,8 +45,9 @@ local M = {
   hunks = {},
   ---@type table<string, acp_editor.ReviewGroup>
   groups = {},
-  ---@type table<string, true> groups the user was told about (kept across restarts of the
-  --- sidecar: a group still pending after one comes back with the same id)
+  ---@type table<string, true> groups the user was told about. Ids are the sidecar run's own
+  --- (a new run counts from g1 again, and a group left pending comes back under a new id), so
+  --- this is forgotten with the rest when the sidecar stops.
   announced = {},
   ---@type table<string, table> DiffParams by "session\0toolCall\0uri"
   diffs = {},
@@ -269,7 +270,7 @@ function M.refresh_quickfix()
 end
 
 function M.reset()
-  M.hunks, M.groups, M.diffs = {}, {}, {}
+  M.hunks, M.groups, M.announced, M.diffs = {}, {}, {}, {}
 end
 
 return M
