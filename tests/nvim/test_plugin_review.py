@@ -7,11 +7,16 @@
   keymap answers that permission;
 * after-write review: the written lines are marked as added, and rejecting reverts exactly them;
 * ``:AcpReview`` lists the pending hunks in the quickfix list; ``:AcpDiff`` opens a side-by-side
-  diff of the buffer and the agent's proposal.
+  diff of the buffer and the agent's proposal;
+* a command that writes 40 files in ``generated/`` is one group: announced once, listed by
+  ``:AcpReviewGroups``, rejected (the files and the folder go) or accepted (they stay), its files
+  listed in the quickfix list.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,13 +25,18 @@ import pytest
 
 from acp_editor.demo.scenarios import EDIT_LINE, HUNK_MARK
 from tests.nvim.driver import HELLO_LINES
-from tests.nvim.plugin_driver import PluginEditor, plugin_editor
+from tests.nvim.plugin_driver import WAIT_MS, PluginEditor, plugin_editor
 from tests.support.starter import SCRIPTED_AGENT
 
 PREVIEW_NS = "acp_editor_preview"
 AGENT_LINE = EDIT_LINE.rstrip("\n")
 FIRST = HELLO_LINES[0] + HUNK_MARK
 ACCEPT, REJECT = "\\aa", "\\ar"  # the default <leader>aa / <leader>ar (leader is \ under --clean)
+GENERATED = 40  # files the demo agent's 'generate' writes (ACP_DEMO_FILES unset)
+NOTICE = re.compile(
+    r"acp-editor: \d+ new files in generated/ wait for review as one group: :AcpReviewGroups"
+)
+GROUP_ACTIONS = ["Accept", "Reject", "List files"]
 
 
 @pytest.fixture
@@ -249,3 +259,94 @@ def test_saving_after_the_agent_wrote_the_file_asks_nothing_and_keeps_both(
     assert hello.read_text() == hello_text(nv.buffer(buf)["lines"])
     assert not nv.buffer(buf)["modified"]
     assert "W12" not in "\n".join(nv.helper("errors"))
+
+
+def generated_group(nv: PluginEditor, workspace: Path) -> dict[str, Any]:
+    """'generate': the agent runs one command that writes 40 files in generated/; they wait as
+    one group (no hunk per file), and the user is told so once."""
+    nv.setup(agents={"demo": {"cmd": [*SCRIPTED_AGENT, "--writes-itself"]}})
+    assert nv.prompt("generate")["stopReason"] == "end_turn", nv.server_log()
+    assert len(list((workspace / "generated").iterdir())) == GENERATED
+    nv.wait_until(
+        f"#H.review().groups == 1 and H.review().groups[1].created == {GENERATED}",
+        "one pending group of 40 created files",
+    )
+    review = nv.helper("review")
+    assert review["pending"] == [], "the group's files get no hunks"
+    (group,) = review["groups"]
+    assert group["title"] == f"{GENERATED} new files in generated/", group
+    notices = [note for note in nv.notes() if NOTICE.fullmatch(note)]
+    assert len(notices) == 1, nv.notes()  # once, however many looks added to the group
+    return group
+
+
+def choose_group_action(nv: PluginEditor, group: dict[str, Any], action: str) -> None:
+    """:AcpReviewGroups, the user picking the group, then ``action``."""
+    nv.helper("answer_script", [{"select": group["title"]}, {"select": action}])
+    nv.lua("vim.cmd('AcpReviewGroups')")
+
+
+def wait_note(nv: PluginEditor, text: str) -> None:
+    """Until the plugin told the user ``text`` (a decision is reported once it is carried out)."""
+    nv.wait_until(
+        f"vim.iter(H.notes):any(function(n) return n.msg == {json.dumps(text)} end)", text
+    )
+
+
+def test_a_bulk_change_is_one_group_and_rejecting_it_removes_its_files(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    group = generated_group(nv, workspace)
+    choose_group_action(nv, group, "Reject")
+    wait_note(nv, f"acp-editor: {group['title']} rejected")
+    asked = nv.lua("return _G.acp_plugin_test.asked")
+    assert [a["titles"] for a in asked] == [[group["title"]], GROUP_ACTIONS], asked
+    assert not (workspace / "generated").exists(), "every file and the folder that held them"
+    assert (workspace / "hello.py").read_text() == hello_text(HELLO_LINES), "nothing else"
+    assert nv.helper("review")["groups"] == []
+
+
+def test_a_groups_files_are_listed_and_accepting_it_keeps_them(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    group = generated_group(nv, workspace)
+    choose_group_action(nv, group, "List files")
+    nv.wait_until(f"#vim.fn.getqflist() == {GENERATED}", "the files in the quickfix list")
+    listed = nv.helper("quickfix")
+    assert listed["title"] == group["title"], listed["title"]
+    files = {str(workspace / "generated" / f"file{i}.js") for i in range(1, GENERATED + 1)}
+    assert {item["file"] for item in listed["items"]} == files
+    assert {item["text"] for item in listed["items"]} == {"created"}
+
+    choose_group_action(nv, group, "Accept")
+    wait_note(nv, f"acp-editor: {group['title']} accepted")
+    assert nv.helper("review")["groups"] == []
+    assert len(list((workspace / "generated").iterdir())) == GENERATED
+
+
+def test_review_reject_all_takes_the_group_too(nv: PluginEditor, workspace: Path) -> None:
+    """``:AcpReview`` says a group waits (it has no lines for the quickfix list), and
+    ``:AcpReview reject`` (``all``) rejects it with the hunks."""
+    generated_group(nv, workspace)
+    nv.lua("vim.cmd('AcpReview')")
+    waits = "1 group of files waits for review as a whole: :AcpReviewGroups"
+    assert f"acp-editor: no hunks to review; {waits}" in nv.notes(), nv.notes()
+    nv.lua("vim.cmd('AcpReview reject')")
+    nv.wait_until("#H.review().groups == 0", "the group is rejected")
+    assert not (workspace / "generated").exists()
+
+
+def test_a_group_left_pending_is_told_again_after_a_restart_and_can_be_rejected(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    """Pending groups outlive the sidecar; a new run gives them new ids (counting from g1
+    again), so the plugin tells the user again and the reject still knows the files."""
+    generated_group(nv, workspace)
+    assert nv.helper("stop", WAIT_MS)
+    nv.setup(agents={"demo": {"cmd": [*SCRIPTED_AGENT, "--writes-itself"]}})
+    nv.wait_until("#H.review().groups == 1", "the pending group is back")
+    (group,) = nv.helper("review")["groups"]
+    assert len([note for note in nv.notes() if NOTICE.fullmatch(note)]) == 2, nv.notes()
+    choose_group_action(nv, group, "Reject")
+    wait_note(nv, f"acp-editor: {group['title']} rejected")
+    assert not (workspace / "generated").exists()
