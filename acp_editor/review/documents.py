@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 
 log = get_logger("review.documents")
 
+LATE_S = 1.0
+"""Changes found this soon after a tool call that may change files ended, while no other runs,
+are that call's (its last writes reach the file watch a moment after it reports its end)."""
+
 
 class ReviewingDocuments:
     """A ``DocumentSource`` that puts the agent's writes through the review queue."""
@@ -43,6 +47,8 @@ class ReviewingDocuments:
         (a live look) who runs when the changes are found."""
         self._last_finished: dict[str, str] = {}
         """Session -> the tool call that finished last."""
+        self._changer: dict[str, tuple[str, float]] = {}
+        """Session -> the last tool call that may change files to finish, and when."""
         self._live_waiting: set[str] = set()
         """Sessions whose files changed while no tool call ran: looked at when one starts."""
         self._lookers: dict[str, asyncio.Task[Any]] = {}
@@ -120,6 +126,8 @@ class ReviewingDocuments:
                 if call is not None and "status" in change.get("set", {}):
                     self._last_finished[state.session_id] = call_id
                     if not is_read_only(call):
+                        now = asyncio.get_running_loop().time()
+                        self._changer[state.session_id] = (call_id, now)
                         self._look_soon(state.session_id, call_id)
             elif call_id not in running:
                 running[call_id] = None
@@ -171,6 +179,11 @@ class ReviewingDocuments:
         one to start (the change is most likely its own, announced a moment late) or for the
         turn's end. A live look never takes the place of a tool call's end."""
         if not self._running.get(session_id):
+            late = self.just_ended(session_id)
+            if late is not None:  # its last writes, reported a moment after it ended
+                self._ended.setdefault(session_id, late)
+                self._start_looking(session_id)
+                return
             self._live_waiting.add(session_id)
             return
         self._live_waiting.discard(session_id)
@@ -198,9 +211,21 @@ class ReviewingDocuments:
 
         return attribute
 
+    def just_ended(self, session_id: str) -> str | None:
+        """The tool call that may change files which ended a moment ago (``LATE_S``), if one
+        did: changes the file watch reports now are most likely its last writes."""
+        call, when = self._changer.get(session_id, ("", 0.0))
+        return call if call and asyncio.get_running_loop().time() - when <= LATE_S else None
+
     async def _looks(self, session_id: str) -> None:
         while session_id in self._ended:
-            await self.turns.look(session_id, self._ended.pop(session_id))
+            call = self._ended.pop(session_id)
+            watch = self._watches.get(session_id)
+            # Where the watch saw changes, when it can say (else everywhere). A tool call's end
+            # with no change seen yet looks everywhere: its writes may not have reached the
+            # watch yet, and they are its own.
+            paths = watch.take() if watch is not None else None
+            await self.turns.look(session_id, call, paths if paths or callable(call) else None)
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coro)

@@ -143,10 +143,16 @@ class TurnWatch:
                 return found
         return None
 
-    async def look(self, session_id: str, tool_call_id: str | Attribute | None) -> list[Change]:
+    async def look(
+        self,
+        session_id: str,
+        tool_call_id: str | Attribute | None,
+        paths: set[Path] | None = None,
+    ) -> list[Change]:
         """Find what changed since the last look and put it in review, attributed to
         ``tool_call_id``; a callable is asked once the new checkpoint is taken (a live look
-        goes to whatever tool call runs by then)."""
+        goes to whatever tool call runs by then). ``paths``: the only places files changed
+        since the last look (what the file watch saw), else None: everywhere."""
         turn = self._turns.get(session_id)
         if turn is None:
             return []
@@ -155,7 +161,7 @@ class TurnWatch:
             try:
                 for root, seen in list(turn.seen.items()):
                     store = self._store(root)
-                    now = await store.snapshot()
+                    now = await store.snapshot(paths)
                     call = tool_call_id() if callable(tool_call_id) else tool_call_id
                     changes = await store.changes(seen, now)
                     found += await self._record(store, seen, changes, session_id, call)
@@ -267,7 +273,8 @@ class TurnWatch:
         return found
 
     async def end(self, session_id: str) -> list[Change]:
-        """The turn is over: what is left becomes review, attributed to the turn."""
+        """The turn is over: what is left becomes review (a look everywhere), attributed to the
+        turn."""
         found = await self.look(session_id, None)
         self._turns.pop(session_id, None)
         return found

@@ -40,6 +40,8 @@ log = get_logger("services.checkpoints")
 
 SIZE_LIMIT = 4 * 1024 * 1024
 """Larger files are not kept in checkpoints (their changes are not reviewed)."""
+MOST_PATHSPECS = 2000
+"""More changed paths than this: one walk of everything (a command's thousands of files)."""
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 """The id git gives a tree with nothing in it."""
 
@@ -112,6 +114,8 @@ class CheckpointStore:
         self.size_limit = size_limit
         self._ready = False
         self._lock = asyncio.Lock()  # one index: snapshots must not interleave
+        self._tree: str | None = None
+        """The last snapshot's tree (what the index holds), while this object knows it."""
 
     # -- git ------------------------------------------------------------------------------------
 
@@ -184,22 +188,50 @@ class CheckpointStore:
 
     # -- checkpoints ----------------------------------------------------------------------------
 
-    async def snapshot(self) -> str:
-        """The id of a tree holding every file of the root as it is now."""
+    async def snapshot(self, paths: set[Path] | None = None) -> str:
+        """The id of a tree holding every file of the root as it is now. ``paths``: the only
+        places files may have changed since the last snapshot (a file, or a folder for all it
+        holds), so only they are looked at (what a file watch reported); None: everywhere."""
         async with self._lock:
             await self._ensure()
             await asyncio.to_thread(self._copy_excludes)
             if not (self.store / "acp-index").exists():
                 await self._seed()
+                paths = None
+            where = self._pathspecs(paths) if self._tree is not None else None
+            if where == []:
+                return self._tree or ""  # nothing changed since the last one
             listed = await self._git(
-                "ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard"
+                "ls-files",
+                "-z",
+                "--others",
+                "--modified",
+                "--deleted",
+                "--exclude-standard",
+                *(["--", *where] if where is not None else []),
             )
             update, drop = await asyncio.to_thread(self._sort, listed)
             if update:
                 await self._git("update-index", "--add", "--remove", "-z", "--stdin", stdin=update)
             if drop:
                 await self._git("update-index", "--force-remove", "-z", "--stdin", stdin=drop)
-            return (await self._git("write-tree")).decode().strip()
+            self._tree = (await self._git("write-tree")).decode().strip()
+            return self._tree
+
+    def _pathspecs(self, paths: set[Path] | None) -> list[str] | None:
+        """``paths`` as pathspecs below the root (literal: names are not patterns), or None
+        when the look must be everywhere: not known, or so many that a walk costs less."""
+        if paths is None:
+            return None
+        found: set[str] = set()
+        for path in paths:
+            if path == self.root:
+                return None
+            if path.is_relative_to(self.root):  # a name is a name, never a pattern
+                found.add(":(literal)" + path.relative_to(self.root).as_posix())
+        if len(found) > MOST_PATHSPECS:
+            return None
+        return sorted(found)
 
     async def _seed(self) -> None:
         """Start from the repository's own index (see the module docstring), when it is safe."""

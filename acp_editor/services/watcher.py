@@ -46,21 +46,45 @@ async def preload() -> None:
 
 
 class DirectoryWatch:
-    """Calls ``on_change`` after each batch of file events in ``directories`` until stopped."""
+    """Calls ``on_change`` after each batch of file events in ``directories`` until stopped, and
+    keeps the paths of those events for ``take`` (where a look must look)."""
 
-    def __init__(self, directories: list[Path], on_change: Callable[[], None]) -> None:
+    def __init__(
+        self, directories: list[Path], on_change: Callable[[], None], catch_up: bool = True
+    ) -> None:
         self.directories = directories
         self.on_change = on_change
+        self.catch_up = catch_up
+        """Call ``on_change`` once the watches are in place (changes made before them are not
+        known otherwise); False when a checkpoint taken after the watches began covers them."""
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.failed: str | None = None
         """Why live looks are off, else None."""
+        self.ready = asyncio.Event()
+        """Set once the watches are in place (or failed: then ``take`` says "look everywhere")."""
+        self._paths: set[Path] = set()
+        self._seen_all = not catch_up
+        """Whether a look everywhere has been made since the watches were in place (the first
+        ``take`` says "everywhere" unless a checkpoint after them covers it)."""
 
     def start(self) -> None:
         if len(self.directories) > MOST_DIRECTORIES:
             self._fail(f"{len(self.directories)} directories are too many to watch")
             return
         self._task = asyncio.ensure_future(self._run())
+
+    def take(self) -> set[Path] | None:
+        """The paths files changed at since the last ``take`` (a new folder's path stands for
+        everything in it), or None when they are not known (no watch in place: look
+        everywhere)."""
+        if self.failed is not None or not self.ready.is_set() or self._stop.is_set():
+            return None
+        taken, self._paths = self._paths, set()
+        if not self._seen_all:  # changes made before the watches were in place: not known
+            self._seen_all = True
+            return None
+        return taken
 
     async def _run(self) -> None:
         try:  # in a worker thread: the first import takes a while, follow-along must not wait
@@ -83,21 +107,26 @@ class DirectoryWatch:
             # Its first step puts the watches in place (before it first waits); then one look
             # finds whatever changed between the turn's checkpoint and now.
             await asyncio.sleep(0)
-            self.on_change()
+            self.ready.set()
+            if self.catch_up:
+                self.on_change()
             while True:
-                await batch
+                changes = await batch
                 if self._stop.is_set():  # stopped meanwhile: nobody wants to hear of it
                     await batches.aclose()
                     break
+                self._paths.update(Path(path) for _kind, path in changes)
                 self.on_change()
                 batch = asyncio.ensure_future(anext(batches))
         except StopAsyncIteration:
-            pass
+            if not self._stop.is_set():
+                self._fail("the watch ended")
         except (OSError, RuntimeError) as exc:
             self._fail(str(exc))
 
     def _fail(self, why: str) -> None:
         self.failed = why
+        self.ready.set()
         log.info("live looks are off (%s): changes are found when tool calls end", why)
 
     async def stop(self) -> None:

@@ -188,6 +188,27 @@ async def test_a_live_look_finds_a_change_while_its_tool_call_runs(tmp_path: Pat
     assert await live.turns.end("s1") == []  # found once, while it ran
 
 
+async def test_a_live_look_looks_only_where_the_watch_saw_changes(tmp_path: Path) -> None:
+    """A live look reads only the paths the file watch reported (a big workspace is not walked
+    each time a command writes); what no watch could see (a file in a folder that was empty,
+    so unwatched) is found by the look everywhere at the turn's end."""
+    root = workspace(tmp_path)
+    (root / "empty").mkdir()
+    live = LiveTurn(root)
+    await live.begin()
+    live.update(sessionUpdate="tool_call", toolCallId="t1", title="build", status="in_progress")
+    await wait_until(lambda: live.reviewing._watches["s1"].ready.is_set())
+    await live.reviewing.settle()  # the look everywhere once the watches are in place is over
+    (root / "empty" / "unseen.txt").write_text("in no watched folder\n")
+    (root / "a.txt").write_text("seen\n")
+    await wait_until(lambda: live.attributed() == {"a.txt": "t1"})
+    await live.reviewing.unwatch("s1")
+    await live.reviewing.settle()
+    assert live.attributed() == {"a.txt": "t1"}
+    await live.turns.end("s1")
+    assert live.attributed() == {"a.txt": "t1", "unseen.txt": None}
+
+
 async def test_a_change_between_tool_calls_waits_for_the_next_one(tmp_path: Path) -> None:
     """Agents announce a tool call a moment after starting it at times: a change seen while
     none runs goes to the next one that starts."""

@@ -279,3 +279,23 @@ async def test_what_a_file_held_is_read_whatever_its_name(root: Path) -> None:
         assert await checkpoints.read(tree, root / name) == name.encode() + b"\n"
     assert await checkpoints.read(tree, root / "src") is None  # a directory, not a file
     assert await checkpoints.read(tree, root / "missing.txt") is None
+
+
+async def test_a_snapshot_told_where_files_changed_looks_only_there(root: Path) -> None:
+    checkpoints = store(root)
+    first = await checkpoints.snapshot()
+    (root / "src" / "a.py").write_text("a = 2\n")
+    (root / "README.md").unlink()
+    (root / "*.py").write_text("a name, not a pattern\n")
+    (root / "made" / "deep").mkdir(parents=True)
+    (root / "made" / "deep" / "x.txt").write_text("x\n")
+    told = {root / "README.md", root / "*.py", root / "made"}
+    second = await checkpoints.snapshot(told)
+    names = {
+        c.path.relative_to(root).as_posix(): c.status
+        for c in await checkpoints.changes(first, second)
+    }
+    assert names == {"README.md": "deleted", "*.py": "added", "made/deep/x.txt": "added"}
+    assert await checkpoints.snapshot(set()) == second  # told nothing changed: no walk at all
+    third = await checkpoints.snapshot()  # everywhere: what nobody told of is found
+    assert [c.path for c in await checkpoints.changes(second, third)] == [root / "src" / "a.py"]
