@@ -15,6 +15,7 @@ import contextlib
 import hashlib
 import itertools
 import os
+import secrets
 import stat
 from collections.abc import Callable
 from pathlib import Path
@@ -48,6 +49,9 @@ class BulkReview:
         self.groups: dict[str, ReviewGroup] = {}
         self.on_change: Shown = lambda _groups: None
         self._ids = itertools.count(1)
+        self._run = secrets.token_hex(2)
+        """Group ids differ from one run to the next: an editor that kept a group of the run
+        before (decided, say) never takes a new one for it."""
         self._stores: dict[str, CheckpointStore] = {}
         self.store_for: Callable[[Path], CheckpointStore] = CheckpointStore
         """The store of a root: the turn watch's (groups name its checkpoints)."""
@@ -72,7 +76,7 @@ class BulkReview:
         more of ``into``."""
         group = into
         if group is None:
-            group_id = f"g{next(self._ids)}"
+            group_id = f"g{self._run}-{next(self._ids)}"
             group = ReviewGroup(group_id, session_id, tool_call_id, str(root), str(folder))
             self.groups[group.group_id] = group
         if tree not in group.trees:
@@ -99,7 +103,7 @@ class BulkReview:
         made = []
         for data in stored:
             try:
-                group = ReviewGroup.from_json(f"g{next(self._ids)}", data)
+                group = ReviewGroup.from_json(f"g{self._run}-{next(self._ids)}", data)
             except (KeyError, TypeError, ValueError) as exc:
                 log.warning("a stored review group was skipped: %s", exc)
                 continue
@@ -139,7 +143,9 @@ class BulkReview:
         if left:  # the others are back: what stays pending is what was left
             group.files = {rel: group.files[rel] for rel in left}
             group.message = (
-                f"{len(left):,} of the files were changed since, so they were left as they are"
+                f"{len(left):,} of its files changed since, so they were left as they are"
+                if len(left) > 1
+                else "one of its files changed since, so it was left as it is"
             )
             return
         group.state, group.message = "rejected", None

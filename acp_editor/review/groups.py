@@ -91,11 +91,12 @@ class ReviewGroup:
         where = _shown_folder(self.folder, self.root)
         total = sum(counts.values())
         only = [kind for kind, n in counts.items() if n]
+        files = "file" if total == 1 else "files"
         if len(only) == 1:
-            word = {"created": "new files", "deleted": "files deleted", "changed": "files changed"}
-            return f"{total:,} {word[only[0]]} in {where}"
+            word = {"created": f"new {files}", "deleted": f"{files} deleted"}
+            return f"{total:,} {word.get(only[0], f'{files} changed')} in {where}"
         parts = ", ".join(f"{n:,} {kind}" for kind, n in counts.items() if n)
-        return f"{total:,} files in {where} ({parts})"
+        return f"{total:,} {files} in {where} ({parts})"
 
     def view(self) -> dict[str, Any]:
         counts: dict[str, int] = {kind: n for kind, n in self.counts().items()}

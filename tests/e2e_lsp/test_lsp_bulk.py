@@ -99,7 +99,7 @@ async def test_a_rich_editor_gets_the_group_lists_its_files_and_a_change_is_put_
         "acp/reviewDecide", {"decision": "reject", "groupIds": [changed[0]["groupId"]]}
     )
     (result,) = decided["results"]
-    assert result["state"] == "pending" and "1 of the files" in result["error"]
+    assert result["state"] == "pending" and "one of its files changed since" in result["error"]
     now = generated(workspace)
     assert now["file7.js"] == "mine\n"
     assert {k: v for k, v in now.items() if k != "file7.js"} == {

@@ -140,7 +140,7 @@ async def test_rejecting_a_group_puts_back_exactly_its_files(tmp_path: Path) -> 
     (root / "gen" / "old5.js").write_text("the user's\n")  # changed since: left as it is
 
     (result,) = await queue.bulk.decide([made_group], accept=False)
-    assert result["state"] == "pending" and "1 of the files" in result["error"]
+    assert result["state"] == "pending" and "one of its files changed since" in result["error"]
     now = tree_of(root)
     assert now["gen/old5.js"] == ("file", b"the user's\n", 0)
     assert now["keep.txt"] == ("file", b"the user's, after the group\n", 0)
