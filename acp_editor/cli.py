@@ -70,7 +70,48 @@ def build_parser() -> argparse.ArgumentParser:
         "--registry",
         help="registry.json URL (default: $ACP_EDITOR_REGISTRY, else the official registry)",
     )
+    add_state_command(sub)
     return parser
+
+
+def add_state_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    state = sub.add_parser(
+        "state",
+        help="what acp-editor keeps for each workspace (turn checkpoints, pending review)",
+        description="Lists, per workspace folder, what is kept in the state directory: whether "
+        "the folder still exists, the size on disk, sessions and turns checkpointed, pending "
+        "review. Old turns are pruned in the background; 'state clean' removes more now.",
+    )
+    state.add_argument("--json", action="store_true", help="machine-readable")
+    clean = state.add_subparsers(dest="state_command", metavar="clean").add_parser(
+        "clean",
+        help="remove what is kept (asks nothing; prints what it removed)",
+        description="Remove kept data now. Run it while no editor works in those folders.",
+    )
+    clean.add_argument(
+        "--root",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="everything kept for this folder (gone or not): checkpoints, pending review",
+    )
+    clean.add_argument(
+        "--all-missing", action="store_true", help="everything kept for folders that are gone"
+    )
+    clean.add_argument(
+        "--session",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="the checkpoints of this session (as deleting the session does)",
+    )
+    clean.add_argument(
+        "--prune",
+        action="store_true",
+        help="prune now what undo no longer needs (what runs in the background once a day)",
+    )
+    clean.add_argument("--all", action="store_true", help="everything kept, for every folder")
+    clean.add_argument("--dry-run", action="store_true", help="print, remove nothing")
 
 
 def add_agent_options(parser: argparse.ArgumentParser) -> None:
@@ -180,6 +221,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from acp_editor.registry.run import list_agents
 
         return list_agents(args.registry, as_json=args.json)
+    if args.command == "state":
+        return state_command(parser, args)
     if args.command == "demo":
         preset = agent_command(args, agent)
         from acp_editor.demo.run import DemoOptions, demo_main
@@ -196,6 +239,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return demo_main(options)
     parser.error(f"unknown command {args.command}")
     return 2
+
+
+def state_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    from acp_editor.services.retention import command
+
+    if args.state_command is None:
+        return command.show(as_json=args.json)
+    asked = command.Clean(
+        roots=args.root,
+        all_missing=args.all_missing,
+        sessions=args.session,
+        prune=args.prune,
+        everything=args.all,
+        dry_run=args.dry_run,
+    )
+    if not (asked.roots or asked.all_missing or asked.sessions or asked.prune or asked.everything):
+        parser.error(
+            "state clean: say what: --root PATH, --all-missing, --session ID, --prune or --all"
+        )
+    return command.clean(asked)
 
 
 def tune_gc() -> None:

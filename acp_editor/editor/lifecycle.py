@@ -1,5 +1,8 @@
 """The LSP lifecycle: what the editor can do (``initialize``), starting the agent early
-(``initialized``), its workspace folders changing, and ending everything (``shutdown``)."""
+(``initialized``), its workspace folders changing, and ending everything (``shutdown``).
+
+Once the editor is ready, what is kept on disk is pruned in the background (some seconds later,
+then once a day: ``services.retention.pruning``), owned by the server and cancelled with it."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
+from pygls.uris import to_fs_path
 
 from acp_editor.editor import elicitation
 from acp_editor.editor.features import ClientFeatures
@@ -16,6 +20,7 @@ from acp_editor.log import get_logger
 from acp_editor.protocol import acp
 from acp_editor.protocol import editor as proto
 from acp_editor.services.permissions import parse_setting
+from acp_editor.services.retention.pruning import keep_pruned
 
 if TYPE_CHECKING:
     from acp_editor.agent.config import AgentConfig
@@ -54,6 +59,7 @@ class Lifecycle:
     def initialized(self, params: lsp.InitializedParams) -> None:
         self.server.initialized = True
         self.server.background(self._warm_up())
+        self.server.background(keep_pruned(self._roots))
         for ready in self.server.on_initialized:
             ready()
 
@@ -63,6 +69,11 @@ class Lifecycle:
     async def shutdown(self, params: Any) -> None:
         await self.close()
         self.server.cancel_background()
+
+    def _roots(self) -> list[str]:
+        """The workspace's roots now: their stores learn which root they belong to."""
+        folders = (to_fs_path(f.uri) for f in self.server.workspace.folders.values())
+        return list(dict.fromkeys([self.link.workspace_root(), *(p for p in folders if p)]))
 
     async def _warm_up(self) -> None:
         """Start the agent as soon as the editor is ready, so the first prompt does not wait."""

@@ -4,22 +4,32 @@ its user first) and the zero-plugin commands, which ask the user themselves.
 
 The question before deleting or logging out offers keeping things as they are first (the action
 an editor pre-selects), so no stray Enter deletes a conversation.
+
+A deleted session's turn checkpoints go with it (undo can no longer reach them). Its pending
+review stays: those are changes on disk still waiting for a decision, and deciding them needs no
+checkpoint (a hunk carries its own lines).
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from pygls.lsp.server import LanguageServer
 
 from acp_editor.editor.handling import register_commands, register_requests
 from acp_editor.errors import InvalidParams
+from acp_editor.log import get_logger
 from acp_editor.protocol import editor as proto
 from acp_editor.protocol.acp import obj_or_empty, optional_str
+from acp_editor.services.retention.plumbing import StoreError
+from acp_editor.services.retention.pruning import forget_session
 
 if TYPE_CHECKING:
     from acp_editor.editor.frontend import EditorFrontend
     from acp_editor.editor.link import EditorLink
+
+log = get_logger("editor.session_admin")
 
 KEEP, DELETE = "Keep the session", "Delete"
 STAY, LOG_OUT = "Stay logged in", "Log out"
@@ -52,7 +62,7 @@ class SessionAdmin:
     # -- acp/... requests: the editor asked its user ---------------------------------------------
 
     async def delete_request(self, params: Any) -> dict[str, Any]:
-        sid = await self.link.delete_session(optional_str(obj_or_empty(params), "sessionId"))
+        sid = await self._delete(optional_str(obj_or_empty(params), "sessionId"))
         return {"sessionId": sid}
 
     async def fork_request(self, params: Any) -> dict[str, Any]:
@@ -65,6 +75,15 @@ class SessionAdmin:
         await self.link.logout()
         return {}
 
+    async def _delete(self, session_id: str | None) -> str:
+        """``session/delete``; once the agent has forgotten the session, its checkpoints go."""
+        sid = await self.link.delete_session(session_id)
+        try:
+            await asyncio.to_thread(forget_session, sid)
+        except (OSError, StoreError) as exc:
+            log.warning("the checkpoints of deleted session %s stay: %s", sid, exc)
+        return sid
+
     # -- zero-plugin commands: asked here ------------------------------------------------------
 
     async def delete_command(self, *args: Any) -> dict[str, Any]:
@@ -76,11 +95,11 @@ class SessionAdmin:
             raise InvalidParams("there is no session to delete")
         question = (
             f"Delete session {target}? The agent forgets it: it can no longer be loaded or "
-            "listed. Files are not touched."
+            "listed, nor its turns undone. Files are not touched."
         )
         if not confirmed and not await self.confirm(question, KEEP, DELETE):
             return {"sessionId": target, "deleted": False}
-        await self.link.delete_session(target)
+        await self._delete(target)
         return {"sessionId": target, "deleted": True}
 
     async def fork_command(self, *args: Any) -> dict[str, Any]:
