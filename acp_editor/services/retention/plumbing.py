@@ -162,7 +162,9 @@ def pack_and_prune(store: Path) -> None:
     """What ``git gc`` does to objects, with our expiry and only our own objects: what is
     reachable goes into one pack (``-l``: never the objects borrowed from the user's
     repository), what is not and older than ``EXPIRY`` goes (a packed one only when its pack is
-    that old: writing an object that exists freshens its pack).
+    that old: writing an object that exists freshens its pack). A loose copy of an object the
+    user's repository holds in a pack goes too (git's ``prune-packed``): it is read from there,
+    as every object it already had is from the first checkpoint on (git writes none of those).
 
     The store calls every file big (a checkpoint then writes one pack, fast), which turns
     deltas off; here git's default comes back, so the versions of a file a session keeps
