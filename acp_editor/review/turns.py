@@ -25,6 +25,7 @@ from acp_editor.log import get_logger
 from acp_editor.review.groups import split
 from acp_editor.review.persist import write_atomically
 from acp_editor.services.checkpoints import Change, CheckpointError, CheckpointStore, per_root
+from acp_editor.services.retention.plumbing import session_ref
 
 if TYPE_CHECKING:
     from acp_editor.review.groups import ReviewGroup
@@ -422,8 +423,8 @@ def _recall_last(root: Path) -> str | None:
 
 
 def _ref(session_id: str) -> str:
-    """A session id as one part of a ref name."""
-    return "".join(c if c.isalnum() or c in "-_" else "_" for c in session_id) or "session"
+    """A session id as one part of a ref name (one rule with what prunes them)."""
+    return session_ref(session_id)
 
 
 def _decode(raw: bytes) -> str | None:

@@ -167,6 +167,9 @@ class CheckpointStore:
         if not (self.store / "HEAD").exists():
             self.store.mkdir(parents=True, exist_ok=True, mode=0o700)
             await self._git("init", "--quiet", "--bare", str(self.store))
+        root_file = self.store / "acp-root"  # whose store this is (services.retention reads it)
+        if not root_file.exists():
+            root_file.write_text(str(self.root), encoding="utf-8")
         # Written whole rather than by more git processes: a work tree of our own choosing, no
         # automatic gc (it would collect unnamed checkpoints), bytes as they are; a store made
         # by an older version gets today's settings.

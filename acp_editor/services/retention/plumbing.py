@@ -61,7 +61,8 @@ class TurnRef:
 
 def session_ref(session_id: str) -> str:
     """A session id as one part of a ref name: what ``review.turns`` names its turns by."""
-    return "".join(c if c.isalnum() or c in "-_" else "_" for c in session_id) or "session"
+    name = "".join(c if c.isalnum() or c in "-_" else "_" for c in session_id) or "session"
+    return name if name != HELD else f"{HELD}_"  # refs/acp/held/ names pending groups' trees
 
 
 def env(store: Path) -> dict[str, str]:

@@ -226,7 +226,8 @@ async def test_what_is_kept_is_listed_by_root(tmp_path: Path, state: Path) -> No
     (state / "review").mkdir(parents=True, exist_ok=True)
     (state / "review" / "notes.txt").write_text("not ours")
     (state / "checkpoints" / "stray").mkdir()
-    assert inventory.read(inventory.key_of(plain)).root is None  # nothing names it yet
+    # The store names its root from its first checkpoint on (acp-root).
+    assert inventory.read(inventory.key_of(plain)).root == plain
     inventory.remember(plain)
     [kept] = inventory.everything()
     assert (kept.root, kept.exists, kept.sessions, kept.last_session) == (
