@@ -288,6 +288,7 @@ class AcpClient:
 
     async def close_session(self, session_id: str, *, tell_agent: bool = True) -> None:
         session = self.sessions.pop(session_id, None)
+        await self.reviewing.unwatch(session_id)
         if session is not None:
             self.asker.cancel(session)
             self.elicitor.cancel(session_id)
@@ -308,7 +309,8 @@ class AcpClient:
             blocks = [{"type": "text", "text": note}, *blocks]
         number = None
         if not queued:
-            turn = await self.turns.begin(session_id, session.roots)
+            since = self.reviewing.begin_paths(session_id, session.roots)
+            turn = await self.turns.begin(session_id, session.roots, since)
             number = turn.number if turn is not None else None
             if turn is not None:
                 await self.reviewing.watch(session_id)
@@ -333,9 +335,10 @@ class AcpClient:
                 await asyncio.shield(self._end_turn(session_id))
 
     async def _end_turn(self, session_id: str) -> None:
-        await self.reviewing.unwatch(session_id)
+        roots = self.session(session_id).roots if session_id in self.sessions else []
+        await self.reviewing.end_turn(session_id, roots)
         await self.reviewing.settle()  # looks at the turn's last tool calls come first
-        await self.turns.end(session_id)
+        await self.turns.end(session_id, self.reviewing.late(session_id, roots))
 
     async def undoable_session(self, current: str | None, roots: Sequence[str]) -> str:
         """The session to undo a turn of when none is named (``TurnWatch.undoable``)."""

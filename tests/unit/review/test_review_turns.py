@@ -7,6 +7,9 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from acp_editor.review import turns as turns_module
 from acp_editor.review.documents import ReviewingDocuments
 from acp_editor.review.queue import ReviewQueue
 from acp_editor.review.turns import TurnWatch
@@ -207,6 +210,50 @@ async def test_a_live_look_looks_only_where_the_watch_saw_changes(tmp_path: Path
     assert live.attributed() == {"a.txt": "t1"}
     await live.turns.end("s1")
     assert live.attributed() == {"a.txt": "t1", "unseen.txt": None}
+
+
+async def test_in_a_big_workspace_the_watch_stays_between_turns_and_looks_start_from_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where a look everywhere is slow (BIG_S; any workspace here), the file watch is kept
+    between turns: the next turn's checkpoint looks only where it saw changes (the user's edit
+    between turns is in it, not in review), a tool call's end the watch saw nothing of yet
+    waits for the watch (its report goes to the call), and the turn's end still looks
+    everywhere."""
+    monkeypatch.setattr(turns_module, "BIG_S", 0.0)
+    root = workspace(tmp_path)
+    live = LiveTurn(root)
+    roots = [str(root)]
+
+    async def begin() -> None:
+        await live.turns.begin("s1", roots, live.reviewing.begin_paths("s1", roots))
+        await live.reviewing.watch("s1")
+
+    async def end() -> None:
+        await live.reviewing.end_turn("s1", roots)
+        await live.reviewing.settle()
+        await live.turns.end("s1", live.reviewing.late("s1", roots))
+
+    await begin()
+    watch = live.reviewing._watches["s1"]
+    await wait_until(watch.ready.is_set)
+    await live.reviewing.settle()
+    await end()
+    assert live.reviewing._watches["s1"] is watch  # kept for the next turn
+    (root / "a.txt").write_text("the user's, between turns\n")
+    await wait_until(lambda: bool(watch._paths))
+    assert live.reviewing.begin_paths("s1", roots) == {root / "a.txt"}
+    (root / "a.txt").write_text("the user's, between turns, again\n")
+    await wait_until(lambda: bool(watch._paths))
+    await begin()  # its checkpoint holds the user's text: not the agent's to review
+    assert live.reviewing._watches["s1"] is watch
+    live.update(sessionUpdate="tool_call", toolCallId="e1", kind="edit", status="in_progress")
+    (root / "gone.txt").write_text("the agent's\n")
+    live.update(sessionUpdate="tool_call_update", toolCallId="e1", status="completed")
+    await wait_until(lambda: live.attributed() == {"gone.txt": "e1"})
+    await end()
+    assert live.attributed() == {"gone.txt": "e1"}
+    await live.reviewing.close()
 
 
 async def test_a_change_between_tool_calls_waits_for_the_next_one(tmp_path: Path) -> None:
