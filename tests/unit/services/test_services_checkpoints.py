@@ -8,10 +8,11 @@ import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from acp_editor.services.checkpoints import EMPTY_TREE, Change, CheckpointStore
+from acp_editor.services.checkpoints import EMPTY_TREE, Change, CheckpointError, CheckpointStore
 
 
 @pytest.fixture
@@ -299,3 +300,21 @@ async def test_a_snapshot_told_where_files_changed_looks_only_there(root: Path) 
     assert await checkpoints.snapshot(set()) == second  # told nothing changed: no walk at all
     third = await checkpoints.snapshot()  # everywhere: what nobody told of is found
     assert [c.path for c in await checkpoints.changes(second, third)] == [root / "src" / "a.py"]
+
+
+async def test_a_listing_that_gives_up_on_a_file_being_written_falls_back(root: Path) -> None:
+    """diff-files stops at a file that shrinks while it reads it (an agent writing it right
+    then); the look goes on with ls-files instead of turning checkpoints off."""
+    checkpoints = store(root)
+    first = await checkpoints.snapshot()
+    (root / "src" / "a.py").write_text("a = 3\n")
+    real = checkpoints._git
+
+    async def flaky(*args: str, **kw: Any) -> bytes:
+        if args[0] == "diff-files":
+            raise CheckpointError("git diff-files failed: fatal: failed to read 6 bytes")
+        return await real(*args, **kw)
+
+    checkpoints._git = flaky  # type: ignore[method-assign]
+    second = await checkpoints.snapshot()
+    assert [c.path for c in await checkpoints.changes(first, second)] == [root / "src" / "a.py"]
