@@ -105,7 +105,7 @@ async def run(files: int, size_mb: int, count: int, repository: bool) -> None:
             git(root, "init", "-q")
             git(root, "add", "-A")
             git(root, "commit", "-q", "-m", "bench")
-        status = min(git(root, "status", "--porcelain") for _ in range(3))
+        status = min(git(root, "status", "--porcelain") for _ in range(3)) if repository else 0
         off = await turns(root, count, "off")
         BEGINS.clear()
         before = rss_mb()
@@ -115,7 +115,8 @@ async def run(files: int, size_mb: int, count: int, repository: bool) -> None:
         later = statistics.median(on[1:]) if count > 1 else on[0]
         kind = "a repository" if repository else "not a repository"
         print(f"workspace: {files} files, {size_mb} MB, {kind}; {count} turns each")
-        print(f"git status --porcelain (best of 3):      {status * 1000:7.0f} ms")
+        if status:
+            print(f"git status --porcelain (best of 3):      {status * 1000:7.0f} ms")
         print(f"a turn with review off (median):        {plain * 1000:7.0f} ms")
         print(f"first turn with review:                 {on[0] * 1000:7.0f} ms")
         print(f"  its checkpoint (the prompt waits):    {BEGINS[0] * 1000:7.0f} ms")
@@ -124,7 +125,8 @@ async def run(files: int, size_mb: int, count: int, repository: bool) -> None:
         print(f"  its extra:                            {(on[0] - plain) * 1000:+7.0f} ms")
         print(f"later turns with review (median):       {later * 1000:7.0f} ms")
         print(f"  their extra per turn:                 {(later - plain) * 1000:+7.0f} ms")
-        print(f"  extra / git status:                   {(later - plain) / status:7.1f}x")
+        if status:
+            print(f"  extra / git status:                   {(later - plain) / status:7.1f}x")
         if count >= 20:
             first, last = statistics.median(on[1:11]), statistics.median(on[-10:])
             spans = f"{first * 1000:7.0f} / {last * 1000:.0f} ms"

@@ -68,7 +68,7 @@ class AcpClient:
         agent), else our own."""
         self.review = self.kept.queue
         self.turns = TurnWatch(self.review)
-        self.turns.on_found = self.frontend.change_found
+        self.turns.on_found, self.turns.on_notice = self.frontend.change_found, self.frontend.notice
         self.reviewing = ReviewingDocuments(inner, self.review, self.turns)
         terminals = TerminalManager(
             paths,

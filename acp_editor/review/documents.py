@@ -148,6 +148,12 @@ class ReviewingDocuments:
         if kept is not None and kept.take_ok():
             return
         await self.unwatch(session_id)
+        if self.turns.pending(session_id):  # a first checkpoint goes on: the prompt must not wait
+            self._spawn(self._start_watch(session_id))
+            return
+        await self._start_watch(session_id)
+
+    async def _start_watch(self, session_id: str) -> None:
         directories = await self.turns.directories(session_id)
         if not directories:
             return

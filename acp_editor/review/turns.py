@@ -40,6 +40,9 @@ Attribute = Callable[[], str | None]
 Found = Callable[[str, str | None, str, str | None, str | None], None]
 """(session, tool call or None, path, before, after): a change found on disk."""
 _NOTHING = object()
+FIRST_WAIT_S = 2.0
+"""The longest a prompt waits for the first checkpoint of a folder (every file hashed: 13 s for
+100,000 files that are not a repository); then it goes, and the checkpoint goes on."""
 BIG_S = 0.1
 """A look everywhere this slow (a 100,000-file workspace: about what git status takes there)
 is worth avoiding: looks start from the file watch's paths instead, and the watch is kept
@@ -56,6 +59,8 @@ class Turn:
     """Root -> the checkpoint before the turn."""
     seen: dict[Path, str] = field(default_factory=dict)
     """Root -> the checkpoint changes were last looked for against."""
+    pending: dict[Path, tuple[asyncio.Task[str], int]] = field(default_factory=dict)
+    """Root -> a first checkpoint still being taken after the prompt went, and when it went."""
 
 
 class TurnWatch:
@@ -81,6 +86,8 @@ class TurnWatch:
         self._lock = asyncio.Lock()  # looks compare with "seen": one at a time
         self.disabled: str | None = None
         """Why checkpoints are off (git missing or failing), else None."""
+        self.on_notice: Callable[[str], None] | None = None
+        """Told what the user should know of (changes that could not be reviewed)."""
         self.on_found: Found | None = None
         """Told each change found, before it goes to review (the front end's diff previews)."""
 
@@ -135,10 +142,9 @@ class TurnWatch:
             turn.number = number
             for raw in dict.fromkeys(roots):
                 root = await asyncio.to_thread(Path(raw).resolve)
-                tree = await self._snapshot(self._store(root), paths)
-                await self._store(root).keep(f"{_ref(session_id)}/turn-{number}", tree)
-                await asyncio.to_thread(_remember_last, root, session_id)
-                turn.base[root] = turn.seen[root] = tree
+                tree = await self._first_or_snapshot(turn, self._store(root), paths)
+                if tree is not None:
+                    await self._based(turn, root, tree)
         except CheckpointError as exc:
             self._disable(exc)
             return None
@@ -148,6 +154,51 @@ class TurnWatch:
         self._bursts.pop(session_id, None)
         self._written.clear()  # whatever we wrote before is in the checkpoint now
         return turn
+
+    async def _first_or_snapshot(
+        self, turn: Turn, store: CheckpointStore, paths: set[Path] | None
+    ) -> str | None:
+        """The turn's checkpoint of one root; None when it is the root's first and still being
+        taken after ``FIRST_WAIT_S`` (a big folder that is not a repository hashes every file):
+        the prompt goes meanwhile, and the turn's first look waits for it (``_ready``)."""
+        if store.started():
+            return await self._snapshot(store, paths)
+        task = asyncio.ensure_future(self._snapshot(store, None))
+        done, _ = await asyncio.wait({task}, timeout=FIRST_WAIT_S)
+        if done:
+            return task.result()
+        log.info("the first checkpoint of %s goes on while the turn runs", store.root)
+        turn.pending[store.root] = (task, time.time_ns())
+        return None
+
+    async def _based(self, turn: Turn, root: Path, tree: str) -> None:
+        await self._store(root).keep(f"{_ref(turn.session_id)}/turn-{turn.number}", tree)
+        await asyncio.to_thread(_remember_last, root, turn.session_id)
+        turn.base[root] = turn.seen[root] = tree
+
+    def pending(self, session_id: str) -> bool:
+        """Whether the session's turn still waits for a first checkpoint."""
+        turn = self._turns.get(session_id)
+        return turn is not None and bool(turn.pending)
+
+    async def _ready(self, turn: Turn) -> None:
+        """First checkpoints still being taken are waited for. Files that changed after the
+        prompt went and before the checkpoint read them are in it as they are now: their
+        change cannot be reviewed, and the user is told which."""
+        for root, (task, since) in list(turn.pending.items()):
+            tree = await task
+            if turn.pending.pop(root, None) is None:
+                continue  # another look got it meanwhile
+            await self._based(turn, root, tree)
+            late = await self._store(root).stamped_since(since)
+            if late and self.on_notice is not None:
+                names = ", ".join(str(p.relative_to(root)) for p in late[:5])
+                more = f" and {len(late) - 5} more" if len(late) > 5 else ""
+                self.on_notice(
+                    f"acp-editor was still taking its first checkpoint of {root} when the agent "
+                    f"began: {len(late)} file(s) changed meanwhile, and what they held before "
+                    f"is not known, so their changes are not in review: {names}{more}"
+                )
 
     async def _next_number(self, session_id: str, roots: list[str]) -> int:
         """Turns are numbered per session; the numbers go on after a restart (a session loaded
@@ -193,6 +244,7 @@ class TurnWatch:
         async with self._lock:
             found: list[Change] = []
             try:
+                await self._ready(turn)
                 for root, seen in list(turn.seen.items()):
                     store = self._store(root)
                     now = await self._snapshot(store, paths)
@@ -299,6 +351,8 @@ class TurnWatch:
         turn = self._turns.get(session_id)
         found: list[Path] = []
         try:
+            if turn is not None:
+                await self._ready(turn)
             for root, base in list(turn.base.items()) if turn is not None else []:
                 found += await self._store(root).directories(base)
         except CheckpointError as exc:

@@ -303,6 +303,26 @@ class CheckpointStore:
             (update if plain and info.st_size <= self.size_limit else drop).append(raw)
         return b"".join(p + b"\0" for p in update), b"".join(p + b"\0" for p in drop)
 
+    def started(self) -> bool:
+        """Whether a first checkpoint was taken (the next ones read only what changed)."""
+        return (self.store / "acp-index").exists()
+
+    async def stamped_since(self, when_ns: int) -> list[Path]:
+        """Files the last checkpoint took with a modification time from ``when_ns`` on
+        (nanoseconds since the epoch): what changed while a slow first checkpoint was taken."""
+        out = await self._git("ls-files", "-z", "--debug")
+        found = []
+        parts = out.split(b"\0")
+        name = parts[0]
+        for block in parts[1:]:
+            lines = block.split(b"\n")  # ctime, mtime, dev/ino, uid/gid, size; then a name
+            stamp = lines[1].split(b":", 1)[1].strip().split(b":") if len(lines) > 1 else []
+            known = len(stamp) == 2 and all(p.isdigit() for p in stamp)
+            if known and int(stamp[0]) * 10**9 + int(stamp[1]) >= when_ns:
+                found.append(self.root / os.fsdecode(name))
+            name = lines[-1]
+        return found
+
     async def keep(self, name: str, tree: str) -> None:
         """Name a checkpoint (``refs/acp/NAME``) so nothing ever collects its objects."""
         await self._git("update-ref", f"refs/acp/{name}", tree)

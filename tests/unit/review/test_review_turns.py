@@ -256,6 +256,31 @@ async def test_in_a_big_workspace_the_watch_stays_between_turns_and_looks_start_
     await live.reviewing.close()
 
 
+async def test_a_slow_first_checkpoint_lets_the_prompt_go_and_says_what_it_could_not_review(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A folder's first checkpoint that takes longer than FIRST_WAIT_S (every file hashed)
+    goes on while the turn runs; a file the agent changed before the checkpoint read it cannot
+    be reviewed (what it held is not known), and the user is told."""
+    monkeypatch.setattr(turns_module, "FIRST_WAIT_S", 0.0)
+    root = workspace(tmp_path)
+    turns, queue = watch(root)
+    told: list[str] = []
+    turns.on_notice = told.append
+    turn = await turns.begin("s1", [str(root)])
+    assert turn is not None and turns.pending("s1")  # the prompt would go now
+    (root / "a.txt").write_text("changed before the checkpoint read it\n")
+    await turns.end("s1")
+    assert queue.hunks == {}
+    (notice,) = told
+    assert "1 file(s) changed meanwhile" in notice and "a.txt" in notice
+    await turns.begin("s1", [str(root)])  # the next turn's checkpoint is quick and exact
+    assert not turns.pending("s1")
+    (root / "a.txt").write_text("changed in the second turn\n")
+    (found,) = await turns.end("s1")
+    assert found.path == root / "a.txt" and len(queue.hunks) == 1
+
+
 async def test_a_change_between_tool_calls_waits_for_the_next_one(tmp_path: Path) -> None:
     """Agents announce a tool call a moment after starting it at times: a change seen while
     none runs goes to the next one that starts."""
