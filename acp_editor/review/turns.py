@@ -195,7 +195,7 @@ class TurnWatch:
                 names = ", ".join(str(p.relative_to(root)) for p in late[:5])
                 more = f" and {len(late) - 5} more" if len(late) > 5 else ""
                 self.on_notice(
-                    f"acp-editor was still taking its first checkpoint of {root} when the agent "
+                    f"the first checkpoint of {root} was still being taken when the agent "
                     f"began: {len(late)} file(s) changed meanwhile, and what they held before "
                     f"is not known, so their changes are not in review: {names}{more}"
                 )
