@@ -9,12 +9,16 @@ messages is what groups are for.
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
 from acp_editor.errors import InvalidParams
 from acp_editor.protocol import editor as proto
+
+ANNOUNCE_AFTER_S = 0.5
+"""A plain editor is told of a group once it has not grown for this long."""
 
 if TYPE_CHECKING:
     from acp_editor.editor.agent_port import AgentSlot
@@ -27,6 +31,7 @@ class EditorGroups:
         self.channel = channel
         self.slot = slot
         self._announced: set[str] = set()
+        self._timers: dict[str, asyncio.TimerHandle] = {}
 
     def all(self) -> list[ReviewGroup]:
         queue = self.slot.review_queue()
@@ -47,13 +52,25 @@ class EditorGroups:
             return
         for group in groups:
             if group.state == "pending" and group.group_id not in self._announced:
-                self._announced.add(group.group_id)
-                self.channel.show_message(
-                    f"acp-editor: {group.title} wait for review as one group "
-                    f"({group.group_id}): accept or reject them with a code action in any "
-                    f"file, or the commands {proto.CMD_ACCEPT_GROUP} and "
-                    f"{proto.CMD_REJECT_GROUP} with {group.group_id}"
+                # Told once, when the burst has settled: a live look finds a burst while its
+                # command still writes, and the count would be out of date at once.
+                timer = self._timers.pop(group.group_id, None)
+                if timer is not None:
+                    timer.cancel()
+                self._timers[group.group_id] = asyncio.get_running_loop().call_later(
+                    ANNOUNCE_AFTER_S, self._announce, group
                 )
+
+    def _announce(self, group: ReviewGroup) -> None:
+        self._timers.pop(group.group_id, None)
+        if group.state != "pending" or group.group_id in self._announced:
+            return
+        self._announced.add(group.group_id)
+        self.channel.show_message(
+            f"acp-editor: {group.title} wait for review as one group ({group.group_id}): "
+            f"accept or reject them with a code action in any file, or the commands "
+            f"{proto.CMD_ACCEPT_GROUP} and {proto.CMD_REJECT_GROUP} with {group.group_id}"
+        )
 
     def code_actions(self) -> list[lsp.CodeAction]:
         """The pending groups' decisions, offered in every file (a group has no line of its

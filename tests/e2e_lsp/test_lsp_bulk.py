@@ -49,9 +49,12 @@ async def test_a_plain_editor_gets_one_message_and_rejects_the_group_with_a_code
     (group,) = await groups(editor)
     assert group["created"] == FILES and group["state"] == "pending"
     assert group["title"] == f"{FILES} new files in generated/"
-    told = [m.message for m in editor.client.messages if group["groupId"] in m.message]
-    # Told once, when the group appeared (it may have grown since: a live look found it).
-    assert len(told) == 1 and "new files in generated/ wait for review" in told[0]
+
+    def told() -> list[str]:
+        return [m.message for m in editor.client.messages if group["groupId"] in m.message]
+
+    await wait_until(lambda: bool(told()))  # once the burst has settled: its whole count
+    assert len(told()) == 1 and f"{group['title']} wait for review" in told()[0]
     # No diagnostic per file: nothing of the burst is drawn file by file.
     assert not [u for u, found in editor.client.diagnostics.items() if "/generated/" in u and found]
     listed = await editor.command("acp.groupFiles", group["groupId"])
