@@ -267,7 +267,9 @@ test('a command that writes 40 files is one bulk change: announced, on its card,
   assert.strictEqual(note.message, `${GROUP_TITLE} wait for review`);
   assert.deepStrictEqual(note.titles, ['Accept', 'Reject', 'Show files']);
   assert.strictEqual(group.title, GROUP_TITLE);
-  assert.ok(!api.reviewHunks().some((h) => h.path.startsWith(generated.fsPath)), 'the group\'s files got hunks too');
+  // The first files of a burst may be found one by one before the rest (a live look while the
+  // command still writes); they join the group then, and their hunks are superseded.
+  assert.ok(!api.reviewHunks().some((h) => h.path.startsWith(generated.fsPath) && h.state === 'pending'), 'the group\'s files got hunks too');
   await until('the group on the command\'s card in the chat', async () => {
     const t = await element('#transcript');
     return t.found && t.text.includes(`▦ ${GROUP_TITLE}`);
