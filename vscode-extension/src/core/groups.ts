@@ -16,6 +16,9 @@ export function groupNotice(group: ReviewGroup): string {
   return `${group.title} wait for review`;
 }
 
+/** New groups are announced once review changes have paused this long (the burst settled). */
+export const ANNOUNCE_AFTER_MS = 500;
+
 /** More new groups than this at once (an install into many folders) are announced together. */
 export const NOTICES_AT_ONCE = 3;
 

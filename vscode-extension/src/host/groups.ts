@@ -8,7 +8,7 @@
  */
 
 import * as vscode from "vscode";
-import { GROUP_BUTTONS, GroupAnnouncer, groupFileItems, groupItem, groupNotice, groupsNotice, NOTICES_AT_ONCE } from "../core/groups";
+import { ANNOUNCE_AFTER_MS, GROUP_BUTTONS, GroupAnnouncer, groupFileItems, groupItem, groupNotice, groupsNotice, NOTICES_AT_ONCE } from "../core/groups";
 import type { Store } from "../core/store";
 import type * as w from "../wire";
 import type { Sidecar } from "./client";
@@ -25,8 +25,20 @@ export class ReviewGroups implements vscode.Disposable {
 
   constructor(private readonly store: Store, private readonly controller: Controller, private readonly sidecar: Sidecar) {
     this.unsubscribe = store.subscribe((e) => {
-      if (e.kind === "review" || e.kind === "reset") this.announceNew();
+      if (e.kind === "review" || e.kind === "reset") this.announceSoon();
     });
+  }
+
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Announce once review has been quiet a moment: a live look finds a burst while its command
+   *  still writes, and a notification's count cannot change once it is shown. */
+  private announceSoon(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.announceNew();
+    }, ANNOUNCE_AFTER_MS);
   }
 
   /** One notification per new pending group; a burst of them (an install into many folders)
@@ -112,6 +124,7 @@ export class ReviewGroups implements vscode.Disposable {
   }
 
   dispose(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
     this.unsubscribe();
   }
 }
