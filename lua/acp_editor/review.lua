@@ -73,6 +73,27 @@ local function announce(groups)
   end
 end
 
+local ANNOUNCE_AFTER_MS = 500
+local timer = nil
+
+--- Announce once review has been quiet a moment: a live look finds a burst while its command
+--- still writes, and a notification cannot take back the count it said.
+local function announce_soon()
+  timer = timer or (vim.uv or vim.loop).new_timer()
+  timer:stop()
+  timer:start(
+    ANNOUNCE_AFTER_MS,
+    0,
+    vim.schedule_wrap(function()
+      local latest = vim.tbl_values(M.groups)
+      table.sort(latest, function(a, b)
+        return a.groupId < b.groupId
+      end)
+      announce(latest)
+    end)
+  )
+end
+
 --- acp/reviewChanged: each hunk and group carries its whole current view; keep the latest.
 function M.on_changed(_, params)
   for _, hunk in ipairs(type(params.hunks) == "table" and params.hunks or {}) do
@@ -83,13 +104,18 @@ function M.on_changed(_, params)
     M.groups[group.groupId] = group
   end
   state.emit("review")
-  announce(groups)
+  if #groups > 0 then
+    announce_soon()
+  end
 end
 
 --- acp/diff
 function M.on_diff(_, params)
   M.diffs[table.concat({ params.sessionId, params.toolCallId, params.uri }, "\0")] = params
   state.emit("review")
+  -- A change found on disk a moment after its tool call ended (the file watch tells late) is
+  -- no proposal any more: it goes now, not at the next session change, which may never come.
+  M.prune(params.sessionId)
 end
 
 --- Drop proposed edits whose tool call has ended (listener of the "session" event).

@@ -34,7 +34,7 @@ FIRST = HELLO_LINES[0] + HUNK_MARK
 ACCEPT, REJECT = "\\aa", "\\ar"  # the default <leader>aa / <leader>ar (leader is \ under --clean)
 GENERATED = 40  # files the demo agent's 'generate' writes (ACP_DEMO_FILES unset)
 NOTICE = re.compile(
-    r"acp-editor: \d+ new files in generated/ wait for review as one group: :AcpReviewGroups"
+    r"acp-editor: 40 new files in generated/ wait for review as one group: :AcpReviewGroups"
 )
 GROUP_ACTIONS = ["Accept", "Reject", "List files"]
 
@@ -271,12 +271,20 @@ def generated_group(nv: PluginEditor, workspace: Path) -> dict[str, Any]:
         f"#H.review().groups == 1 and H.review().groups[1].created == {GENERATED}",
         "one pending group of 40 created files",
     )
+    # The first files may have been found one by one before the burst was seen as one: their
+    # hunks are withdrawn (superseded) when they join the group.
+    nv.wait_until("#H.review().pending == 0", "the group's files have no pending hunk")
+    nv.wait_until(
+        "#require('acp_editor.review').quickfix_items() == 0",
+        "nothing of theirs left to list (a preview of one found alone goes with its tool call)",
+    )
     review = nv.helper("review")
-    assert review["pending"] == [], "the group's files get no hunks"
     (group,) = review["groups"]
     assert group["title"] == f"{GENERATED} new files in generated/", group
+    # Told once the burst has settled, with its whole count, however many looks added to it.
+    wait_note(nv, f"acp-editor: {group['title']} wait for review as one group: :AcpReviewGroups")
     notices = [note for note in nv.notes() if NOTICE.fullmatch(note)]
-    assert len(notices) == 1, nv.notes()  # once, however many looks added to the group
+    assert len(notices) == 1, nv.notes()
     return group
 
 
@@ -346,6 +354,8 @@ def test_a_group_left_pending_is_told_again_after_a_restart_and_can_be_rejected(
     nv.setup(agents={"demo": {"cmd": [*SCRIPTED_AGENT, "--writes-itself"]}})
     nv.wait_until("#H.review().groups == 1", "the pending group is back")
     (group,) = nv.helper("review")["groups"]
+    told = "function(n) return n.msg:find('wait for review as one group', 1, true) end"
+    nv.wait_until(f"#vim.tbl_filter({told}, H.notes) == 2", "told again after the restart")
     assert len([note for note in nv.notes() if NOTICE.fullmatch(note)]) == 2, nv.notes()
     choose_group_action(nv, group, "Reject")
     wait_note(nv, f"acp-editor: {group['title']} rejected")
