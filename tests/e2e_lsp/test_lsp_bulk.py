@@ -88,10 +88,14 @@ async def test_a_rich_editor_gets_the_group_lists_its_files_and_a_change_is_put_
     assert [(g["changed"], g["created"]) for g in changed] == [(FILES, 0)]
     sent = [g for p in editor.of("acp/reviewChanged") for g in p.get("groups", [])]
     assert {g["groupId"] for g in sent} == {created["groupId"], changed[0]["groupId"]}
+
     # The first files of a burst may be found (and sent) one by one before the rest: they
     # join the group then, and the editor is told their hunks are gone (superseded).
-    latest = {h["hunkId"]: h for p in editor.of("acp/reviewChanged") for h in p["hunks"]}
-    assert {h["state"] for h in latest.values()} <= {"superseded"}
+    def states() -> set[str]:
+        latest = {h["hunkId"]: h for p in editor.of("acp/reviewChanged") for h in p["hunks"]}
+        return {h["state"] for h in latest.values()}
+
+    await wait_until(lambda: states() <= {"superseded"})
     assert len([f for f in editor.of("acp/follow") if "/generated/" in f["uri"]]) <= 2
     files = await editor.request("acp/reviewGroupFiles", {"groupId": changed[0]["groupId"]})
     assert len(files["files"]) == FILES
