@@ -155,7 +155,9 @@ async def start_stubborn(workspace: Path) -> tuple[RawEditor, int]:
         }
     )
     await editor.response(2)
-    (agent_pid,) = procs_of_parent(editor.proc.pid)
+    found = procs_of_parent(editor.proc.pid)
+    assert len(found) == 1, [cmdline(pid) for pid in found]
+    (agent_pid,) = found
     await wait_until(lambda: len(procs.group_members(agent_pid)) >= 2, 10)  # agent and child
     return editor, agent_pid
 
@@ -205,8 +207,13 @@ def cmdline(pid: int) -> bytes:
 
 
 def procs_of_parent(ppid: int) -> list[int]:
-    """The server's children but its reaper: the agent."""
-    return [pid for pid in children_of(ppid) if b"reaper.py" not in cmdline(pid)]
+    """The server's children but its reaper and any git it runs a moment (a checkpoint, seen
+    once beside the agent in CI): the agent."""
+    return [
+        pid
+        for pid in children_of(ppid)
+        if b"reaper.py" not in cmdline(pid) and not cmdline(pid).startswith(b"git\0")
+    ]
 
 
 def children_of(ppid: int) -> list[int]:
