@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from acp_editor.log import get_logger
 from acp_editor.review.groups import GroupFile, ReviewGroup
 from acp_editor.services.checkpoints import Change, CheckpointError, CheckpointStore
+from acp_editor.services.documents import umask
 
 if TYPE_CHECKING:
     from acp_editor.services.documents import DocumentSource
@@ -232,7 +233,7 @@ def _remove(root: Path, rels: list[str]) -> None:
 
 
 def _put_all(batch: list[tuple[Path, bytes, str | None]]) -> None:
-    umask = _umask()
+    mask = umask()
     for path, data, mode in batch:
         path.parent.mkdir(parents=True, exist_ok=True)
         if mode == "120000":
@@ -242,14 +243,8 @@ def _put_all(batch: list[tuple[Path, bytes, str | None]]) -> None:
             continue
         tmp = path.with_name(f".{path.name}.acp-restore-{os.getpid()}")
         tmp.write_bytes(data)
-        os.chmod(tmp, (0o777 if mode == "100755" else 0o666) & ~umask)
+        os.chmod(tmp, (0o777 if mode == "100755" else 0o666) & ~mask)
         os.replace(tmp, path)
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 async def _text(path: Path) -> str | None:

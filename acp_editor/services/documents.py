@@ -72,7 +72,7 @@ class DocumentSource(Protocol):
         ...
 
 
-def _umask() -> int:
+def umask() -> int:
     """The process umask, read without the set-and-restore race where /proc allows it."""
     with contextlib.suppress(OSError, ValueError), open("/proc/self/status") as status:
         for line in status:
@@ -83,7 +83,7 @@ def _umask() -> int:
     return mask
 
 
-_NEW_FILE_MODE = 0o666 & ~_umask()
+_NEW_FILE_MODE = 0o666 & ~umask()
 
 
 class DiskDocuments:
