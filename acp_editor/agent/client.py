@@ -29,9 +29,7 @@ from acp_editor.agent.setup_calls import SetupCalls, setup_params
 from acp_editor.errors import AgentError, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp
-from acp_editor.review.documents import ReviewingDocuments
-from acp_editor.review.persist import KeptReview
-from acp_editor.review.turns import Restore, TurnWatch
+from acp_editor.review.owner import Review
 from acp_editor.services import watcher
 from acp_editor.services.checkpoints import CheckpointError
 from acp_editor.services.documents import DiskDocuments, DocumentSource, FileService
@@ -42,6 +40,7 @@ from acp_editor.session.state import SessionState, SessionView
 
 if TYPE_CHECKING:
     from acp_editor.agent.rpc import JsonRpcPeer
+    from acp_editor.review.owner import Restore
 
 __all__ = ["AcpClient", "AgentConfig"]
 
@@ -56,20 +55,18 @@ class AcpClient:
         config: AgentConfig,
         frontend: Frontend | None = None,
         documents: DocumentSource | None = None,
-        review: KeptReview | None = None,
+        review: Review | None = None,
     ) -> None:
         self.config = config
         self.frontend = frontend or SilentFrontend()
         self.sessions: dict[str, Session] = {}
         paths = PathPolicy([], unrestricted=config.unrestricted_fs)
         inner = documents or DiskDocuments()
-        self.kept = review or KeptReview(inner, config.review_mode, self.frontend.review_changed)
-        """The review queue, its pending hunks on disk: the editor side's (it outlives every
-        agent), else our own."""
-        self.review = self.kept.queue
-        self.turns = TurnWatch(self.review)
-        self.turns.on_found, self.turns.on_notice = self.frontend.change_found, self.frontend.notice
-        self.reviewing = ReviewingDocuments(inner, self.review, self.turns)
+        self.review = review or Review(inner, config.review_mode, self.frontend.review_changed)
+        """Review and its pending hunks on disk: the editor side's (it outlives every agent),
+        else our own. This agent's part of it is built there too (``for_agent``)."""
+        part = self.review.for_agent()
+        self.turns, self.reviewing = part.turns, part.documents
         terminals = TerminalManager(
             paths,
             env=config.base_env(),
@@ -156,7 +153,7 @@ class AcpClient:
         pending in this root by an earlier run comes back first."""
         result = await self.connection.start(cwd)
         mcp_servers.prepare(self.config, self.agent_capabilities, self.protocol_version)
-        await self.kept.open(cwd, self.config.review_mode)
+        await self.review.open(cwd, self.config.review_mode)
         if self.config.review_mode != "off":
             await watcher.preload()
         return result
@@ -172,7 +169,7 @@ class AcpClient:
         await self.mcp_links.close()
         mcp_servers.sessions_closed(self.config, self.sessions)
         await self.connection.shutdown()
-        await self.kept.flush()
+        await self.review.flush()
 
     # -- requests to the agent ------------------------------------------------------------------
 
@@ -304,7 +301,7 @@ class AcpClient:
         this returns. On v2 a prompt sent while a turn runs is queued: it joins that turn."""
         session = self.session(session_id)
         queued = session.prompts > 0 and self.protocol_version >= 2
-        note = self.review.unreported_rejections(session_id)
+        note = self.review.queue.unreported_rejections(session_id)
         if note is not None and self.config.tell_agent_rejections:
             blocks = [{"type": "text", "text": note}, *blocks]
         number = None
@@ -365,7 +362,7 @@ class AcpClient:
         """Put every file of the plan back as before turn ``number``."""
         await self.turns.restore(plan)
         paths = {str(step.path) for step in plan}
-        self.review.withdraw(session_id, paths, f"undone: restored to before turn {number}")
+        self.review.queue.withdraw(session_id, paths, f"undone: restored to before turn {number}")
 
     async def cancel(self, session_id: str) -> None:
         """``session/cancel``: pending permissions answer ``cancelled``, unfinished tool calls are

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from acp_editor.review.owner import ReviewEvent
     from acp_editor.session.state import SessionView
 
 
@@ -76,21 +77,10 @@ class Frontend(Protocol):
         start without the editor-context server): shown once, without taking focus."""
         return None
 
-    def review_changed(self, hunks: list[Any]) -> None:
-        """Review hunks (``review.queue.ReviewHunk``) appeared or changed state."""
-        return None
-
-    def change_found(
-        self,
-        session_id: str,
-        tool_call_id: str | None,
-        path: str,
-        before: str | None,
-        after: str | None,
-    ) -> None:
-        """The agent changed a file itself (found on disk, not written through us), during the
-        tool call ``tool_call_id`` (None: the turn). ``None`` texts: the file did not / does not
-        exist. Called before the change's review hunks are."""
+    def review_changed(self, event: ReviewEvent) -> None:
+        """Review changed (``review.owner``): a change the agent made itself was found, hunks or
+        groups appeared or changed state, or there is something to tell of it. Review's one
+        way to its front end."""
         return None
 
 

@@ -16,9 +16,7 @@ from acp_editor.agent.frontend import Frontend
 from acp_editor.services.documents import DocumentSource
 
 if TYPE_CHECKING:
-    from acp_editor.review.persist import KeptReview
-    from acp_editor.review.queue import ReviewQueue
-    from acp_editor.review.turns import Restore
+    from acp_editor.review.owner import Restore, Review, ReviewView
     from acp_editor.session.state import SessionView
 
 
@@ -31,7 +29,6 @@ class AgentSide(Protocol):
     """One running agent and its sessions."""
 
     exited: asyncio.Event
-    review: ReviewQueue
 
     @property
     def protocol_version(self) -> int: ...
@@ -106,7 +103,7 @@ class AgentSide(Protocol):
     async def set_config_option(self, session_id: str, config_id: str, value: Any) -> None: ...
 
 
-AgentFactory = Callable[[AgentConfig, Frontend, DocumentSource, "KeptReview"], AgentSide]
+AgentFactory = Callable[[AgentConfig, Frontend, DocumentSource, "Review"], AgentSide]
 """Makes an agent side that records its changes in the given review (the editor side's, which
 outlives every agent)."""
 
@@ -117,10 +114,11 @@ class AgentSlot:
 
     def __init__(self) -> None:
         self.agent: AgentSide | None = None
-        self.review: ReviewQueue | None = None
-        """The review queue of the server's life, there before any agent and after each."""
+        self.review: ReviewView | None = None
+        """Review of the server's life, there before any agent and after each: read, and the
+        user's decisions, through its view only."""
 
-    def review_queue(self) -> ReviewQueue | None:
+    def review_view(self) -> ReviewView | None:
         return self.review
 
     def session_state(self, session_id: str) -> SessionView | None:

@@ -31,7 +31,7 @@ from acp_editor.editor.server import AcpLanguageServer
 from acp_editor.editor.session_admin import SessionAdmin
 from acp_editor.editor.status import AgentStatus
 from acp_editor.editor.transcript import Transcripts
-from acp_editor.review.persist import KeptReview
+from acp_editor.review.owner import Review
 
 if TYPE_CHECKING:
     from acp_editor.agent.config import AgentConfig
@@ -55,7 +55,7 @@ class EditorSide:
     rich: RichRequests
     review_handlers: ReviewHandlers
     session_admin: SessionAdmin
-    kept: KeptReview
+    kept: Review
 
     async def open_review(self) -> None:
         """The editor said its workspace (``initialized``): the review an earlier run left
@@ -82,7 +82,7 @@ def assemble(
     conflicts = Conflicts(channel)
     documents = EditorDocuments(channel, slot.tool_call_title, conflicts=conflicts)
     shown = ContextCalls(slot.session_state, slot.add_update)
-    tools = ContextTools(documents, slot.review_queue, channel, shown, conflicts)
+    tools = ContextTools(documents, slot.review_view, channel, shown, conflicts)
     context = ContextServer(tools)
     if options.editor_context:
         options = replace(options, agent=replace(options.agent, editor_context=context))
@@ -90,10 +90,8 @@ def assemble(
     transcripts = Transcripts(slot.session_state)
     frontend = EditorFrontend(channel, documents, review, status, transcripts)
     frontend.observers.append(shown.session_changed)
-    # Review an earlier run left pending is shown, not followed to.
-    kept = KeptReview(documents, options.agent.review_mode, frontend.review_changed, review.changed)
-    kept.groups_shown = review.groups.changed
-    slot.review = kept.queue
+    kept = Review(documents, options.agent.review_mode, frontend.review_changed)
+    slot.review = kept
     link = EditorLink(
         options,
         slot=slot,
@@ -123,7 +121,7 @@ def assemble(
 
 
 def start_acp_client(
-    config: AgentConfig, frontend: Frontend, documents: DocumentSource, review: KeptReview
+    config: AgentConfig, frontend: Frontend, documents: DocumentSource, review: Review
 ) -> AgentSide:
     """``AcpClient``, imported when the first agent starts: the agent side (the ACP link, its
     services, review) is not needed to answer ``initialize``, and editors wait for that."""

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from acp_editor.editor.conflicts import Conflicts
     from acp_editor.editor.context_calls import ContextCalls
     from acp_editor.editor.documents import EditorDocuments
-    from acp_editor.review.queue import ReviewQueue
+    from acp_editor.review.owner import ReviewView
 
 ASK_TIMEOUT = 10.0
 """Seconds an editor has to answer ``acp/diagnostics`` or ``acp/selection``."""
@@ -61,7 +61,7 @@ class ContextTools:
     def __init__(
         self,
         documents: EditorDocuments,
-        review: Callable[[], ReviewQueue | None],
+        review: Callable[[], ReviewView | None],
         channel: EditorChannel | None = None,
         shown: ContextCalls | None = None,
         conflicts: Conflicts | None = None,

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from acp_editor.editor.status import AgentStatus
     from acp_editor.editor.transcript import Transcripts
     from acp_editor.review.hunk import ReviewHunk
+    from acp_editor.review.owner import ReviewEvent
     from acp_editor.services.documents import DocumentSource
     from acp_editor.session.state import SessionView
 
@@ -182,21 +183,22 @@ class EditorFrontend(Frontend):
     def terminal_exited(self, session_id: str, terminal_id: str, status: dict[str, Any]) -> None:
         self.terminals.exited(session_id, terminal_id, status)
 
-    def change_found(
-        self,
-        session_id: str,
-        tool_call_id: str | None,
-        path: str,
-        before: str | None,
-        after: str | None,
-    ) -> None:
-        if tool_call_id is not None:
-            self.diffs.found_on_disk(session_id, tool_call_id, path, before, after)
-
-    def review_changed(self, hunks: list[Any]) -> None:
-        self.coalescer.flush_all()
-        self.review.changed(hunks)
-        self._follow_change(hunks)
+    def review_changed(self, event: ReviewEvent) -> None:
+        found = event.found
+        if found is not None and found.tool_call_id is not None:  # shown under its tool call
+            self.diffs.found_on_disk(
+                found.session_id, found.tool_call_id, found.path, found.before, found.after
+            )
+        if event.notice is not None:
+            self.notice(event.notice)
+        if event.hunks and event.restored:  # an earlier run's: shown, not followed to
+            self.review.changed(event.hunks)
+        elif event.hunks:
+            self.coalescer.flush_all()
+            self.review.changed(event.hunks)
+            self._follow_change(event.hunks)
+        if event.groups:
+            self.review.groups.changed(event.groups)
 
     def _follow_change(self, hunks: list[ReviewHunk]) -> None:
         """Follow the agent to the first line of a new change, whoever wrote it (a write

@@ -25,8 +25,7 @@ if TYPE_CHECKING:
     from acp_editor.agent.frontend import Frontend
     from acp_editor.editor.agent_port import AgentFactory, AgentSide, AgentSlot
     from acp_editor.editor.status import AgentStatus
-    from acp_editor.review.persist import KeptReview
-    from acp_editor.review.turns import Restore
+    from acp_editor.review.owner import Restore, Review
     from acp_editor.services.documents import DocumentSource
 
 log = get_logger("editor.link")
@@ -55,7 +54,7 @@ class EditorLink:
         status: AgentStatus,
         frontend: Frontend,
         documents: DocumentSource,
-        review: KeptReview,
+        review: Review,
         start_agent: AgentFactory,
         workspace_root: Callable[[], str | None],
         turn_ended: Callable[[str], None],

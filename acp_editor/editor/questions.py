@@ -24,7 +24,7 @@ from acp_editor.protocol import editor as proto
 
 if TYPE_CHECKING:
     from acp_editor.editor.structured_diffs import ReadText
-    from acp_editor.review.turns import Restore
+    from acp_editor.review.owner import Restore
 
 
 class Questions:

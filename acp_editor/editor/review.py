@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from acp_editor.editor.conflicts import Conflicts
     from acp_editor.editor.documents import EditorDocuments
     from acp_editor.review.hunk import ReviewHunk
-    from acp_editor.review.queue import ReviewQueue
+    from acp_editor.review.owner import ReviewView
 
 log = get_logger("editor.review")
 REPUBLISH_DELAY = 0.1
@@ -52,12 +52,12 @@ class EditorReview:
         """Bulk changes: many files as one item (``editor.review_groups``)."""
 
     @property
-    def queue(self) -> ReviewQueue | None:
-        return self.slot.review_queue()
+    def queue(self) -> ReviewView | None:
+        return self.slot.review_view()
 
     def hunks(self) -> list[ReviewHunk]:
         queue = self.queue
-        return list(queue.hunks.values()) if queue is not None else []
+        return queue.hunks() if queue is not None else []
 
     def pending_in(self, path: str) -> list[ReviewHunk]:
         """One file's pending hunks (without a walk of every hunk of every file)."""
@@ -65,7 +65,7 @@ class EditorReview:
         return [h for h in queue.of_path(path) if h.state == "pending"] if queue else []
 
     def _view(self, hunk: ReviewHunk, text: str | None) -> dict[str, Any]:
-        known = self.queue.known.get(hunk.path) if self.queue is not None else None
+        known = self.queue.known(hunk.path) if self.queue is not None else None
         return hunk.view(text, known)
 
     # -- showing --------------------------------------------------------------------------------
@@ -77,7 +77,7 @@ class EditorReview:
         """The editor saved a file (``didSave``; it reported its changes before): what the disk
         holds now is the user's, not a change of the agent's to review."""
         path = uri_to_path(uri)
-        queue = self.slot.review_queue()
+        queue = self.slot.review_view()
         doc = self.documents.open_document(Path(path)) if path is not None else None
         if queue is not None and doc is not None:
             queue.saved_by_editor(Path(doc.path), doc.source)
@@ -253,7 +253,7 @@ class EditorReview:
         results = await self._decide_hunks(
             accept, hunk_ids, path, tool_call_id, hunks_named or everything
         )
-        return {"results": results + await queue.bulk.decide(groups, accept)}
+        return {"results": results + await queue.decide_groups(groups, accept)}
 
     async def _decide_hunks(
         self,

@@ -34,8 +34,8 @@ class EditorGroups:
         self._timers: dict[str, asyncio.TimerHandle] = {}
 
     def all(self) -> list[ReviewGroup]:
-        queue = self.slot.review_queue()
-        return list(queue.bulk.groups.values()) if queue is not None else []
+        view = self.slot.review_view()
+        return view.groups() if view is not None else []
 
     def pending(self) -> list[ReviewGroup]:
         return [g for g in self.all() if g.state == "pending"]

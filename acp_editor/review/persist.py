@@ -2,10 +2,11 @@
 
 The applied hunks nobody has decided yet are written, after every change of the queue, to a file
 per workspace root in the state directory (next to the turn checkpoints), and taken back into the
-queue as soon as that root is known again (``KeptReview.open``: the editor side opens it when
-the editor has said its workspace, before any agent starts). Held hunks are not kept: they belong
-to a write a running agent is waiting for, and end with it. A hunk's anchor finds it again in
-whatever the file holds by then, or refuses (see ``review.anchor``): nothing is guessed.
+queue as soon as that root is known again (``review.owner.Review.open``: the editor side opens
+it when the editor has said its workspace, before any agent starts). Held hunks are not kept:
+they belong to a write a running agent is waiting for, and end with it. A hunk's anchor finds it
+again in whatever the file holds by then, or refuses (see ``review.anchor``): nothing is
+guessed.
 """
 
 from __future__ import annotations
@@ -14,23 +15,16 @@ import asyncio
 import contextlib
 import json
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from acp_editor.log import get_logger
 from acp_editor.review.anchor import Anchor
-from acp_editor.review.queue import ReviewQueue
 from acp_editor.services.checkpoints import per_root
 
 if TYPE_CHECKING:
-    from acp_editor.review.groups import ReviewGroup
     from acp_editor.review.hunk import ReviewHunk
-    from acp_editor.review.queue import Mode
-    from acp_editor.services.documents import DocumentSource
-
-Shown = Callable[[list["ReviewHunk"]], None]
-GroupsShown = Callable[[list["ReviewGroup"]], None]
+    from acp_editor.review.queue import ReviewQueue
 
 log = get_logger("review.persist")
 
@@ -186,69 +180,6 @@ class PendingReview:
         if self._writer is not None:
             with contextlib.suppress(Exception):
                 await self._writer
-
-
-class KeptReview:
-    """A review queue whose pending hunks are kept on disk for one workspace root.
-
-    The editor side makes one for the server's life and hands it to every agent it starts, so
-    review does not wait for an agent, nor end with one; an agent side on its own (the demo,
-    tests) makes its own."""
-
-    def __init__(
-        self,
-        documents: DocumentSource,
-        mode: Mode = "after-write",
-        shown: Shown = lambda _hunks: None,
-        restored: Shown | None = None,
-    ) -> None:
-        self.queue = ReviewQueue(documents, mode, self._changed)
-        self.queue.bulk.on_change = self._groups_changed
-        self.pending: PendingReview | None = None
-        self.groups_shown: GroupsShown = lambda _groups: None
-        """Told of groups that appeared or changed (the editor's review)."""
-        self._shown = shown
-        self._restored = restored or shown
-        """Told the hunks an earlier run left pending (shown, not followed to, by an editor)."""
-        self._loading = False
-        self._opened = False
-
-    def _changed(self, hunks: list[ReviewHunk]) -> None:
-        if self.pending is not None:
-            self.pending.changed(self.queue)
-        (self._restored if self._loading else self._shown)(hunks)
-
-    def _groups_changed(self, groups: list[ReviewGroup]) -> None:
-        if self.pending is not None:
-            self.pending.changed(self.queue, groups=True)
-        self.groups_shown(groups)
-
-    async def open(self, root: str | Path, mode: Mode) -> list[ReviewHunk]:
-        """Keep the queue in ``root`` from now on, and take back what an earlier run left
-        pending there (once: later calls only set the mode)."""
-        self.queue.mode = mode
-        if mode == "off" or self._opened:
-            return []
-        self._opened = True
-        pending = PendingReview(await asyncio.to_thread(Path(root).resolve))
-        stored = await pending.stored()
-        groups = await pending.stored_groups()
-        self.pending = pending  # not before: a write meanwhile would replace what is read
-        self._loading = True  # adopt tells of its hunks at once
-        try:
-            adopted = self.queue.adopt(stored)
-            taken = self.queue.bulk.adopt(groups)
-        finally:
-            self._loading = False
-        if not adopted and self.queue.hunks:
-            pending.changed(self.queue)  # hunks made while it was read
-        if not taken and self.queue.bulk.groups:
-            pending.changed(self.queue, groups=True)
-        return adopted
-
-    async def flush(self) -> None:
-        if self.pending is not None:
-            await self.pending.flush()
 
 
 def write_atomically(path: Path, body: str) -> None:

@@ -16,7 +16,7 @@ from acp_editor.agent.config import AgentConfig
 from acp_editor.agent.frontend import Frontend
 from acp_editor.errors import AgentError
 from acp_editor.protocol import acp
-from acp_editor.review.persist import KeptReview
+from acp_editor.review.owner import Review
 from acp_editor.services.documents import DocumentSource
 from acp_editor.session.state import SessionState, SessionView
 
@@ -46,15 +46,14 @@ class FakeAgent:
         frontend: Frontend,
         documents: DocumentSource,
         script: Script,
-        review: KeptReview | None = None,
+        review: Review | None = None,
     ) -> None:
         self.config = config
         self.frontend = frontend
         self.script = script
         self.exited = asyncio.Event()
         self.protocol_version = 1
-        review = review or KeptReview(documents, "after-write", frontend.review_changed)
-        self.review = review.queue
+        self.review = review or Review(documents, "after-write", frontend.review_changed)
         self.states: dict[str, SessionState] = {}
         self.calls: list[tuple[str, Any]] = []
         self.directories: dict[str, list[str]] = {}
@@ -170,7 +169,7 @@ class FakeAgents:
         self.started: list[FakeAgent] = []
 
     def __call__(
-        self, config: AgentConfig, frontend: Frontend, documents: DocumentSource, review: KeptReview
+        self, config: AgentConfig, frontend: Frontend, documents: DocumentSource, review: Review
     ) -> FakeAgent:
         agent = FakeAgent(config, frontend, documents, self.script, review)
         self.started.append(agent)

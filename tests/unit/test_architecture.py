@@ -83,3 +83,25 @@ def test_wiring_lives_in_one_place(module: str, allowed: set[str]) -> None:
 def test_the_agent_side_never_imports_the_editor_side() -> None:
     agent = [m for m in EDGES if m.startswith("acp_editor.agent.")]
     assert all(not d.startswith("acp_editor.editor.") for m in agent for d in EDGES[m])
+
+
+def test_the_editor_side_sees_review_through_its_owner_only() -> None:
+    """Review reaches the editor side as one event and a view (``review.owner``); hunks and
+    groups are values it reads. The queue, turns and checkpoints stay review's own."""
+    seen = {
+        dst
+        for src, dsts in EDGES.items()
+        if src.startswith("acp_editor.editor.")
+        for dst in dsts
+        if dst.startswith("acp_editor.review.")
+    }
+    assert seen <= {"acp_editor.review.owner", "acp_editor.review.hunk", "acp_editor.review.groups"}
+    assert "acp_editor.review.owner" in seen  # the check reads the imports it means to
+
+
+def test_review_is_built_by_its_owner_alone() -> None:
+    """One place builds review's parts: the agent side asks the owner for its share."""
+    client = {d for d in EDGES["acp_editor.agent.client"] if d.startswith("acp_editor.review.")}
+    assert client == {"acp_editor.review.owner"}
+    builders = importers_of("acp_editor.review.turns") | importers_of("acp_editor.review.documents")
+    assert {m for m in builders if not m.startswith("acp_editor.review.")} == set()

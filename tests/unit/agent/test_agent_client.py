@@ -198,7 +198,7 @@ async def test_a_write_is_attributed_to_the_tool_call_naming_its_path(
         "fs/write_text_file", {"sessionId": "s1", "path": str(target), "content": "new\n"}
     )
     assert target.read_text() == "new\n"
-    (hunk,) = client.review.hunks.values()
+    (hunk,) = client.review.hunks()
     assert hunk.tool_call_id == "e1" and hunk.state == "pending"
 
 
@@ -240,7 +240,7 @@ async def test_what_an_agent_changes_on_disk_itself_is_in_review_when_the_turn_e
 
     agent.turn = turn
     await client.prompt("s1", [{"type": "text", "text": "go"}])
-    hunks = sorted(client.review.hunks.values(), key=lambda h: h.path)
+    hunks = sorted(client.review.hunks(), key=lambda h: h.path)
     assert [(Path(h.path).name, h.tool_call_id) for h in hunks] == [
         ("a.txt", "e1"),
         ("made.txt", None),

@@ -130,7 +130,7 @@ async def test_a_change_found_on_disk_is_followed_to_its_first_line(
     path = tmp_path / "b.txt"
     path.write_text("one\ntwo\nTHREE\n")
     agent = await r.side.link.ensure_agent()
-    agent.review.record_applied(
+    agent.review.queue.record_applied(
         "s1", "t7", path, "one\ntwo\nthree\n", "one\ntwo\nTHREE\n", found_on_disk=True
     )
     await r.editor.settle()
@@ -147,7 +147,7 @@ async def test_a_write_through_us_puts_the_agents_cursor_on_the_changed_line(
     path.write_text("one\ntwo\nTHREE\n")
     agent = await r.side.link.ensure_agent()
     r.side.frontend.file_accessed("write", str(path), "s1")  # fs/write_text_file arrives
-    agent.review.record_applied("s1", "t8", path, "one\ntwo\nthree\n", "one\ntwo\nTHREE\n")
+    agent.review.queue.record_applied("s1", "t8", path, "one\ntwo\nthree\n", "one\ntwo\nTHREE\n")
 
     def on_changed_line() -> bool:  # jumps are rate-limited: the latest comes a moment later
         notes = r.editor.notes_of(proto.ACP_FOLLOW)

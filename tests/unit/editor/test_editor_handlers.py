@@ -109,7 +109,7 @@ async def test_a_reviewed_write_is_a_diagnostic_and_rejecting_reverts_it(
     path = tmp_path / "a.txt"
     path.write_text("one\ntwo\n")
     agent = await r.side.link.ensure_agent()
-    agent.review.record_applied("s1", None, path, "one\ntwo\n", "one\nTWO\n")
+    agent.review.queue.record_applied("s1", None, path, "one\ntwo\n", "one\nTWO\n")
     path.write_text("one\nTWO\n")
     await r.editor.settle()
     (diagnostic,) = r.editor.diagnostics[path_to_uri(str(path))]
@@ -129,9 +129,7 @@ async def test_review_needs_no_agent_and_a_plain_editor_gets_it_again_when_it_op
     r = rig()
     path = tmp_path / "a.txt"
     path.write_text("one\nTWO\n")
-    queue = r.side.slot.review_queue()
-    assert queue is not None
-    queue.record_applied("s1", None, path, "one\ntwo\n", "one\nTWO\n")
+    r.side.kept.queue.record_applied("s1", None, path, "one\ntwo\n", "one\nTWO\n")
     await r.editor.settle()
     uri = path_to_uri(str(path))
     assert [d.range.start.line for d in r.editor.diagnostics[uri]] == [1]

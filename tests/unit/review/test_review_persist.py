@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from acp_editor.review.persist import KeptReview, PendingReview, store_path
+from acp_editor.review.owner import Review, ReviewEvent
+from acp_editor.review.persist import PendingReview, store_path
 from acp_editor.review.queue import ReviewQueue
 from acp_editor.services.documents import DiskDocuments
 
@@ -66,18 +67,18 @@ async def test_a_kept_review_opens_once_and_tells_of_restored_hunks_apart(
     root.mkdir()
     path = root / "a.txt"
     path.write_text("one\nTWO\n")
-    earlier = KeptReview(DiskDocuments())
+    earlier = Review(DiskDocuments())
     await earlier.open(root, "after-write")
     earlier.queue.record_applied("s1", None, path, "one\ntwo\n", path.read_text())
     await earlier.flush()
 
     shown: list[str] = []
     restored: list[str] = []
-    kept = KeptReview(
-        DiskDocuments(),
-        shown=lambda hunks: shown.extend(h.hunk_id for h in hunks),
-        restored=lambda hunks: restored.extend(h.hunk_id for h in hunks),
-    )
+
+    def told(event: ReviewEvent) -> None:
+        (restored if event.restored else shown).extend(h.hunk_id for h in event.hunks)
+
+    kept = Review(DiskDocuments(), listener=told)
     opened = await asyncio.gather(kept.open(root, "after-write"), kept.open(root, "after-write"))
     assert sorted(len(hunks) for hunks in opened) == [0, 1]  # taken back once
     assert len(restored) == 1 and shown == []

@@ -1,0 +1,239 @@
+"""Review's one owner: it builds every part of review in one place, tells the front end of
+everything in one event, and gives the editor side a view instead of its parts.
+
+The parts (see docs/architecture.md, "The path of a change an agent makes itself"):
+
+* ``review.queue.ReviewQueue``: the hunks and the decisions on them, with ``review.bulk``'s
+  groups of bulk changes;
+* ``review.persist.PendingReview``: what is pending, kept on disk for the workspace root;
+* per agent (``for_agent``): ``review.turns.TurnWatch`` (checkpoints compared) and
+  ``review.documents.ReviewingDocuments`` (the agent's writes, tool call ends and live looks).
+
+The editor side makes one ``Review`` for the server's life and hands it to every agent it starts,
+so pending review shows before an agent starts and outlives one that crashes; an agent side on
+its own (the demo, tests) makes its own. Whatever review has to say reaches the front end as a
+``ReviewEvent`` through one callable; the editor side reads review and asks for the user's
+decisions through ``ReviewView`` only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from acp_editor.review.documents import ReviewingDocuments
+from acp_editor.review.persist import PendingReview
+from acp_editor.review.queue import ReviewQueue
+from acp_editor.review.turns import Restore, TurnWatch
+from acp_editor.services.checkpoints import CheckpointStore
+
+__all__ = ["AgentReview", "FoundChange", "Restore", "Review", "ReviewEvent", "ReviewView"]
+# ``Restore`` (one file of undoing a turn) is review's too: the editor side shows plans of them.
+
+if TYPE_CHECKING:
+    from acp_editor.review.groups import ReviewGroup
+    from acp_editor.review.hunk import ReviewHunk
+    from acp_editor.review.queue import Mode
+    from acp_editor.review.turns import StoreFor
+    from acp_editor.services.documents import DocumentSource
+
+
+@dataclass(frozen=True)
+class FoundChange:
+    """A file an agent changed itself, found on disk during ``tool_call_id`` (None: the turn).
+    ``None`` texts: the file did not / does not exist."""
+
+    session_id: str
+    tool_call_id: str | None
+    path: str
+    before: str | None
+    after: str | None
+
+
+@dataclass(frozen=True)
+class ReviewEvent:
+    """What changed in review, told at once. A front end handles what is set, in the order of
+    the fields: a change found on disk comes before the hunks recorded for it."""
+
+    found: FoundChange | None = None
+    hunks: list[ReviewHunk] = field(default_factory=list)
+    """Hunks that appeared or changed state."""
+    restored: bool = False
+    """``hunks`` are what an earlier run left pending: shown, never followed to."""
+    groups: list[ReviewGroup] = field(default_factory=list)
+    """Groups of bulk changes that appeared, grew or were decided."""
+    notice: str | None = None
+    """Something the user should know (changes that could not be reviewed)."""
+
+
+Listener = Callable[[ReviewEvent], None]
+
+
+class ReviewView(Protocol):
+    """The editor side's view of review: what it may read, and the user's decisions and saves.
+    Nothing of the queue's own parts: hunks and groups are read, never changed, here."""
+
+    @property
+    def mode(self) -> Mode: ...
+
+    def hunks(self) -> list[ReviewHunk]: ...
+
+    def of_path(self, path: str) -> list[ReviewHunk]:
+        """One file's hunks, oldest first."""
+        ...
+
+    def known(self, path: str) -> str | None:
+        """The file's text as review last saw it (where its hunks' lines are counted)."""
+        ...
+
+    def select(
+        self,
+        *,
+        hunk_ids: Iterable[str] | None = None,
+        path: str | None = None,
+        tool_call_id: str | None = None,
+        session_id: str | None = None,
+    ) -> list[ReviewHunk]: ...
+
+    def groups(self) -> list[ReviewGroup]: ...
+
+    async def decide(self, hunks: list[ReviewHunk], accept: bool) -> list[dict[str, Any]]: ...
+
+    async def decide_groups(
+        self, groups: list[ReviewGroup], accept: bool
+    ) -> list[dict[str, Any]]: ...
+
+    def saved_by_editor(self, path: Path, text: str) -> None:
+        """The editor saved ``text`` to ``path``: not a change of the agent's."""
+        ...
+
+
+@dataclass(frozen=True)
+class AgentReview:
+    """Review's parts that live as long as one agent: its turns' checkpoints and the
+    documents its writes go through."""
+
+    turns: TurnWatch
+    documents: ReviewingDocuments
+
+
+class Review:
+    """The owner of review for one workspace root (see the module docstring)."""
+
+    def __init__(
+        self,
+        documents: DocumentSource,
+        mode: Mode = "after-write",
+        listener: Listener | None = None,
+        store_for: StoreFor = CheckpointStore,
+    ) -> None:
+        self.documents = documents
+        self.queue = ReviewQueue(documents, mode, self._hunks_changed)
+        self.queue.bulk.on_change = self._groups_changed
+        self._store_for = store_for
+        self.listener: Listener = listener or (lambda _event: None)
+        """Told every ``ReviewEvent`` (the front end's ``review_changed``)."""
+        self.pending: PendingReview | None = None
+        self._loading = False
+        self._opened = False
+
+    def for_agent(self) -> AgentReview:
+        """The parts of review one agent needs, built around this queue: a change the agent
+        makes, written through us or found on disk, is recorded here and told as an event."""
+        turns = TurnWatch(self.queue, self._store_for)
+        turns.on_found = self._found
+        turns.on_notice = lambda message: self.listener(ReviewEvent(notice=message))
+        return AgentReview(turns, ReviewingDocuments(self.documents, self.queue, turns))
+
+    # -- events ---------------------------------------------------------------------------------
+
+    def _found(
+        self,
+        session_id: str,
+        tool_call_id: str | None,
+        path: str,
+        before: str | None,
+        after: str | None,
+    ) -> None:
+        self.listener(ReviewEvent(found=FoundChange(session_id, tool_call_id, path, before, after)))
+
+    def _hunks_changed(self, hunks: list[ReviewHunk]) -> None:
+        if self.pending is not None:
+            self.pending.changed(self.queue)
+        self.listener(ReviewEvent(hunks=hunks, restored=self._loading))
+
+    def _groups_changed(self, groups: list[ReviewGroup]) -> None:
+        if self.pending is not None:
+            self.pending.changed(self.queue, groups=True)
+        self.listener(ReviewEvent(groups=groups))
+
+    # -- kept on disk ---------------------------------------------------------------------------
+
+    async def open(self, root: str | Path, mode: Mode) -> list[ReviewHunk]:
+        """Keep the queue in ``root`` from now on, and take back what an earlier run left
+        pending there (once: later calls only set the mode)."""
+        self.queue.mode = mode
+        if mode == "off" or self._opened:
+            return []
+        self._opened = True
+        pending = PendingReview(await asyncio.to_thread(Path(root).resolve))
+        stored = await pending.stored()
+        groups = await pending.stored_groups()
+        self.pending = pending  # not before: a write meanwhile would replace what is read
+        self._loading = True  # adopt tells of its hunks at once
+        try:
+            adopted = self.queue.adopt(stored)
+            taken = self.queue.bulk.adopt(groups)
+        finally:
+            self._loading = False
+        if not adopted and self.queue.hunks:
+            pending.changed(self.queue)  # hunks made while it was read
+        if not taken and self.queue.bulk.groups:
+            pending.changed(self.queue, groups=True)
+        return adopted
+
+    async def flush(self) -> None:
+        if self.pending is not None:
+            await self.pending.flush()
+
+    # -- the editor side's view (``ReviewView``) -------------------------------------------------
+
+    @property
+    def mode(self) -> Mode:
+        return self.queue.mode
+
+    def hunks(self) -> list[ReviewHunk]:
+        return list(self.queue.hunks.values())
+
+    def of_path(self, path: str) -> list[ReviewHunk]:
+        return self.queue.of_path(path)
+
+    def known(self, path: str) -> str | None:
+        return self.queue.known.get(path)
+
+    def select(
+        self,
+        *,
+        hunk_ids: Iterable[str] | None = None,
+        path: str | None = None,
+        tool_call_id: str | None = None,
+        session_id: str | None = None,
+    ) -> list[ReviewHunk]:
+        return self.queue.select(
+            hunk_ids=hunk_ids, path=path, tool_call_id=tool_call_id, session_id=session_id
+        )
+
+    def groups(self) -> list[ReviewGroup]:
+        return list(self.queue.bulk.groups.values())
+
+    async def decide(self, hunks: list[ReviewHunk], accept: bool) -> list[dict[str, Any]]:
+        return await self.queue.decide(hunks, accept)
+
+    async def decide_groups(self, groups: list[ReviewGroup], accept: bool) -> list[dict[str, Any]]:
+        return await self.queue.bulk.decide(groups, accept)
+
+    def saved_by_editor(self, path: Path, text: str) -> None:
+        self.queue.saved_by_editor(path, text)

@@ -1,0 +1,70 @@
+"""Review's owner (``review.owner``): its parts built in one place, everything it has to say in
+one event, in order, and what the editor side reads of it."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from acp_editor.review.owner import Review, ReviewEvent
+from acp_editor.services.documents import DiskDocuments
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="checkpoints need git")
+
+
+@pytest.fixture
+def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("ACP_EDITOR_STATE_DIR", str(tmp_path / "state"))
+    work = (tmp_path / "w").resolve()
+    work.mkdir()
+    (work / "a.txt").write_text("one\ntwo\n")
+    return work
+
+
+async def test_a_change_found_on_disk_is_told_before_its_hunks_in_one_stream(root: Path) -> None:
+    events: list[ReviewEvent] = []
+    review = Review(DiskDocuments(), listener=events.append)
+    turns = review.for_agent().turns
+    assert await turns.begin("s1", [str(root)]) is not None
+    (root / "a.txt").write_text("one\nTWO\n")
+    await turns.end("s1", "call-1")
+
+    found, recorded = events
+    assert found.found is not None and not found.hunks
+    assert (found.found.tool_call_id, found.found.path) == ("call-1", str(root / "a.txt"))
+    assert (found.found.before, found.found.after) == ("one\ntwo\n", "one\nTWO\n")
+    (hunk,) = recorded.hunks
+    assert recorded.found is None and not recorded.restored
+    # The editor side's view reads what the queue holds.
+    assert review.hunks() == [hunk] == review.of_path(str(root / "a.txt"))
+    assert review.known(str(root / "a.txt")) == "one\nTWO\n"
+    assert review.select(session_id="s1", tool_call_id="call-1") == [hunk]
+
+
+async def test_a_burst_is_one_groups_event_not_an_event_per_file(root: Path) -> None:
+    events: list[ReviewEvent] = []
+    review = Review(DiskDocuments(), listener=events.append)
+    turns = review.for_agent().turns
+    assert await turns.begin("s1", [str(root)]) is not None
+    (root / "gen").mkdir()
+    for n in range(30):
+        (root / "gen" / f"f{n}.txt").write_text(f"{n}\n")
+    await turns.end("s1", "call-1")
+
+    assert [e for e in events if e.found or e.hunks] == []  # no preview or hunk per file
+    (group,) = {g.group_id: g for e in events for g in e.groups}.values()
+    assert review.groups() == [group] and len(group.files) == 30
+    results = await review.decide_groups([group], accept=False)
+    assert results and not (root / "gen" / "f0.txt").exists()  # the creations went back
+    assert (root / "a.txt").read_text() == "one\ntwo\n"  # and nothing else
+
+
+async def test_what_review_cannot_see_is_a_notice_in_the_same_stream(root: Path) -> None:
+    events: list[ReviewEvent] = []
+    review = Review(DiskDocuments(), listener=events.append)
+    turns = review.for_agent().turns
+    assert turns.on_notice is not None
+    turns.on_notice("3 files changed before the first checkpoint")
+    assert [e.notice for e in events] == ["3 files changed before the first checkpoint"]
