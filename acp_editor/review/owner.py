@@ -143,7 +143,7 @@ class Review:
     def for_agent(self) -> AgentReview:
         """The parts of review one agent needs, built around this queue: a change the agent
         makes, written through us or found on disk, is recorded here and told as an event."""
-        turns = TurnWatch(self.queue, self._store_for)
+        turns = TurnWatch(self.queue, self._store_for, self.documents)
         turns.on_found = self._found
         turns.on_notice = lambda message: self.listener(ReviewEvent(notice=message))
         return AgentReview(turns, ReviewingDocuments(self.documents, self.queue, turns))

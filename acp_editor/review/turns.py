@@ -31,6 +31,7 @@ from acp_editor.services.retention.plumbing import session_ref
 if TYPE_CHECKING:
     from acp_editor.review.groups import ReviewGroup
     from acp_editor.review.queue import ReviewQueue
+    from acp_editor.services.documents import DocumentSource
 
 log = get_logger("review.turns")
 
@@ -64,8 +65,16 @@ class Turn:
 
 
 class TurnWatch:
-    def __init__(self, queue: ReviewQueue, store_for: StoreFor = CheckpointStore) -> None:
+    def __init__(
+        self,
+        queue: ReviewQueue,
+        store_for: StoreFor = CheckpointStore,
+        documents: DocumentSource | None = None,
+    ) -> None:
         self.queue = queue
+        self.documents = documents or queue.documents
+        """Where open buffers take a change found on disk before review records it (the editor
+        side's documents: the one place a found change crosses to the editor before its event)."""
         self._store_for = store_for
         queue.bulk.store_for = store_for  # groups read and keep this watch's checkpoints
         self._stores: dict[Path, CheckpointStore] = {}
@@ -336,7 +345,7 @@ class TurnWatch:
             session_id, tool_call_id, store.root, folder, earlier + changes, seen, into
         )
         self._bursts.setdefault(session_id, set()).add(group.group_id)
-        documents = self.queue.documents
+        documents = self.documents
         held = documents.held_paths()
         for change in changes:
             if str(change.path) in held:
@@ -393,7 +402,7 @@ class TurnWatch:
             if raw is not None and before is None:
                 return _not_text(change)
         # Open buffers first: review places its hunks in the text the editor holds.
-        await self.queue.documents.disk_changed(change.path, before, after)
+        await self.documents.disk_changed(change.path, before, after)
         if self.on_found is not None:
             self.on_found(session_id, tool_call_id, str(change.path), before, after)
         self.queue.record_applied(
@@ -451,7 +460,7 @@ class TurnWatch:
     async def restore(self, plan: list[Restore]) -> None:
         """Carry out a plan: the disk first, then whatever holds the files open (merged, so
         unsaved edits in them are kept)."""
-        documents = self.queue.documents
+        documents = self.documents
         for step in plan:
             await asyncio.to_thread(_put, step.path, step.before)
             self.written(step.path, step.before)
