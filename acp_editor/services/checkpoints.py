@@ -62,6 +62,13 @@ each (every file "big" for that run: 20,000 new files, 5.2 s of creating loose o
 0.85 s on this machine; we never ask git for deltas or textual diffs of those blobs, which is
 all it gives up). Fewer stay loose: a pack per turn slowed every lookup down over 300 turns."""
 
+_KEEP_HEAP = "glibc.malloc.trim_threshold=67108864"
+"""For our git runs (``GLIBC_TUNABLES``; other C libraries ignore it): give freed memory back to
+the system only past 64 MB. A packed ``update-index`` sets up zlib (about 300 KB) for each file
+and frees it again; by default glibc hands that back at once and takes it again for the next
+file (four ``brk`` a file, and fresh pages to fault in): 20,000 changed files, 2.3-2.5 s ->
+0.6-1.3 s on this machine. A git run is short-lived: what it keeps is gone when it exits."""
+
 _BYTES_AS_THEY_ARE = b"* -text !eol -crlf -filter -ident -working-tree-encoding\n"
 """Our store's ``info/attributes`` (above every ``.gitattributes``): a checkpoint keeps a file's
 bytes, never a normalized copy (``text=auto`` would have put a CRLF file back with LF)."""
@@ -132,6 +139,8 @@ class CheckpointStore:
             GIT_TERMINAL_PROMPT="0",
             LC_ALL="C",
         )
+        tunables = env.get("GLIBC_TUNABLES")
+        env["GLIBC_TUNABLES"] = f"{tunables}:{_KEEP_HEAP}" if tunables else _KEEP_HEAP
         return env
 
     async def _git(

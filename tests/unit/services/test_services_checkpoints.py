@@ -12,7 +12,13 @@ from typing import Any
 
 import pytest
 
-from acp_editor.services.checkpoints import EMPTY_TREE, Change, CheckpointError, CheckpointStore
+from acp_editor.services.checkpoints import (
+    EMPTY_TREE,
+    PACKED_FROM,
+    Change,
+    CheckpointError,
+    CheckpointStore,
+)
 
 
 @pytest.fixture
@@ -318,3 +324,31 @@ async def test_a_listing_that_gives_up_on_a_file_being_written_falls_back(root: 
     checkpoints._git = flaky  # type: ignore[method-assign]
     second = await checkpoints.snapshot()
     assert [c.path for c in await checkpoints.changes(first, second)] == [root / "src" / "a.py"]
+
+
+@pytest.mark.parametrize("count", [1, PACKED_FROM + 36])
+async def test_a_file_rewritten_at_once_with_its_size_and_time_is_still_found(
+    root: Path, count: int
+) -> None:
+    """A file rewritten with the same size within the same second as the checkpoint (its time
+    put back exactly, as a coarse clock would leave it) is still found: git takes such an entry
+    as "racily clean" and reads it again. Alone (a loose object) and among enough files for the
+    checkpoint to write a pack."""
+    folder = root / "gen"
+    folder.mkdir()
+    files = [folder / f"f{n}.js" for n in range(count)]
+    for path in files:
+        path.write_text("one\n")
+    checkpoints = store(root)
+    before = await checkpoints.snapshot()
+    for text in ("two\n", "six\n"):
+        for path in files:
+            was = path.stat()
+            path.write_text(text)
+            os.utime(path, ns=(was.st_atime_ns, was.st_mtime_ns))
+        after = await checkpoints.snapshot()
+        found = await checkpoints.changes(before, after)
+        assert sorted(c.path for c in found) == sorted(files)
+        assert {c.status for c in found} == {"modified"}
+        assert await checkpoints.read(after, files[-1]) == text.encode()
+        before = after
