@@ -333,9 +333,9 @@ class AcpClient:
 
     async def _end_turn(self, session_id: str) -> None:
         roots = self.session(session_id).roots if session_id in self.sessions else []
-        await self.reviewing.end_turn(session_id, roots)
+        where = await self.reviewing.end_turn(session_id, roots)
         await self.reviewing.settle()  # looks at the turn's last tool calls come first
-        await self.turns.end(session_id, self.reviewing.late(session_id, roots))
+        await self.turns.end(session_id, self.reviewing.late(session_id, roots), where)
 
     async def undoable_session(self, current: str | None, roots: Sequence[str]) -> str:
         """The session to undo a turn of when none is named (``TurnWatch.undoable``)."""

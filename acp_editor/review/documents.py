@@ -29,6 +29,9 @@ if TYPE_CHECKING:
 
 log = get_logger("review.documents")
 
+CATCH_UP_S = 1.0
+"""The longest the turn's end waits for the file watch to take in the turn's last events
+(about its quiet step, ``services.watcher.QUIET_MS``); then it looks everywhere."""
 LATE_S = 1.0
 """Changes found this soon after a tool call that may change files ended, while no other runs,
 are that call's (its last writes reach the file watch a moment after it reports its end)."""
@@ -148,16 +151,24 @@ class ReviewingDocuments:
         if kept is not None and kept.take_ok():
             return
         await self.unwatch(session_id)
-        if self.turns.pending(session_id):  # a first checkpoint goes on: the prompt must not wait
-            self._spawn(self._start_watch(session_id))
+        big = self.turns.big(self.turns.roots(session_id))
+        if self.turns.pending(session_id) or big:
+            # The prompt does not wait: for a first checkpoint still being taken, or for the
+            # walk a big workspace's watch of every directory needs (looks go everywhere until
+            # the watch is ready).
+            self._spawn(self._start_watch(session_id, big))
             return
-        await self._start_watch(session_id)
+        await self._start_watch(session_id, big)
 
-    async def _start_watch(self, session_id: str) -> None:
-        directories = await self.turns.directories(session_id)
-        if not directories:
+    async def _start_watch(self, session_id: str, everywhere: bool) -> None:
+        """A watch of the directories that hold files of the turn's checkpoint; ``everywhere``:
+        of every directory where such a file may appear (``complete``: a look the watch starts
+        may then stand for a look everywhere at the turn's end)."""
+        directories = await self.turns.directories(session_id, everywhere)
+        if not directories or not self.turns.running(session_id):
             return
         watch = DirectoryWatch(directories, lambda: self._look_live(session_id))
+        watch.complete = everywhere
         self._watches[session_id] = watch
         watch.start()
 
@@ -167,15 +178,27 @@ class ReviewingDocuments:
         watch = self._watches.get(session_id)
         return watch.take() if watch is not None and self.turns.big(roots) else None
 
-    async def end_turn(self, session_id: str, roots: list[str]) -> None:
+    async def end_turn(self, session_id: str, roots: list[str]) -> set[Path] | None:
         """The turn is over: stop the watch, or keep it until the next turn in a big workspace,
-        where what it sees meanwhile spares that turn's checkpoint a look everywhere."""
+        where what it sees meanwhile spares that turn's checkpoint a look everywhere. Where the
+        turn's last look must look: None for everywhere; in a big workspace, what the watch
+        saw, once it has taken in every event of the turn (``caught_up``) and still watches
+        every directory (a new one's files are not watched: then everywhere, and a new watch
+        for the next turn)."""
         self._live_waiting.discard(session_id)
         watch = self._watches.get(session_id)
         if not self.turns.big(roots):
             await self.unwatch(session_id)
-        elif watch is not None:
+            return None
+        if watch is None:
+            return None
+        if watch.complete and await watch.caught_up(CATCH_UP_S) and watch.complete:
+            return watch.take()
+        if watch.complete:
             watch.covered()  # the turn's end looks everywhere next
+        else:
+            await self.unwatch(session_id)
+        return None
 
     def late(self, session_id: str, roots: list[str]) -> str | None:
         """Who the turn's last look goes to in a big workspace: the tool call that ended a
@@ -266,6 +289,10 @@ class ReviewingDocuments:
                     continue
                 paths = None
             await self.turns.look(session_id, call, paths)
+            if paths and watch is not None and not self.turns.running(session_id):
+                # The turn ended meanwhile and its end may have looked without them (a look
+                # that waited for it is skipped): the next turn's checkpoint looks there.
+                watch.give_back(paths)
 
     def _spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coro)

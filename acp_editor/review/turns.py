@@ -252,6 +252,11 @@ class TurnWatch:
             return []
         async with self._lock:
             found: list[Change] = []
+            if self._turns.get(session_id) is not turn:
+                # The turn ended while this look waited: its end looked after everything, and
+                # a look now would only hold up the next turn's checkpoint (100-190 ms at
+                # 100,000 files, bench/scale.py).
+                return found
             try:
                 await self._ready(turn)
                 for root, seen in list(turn.seen.items()):
@@ -355,25 +360,34 @@ class TurnWatch:
                 if (raw is None or before is not None) and (after is not None or not change.new):
                     await documents.disk_changed(change.path, before, after)
 
-    async def directories(self, session_id: str) -> list[Path]:
-        """The directories the running turn's checkpoints hold files in (where to watch)."""
+    async def directories(self, session_id: str, everywhere: bool = False) -> list[Path]:
+        """The directories the running turn's checkpoints hold files in (where to watch);
+        ``everywhere``: every other directory a file that counts may appear in too (empty ones,
+        ones holding only ignored files), so that a watch of them all misses nothing."""
         turn = self._turns.get(session_id)
         found: list[Path] = []
         try:
             if turn is not None:
                 await self._ready(turn)
             for root, base in list(turn.base.items()) if turn is not None else []:
-                found += await self._store(root).directories(base)
+                store = self._store(root)
+                found += await store.directories(base)
+                if everywhere:
+                    found += await _other_directories(store)
         except CheckpointError as exc:
             log.info("no directories to watch: %s", exc)
             return []
         return found
 
-    async def end(self, session_id: str, late: str | None = None) -> list[Change]:
-        """The turn is over: what is left becomes review (a look everywhere), attributed to the
-        turn, or to ``late``: the tool call that ended a moment ago, when the file watch may
-        not have told its last writes yet (``ReviewingDocuments.late``)."""
-        found = await self.look(session_id, late)
+    async def end(
+        self, session_id: str, late: str | None = None, paths: set[Path] | None = None
+    ) -> list[Change]:
+        """The turn is over: what is left becomes review, attributed to the turn, or to
+        ``late``: the tool call that ended a moment ago, when the file watch may not have told
+        its last writes yet (``ReviewingDocuments.late``). ``paths``: the only places files
+        changed since the last look (a file watch that has taken in the whole turn), else
+        None: everywhere."""
+        found = await self.look(session_id, late, paths)
         self._turns.pop(session_id, None)
         return found
 
@@ -492,6 +506,24 @@ def _put(path: Path, text: str | None) -> None:
     with contextlib.suppress(OSError):
         os.chmod(tmp, stat.S_IMODE(path.stat().st_mode))  # the file keeps its mode
     os.replace(tmp, path)
+
+
+async def _other_directories(store: CheckpointStore) -> list[Path]:
+    """Directories without a file of the last checkpoint that are not ignored, and all
+    below them: git names each by its top one (``--directory``), the rest is a walk of what is
+    there (empty folders, or folders of ignored files only: small as a rule)."""
+    out = await store.git("ls-files", "-z", "--others", "--directory", "--exclude-standard")
+    tops = [store.root / os.fsdecode(raw) for raw in out.split(b"\0") if raw.endswith(b"/")]
+    return await asyncio.to_thread(_with_subdirectories, tops)
+
+
+def _with_subdirectories(tops: list[Path]) -> list[Path]:
+    found: list[Path] = []
+    for top in tops:
+        for folder, subfolders, _files in os.walk(top):
+            found.append(Path(folder))
+            subfolders[:] = [d for d in subfolders if d != ".git"]
+    return found
 
 
 def _not_text(change: Change) -> bool:

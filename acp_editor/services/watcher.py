@@ -17,6 +17,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import itertools
+import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,12 +28,14 @@ from acp_editor.log import get_logger
 
 log = get_logger("services.watcher")
 
-QUIET_MS = 150
+QUIET_MS = 50
 """A batch is handed on once the workspace has been quiet this long..."""
 LONGEST_MS = 1000
 """...or once it has been collecting this long (a command that writes without pause)."""
 MOST_DIRECTORIES = 20_000
 """More directories than this are not watched live (each is one kernel watch)."""
+ADDED = 1
+"""``watchfiles.Change.added`` (the module is imported only when a watch starts)."""
 
 
 PRELOAD = ("watchfiles", "anyio._backends._asyncio")
@@ -67,6 +73,18 @@ class DirectoryWatch:
         self._seen_all = not catch_up
         """Whether a look everywhere has been made since the watches were in place (the first
         ``take`` says "everywhere" unless a checkpoint after them covers it)."""
+        self.complete = True
+        """Whether every directory that may hold a file of the workspace is watched: False once
+        a directory appeared (its files are not watched) or a watched one was removed or made
+        again (its watch is gone). ``take`` still says where changes were seen (a new
+        directory's path covers what it holds), but only a complete watch can tell that
+        nothing changed anywhere else."""
+        self._watched = frozenset(directories)
+        self._marks: Path | None = None
+        """A private directory watched with the others: a file made there is told after every
+        event before it (one kernel queue), which is how ``caught_up`` knows."""
+        self._waiting: dict[str, asyncio.Future[None]] = {}
+        self._numbers = itertools.count(1)
 
     def start(self) -> None:
         if len(self.directories) > MOST_DIRECTORIES:
@@ -95,6 +113,10 @@ class DirectoryWatch:
             return None
         return taken
 
+    def give_back(self, paths: set[Path]) -> None:
+        """Paths taken for a look that did not happen: the next ``take`` has them again."""
+        self._paths.update(paths)
+
     async def _run(self) -> None:
         try:  # in a worker thread: the first import takes a while, follow-along must not wait
             module = await asyncio.to_thread(importlib.import_module, "watchfiles")
@@ -102,8 +124,14 @@ class DirectoryWatch:
             self._fail("watchfiles is not installed")
             return
         existing = [d for d in self.directories if d.is_dir()]
+        try:
+            self._marks = Path(tempfile.mkdtemp(prefix="acp-editor-watch-"))
+        except OSError as exc:
+            log.info("no marks for the watch: %s", exc)
+        marks = [self._marks] if self._marks is not None else []
         batches = module.awatch(
             *existing,
+            *marks,
             watch_filter=None,  # checkpoints decide what counts
             debounce=LONGEST_MS,
             step=QUIET_MS,
@@ -124,14 +152,59 @@ class DirectoryWatch:
                 if self._stop.is_set():  # stopped meanwhile: nobody wants to hear of it
                     await batches.aclose()
                     break
-                self._paths.update(Path(path) for _kind, path in changes)
-                self.on_change()
+                if await self._took(changes):
+                    self.on_change()
                 batch = asyncio.ensure_future(anext(batches))
         except StopAsyncIteration:
             if not self._stop.is_set():
                 self._fail("the watch ended")
         except (OSError, RuntimeError) as exc:
             self._fail(str(exc))
+
+    async def _took(self, changes: set[tuple[int, str]]) -> bool:
+        """Keep a batch's paths; whether it holds any but our marks."""
+        marks = str(self._marks) if self._marks is not None else None
+        paths: set[Path] = set()
+        added: list[str] = []
+        came: list[asyncio.Future[None]] = []
+        for kind, raw in changes:
+            if marks is not None and os.path.dirname(raw) == marks:
+                waiting = self._waiting.pop(raw, None)
+                if waiting is not None:
+                    came.append(waiting)
+                continue
+            path = Path(raw)
+            paths.add(path)
+            if path in self._watched:
+                self.complete = False  # removed or made again: its watch is gone
+            elif kind == ADDED:
+                added.append(raw)
+        if added and self.complete and await asyncio.to_thread(_any_directory, added):
+            self.complete = False
+        self._paths.update(paths)
+        for waiting in came:  # only now: whoever waits for a mark reads what came before it
+            if not waiting.done():
+                waiting.set_result(None)
+        return bool(paths)
+
+    async def caught_up(self, timeout: float) -> bool:
+        """Wait until every file event that happened before this call has been taken in (a
+        mark made now comes back through the same kernel queue after them); False when the
+        watch cannot say within ``timeout`` seconds."""
+        if not self.take_ok() or self._marks is None or not self.ready.is_set():
+            return False
+        mark = self._marks / str(next(self._numbers))
+        seen = self._waiting[str(mark)] = asyncio.get_running_loop().create_future()
+        try:
+            await asyncio.to_thread(mark.touch)
+            await asyncio.wait_for(seen, timeout)
+        except (OSError, TimeoutError):
+            return False
+        finally:
+            self._waiting.pop(str(mark), None)
+            with contextlib.suppress(OSError):
+                mark.unlink()
+        return self.take_ok()
 
     def _fail(self, why: str) -> None:
         self.failed = why
@@ -140,6 +213,8 @@ class DirectoryWatch:
 
     async def stop(self) -> None:
         self._stop.set()
+        if self._marks is not None:
+            shutil.rmtree(self._marks, ignore_errors=True)
         task = self._task
         if task is None:
             return
@@ -149,3 +224,7 @@ class DirectoryWatch:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+
+
+def _any_directory(paths: list[str]) -> bool:
+    return any(os.path.isdir(p) for p in paths)

@@ -15,6 +15,7 @@ from acp_editor.review.queue import ReviewQueue
 from acp_editor.review.turns import TurnWatch
 from acp_editor.services.checkpoints import CheckpointError, CheckpointStore
 from acp_editor.services.documents import DiskDocuments
+from acp_editor.services.watcher import DirectoryWatch
 from acp_editor.session.state import SessionState
 from tests.support.lsp import wait_until
 
@@ -212,30 +213,47 @@ async def test_a_live_look_looks_only_where_the_watch_saw_changes(tmp_path: Path
     assert live.attributed() == {"a.txt": "t1", "unseen.txt": None}
 
 
+class BigTurns:
+    """Turns in a workspace taken for a big one (``BIG_S`` 0), as ``agent.client`` runs them."""
+
+    def __init__(self, root: Path) -> None:
+        self.live = LiveTurn(root)
+        self.roots = [str(root)]
+        self.where: list[set[Path] | None] = []
+        """Where each turn's end looked (None: everywhere)."""
+
+    async def begin(self) -> DirectoryWatch:
+        live = self.live
+        await live.turns.begin("s1", self.roots, live.reviewing.begin_paths("s1", self.roots))
+        await live.reviewing.watch("s1")
+        await live.reviewing.settle()  # a big workspace's watch starts in the background
+        watch = live.reviewing._watches["s1"]
+        await wait_until(watch.ready.is_set)
+        await live.reviewing.settle()  # its first look (everywhere) is over
+        return watch
+
+    async def end(self) -> None:
+        live = self.live
+        where = await live.reviewing.end_turn("s1", self.roots)
+        self.where.append(where)
+        await live.reviewing.settle()
+        await live.turns.end("s1", live.reviewing.late("s1", self.roots), where)
+
+
 async def test_in_a_big_workspace_the_watch_stays_between_turns_and_looks_start_from_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Where a look everywhere is slow (BIG_S; any workspace here), the file watch is kept
     between turns: the next turn's checkpoint looks only where it saw changes (the user's edit
-    between turns is in it, not in review), a tool call's end the watch saw nothing of yet
-    waits for the watch (its report goes to the call), and the turn's end still looks
-    everywhere."""
+    between turns is in it, not in review), and a tool call's end the watch saw nothing of yet
+    waits for the watch (its report goes to the call)."""
     monkeypatch.setattr(turns_module, "BIG_S", 0.0)
     root = workspace(tmp_path)
-    live = LiveTurn(root)
-    roots = [str(root)]
+    big = BigTurns(root)
+    live, roots = big.live, big.roots
+    begin, end = big.begin, big.end
 
-    async def begin() -> None:
-        await live.turns.begin("s1", roots, live.reviewing.begin_paths("s1", roots))
-        await live.reviewing.watch("s1")
-
-    async def end() -> None:
-        await live.reviewing.end_turn("s1", roots)
-        await live.reviewing.settle()
-        await live.turns.end("s1", live.reviewing.late("s1", roots))
-
-    await begin()
-    watch = live.reviewing._watches["s1"]
+    watch = await begin()
     await wait_until(watch.ready.is_set)
     await live.reviewing.settle()
     await end()
@@ -245,8 +263,7 @@ async def test_in_a_big_workspace_the_watch_stays_between_turns_and_looks_start_
     assert live.reviewing.begin_paths("s1", roots) == {root / "a.txt"}
     (root / "a.txt").write_text("the user's, between turns, again\n")
     await wait_until(lambda: bool(watch._paths))
-    await begin()  # its checkpoint holds the user's text: not the agent's to review
-    assert live.reviewing._watches["s1"] is watch
+    assert await begin() is watch  # its checkpoint holds the user's text: not the agent's
     live.update(sessionUpdate="tool_call", toolCallId="e1", kind="edit", status="in_progress")
     (root / "gone.txt").write_text("the agent's\n")
     live.update(sessionUpdate="tool_call_update", toolCallId="e1", status="completed")
@@ -254,6 +271,49 @@ async def test_in_a_big_workspace_the_watch_stays_between_turns_and_looks_start_
     await end()
     assert live.attributed() == {"gone.txt": "e1"}
     await live.reviewing.close()
+
+
+async def test_a_big_workspaces_turn_end_looks_where_the_watch_saw_once_it_took_in_the_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The turn's end waits until the watch has taken in every event of the turn, then looks
+    only where it saw changes: a folder that was empty is watched too. A folder made during
+    the turn is not watched: that turn's end looks everywhere, and the next turn has a new
+    watch that covers it."""
+    monkeypatch.setattr(turns_module, "BIG_S", 0.0)
+    root = workspace(tmp_path)
+    (root / "empty").mkdir()
+    big = BigTurns(root)
+    await big.begin()
+    await big.end()
+    assert big.where == [None]  # the watch's first take: what came before it is not known
+
+    first = await big.begin()
+    (root / "a.txt").write_text("the agent's, at the turn's very end\n")
+    (root / "empty" / "new.txt").write_text("in a folder that was empty\n")
+    await big.end()
+    assert big.where[-1] == {root / "a.txt", root / "empty" / "new.txt"}
+    assert big.live.attributed() == {"a.txt": None, "new.txt": None}
+
+    assert await big.begin() is first
+    (root / "made").mkdir()
+    (root / "made" / "x.txt").write_text("in a folder of this turn\n")
+    await big.end()
+    assert big.where[-1] is None  # everywhere: the watch did not cover the new folder
+    assert "x.txt" in big.live.attributed()
+
+    second = await big.begin()
+    assert second is not first  # a new watch, of the new folder too
+    (root / "made" / "y.txt").write_text("watched now\n")
+    await big.end()
+    assert big.where[-1] is None  # what changed before it was in place is not known
+    assert "y.txt" in big.live.attributed()
+    assert await big.begin() is second
+    (root / "made" / "z.txt").write_text("seen by the watch\n")
+    await big.end()
+    assert big.where[-1] == {root / "made" / "z.txt"}
+    assert "z.txt" in big.live.attributed()
+    await big.live.reviewing.close()
 
 
 async def test_a_slow_first_checkpoint_lets_the_prompt_go_and_says_what_it_could_not_review(
