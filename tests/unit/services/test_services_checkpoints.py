@@ -7,11 +7,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from acp_editor.services import checkpoints as checkpoints_module
 from acp_editor.services.checkpoints import (
     EMPTY_TREE,
     PACKED_FROM,
@@ -327,28 +329,116 @@ async def test_a_listing_that_gives_up_on_a_file_being_written_falls_back(root: 
 
 
 @pytest.mark.parametrize("count", [1, PACKED_FROM + 36])
-async def test_a_file_rewritten_at_once_with_its_size_and_time_is_still_found(
+async def test_a_file_rewritten_with_its_size_in_the_same_second_is_found(
     root: Path, count: int
 ) -> None:
-    """A file rewritten with the same size within the same second as the checkpoint (its time
-    put back exactly, as a coarse clock would leave it) is still found: git takes such an entry
-    as "racily clean" and reads it again. Alone (a loose object) and among enough files for the
-    checkpoint to write a pack."""
+    """Files rewritten at once with the same size are found, alone (a loose object) and among
+    enough files for the checkpoint to write a pack. Twice: with the times the clock gives (most
+    likely all in one second), and with every write's time pinned to one second ahead of ours
+    (a coarse or skewed clock): then the stat data tell nothing, and only git's "racily clean"
+    check (an entry no older than the index is read again) can."""
     folder = root / "gen"
     folder.mkdir()
     files = [folder / f"f{n}.js" for n in range(count)]
-    for path in files:
-        path.write_text("one\n")
-    checkpoints = store(root)
-    before = await checkpoints.snapshot()
-    for text in ("two\n", "six\n"):
+    ahead = (time.time_ns() // 10**9 + 3600) * 10**9
+
+    def write(text: str, pinned: bool) -> None:
         for path in files:
-            was = path.stat()
             path.write_text(text)
-            os.utime(path, ns=(was.st_atime_ns, was.st_mtime_ns))
-        after = await checkpoints.snapshot()
-        found = await checkpoints.changes(before, after)
-        assert sorted(c.path for c in found) == sorted(files)
-        assert {c.status for c in found} == {"modified"}
-        assert await checkpoints.read(after, files[-1]) == text.encode()
-        before = after
+            if pinned:
+                os.utime(path, ns=(ahead, ahead))
+
+    checkpoints = store(root)
+    for pinned in (False, True):
+        write("one\n", pinned)
+        before = await checkpoints.snapshot()
+        for text in ("two\n", "six\n"):
+            write(text, pinned)
+            after = await checkpoints.snapshot()
+            found = await checkpoints.changes(before, after)
+            assert sorted(c.path for c in found) == sorted(files)
+            assert {c.status for c in found} == {"modified"}
+            assert await checkpoints.read(after, files[-1]) == text.encode()
+            before = after
+
+
+def many_files(root: Path, count: int = PACKED_FROM + 36) -> list[Path]:
+    folder = root / "gen"
+    folder.mkdir(exist_ok=True)
+    files = [folder / f"f{n}.js" for n in range(count)]
+    for n, path in enumerate(files):
+        path.write_text(f"export const n = {n};\n")
+    return files
+
+
+def loose_objects(checkpoints: CheckpointStore) -> int:
+    return sum(1 for d in (checkpoints.store / "objects").glob("??") for _ in d.iterdir())
+
+
+async def test_a_checkpoint_of_many_files_writes_their_blobs_into_one_pack(root: Path) -> None:
+    checkpoints = store(root)
+    first = await checkpoints.snapshot()
+    loose = loose_objects(checkpoints)
+    files = many_files(root)
+    (root / "link.js").symlink_to("gen/f0.js")  # stored by update-index itself
+    second = await checkpoints.snapshot()
+    assert len(list((checkpoints.store / "objects" / "pack").glob("*.pack"))) == 1
+    assert loose_objects(checkpoints) - loose <= 3  # the new trees and the link, not a blob each
+    assert len(await checkpoints.changes(first, second)) == len(files) + 1
+    for n in (0, len(files) - 1):
+        assert await checkpoints.read(second, files[n]) == f"export const n = {n};\n".encode()
+    assert await checkpoints.read(second, root / "link.js") == b"gen/f0.js"
+
+
+async def test_a_file_that_changes_after_it_was_packed_is_taken_as_it_is(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pack written ahead is only a head start: update-index reads every file again, and
+    what it finds is what the checkpoint holds."""
+    checkpoints = store(root)
+    await checkpoints.snapshot()
+    files = many_files(root)
+    read = checkpoints_module._read_plain
+
+    def earlier(path: bytes, limit: int) -> bytes | None:
+        return b"what it held a moment ago\n" if path.endswith(b"/f7.js") else read(path, limit)
+
+    monkeypatch.setattr(checkpoints_module, "_read_plain", earlier)
+    tree = await checkpoints.snapshot()
+    assert await checkpoints.read(tree, files[7]) == b"export const n = 7;\n"
+
+
+async def test_many_files_are_still_packed_when_fast_import_fails(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checkpoints = store(root)
+    first = await checkpoints.snapshot()
+    loose = loose_objects(checkpoints)
+
+    real = subprocess.Popen
+
+    def no_fast_import(argv: list[str], *args: Any, **kw: Any) -> Any:
+        if "fast-import" in argv:
+            raise OSError("no fast-import here")
+        return real(argv, *args, **kw)
+
+    monkeypatch.setattr(subprocess, "Popen", no_fast_import)
+    files = many_files(root)
+    second = await checkpoints.snapshot()
+    assert len(await checkpoints.changes(first, second)) == len(files)
+    assert await checkpoints.read(second, files[3]) == b"export const n = 3;\n"
+    assert len(list((checkpoints.store / "objects" / "pack").glob("*.pack"))) == 1
+    assert loose_objects(checkpoints) - loose <= 2
+
+
+def test_only_a_plain_file_is_read_ahead(root: Path) -> None:
+    """A path that became a FIFO or a symlink since it was listed is left to update-index (a
+    FIFO is opened without waiting for a writer)."""
+    os.mkfifo(root / "fifo")
+    (root / "link").symlink_to("README.md")
+    plain = checkpoints_module._read_plain
+    assert plain(os.fsencode(root / "fifo"), 100) is None
+    assert plain(os.fsencode(root / "link"), 100) is None
+    assert plain(os.fsencode(root / "gone"), 100) is None
+    assert plain(os.fsencode(root / "README.md"), 100) == b"# hi\n"
+    assert plain(os.fsencode(root / "README.md"), 4) is None  # grew past the limit
