@@ -36,6 +36,12 @@ _DECODER = codecs.getincrementaldecoder("utf-8")
 _TERMINAL_META = frozenset({"terminal_output", "terminal_output_delta", "terminal_exit"})
 """The ``_meta`` keys of a v1 tool call that carry a terminal (most tool calls have none)."""
 
+KEEP_EXITED = 64
+"""Exited terminals remembered, the oldest forgotten first: a late update of one that ended a
+moment ago is still shown as before and its exit is not told twice, while a long session does not
+keep every command's terminal (bench/scale.py: one per turn, 0.1 MB over 300 turns). One forgotten
+and then updated again starts afresh (its exit told again): that takes 64 commands in between."""
+
 
 @dataclass
 class _Terminal:
@@ -48,6 +54,8 @@ class DisplayTerminals:
     def __init__(self, frontend: Frontend) -> None:
         self.frontend = frontend
         self._terminals: dict[tuple[str, str], _Terminal] = {}
+        self._exited: dict[tuple[str, str], None] = {}
+        """The exited ones among them, oldest first (a dict as an ordered set)."""
 
     def update(self, session_id: str, update: Any) -> None:
         """A raw ``session/update`` payload, in arrival order."""
@@ -101,6 +109,16 @@ class DisplayTerminals:
 
     # -- both -----------------------------------------------------------------------------------
 
+    def remembered(self) -> int:
+        """How many terminals are remembered (running, or among the last exited)."""
+        return len(self._terminals)
+
+    def forget_session(self, session_id: str) -> None:
+        """The session is closed: nothing of it is shown any more."""
+        for key in [k for k in self._terminals if k[0] == session_id]:
+            del self._terminals[key]
+            self._exited.pop(key, None)
+
     def _terminal(self, session_id: str, terminal_id: str) -> _Terminal:
         return self._terminals.setdefault((session_id, terminal_id), _Terminal())
 
@@ -123,6 +141,11 @@ class DisplayTerminals:
         if term.exited:
             return
         term.exited = True
+        self._exited[(session_id, terminal_id)] = None
+        while len(self._exited) > KEEP_EXITED:
+            oldest = next(iter(self._exited))
+            del self._exited[oldest]
+            self._terminals.pop(oldest, None)
         status = {
             "exitCode": code if isinstance(code, int) and not isinstance(code, bool) else None,
             "signal": signal if isinstance(signal, str) else None,

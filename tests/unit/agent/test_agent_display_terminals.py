@@ -6,7 +6,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from acp_editor.agent.display_terminals import DisplayTerminals
+from acp_editor.agent.display_terminals import KEEP_EXITED, DisplayTerminals
 from acp_editor.agent.frontend import Frontend
 
 
@@ -100,3 +100,48 @@ def test_malformed_terminal_updates_are_skipped() -> None:
     ):
         terminals.update("s", update)
     assert screen.output == {} and screen.exits == {}
+
+
+def _run(terminals: DisplayTerminals, session_id: str, terminal_id: str) -> None:
+    """One v2 command from its output to its end."""
+    chunk = {"sessionUpdate": "terminal_output_chunk", "terminalId": terminal_id}
+    terminals.update(session_id, {**chunk, "data": b64(b"out\n")})
+    end = {"sessionUpdate": "terminal_update", "terminalId": terminal_id}
+    terminals.update(session_id, {**end, "exitStatus": {"exitCode": 0}})
+
+
+def test_a_long_session_keeps_only_the_last_exited_terminals() -> None:
+    screen = Screen()
+    terminals = DisplayTerminals(screen)
+    for n in range(KEEP_EXITED * 3):
+        _run(terminals, "s", f"t{n}")
+    assert terminals.remembered() == KEEP_EXITED
+    assert len(screen.exits) == KEEP_EXITED * 3
+    # A late report of one that just ended is shown as before; its exit is not told twice.
+    last = f"t{KEEP_EXITED * 3 - 1}"
+    late = {"sessionUpdate": "terminal_update", "terminalId": last}
+    terminals.update("s", {**late, "output": {"data": b64(b"again\n")}, "exitStatus": {}})
+    assert screen.output[last] == "out\n\x1bcagain\n"
+
+
+def test_a_running_terminal_is_kept_while_others_come_and_go() -> None:
+    screen = Screen()
+    terminals = DisplayTerminals(screen)
+    chunk = {"sessionUpdate": "terminal_output_chunk", "terminalId": "long"}
+    terminals.update("s", {**chunk, "data": b64("é".encode()[:1])})  # half a character
+    for n in range(KEEP_EXITED * 2):
+        _run(terminals, "s", f"t{n}")
+    terminals.update("s", {**chunk, "data": b64("é".encode()[1:])})
+    assert screen.output["long"] == "é"
+    assert terminals.remembered() == KEEP_EXITED + 1
+
+
+def test_a_closed_session_is_forgotten() -> None:
+    screen = Screen()
+    terminals = DisplayTerminals(screen)
+    chunk = {"sessionUpdate": "terminal_output_chunk", "terminalId": "t", "data": b64(b"x")}
+    terminals.update("s1", chunk)
+    terminals.update("s2", chunk)
+    _run(terminals, "s1", "done")
+    terminals.forget_session("s1")
+    assert terminals.remembered() == 1
