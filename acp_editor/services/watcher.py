@@ -34,6 +34,9 @@ LONGEST_MS = 1000
 """...or once it has been collecting this long (a command that writes without pause)."""
 MOST_DIRECTORIES = 20_000
 """More directories than this are not watched live (each is one kernel watch)."""
+LOSSY_AT = 8192
+"""A batch this large may have lost events (the kernel queue holds 16,384 by default and
+watchfiles does not say when it overflowed): the watch no longer counts as complete."""
 ADDED = 1
 """``watchfiles.Change.added`` (the module is imported only when a watch starts)."""
 
@@ -163,6 +166,8 @@ class DirectoryWatch:
 
     async def _took(self, changes: set[tuple[int, str]]) -> bool:
         """Keep a batch's paths; whether it holds any but our marks."""
+        if len(changes) >= LOSSY_AT:
+            self.complete = False
         marks = str(self._marks) if self._marks is not None else None
         paths: set[Path] = set()
         added: list[str] = []

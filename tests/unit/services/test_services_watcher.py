@@ -53,3 +53,56 @@ def test_preload_imports_what_the_first_watch_would_import_in_the_event_loop() -
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+async def started(directories: list[Path]) -> DirectoryWatch:
+    watch = DirectoryWatch(directories, lambda: None)
+    watch.start()
+    await wait_until(watch.ready.is_set)
+    assert watch.take() is None  # the first take: what came before the watches is not known
+    return watch
+
+
+async def test_caught_up_holds_every_event_made_before_it(tmp_path: Path) -> None:
+    """Written, then asked at once (no wait for the batch): ``take`` has the path, because the
+    watch's own mark comes back through the same kernel queue after it."""
+    (tmp_path / "sub").mkdir()
+    watch = await started([tmp_path, tmp_path / "sub"])
+    for n in range(20):
+        (tmp_path / "sub" / f"f{n}.txt").write_text("x")
+        (tmp_path / "top.txt").write_text(str(n))
+        assert await watch.caught_up(5.0)
+        taken = watch.take()
+        assert taken is not None and tmp_path / "top.txt" in taken, n
+        assert tmp_path / "sub" / f"f{n}.txt" in taken
+    assert watch.complete
+    await watch.stop()
+    assert not await watch.caught_up(5.0)  # a stopped watch cannot say
+
+
+@pytest.mark.parametrize("how", ["a new folder", "a watched folder made again"])
+async def test_a_folder_the_watch_does_not_cover_makes_it_incomplete(
+    tmp_path: Path, how: str
+) -> None:
+    (tmp_path / "sub").mkdir()
+    watch = await started([tmp_path, tmp_path / "sub"])
+    if how == "a new folder":
+        (tmp_path / "new").mkdir()
+    else:
+        (tmp_path / "sub").rmdir()
+        (tmp_path / "sub").mkdir()
+    assert await watch.caught_up(5.0)
+    assert not watch.complete
+    await watch.stop()
+
+
+async def test_a_huge_batch_may_have_lost_events(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(watcher, "LOSSY_AT", 10)
+    watch = await started([tmp_path])
+    for n in range(10):
+        (tmp_path / f"f{n}.txt").write_text("x")
+    assert await watch.caught_up(5.0)
+    assert not watch.complete
+    await watch.stop()
