@@ -290,6 +290,7 @@ class AcpClient:
             self.asker.cancel(session)
             self.elicitor.cancel(session_id)
             await self.requests.terminals.close_session(session_id)
+        self.display.forget_session(session_id)  # terminals it showed that never said they ended
         mcp_servers.sessions_closed(self.config, [session_id])
         if tell_agent and self.supports(acp.SESSION_CLOSE):
             await self.connection.call(acp.SESSION_CLOSE, {"sessionId": session_id})
