@@ -59,6 +59,11 @@ class ReviewingDocuments:
         """Session -> its tool calls not finished yet, oldest first: live finds go to the last
         (a dict used as an ordered set: O(1) with the thousands an agent may leave open)."""
         self._watches: dict[str, DirectoryWatch] = {}
+        self._starting: dict[str, object] = {}
+        """Session -> the token of the watch being set up (gone: unwatched meanwhile)."""
+        self._start_tasks: set[asyncio.Task[None]] = set()
+        """Watches set up in the background. ``settle`` does not wait for them: a big
+        workspace's watch may be ready only after the turn that started it, for the next."""
         self._stopping: set[asyncio.Future[None]] = set()
         """Watches of ended turns still winding down (awaited on ``close``)."""
         queue.on_written = turns.written
@@ -151,22 +156,28 @@ class ReviewingDocuments:
         if kept is not None and kept.take_ok():
             return
         await self.unwatch(session_id)
+        token = self._starting[session_id] = object()
         big = self.turns.big(self.turns.roots(session_id))
         if self.turns.pending(session_id) or big:
             # The prompt does not wait: for a first checkpoint still being taken, or for the
             # walk a big workspace's watch of every directory needs (looks go everywhere until
             # the watch is ready).
-            self._spawn(self._start_watch(session_id, big))
+            starting = asyncio.ensure_future(self._start_watch(session_id, big, token))
+            self._start_tasks.add(starting)
+            starting.add_done_callback(self._start_tasks.discard)
             return
-        await self._start_watch(session_id, big)
+        await self._start_watch(session_id, big, token)
 
-    async def _start_watch(self, session_id: str, everywhere: bool) -> None:
+    async def _start_watch(self, session_id: str, everywhere: bool, token: object) -> None:
         """A watch of the directories that hold files of the turn's checkpoint; ``everywhere``:
         of every directory where such a file may appear (``complete``: a look the watch starts
         may then stand for a look everywhere at the turn's end)."""
         directories = await self.turns.directories(session_id, everywhere)
-        if not directories or not self.turns.running(session_id):
-            return
+        if self._starting.get(session_id) is not token:
+            return  # unwatched (or a newer watch asked for) meanwhile
+        del self._starting[session_id]
+        if not directories or not (everywhere or self.turns.running(session_id)):
+            return  # a small workspace's watch ends with its turn
         watch = DirectoryWatch(directories, lambda: self._look_live(session_id))
         watch.complete = everywhere
         self._watches[session_id] = watch
@@ -211,6 +222,7 @@ class ReviewingDocuments:
         The watch winds down in the background (watchfiles takes a step, ~140 ms, to notice):
         the turn's end does not wait for it, and it calls nobody any more."""
         self._live_waiting.discard(session_id)
+        self._starting.pop(session_id, None)
         watch = self._watches.pop(session_id, None)
         if watch is not None:
             stopping = asyncio.ensure_future(watch.stop())
@@ -218,6 +230,9 @@ class ReviewingDocuments:
             stopping.add_done_callback(self._stopping.discard)
 
     async def close(self) -> None:
+        self._starting.clear()  # watches still being set up are not started
+        if self._start_tasks:
+            await asyncio.gather(*list(self._start_tasks), return_exceptions=True)
         for session_id in list(self._watches):
             await self.unwatch(session_id)
         if self._stopping:

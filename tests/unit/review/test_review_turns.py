@@ -226,7 +226,8 @@ class BigTurns:
         live = self.live
         await live.turns.begin("s1", self.roots, live.reviewing.begin_paths("s1", self.roots))
         await live.reviewing.watch("s1")
-        await live.reviewing.settle()  # a big workspace's watch starts in the background
+        # A big workspace's watch is set up in the background (``settle`` does not wait).
+        await wait_until(lambda: "s1" in live.reviewing._watches)
         watch = live.reviewing._watches["s1"]
         await wait_until(watch.ready.is_set)
         await live.reviewing.settle()  # its first look (everywhere) is over
