@@ -213,7 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     if args.command == "mcp":
-        from acp_editor.mcp_bridge import main as bridge
+        from acp_editor.context.bridge import main as bridge
 
         return bridge(args.connect)
     configure(args.log_level, args.log_file)

@@ -32,10 +32,11 @@ LAYERS: list[tuple[str, ...]] = [
     ("services", "review"),
     # 3: the ACP link (we are the client).
     ("agent",),
-    # 4: the front ends: the LSP link and the demo's terminal view (and the scripted demo agent).
-    ("editor", "demo", "presets", "registry"),
+    # 4: the front ends: the LSP link and the demo's terminal view (and the scripted demo agent);
+    # the editor-context MCP server, which reads the editor's buffers.
+    ("editor", "context", "demo", "presets", "registry"),
     # 5: entry points.
-    ("cli", "__main__", "mcp_bridge"),
+    ("cli", "__main__"),
 ]
 """Imports may point to the same layer or below, never above."""
 

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 class EditorContext(Protocol):
-    """The editor-context MCP server as the agent side sees it (``editor/context_server.py``):
+    """The editor-context MCP server as the agent side sees it (``context/server.py``):
     an ``mcpServers`` entry and its token for each session set up: the token opens the call's
     folders at once (agents may connect before they answer) and is told the session's id with
     ``bind``."""

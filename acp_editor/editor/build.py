@@ -14,12 +14,12 @@ from typing import TYPE_CHECKING
 
 from pygls.uris import to_fs_path
 
+from acp_editor.context.calls import ContextCalls
+from acp_editor.context.server import ContextServer
+from acp_editor.context.tools import ContextTools
 from acp_editor.editor.agent_port import AgentFactory, AgentSide, AgentSlot
 from acp_editor.editor.commands import Commands
 from acp_editor.editor.conflicts import Conflicts
-from acp_editor.editor.context_calls import ContextCalls
-from acp_editor.editor.context_server import ContextServer
-from acp_editor.editor.context_tools import ContextTools
 from acp_editor.editor.documents import EditorDocuments
 from acp_editor.editor.frontend import EditorFrontend
 from acp_editor.editor.lifecycle import Lifecycle

@@ -42,7 +42,7 @@ class LinkOptions:
     agent: AgentConfig
     server_cwd: str = field(default_factory=os.getcwd)
     editor_context: bool = True
-    """Give every session the editor-context MCP server (``editor/context_server.py``)."""
+    """Give every session the editor-context MCP server (``context/server.py``)."""
 
 
 class EditorLink:

@@ -1,7 +1,7 @@
 """The editor-context MCP server's contract (docs/protocol.md, "The editor-context MCP
 server"): its name, its tools, and how the stdio bridge gets its session's token. Both ends read
-these: the sidecar (``editor/context_server.py``) and the bridge the agent starts
-(``mcp_bridge.py``)."""
+these: the sidecar (``context/server.py``) and the bridge the agent starts
+(``context/bridge.py``)."""
 
 from __future__ import annotations
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from acp_editor.editor.context_server import ContextServer
-from acp_editor.editor.context_tools import ContextTools
+from acp_editor.context.server import ContextServer
+from acp_editor.context.tools import ContextTools
 from acp_editor.editor.documents import EditorDocuments
 from acp_editor.protocol.editor_context import TOOLS
 from tests.support.fake_editor import FakeChannel

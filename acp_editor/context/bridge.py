@@ -3,8 +3,8 @@ starts it, on the official MCP Python SDK over stdio.
 
 The agent runs this command from the ``mcpServers`` entry acp-editor put in its session; the
 session's token comes in ``ACP_EDITOR_MCP_TOKEN``. Each tool call is forwarded to the running
-sidecar over its Unix socket (``editor/context_server.py``), which answers from the editor's
-buffers and review. The tools themselves are ``editor/context_mcp.py``'s, on the MCP SDK, which
+sidecar over its Unix socket (``context/server.py``), which answers from the editor's
+buffers and review. The tools themselves are ``context/sdk.py``'s, on the MCP SDK, which
 the sidecar does not import for agents that take stdio: its start and session set-up stay fast.
 """
 
@@ -59,7 +59,7 @@ class SidecarLink:
 
 
 async def serve(path: str, token: str) -> None:
-    from acp_editor.editor.context_mcp import build
+    from acp_editor.context.sdk import build
 
     link = await SidecarLink.connect(path, token)
 

@@ -1,7 +1,8 @@
 """The editor-context MCP server (``editor``) on the official MCP Python SDK: its tools, their
-descriptions and annotations, for either transport. The stdio bridge (``mcp_bridge.py``) forwards
-each call to the sidecar over its Unix socket; the HTTP endpoint (``context_http.py``) answers in
-the sidecar itself. Names and schemas are the contract in docs/protocol.md.
+descriptions and annotations, for either transport. The stdio bridge (``context/bridge.py``)
+forwards each call to the sidecar over its Unix socket; the HTTP endpoint
+(``context/over_http.py``) answers in the sidecar itself. Names and schemas are the contract in
+docs/protocol.md.
 
 Imported only where MCP is spoken (the SDK takes most of a second to import): never on the way
 to the first session of an agent that takes stdio.

@@ -6,7 +6,7 @@ Agents that do their own I/O read the disk; ACP v2 has no client ``fs/*`` at all
 how such an agent sees what the user sees. Each call is for one session and answers only for
 paths inside that session's roots: a path outside them is refused, never read.
 The tools' names and schemas are the contract in docs/protocol.md ("The editor-context MCP
-server"); the MCP side of it is ``acp_editor/mcp_bridge.py``.
+server"); the MCP side of it is ``acp_editor/context/bridge.py``.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from acp_editor.protocol import editor as proto
 from acp_editor.protocol.editor_context import TOOLS
 
 if TYPE_CHECKING:
+    from acp_editor.context.calls import ContextCalls
     from acp_editor.editor.channel import EditorChannel
     from acp_editor.editor.conflicts import Conflicts
-    from acp_editor.editor.context_calls import ContextCalls
     from acp_editor.editor.documents import EditorDocuments
     from acp_editor.review.owner import ReviewView
 

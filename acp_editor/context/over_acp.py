@@ -18,7 +18,7 @@ import itertools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from acp_editor.editor.context_tools import Caller, ContextTools, ToolRefused
+from acp_editor.context.tools import Caller, ContextTools, ToolRefused
 from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
 
@@ -47,7 +47,7 @@ class AcpConnection:
         from mcp.shared._context_streams import create_context_streams
         from mcp.shared.message import SessionMessage
 
-        from acp_editor.editor.context_mcp import build
+        from acp_editor.context.sdk import build
 
         async def call(tool: str, arguments: dict[str, Any], _ctx: Any) -> Any:
             caller = self._caller_of(self._token)

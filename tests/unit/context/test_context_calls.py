@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from acp_editor.editor.context_calls import ContextCalls
+from acp_editor.context.calls import ContextCalls
 from acp_editor.session.state import SessionState
 
 ROOT = Path("/work/project")

@@ -20,7 +20,7 @@ import socket
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from acp_editor.editor.context_tools import Caller, ContextTools, ToolRefused
+from acp_editor.context.tools import Caller, ContextTools, ToolRefused
 from acp_editor.log import get_logger
 
 log = get_logger("editor.context.http")
@@ -66,7 +66,7 @@ class HttpEndpoint:
         self._server = self._task = self.url = None
 
     def _app(self) -> Any:
-        from acp_editor.editor.context_mcp import build
+        from acp_editor.context.sdk import build
 
         async def call(tool: str, arguments: dict[str, Any], ctx: Any) -> Any:
             request = ctx.request_context.request

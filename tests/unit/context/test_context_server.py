@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from pygls.workspace import TextDocument
 
-from acp_editor.editor.context_server import ContextServer
-from acp_editor.editor.context_tools import ContextTools
+from acp_editor.context.server import ContextServer
+from acp_editor.context.tools import ContextTools
 from acp_editor.editor.documents import EditorDocuments
 from acp_editor.positions import path_to_uri
 from tests.support.fake_editor import FakeChannel
@@ -216,8 +216,8 @@ async def test_prepare_starts_the_http_endpoint_that_sessions_then_share(served)
 async def test_a_plain_editor_gets_the_conflicts_acp_editor_knows_as_diagnostics(
     tmp_path: Path,
 ) -> None:
+    from acp_editor.context.tools import Caller
     from acp_editor.editor.conflicts import BufferConflict, Conflicts
-    from acp_editor.editor.context_tools import Caller
     from acp_editor.text.merge import Conflict
 
     root = tmp_path / "project"

@@ -1,10 +1,10 @@
 """The sidecar's end of the editor-context MCP server: a token per session, and the way in for
-each transport. This module serves the stdio one; ``context_acp.py`` (MCP-over-ACP) and
-``context_http.py`` (HTTP on 127.0.0.1) are started from here when an agent needs them.
+each transport. This module serves the stdio one; ``context/over_acp.py`` (MCP-over-ACP) and
+``context/over_http.py`` (HTTP on 127.0.0.1) are started from here when an agent needs them.
 
 Every session the agent opens gets an ``editor`` entry in its ``mcpServers``. For stdio it is a
-command (``acp-editor mcp --connect SOCKET``, ``acp_editor/mcp_bridge.py``) that the agent starts
-and that speaks MCP to it, with the session's token in its environment. The bridge forwards each
+command (``acp-editor mcp --connect SOCKET``, ``context/bridge.py``) that the agent starts and
+that speaks MCP to it, with the session's token in its environment. The bridge forwards each
 tool call here, over a Unix socket only this user can open, as one line of JSON; the answer is one
 line back. A token opens nothing once its session is closed.
 
@@ -36,15 +36,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acp_editor.editor.context_tools import Caller, ToolRefused
+from acp_editor.context.tools import Caller, ToolRefused
 from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol.editor_context import SERVER_NAME, TOKEN_ENV
 
 if TYPE_CHECKING:
-    from acp_editor.editor.context_acp import AcpConnection, AcpTransport, Notify
-    from acp_editor.editor.context_http import HttpEndpoint
-    from acp_editor.editor.context_tools import ContextTools
+    from acp_editor.context.over_acp import AcpConnection, AcpTransport, Notify
+    from acp_editor.context.over_http import HttpEndpoint
+    from acp_editor.context.tools import ContextTools
 
 log = get_logger("editor.context")
 
@@ -146,11 +146,11 @@ class ContextServer:
         self._grants[token] = Grant(_resolved(roots))
         return entry, token
 
-    # -- MCP-over-ACP (context_acp.py) ---------------------------------------------------------
+    # -- MCP-over-ACP (over_acp.py) ---------------------------------------------------------
 
     async def acp_connect(self, server_id: Any, notify: Notify) -> str:
         if self._acp is None:
-            from acp_editor.editor.context_acp import AcpTransport
+            from acp_editor.context.over_acp import AcpTransport
 
             self._acp = AcpTransport(self.tools, self._caller, self._known)
         return await self._acp.connect(server_id, notify)
@@ -180,7 +180,7 @@ class ContextServer:
 
     def _http_endpoint(self) -> HttpEndpoint:
         if self._http is None:
-            from acp_editor.editor.context_http import HttpEndpoint
+            from acp_editor.context.over_http import HttpEndpoint
 
             self._http = HttpEndpoint(self.tools, self._caller)
         return self._http
