@@ -25,16 +25,27 @@ ROOT = Path(__file__).resolve().parent.parent
 
 LAYERS: list[tuple[str, ...]] = [
     # 0: no knowledge of agents or editors beyond the wire's vocabulary.
-    ("errors", "log", "procs", "reaper", "jsonio", "positions", "protocol", "text", "__init__"),
+    (
+        "errors",
+        "log",
+        "procs",
+        "reaper",
+        "jsonio",
+        "positions",
+        "protocol",
+        "text",
+        "storage",
+        "__init__",
+    ),
     # 1: the pure session state.
     ("session",),
     # 2: what the sidecar does for the agent (files, terminals, permission rules), and review.
     ("services", "review"),
     # 3: the ACP link (we are the client).
     ("agent",),
-    # 4: the front ends: the LSP link and the demo's terminal view (and the scripted demo agent);
-    # the editor-context MCP server, which reads the editor's buffers.
-    ("editor", "context", "demo", "presets", "registry"),
+    # 4: the front ends: the LSP link and the demo's terminal view; the editor-context MCP server,
+    # which reads the editor's buffers; the scripted demo agent (a process of its own).
+    ("editor", "context", "demo", "demo_agent", "presets", "registry"),
     # 5: entry points.
     ("cli", "__main__"),
 ]

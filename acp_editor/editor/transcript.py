@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from acp_editor.editor.replies import block_text, message_text
 from acp_editor.log import get_logger
-from acp_editor.services.checkpoints import state_dir
+from acp_editor.storage import state_dir
 
 if TYPE_CHECKING:
     from acp_editor.session.state import SessionView

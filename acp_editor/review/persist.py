@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from acp_editor.log import get_logger
 from acp_editor.review.anchor import Anchor
-from acp_editor.services.checkpoints import per_root
+from acp_editor.storage import per_root
 
 if TYPE_CHECKING:
     from acp_editor.review.hunk import ReviewHunk

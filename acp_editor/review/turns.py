@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING
 from acp_editor.log import get_logger
 from acp_editor.review.groups import split
 from acp_editor.review.persist import write_atomically
-from acp_editor.services.checkpoints import Change, CheckpointError, CheckpointStore, per_root
+from acp_editor.services.checkpoints import Change, CheckpointError, CheckpointStore
 from acp_editor.services.retention.plumbing import session_ref
+from acp_editor.storage import per_root
 
 if TYPE_CHECKING:
     from acp_editor.review.groups import ReviewGroup

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import os
 import re
 import shutil
@@ -36,6 +35,7 @@ from pathlib import Path
 from typing import Literal
 
 from acp_editor.log import get_logger
+from acp_editor.storage import per_root
 
 log = get_logger("services.checkpoints")
 
@@ -96,22 +96,6 @@ class Change:
     """...and in the newer one (None: it is gone)."""
     old_mode: str | None = field(default=None, compare=False)
     """Its mode in the older checkpoint (``100644``, ``100755``, ``120000`` for a symlink)."""
-
-
-def state_dir() -> Path:
-    """Where acp-editor keeps what must survive a restart (``ACP_EDITOR_STATE_DIR`` first)."""
-    own = os.environ.get("ACP_EDITOR_STATE_DIR")
-    if own:
-        return Path(own)
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "acp-editor"
-
-
-def per_root(kind: str, root: Path, suffix: str = "") -> Path:
-    """Where ``kind`` (checkpoints, review) keeps what belongs to one workspace root: readable
-    names, and a digest so two roots with one name never share."""
-    digest = hashlib.sha256(str(root).encode()).hexdigest()[:16]
-    return state_dir() / kind / f"{root.name or 'root'}-{digest}{suffix}"
 
 
 def store_for(root: Path) -> Path:

@@ -11,9 +11,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from acp_editor.services.checkpoints import state_dir
 from acp_editor.services.retention import inventory, pruning
 from acp_editor.services.retention.pruning import plural
+from acp_editor.storage import state_dir
 
 if TYPE_CHECKING:
     from acp_editor.services.retention.inventory import Kept

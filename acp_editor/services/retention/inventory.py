@@ -1,7 +1,7 @@
 """What is kept for each workspace root, read from the state directory: its checkpoint store,
 the file naming its last session (``review.turns``), its pending review (``review.persist``).
 
-All are named ``<folder name>-<digest of the root's path>`` (``checkpoints.per_root``): that
+All are named ``<folder name>-<digest of the root's path>`` (``storage.per_root``): that
 name is the key here (pending review groups: ``review/KEY-groups.json``, beside the hunks). A
 key's root is read from what names it (the ``acp-root`` file this package writes into a store,
 the repository a store borrows objects from, the pending review's ``root``), and believed only
@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acp_editor.services.checkpoints import per_root, state_dir
 from acp_editor.services.retention import plumbing
 from acp_editor.services.retention.plumbing import StoreError, TurnRef
+from acp_editor.storage import per_root, state_dir
 
 _KEY = re.compile(r".+-[0-9a-f]{16}")
 """What ``per_root`` names: anything else in those folders is not ours to list."""

@@ -19,10 +19,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from acp_editor.services.checkpoints import state_dir
 from acp_editor.services.retention import inventory, plumbing, policy
 from acp_editor.services.retention.inventory import Kept
 from acp_editor.services.retention.plumbing import StoreError, TurnRef, log, session_ref
+from acp_editor.storage import state_dir
 
 START_DELAY = 30.0
 """Seconds after the server starts before the first pass: the editor and the agent first."""

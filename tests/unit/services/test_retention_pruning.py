@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 
 from acp_editor.review.persist import store_path
-from acp_editor.services.checkpoints import CheckpointError, CheckpointStore, state_dir, store_for
+from acp_editor.services.checkpoints import CheckpointError, CheckpointStore, store_for
 from acp_editor.services.retention import inventory, plumbing
 from acp_editor.services.retention.policy import DAY, Limits
 from acp_editor.services.retention.pruning import forget_session, keep_pruned, prune_all
+from acp_editor.storage import state_dir
 from tests.support.kept import (
     age,
     backdate_objects,
