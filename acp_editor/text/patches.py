@@ -23,7 +23,10 @@ class PatchError(ValueError):
 
 
 @dataclass
-class Hunk:
+class PatchHunk:
+    """One hunk of a unified diff as its text says it (1-based lines; ``text.hunks.Hunk`` is a
+    computed one, 0-based)."""
+
     old_start: int
     """1-based first line of the old side (0 with no old lines: insert after that many)."""
     new_start: int
@@ -40,7 +43,7 @@ class FilePatch:
     """Before the change; None for a file the patch creates."""
     new_path: str | None
     """After the change; None for a file the patch deletes."""
-    hunks: list[Hunk] = field(default_factory=list)
+    hunks: list[PatchHunk] = field(default_factory=list)
     is_binary: bool = False
 
 
@@ -116,13 +119,13 @@ def _header_path(text: str, fallback: str | None) -> str | None:
     return _strip(path) if path else fallback
 
 
-def _hunk(lines: list[str], i: int) -> tuple[Hunk, int]:
+def _hunk(lines: list[str], i: int) -> tuple[PatchHunk, int]:
     match = _HUNK.match(lines[i])
     if match is None:
         raise PatchError(f"not a hunk header: {lines[i][:80]!r}")
     old_count = int(match.group(2)) if match.group(2) is not None else 1
     new_count = int(match.group(4)) if match.group(4) is not None else 1
-    hunk = Hunk(int(match.group(1)), int(match.group(3)))
+    hunk = PatchHunk(int(match.group(1)), int(match.group(3)))
     i += 1
     last = ""
     while len(hunk.old) < old_count or len(hunk.new) < new_count or _marker(lines, i):
@@ -189,7 +192,7 @@ def texts(
     return None
 
 
-def _apply(hunks: list[Hunk], text: str, *, forward: bool) -> str | None:
+def _apply(hunks: list[PatchHunk], text: str, *, forward: bool) -> str | None:
     newline = "\r\n" if "\r\n" in text else "\n"
     lines = text.split(newline)
     ends_with_newline = text.endswith(newline) or text == ""
