@@ -283,7 +283,7 @@ def serve(args: argparse.Namespace, preset: Preset) -> int:
 
     from acp_editor import procs
     from acp_editor.agent.config import AgentConfig
-    from acp_editor.demo import DEMO_AGENT
+    from acp_editor.demo_agent import DEMO_AGENT
     from acp_editor.editor.build import create_server
     from acp_editor.editor.link import LinkOptions
     from acp_editor.editor.lsp_log import LspLogHandler

@@ -1,8 +1,3 @@
-"""The demo: a scripted ACP agent with no model (``python -m acp_editor.demo.agent``) that replays
-what real agents send, used by ``acp-editor demo``, and the terminal run. The tests run the same
-agent through ``tests/agents/scripted.py``, which adds the switches only tests need."""
-
-import sys
-
-DEMO_AGENT = [sys.executable, "-m", "acp_editor.demo.agent"]
-"""The demo agent's command: what the sidecar runs when no agent is named."""
+"""The terminal demo: ``acp-editor demo`` runs an agent (the built-in demo agent of
+``acp_editor.demo_agent`` unless one is given) in a throw-away workspace and prints what an
+editor would be told."""

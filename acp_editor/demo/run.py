@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from acp_editor.agent.client import AcpClient, AgentConfig
-from acp_editor.demo import DEMO_AGENT
 from acp_editor.demo.view import TerminalView
+from acp_editor.demo_agent import DEMO_AGENT
 from acp_editor.errors import AgentError, RpcError
 
 DEMO_PROMPT = "all"

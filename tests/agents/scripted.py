@@ -1,6 +1,6 @@
 """The scripted demo agent with the switches only tests need: ``python tests/agents/scripted.py``.
 
-It is the product's agent (``acp_editor.demo.agent``): the same parser, flags, methods and
+It is the product's agent (``acp_editor.demo_agent``): the same parser, flags, methods and
 scenarios, served by the same ``serve``. On top it takes switches that no demo user wants, each
 reproducing an awkward agent so the client's handling of it can be tested against a real process:
 
@@ -44,9 +44,9 @@ from typing import IO, Any
 
 from acp_editor import log as logs
 from acp_editor.agent.rpc import Tracer
-from acp_editor.demo import agent
-from acp_editor.demo.agent_methods import ScriptedAgent
-from acp_editor.demo.agent_prompts import Tuning
+from acp_editor.demo_agent import cli
+from acp_editor.demo_agent.methods import ScriptedAgent
+from acp_editor.demo_agent.prompts import Tuning
 from acp_editor.errors import InternalError, ResourceNotFound
 
 log = logs.get_logger("tests.agents.scripted")
@@ -56,7 +56,7 @@ _STUBBORN: list[subprocess.Popen[bytes]] = []
 
 @dataclass(frozen=True)
 class Switches:
-    """The test-only switches, parsed; the product's flags stay in ``agent.Options``."""
+    """The test-only switches, parsed; the product's flags stay in ``cli.Options``."""
 
     tuning: Tuning
     stderr_flood: int = 0
@@ -67,8 +67,8 @@ class Switches:
     reads_disk: bool = False
 
 
-def parse_args(argv: Sequence[str] | None = None) -> tuple[agent.Options, Switches]:
-    p = agent.parser(prog="tests/agents/scripted.py")
+def parse_args(argv: Sequence[str] | None = None) -> tuple[cli.Options, Switches]:
+    p = cli.parser(prog="tests/agents/scripted.py")
     tests = p.add_argument_group("test-only switches")
     tests.add_argument("--fast", action="store_true", help="no streaming delays")
     tests.add_argument("--slow", action="store_true", help="start every turn with 'wait'")
@@ -112,7 +112,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[agent.Options, Switch
         mcp_drop_secrets=a.mcp_drop_secrets,
         reads_disk=a.reads_disk,
     )
-    return agent.options(a), switches
+    return cli.options(a), switches
 
 
 def flood_stderr(size: int) -> None:
@@ -243,9 +243,7 @@ def bends(switches: Switches) -> Callable[[ScriptedAgent], None] | None:
     return bend
 
 
-async def serve(
-    opts: agent.Options, switches: Switches, stdin: IO[bytes], stdout: IO[bytes]
-) -> int:
+async def serve(opts: cli.Options, switches: Switches, stdin: IO[bytes], stdout: IO[bytes]) -> int:
     """The product's ``serve``, with the misbehaviour the switches ask for around it."""
     if switches.stderr_flood:
         flood_stderr(switches.stderr_flood)
@@ -257,7 +255,7 @@ async def serve(
             # Line-buffered: a test reads the file while the agent still runs.
             fh = stack.enter_context(open(switches.record, "a", encoding="utf-8", buffering=1))
             tracers.append(recorder(fh))
-        code = await agent.serve(
+        code = await cli.serve(
             opts, stdin, stdout, tuning=switches.tuning, tracers=tracers, bend=bends(switches)
         )
     if switches.ignore_stdin_eof:
@@ -268,7 +266,7 @@ async def serve(
 
 def main(argv: Sequence[str] | None = None) -> int:
     opts, switches = parse_args(argv)
-    return agent.run(opts, lambda stdin, stdout: serve(opts, switches, stdin, stdout))
+    return cli.run(opts, lambda stdin, stdout: serve(opts, switches, stdin, stdout))
 
 
 if __name__ == "__main__":

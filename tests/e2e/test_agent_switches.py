@@ -9,7 +9,7 @@ from pathlib import Path
 
 from tests.support.starter import STREAMING_AGENT
 
-PRODUCT_AGENT = [sys.executable, "-m", "acp_editor.demo.agent"]
+PRODUCT_AGENT = [sys.executable, "-m", "acp_editor.demo_agent"]
 PRODUCT_FLAGS = {
     "--require-auth",
     "--wait-seconds",

@@ -291,7 +291,7 @@ async def test_without_an_agent_the_demo_agent_is_used(
     editor = await editor_factory(agent=[], env=env)
     assert (await editor.command("acp.prompt", "hi"))["stopReason"] == "end_turn"
     status = await editor.command("acp.status")
-    assert status["command"][1:] == ["-m", "acp_editor.demo.agent"]
+    assert status["command"][1:] == ["-m", "acp_editor.demo_agent"]
     assert status["agentInfo"]["name"]
 
 

@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from acp_editor.demo.agent_turn import PERMISSION_DESCRIPTION
+from acp_editor.demo_agent.turn import PERMISSION_DESCRIPTION
 from acp_editor.protocol import editor as proto
 from acp_editor.session.reducer import apply_change, empty_snapshot
 from tests.e2e_lsp.conftest import EDIT_LINE, HELLO, StartEditor

@@ -26,7 +26,7 @@ from tests.support.starter import SCRIPTED_AGENT
 HERE = Path(__file__).parent
 ROOT = HERE.parents[1]
 SIDECAR = [str(Path(sys.executable).parent / "acp-editor"), "--stdio"]
-DEMO_AGENT = [sys.executable, "-m", "acp_editor.demo.agent", "--wait-seconds", "11"]
+DEMO_AGENT = [sys.executable, "-m", "acp_editor.demo_agent", "--wait-seconds", "11"]
 STUBBORN_AGENT = [*SCRIPTED_AGENT, "--ignore-stdin-eof"]
 HELLO = 'print("hello, world")\n\n\ndef main():\n    return 1\n\n\nmain()\n'
 

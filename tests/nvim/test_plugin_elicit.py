@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from acp_editor.demo.elicit import PAGE_URL
+from acp_editor.demo_agent.elicit import PAGE_URL
 from tests.nvim.plugin_driver import PluginEditor, plugin_editor
 
 NIL = None  # a dismissed question (vim.NIL on the Lua side)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_editor.demo.scenarios import EDIT_LINE, SHELL_COMMAND
+from acp_editor.demo_agent.scenarios import EDIT_LINE, SHELL_COMMAND
 from tests.e2e.test_registry import Served, registry_files
 from tests.nvim.plugin_driver import PLUGIN_ROOT, PluginEditor, plugin_editor
 from tests.support.starter import SCRIPTED_AGENT

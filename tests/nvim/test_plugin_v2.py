@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_editor.demo.agent_turn import PERMISSION_DESCRIPTION
+from acp_editor.demo_agent.turn import PERMISSION_DESCRIPTION
 from tests.nvim.plugin_driver import PluginEditor, plugin_editor
 from tests.support.starter import SCRIPTED_AGENT
 

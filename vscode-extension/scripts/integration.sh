@@ -42,7 +42,7 @@ printf 'print("hello")\nx = 1\ny = 2\nz = 3\n' >"$SCRATCH/workspace/hello.py"
 cat >"$SCRATCH/settings.json" <<JSON
 {
   "acp-editor.path": "$ACP",
-  "acp-editor.agents": [{ "name": "demo", "command": "$PY", "args": ["-m", "acp_editor.demo.agent"] }],
+  "acp-editor.agents": [{ "name": "demo", "command": "$PY", "args": ["-m", "acp_editor.demo_agent"] }],
   "workbench.startupEditor": "none",
   "workbench.welcomePage.walkthroughs.openOnInstall": false
 }

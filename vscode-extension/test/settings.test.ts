@@ -36,12 +36,12 @@ test("agents: well-formed ones kept, others skipped with a reason", () => {
       { name: "claude", command: "npx", args: ["@zed-industries/claude-code-acp", 3], env: { KEY: "v", N: 1 } },
       { name: "", command: "x" },
       "nonsense",
-      { name: "demo", command: "python", args: ["-m", "acp_editor.demo.agent"] },
+      { name: "demo", command: "python", args: ["-m", "acp_editor.demo_agent"] },
     ],
   });
   assert.deepEqual(settings.agents, [
     { name: "claude", command: "npx", args: ["@zed-industries/claude-code-acp"], env: { KEY: "v" } },
-    { name: "demo", command: "python", args: ["-m", "acp_editor.demo.agent"], env: {} },
+    { name: "demo", command: "python", args: ["-m", "acp_editor.demo_agent"], env: {} },
   ]);
   assert.equal(problems.length, 3);
   assert.deepEqual(from({ agents: {} }).problems, ["acp-editor.agents: not a list (no agents configured)"]);

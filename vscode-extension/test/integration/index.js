@@ -18,7 +18,7 @@ const { test, run, screenshot, element } = require(path.join(__dirname, '..', '.
 const { sleep, until, chatViewProbe, notificationSpy, editorWithFocus, commandSpy, quickInputScript } = require('./probes');
 
 const EXTENSION_ID = 'acp-editor.acp-editor';
-// What the demo agent says and writes (acp_editor/demo/scenarios.py).
+// What the demo agent says and writes (acp_editor/demo_agent/scenarios.py).
 const STREAMED = 'Here is a streamed answer. Each word arrives as its own chunk, all sharing one messageId, so the client can join them into one message.';
 const EDIT_LINE = 'print("edited by the demo agent")\n';
 const REJECTED = 'The edit of hello.py was rejected, so I stopped here.';
@@ -243,7 +243,7 @@ test('"Restore to before this turn" on a message undoes its edit after the notif
   await until('the undo is reported', () => notifications.calls.slice(shown).some((c) => c.message.includes(`turn ${mine.turn} undone, 1 file(s) restored`)));
 }, { timeoutMs: 30000 });
 
-// What the demo agent's "generate" writes with one command (acp_editor/demo/scenarios.py): 40
+// What the demo agent's "generate" writes with one command (acp_editor/demo_agent/scenarios.py): 40
 // files in generated/, reviewed as one bulk change (docs/protocol.md, "Bulk changes").
 const generated = vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, 'generated');
 const generatedFiles = () => (fs.existsSync(generated.fsPath) ? fs.readdirSync(generated.fsPath) : []);
@@ -326,7 +326,7 @@ test('the chat stays at the newest message while a turn streams and its plan gro
   });
 }, { timeoutMs: 30000 });
 
-// What the demo agent asks (acp_editor/demo/elicit.py).
+// What the demo agent asks (acp_editor/demo_agent/elicit.py).
 const PAGE_URL = 'https://example.com/acp-editor-demo/sign-in';
 
 test('the agent asks to open a web page: the whole address first, then only "Open" opens it', async () => {
@@ -412,7 +412,7 @@ test('an agent chosen from the ACP registry runs after the restart', async () =>
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'acp-registry-'));
   const python = vscode.workspace.getConfiguration('acp-editor').get('agents')[0].command; // the venv's python
   fs.mkdirSync(path.join(root, 'pkg', 'bin'), { recursive: true });
-  fs.writeFileSync(path.join(root, 'pkg', 'bin', 'agent'), `#!/bin/sh\nexec "${python}" -m acp_editor.demo.agent "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(root, 'pkg', 'bin', 'agent'), `#!/bin/sh\nexec "${python}" -m acp_editor.demo_agent "$@"\n`, { mode: 0o755 });
   execFileSync('tar', ['czf', path.join(root, 'agent.tar.gz'), '-C', path.join(root, 'pkg'), 'bin']);
   const server = http.createServer((req, res) => {
     const file = path.join(root, path.basename(req.url));

@@ -15,10 +15,10 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from acp_editor import __version__
-from acp_editor.demo.agent_prompts import AS_IS, PromptTurns, Tuning
-from acp_editor.demo.agent_store import delete_saved, load_sessions
-from acp_editor.demo.agent_turn import ClientCaps, SessionState
-from acp_editor.demo.scenarios import commands
+from acp_editor.demo_agent.prompts import AS_IS, PromptTurns, Tuning
+from acp_editor.demo_agent.scenarios import commands
+from acp_editor.demo_agent.store import delete_saved, load_sessions
+from acp_editor.demo_agent.turn import ClientCaps, SessionState
 from acp_editor.errors import AuthRequired, ConnectionClosed, InvalidParams
 from acp_editor.log import get_logger
 from acp_editor.protocol.acp import nonempty_str, obj_or_empty
@@ -26,7 +26,7 @@ from acp_editor.protocol.acp import nonempty_str, obj_or_empty
 if TYPE_CHECKING:
     from acp_editor.agent.rpc import JsonRpcPeer
 
-log = get_logger("demo.agent")
+log = get_logger("demo_agent")
 
 LATEST_VERSION = 2  # 1 is stable; 2 is the draft, answered only to a client that asks for it
 AGENT_LOGIN = {"id": "demo-login", "name": "Demo login", "description": "Always succeeds"}

@@ -8,7 +8,7 @@ import base64
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from acp_editor.demo.agent_turn import Turn
+    from acp_editor.demo_agent.turn import Turn
 
 
 async def run_displayed(

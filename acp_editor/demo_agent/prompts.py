@@ -1,7 +1,7 @@
 """The scripted agent's prompt turns: one at a time on v1 (the answer ends the turn); on the v2
 draft accepted at once and run from a queue between ``running`` and ``idle`` state updates.
 
-A base of ``ScriptedAgent`` (``agent_methods``), which sets the attributes declared here.
+A base of ``ScriptedAgent`` (``methods``), which sets the attributes declared here.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from acp_editor.demo.agent_store import save_session
-from acp_editor.demo.agent_turn import ClientCaps, SessionState, Turn, now
-from acp_editor.demo.scenarios import run_turn
+from acp_editor.demo_agent.scenarios import run_turn
+from acp_editor.demo_agent.store import save_session
+from acp_editor.demo_agent.turn import ClientCaps, SessionState, Turn, now
 from acp_editor.errors import ConnectionClosed, InvalidParams, InvalidRequest
 from acp_editor.log import get_logger
 from acp_editor.protocol.acp import obj_or_empty
@@ -22,7 +22,7 @@ from acp_editor.protocol.acp import obj_or_empty
 if TYPE_CHECKING:
     from acp_editor.agent.rpc import JsonRpcPeer
 
-log = get_logger("demo.agent")
+log = get_logger("demo_agent")
 
 CANCEL_GRACE = 5.0  # how long a new prompt waits for a cancelled turn to finish
 

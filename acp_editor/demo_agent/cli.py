@@ -1,4 +1,5 @@
-"""The project's scripted ACP agent: a real agent process with no model behind it.
+"""The demo agent's process: its command line, and serving one client on stdio. A real agent
+process with no model behind it (``python -m acp_editor.demo_agent`` runs ``main``).
 
 ``acp-editor demo`` runs it as the built-in agent, so it speaks ACP over stdio exactly as an agent
 would: ``initialize``, ``authenticate``, ``session/new``/``load``/``list``/``close``/``set_mode``/
@@ -25,8 +26,8 @@ from typing import IO, Any
 
 from acp_editor import log as logs
 from acp_editor.agent.rpc import JsonRpcPeer, Tracer, Writer
-from acp_editor.demo.agent_methods import ScriptedAgent
-from acp_editor.demo.agent_prompts import AS_IS, Tuning
+from acp_editor.demo_agent.methods import ScriptedAgent
+from acp_editor.demo_agent.prompts import AS_IS, Tuning
 
 Serving = Callable[[IO[bytes], IO[bytes]], Coroutine[Any, Any, int]]
 """Serves one client on (stdin, stdout) and returns the exit code."""
@@ -44,7 +45,7 @@ class Options:
     state_dir: str | None = None
 
 
-def parser(prog: str = "python -m acp_editor.demo.agent") -> argparse.ArgumentParser:
+def parser(prog: str = "python -m acp_editor.demo_agent") -> argparse.ArgumentParser:
     """The product's flags (the test agent adds its own switches to this parser)."""
     p = argparse.ArgumentParser(
         prog=prog, description="A scripted ACP agent on stdio (prompt words choose scenarios)."
@@ -158,7 +159,3 @@ def run(opts: Options, serving: Serving) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     opts = parse_args(argv)
     return run(opts, lambda stdin, stdout: serve(opts, stdin, stdout))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acp_editor.demo.agent_v2 import to_v2, tool_call_v2
+from acp_editor.demo_agent.v2 import to_v2, tool_call_v2
 from acp_editor.errors import ConnectionClosed, ResourceNotFound, RpcError
 from acp_editor.log import get_logger
 
@@ -32,7 +32,7 @@ RELEASE_TIMEOUT = 2.0
 # A person answers permission requests: wait long, but not forever.
 PERMISSION_TIMEOUT = 1800.0
 
-log = get_logger("demo.agent")
+log = get_logger("demo_agent")
 
 PERMISSION_OPTIONS = [
     {"optionId": "proceed_once", "name": "Allow", "kind": "allow_once"},

@@ -25,9 +25,9 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from acp_editor.demo import editor_context, elicit
-from acp_editor.demo.agent_run import run_displayed
-from acp_editor.demo.agent_turn import Turn, TurnStopped, text_item
+from acp_editor.demo_agent import editor_context, elicit
+from acp_editor.demo_agent.display_terminals import run_displayed
+from acp_editor.demo_agent.turn import Turn, TurnStopped, text_item
 from acp_editor.errors import RpcError
 
 HELLO = "hello.py"

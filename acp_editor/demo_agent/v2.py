@@ -3,7 +3,7 @@
 Scenarios are written once, in v1's words; ``to_v2`` says each update in v2's shape (tool calls
 are ``tool_call_update`` upserts, plans carry a ``planId``, a diff is structured ``changes`` plus
 a ``git_patch``). A v2 agent has no client ``fs/*`` or ``terminal/*``: it writes files itself and
-runs commands itself (``agent_run``).
+runs commands itself (``display_terminals``).
 """
 
 from __future__ import annotations

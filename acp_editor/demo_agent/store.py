@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 import os
 
-from acp_editor.demo.agent_turn import SessionState
+from acp_editor.demo_agent.turn import SessionState
 from acp_editor.log import get_logger
 
-log = get_logger("demo.agent_store")
+log = get_logger("demo_agent.store")
 
 
 def load_sessions(state_dir: str | None) -> dict[str, SessionState]:
