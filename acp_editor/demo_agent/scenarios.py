@@ -1,17 +1,11 @@
-"""What the scripted agent does in one prompt turn, chosen by words in the prompt.
+"""What the demo agent does in one prompt turn, chosen by words in the prompt: the words and
+their scenarios, and the scenarios that only send updates (a plan, streamed text, custom kinds,
+content chunks, a long wait).
 
 Each scenario reproduces something real agents send (see notes/real-agents.md), so that the
-sidecar, the editors and the tests meet those shapes without a model behind them. Every file
-access goes through the client (``fs/*``, ``terminal/*``): the agent never touches the disk, so
-what the client shows is all that happens. Files used, relative to the session's ``cwd``:
-
-* ``hello.py``: ``read`` reads lines 1-20; ``edit`` appends one line (creates it when missing).
-* ``NOTES.md``: ``early-permission`` appends a line (creates it when missing).
-* ``shell`` runs ``echo hello from the demo agent && ls`` in the cwd.
-* ``files`` runs one command that edits ``hello.py`` (``sed -i``), creates ``MADE.txt`` and
-  deletes ``NOTES.md``.
-* ``generate`` runs one command that writes 40 files (``ACP_DEMO_FILES``) in ``generated/``;
-  ``remove-generated`` deletes that folder.
+sidecar, the editors and the tests meet those shapes without a model behind them. The others live
+by what they touch: files (``file_scenarios``), shell commands (``command_scenarios``), questions
+to the user (``elicit``), the editor's buffers (``editor_context``).
 
 A client error (a refused write, a missing file, a timeout) fails that tool call with the
 client's message and the turn goes on; a rejected permission ends the turn (``end_turn``); a
@@ -26,221 +20,20 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from acp_editor.demo_agent import editor_context, elicit
-from acp_editor.demo_agent.display_terminals import run_displayed
+from acp_editor.demo_agent.command_scenarios import (
+    GENERATED,
+    MADE,
+    files,
+    generate,
+    long_shell,
+    remove_generated,
+    shell,
+    slow_files,
+)
+from acp_editor.demo_agent.file_scenarios import HELLO, NOTES, early_permission, edit, hunks, read
 from acp_editor.demo_agent.turn import Turn, TurnStopped, text_item
-from acp_editor.errors import RpcError
-
-HELLO = "hello.py"
-NOTES = "NOTES.md"
-SHELL_COMMAND = "echo hello from the demo agent && ls"
-LONG_COMMAND = "sleep 60 & sleep 60; wait"
-MADE = "MADE.txt"
-FILES_COMMAND = (
-    f"sed -i 's/world/the files/' {HELLO} && printf 'made by a command\\n' > {MADE} "
-    f"&& rm -f {NOTES} && echo changed three files"
-)
-GENERATED = "generated"
-GENERATE_COMMAND = (
-    f"n=${{ACP_DEMO_FILES:-40}}; mkdir -p {GENERATED} && stamp=$(date +%s%N) && i=0 && "
-    f"while [ $i -lt $n ]; do i=$((i+1)); "
-    f"printf 'export const n = %s; // %s\\n' $i $stamp > {GENERATED}/file$i.js; done "
-    f"&& echo wrote $n files in {GENERATED}/"
-)
-"""A code generator: ACP_DEMO_FILES files (40 unless set) in ``generated/``, created the first
-time and all changed the next (a bulk change, reviewed as one group)."""
-REMOVE_GENERATED_COMMAND = f"rm -rf {GENERATED} && echo removed {GENERATED}/"
-READ_LIMIT = 20
-EDIT_LINE = 'print("edited by the demo agent")\n'
-NEW_HELLO = 'print("hello from the demo agent")\n'
-NOTE_LINE = "- The demo agent was here.\n"
-HUNK_MARK = "  # reviewed by the demo agent"
 
 Scenario = Callable[[Turn], Awaitable[None]]
-
-
-async def read(turn: Turn) -> None:
-    """Announce the read twice (empty input first, as real agents do), then read via the client."""
-    path, tid = turn.path(HELLO), turn.new_id("read")
-    await turn.tool_call(
-        tid, {"title": "Read", "kind": "read", "status": "pending", "rawInput": {}}
-    )
-    await turn.pause()
-    await turn.tool_call(
-        tid,
-        {
-            "title": f"Read {HELLO} (lines 1-{READ_LIMIT})",
-            "kind": "read",
-            "status": "pending",
-            "rawInput": {"path": path, "line": 1, "limit": READ_LIMIT},
-            "locations": [{"path": path, "line": 1}],
-        },
-    )
-    async with turn.tool_errors(tid, f"Reading {HELLO}"):
-        await turn.tool_update(tid, {"status": "in_progress"})
-        text = await turn.read_file(path, line=1, limit=READ_LIMIT)
-        await turn.tool_update(tid, {"status": "completed", "content": [text_item(text)]})
-
-
-async def edit(turn: Turn) -> None:
-    """Propose a whole-file diff, ask with all four option kinds, write only when allowed."""
-    path, tid = turn.path(HELLO), turn.new_id("edit")
-    async with turn.tool_errors(tid, f"Editing {HELLO}"):
-        old = await turn.read_optional(path)
-        new = NEW_HELLO if old is None else _with_newline(old) + EDIT_LINE
-        await _propose_and_write(turn, tid, f"Edit {HELLO}", path, old, new, new.count("\n"))
-
-
-async def hunks(turn: Turn) -> None:
-    """An edit with two separate hunks (the first line and the end), to review one by one."""
-    path, tid = turn.path(HELLO), turn.new_id("edit")
-    async with turn.tool_errors(tid, f"Editing {HELLO}"):
-        old = await turn.read_optional(path)
-        if old is None:
-            raise RpcError(f"{HELLO} does not exist")
-        lines = old.splitlines(keepends=True)
-        first = lines[0].rstrip("\r\n")
-        lines[0] = lines[0].replace(first, first + HUNK_MARK, 1)
-        new = _with_newline("".join(lines)) + EDIT_LINE
-        await _propose_and_write(turn, tid, f"Edit {HELLO} in two places", path, old, new, 1)
-
-
-async def _propose_and_write(
-    turn: Turn, tid: str, title: str, path: str, old: str | None, new: str, line: int
-) -> None:
-    """Announce an edit with its diff and location, ask, then write (through the client, or
-    straight to disk with ``--writes-itself``)."""
-    await turn.tool_call(
-        tid,
-        {
-            "title": title,
-            "kind": "edit",
-            "status": "pending",
-            "content": [{"type": "diff", "path": path, "oldText": old, "newText": new}],
-            "locations": [{"path": path, "line": line}],
-            "rawInput": {"path": path, "newText": new},
-        },
-    )
-    await turn.permit(tid, {"toolCallId": tid, "title": f"Edit {HELLO}"}, f"edit of {HELLO}")
-    await turn.tool_update(tid, {"status": "in_progress"})
-    await turn.write_file(path, new)
-    await turn.tool_update(tid, {"status": "completed"})
-
-
-async def early_permission(turn: Turn) -> None:
-    """Ask before any ``tool_call`` exists, carrying the whole call; later updates name its id."""
-    path, tid = turn.path(NOTES), turn.new_id("write")
-    async with turn.tool_errors(tid, f"Writing {NOTES}"):
-        old = await turn.read_optional(path)
-        new = ("# Notes\n" if old is None else _with_newline(old)) + NOTE_LINE
-        tool = {
-            "toolCallId": tid,
-            "title": f"Write {NOTES}",
-            "kind": "edit",
-            "status": "pending",
-            "content": [{"type": "diff", "path": path, "oldText": old, "newText": new}],
-            "locations": [{"path": path, "line": new.count("\n")}],
-            "rawInput": {"path": path, "content": new},
-        }
-        await turn.permit(tid, tool, f"write to {NOTES}")
-        await turn.tool_update(tid, {"status": "in_progress"})
-        await turn.write_file(path, new)
-        await turn.tool_update(tid, {"status": "completed"})
-
-
-async def shell(turn: Turn) -> None:
-    """A whole command line in ``command`` and no ``args``, shown live as a terminal."""
-    await _run_command(turn, SHELL_COMMAND, "The command")
-
-
-async def long_shell(turn: Turn) -> None:
-    """A command that runs for a minute, in a client terminal: for tests of what dies with what."""
-    await _run_command(turn, LONG_COMMAND, "The long command")
-
-
-async def _run_command(turn: Turn, command: str, what: str) -> None:
-    """Run ``command`` in a client terminal shown in an execute tool call; report its output."""
-    tid = turn.new_id("shell")
-    if turn.version >= 2:  # no client terminals: run it ourselves, shown as it runs
-        await turn.tool_call(tid, _command_call(command))
-        code, text, shown = await run_displayed(turn, tid, command)
-        await _command_done(turn, tid, code, text, [shown])
-        return
-    async with turn.tool_errors(tid, what):
-        terminal_id = await turn.create_terminal(command)
-        terminal = {"type": "terminal", "terminalId": terminal_id}
-        try:
-            await turn.tool_call(tid, {**_command_call(command), "content": [terminal]})
-            exit_status = await turn.terminal_call("terminal/wait_for_exit", terminal_id)
-            output = await turn.terminal_call("terminal/output", terminal_id)
-        finally:
-            await turn.release_terminal(terminal_id)
-        text = str(output.get("output", ""))
-        await _command_done(turn, tid, exit_status.get("exitCode"), text, [terminal])
-
-
-def _command_call(command: str) -> dict[str, Any]:
-    return {
-        "title": f"Run `{command}`",
-        "kind": "execute",
-        "status": "in_progress",
-        "rawInput": {"command": command},
-    }
-
-
-async def _command_done(
-    turn: Turn, tid: str, code: Any, text: str, shown: list[dict[str, Any]] | None = None
-) -> None:
-    await turn.tool_update(
-        tid,
-        {
-            "status": "completed" if code == 0 else "failed",
-            "content": [*(shown or []), text_item(text)],
-            "rawOutput": {"exitCode": code, "output": text},
-        },
-    )
-
-
-async def files(turn: Turn) -> None:
-    """One shell command that changes, creates and deletes files: no edit tool call names them,
-    so only comparing the workspace before and after shows what it did. Run by the agent itself
-    with ``--writes-itself`` (as current agents do), else in a client terminal."""
-    await _change_files(turn, FILES_COMMAND, linger=0)
-
-
-async def slow_files(turn: Turn) -> None:
-    """``files``, then the tool call keeps running (a build, a watcher): what it changed must
-    show while it runs, not only when it ends."""
-    await _change_files(turn, FILES_COMMAND, linger=turn.wait_seconds)
-
-
-async def generate(turn: Turn) -> None:
-    """A command that writes many files at once (``GENERATE_COMMAND``)."""
-    await _change_files(turn, GENERATE_COMMAND, linger=0)
-
-
-async def remove_generated(turn: Turn) -> None:
-    """A command that deletes what ``generate`` wrote."""
-    await _change_files(turn, REMOVE_GENERATED_COMMAND, linger=0)
-
-
-async def _change_files(turn: Turn, command: str, linger: float) -> None:
-    if not turn.writes_itself:
-        lingering = f"{command} && sleep {linger:g}" if linger else command
-        await _run_command(turn, lingering, "The command")
-        return
-    tid = turn.new_id("shell")
-    fields = {"title": f"Run `{command}`", "kind": "execute", "status": "in_progress"}
-    await turn.tool_call(tid, {**fields, "rawInput": {"command": command}})
-    code, text = await turn.run_itself(command)
-    await asyncio.sleep(linger)  # here, not in the shell: a cancelled turn leaves no sleeper
-    await turn.tool_update(
-        tid,
-        {
-            "status": "completed" if code == 0 else "failed",
-            "content": [text_item(text)],
-            "rawOutput": {"exitCode": code, "output": text},
-        },
-    )
 
 
 async def plan(turn: Turn) -> None:
@@ -405,7 +198,3 @@ async def run_turn(turn: Turn, text: str, *, wait_first: bool = False) -> str:
     except TurnStopped as stop:
         return stop.stop_reason
     return "end_turn"
-
-
-def _with_newline(text: str) -> str:
-    return text if not text or text.endswith("\n") else text + "\n"

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from acp_editor.demo_agent.scenarios import EDIT_LINE, NOTE_LINE
+from acp_editor.demo_agent.file_scenarios import EDIT_LINE, NOTE_LINE
 from tests.nvim.plugin_driver import PluginEditor, plugin_editor
 
 OPTION_TITLES = ["Allow", "Always allow", "Reject", "Always reject"]

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from acp_editor.demo_agent.scenarios import EDIT_LINE, HUNK_MARK
+from acp_editor.demo_agent.file_scenarios import EDIT_LINE, HUNK_MARK
 from tests.nvim.driver import HELLO_LINES
 from tests.nvim.plugin_driver import WAIT_MS, PluginEditor, plugin_editor
 from tests.support.starter import SCRIPTED_AGENT

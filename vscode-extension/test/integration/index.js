@@ -18,7 +18,7 @@ const { test, run, screenshot, element } = require(path.join(__dirname, '..', '.
 const { sleep, until, chatViewProbe, notificationSpy, editorWithFocus, commandSpy, quickInputScript } = require('./probes');
 
 const EXTENSION_ID = 'acp-editor.acp-editor';
-// What the demo agent says and writes (acp_editor/demo_agent/scenarios.py).
+// What the demo agent says and writes (acp_editor/demo_agent/: scenarios.py, file_scenarios.py, turn.py).
 const STREAMED = 'Here is a streamed answer. Each word arrives as its own chunk, all sharing one messageId, so the client can join them into one message.';
 const EDIT_LINE = 'print("edited by the demo agent")\n';
 const REJECTED = 'The edit of hello.py was rejected, so I stopped here.';
@@ -243,7 +243,7 @@ test('"Restore to before this turn" on a message undoes its edit after the notif
   await until('the undo is reported', () => notifications.calls.slice(shown).some((c) => c.message.includes(`turn ${mine.turn} undone, 1 file(s) restored`)));
 }, { timeoutMs: 30000 });
 
-// What the demo agent's "generate" writes with one command (acp_editor/demo_agent/scenarios.py): 40
+// What the demo agent's "generate" writes with one command (acp_editor/demo_agent/command_scenarios.py): 40
 // files in generated/, reviewed as one bulk change (docs/protocol.md, "Bulk changes").
 const generated = vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, 'generated');
 const generatedFiles = () => (fs.existsSync(generated.fsPath) ? fs.readdirSync(generated.fsPath) : []);
