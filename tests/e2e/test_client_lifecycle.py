@@ -16,6 +16,7 @@ from acp_editor import procs
 from acp_editor.agent.client import AcpClient, AgentConfig
 from acp_editor.agent.frontend import SilentFrontend
 from acp_editor.errors import AgentError, InvalidParams
+from tests.support.lsp import wait_until
 from tests.support.recorder import Recorder
 from tests.support.starter import SCRIPTED_AGENT, StartClient
 
@@ -138,9 +139,8 @@ async def test_agent_ignoring_stdin_eof_and_its_children_are_killed(
     client = await start_client("--ignore-stdin-eof")
     assert client.connection.process is not None
     pgid = client.connection.process.proc.pid
-    await asyncio.sleep(0.3)  # let it start its child
+    await wait_until(lambda: len(procs.group_members(pgid)) >= 2, timeout=15)  # its child too
     members = procs.group_members(pgid)
-    assert len(members) >= 2, "the agent and its child"
     began = time.monotonic()
     await client.shutdown()
     assert time.monotonic() - began < 8
@@ -164,13 +164,18 @@ async def test_crash_mid_turn_fails_the_prompt_and_tells_the_front_end(
     client = await start_client(frontend=rec)
     session = await client.new_session(str(tmp_path))
     turn = asyncio.ensure_future(client.prompt(session.id, [{"type": "text", "text": "wait"}]))
-    await asyncio.sleep(0.3)
+    await wait_until(lambda: waiting(session.state.snapshot()), timeout=15)  # mid-turn
     assert client.connection.process is not None
     os.killpg(client.connection.process.proc.pid, 9)
     with pytest.raises(Exception, match="exited"):
         await asyncio.wait_for(turn, 10)
     await asyncio.wait_for(client.exited.wait(), 5)
     assert rec.exits and rec.exits[0][2] is False
+
+
+def waiting(snapshot: dict[str, Any]) -> bool:
+    """The ``wait`` scenario's long tool call is running."""
+    return any(call["status"] == "in_progress" for call in snapshot["toolCalls"].values())
 
 
 def test_frontend_defaults_are_harmless() -> None:

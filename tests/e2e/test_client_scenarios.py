@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from acp_editor.agent.client import AcpClient
+from tests.support.lsp import wait_until
 from tests.support.recorder import Recorder
 from tests.support.starter import StartClient
 
@@ -194,7 +195,11 @@ async def test_cancel_during_a_long_tool_call(start_client: StartClient, workspa
     assert client.connection.root is not None
     session = await client.new_session(client.connection.root)
     turn = asyncio.ensure_future(client.prompt(session.id, [{"type": "text", "text": "wait"}]))
-    await asyncio.sleep(0.5)
+
+    def running() -> bool:  # the long tool call has started: cancel it mid-call
+        return [c["status"] for c in tool_calls(client, session.id)] == ["in_progress"]
+
+    await wait_until(running, timeout=15)
     await client.cancel(session.id)
     result = await asyncio.wait_for(turn, 10)
     assert result["stopReason"] == "cancelled"

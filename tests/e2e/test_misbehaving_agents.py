@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from acp_editor.errors import AgentError, ConnectionClosed
+from tests.support.lsp import wait_until
 from tests.support.recorder import Recorder
 from tests.support.starter import StartClient
 
@@ -73,9 +74,17 @@ async def test_a_flood_of_updates_loses_nothing(start_client: StartClient, tmp_p
 async def test_bad_requests_get_the_right_errors(start_client: StartClient, tmp_path: Path) -> None:
     record = tmp_path / "answers.json"
     sent: list[dict[str, Any]] = []
-    rec = Recorder("allow_once", delay=0.5)  # the duplicate arrives while the first is pending
+    duplicate = asyncio.Event()
+    rec = Recorder("allow_once", release=duplicate)  # the first is pending when the duplicate comes
+
+    def trace(direction: str, message: dict[str, Any]) -> None:
+        if direction == "send":
+            sent.append(message)
+        elif message.get("id") == "dup" and message.get("method") == "fs/read_text_file":
+            duplicate.set()  # the second request with the first one's id has arrived
+
     client, session = await start(start_client, "probe", tmp_path, rec, "--record", str(record))
-    client.connection.tracers.append(lambda d, m: sent.append(m) if d == "send" else None)
+    client.connection.tracers.append(trace)
     await client.prompt(session.id, [{"type": "text", "text": "go"}])
     answers = json.loads(record.read_text())
     assert answers["unknown terminal"]["error"]["code"] == -32602
@@ -107,12 +116,16 @@ async def test_a_hanging_turn_can_still_be_cancelled_locally(
     start_client: StartClient, tmp_path: Path
 ) -> None:
     client, session = await start(start_client, "hang", tmp_path, None, prompt_timeout=1.0)
+    sent: list[str] = []
+    client.connection.tracers.append(
+        lambda d, m: sent.append(m["method"]) if d == "send" and "method" in m else None
+    )
     began = time.monotonic()
     with pytest.raises(Exception, match="no answer within 1 s"):
         await client.prompt(session.id, [{"type": "text", "text": "go"}])
     assert time.monotonic() - began < 5
     turn = asyncio.ensure_future(client.prompt(session.id, [{"type": "text", "text": "again"}]))
-    await asyncio.sleep(0.2)
+    await wait_until(lambda: sent.count("session/prompt") == 2, timeout=15)  # the agent has it
     turn.cancel()  # the editor gave up: session/cancel goes out, nothing hangs
     with pytest.raises(asyncio.CancelledError):
         await turn

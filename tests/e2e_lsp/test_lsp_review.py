@@ -111,10 +111,11 @@ async def test_users_own_edit_between_hunks_survives_a_reject_in_the_open_buffer
             content_changes=[lsp.TextDocumentContentChangeWholeDocument(text=edited)],
         )
     )
-    await wait_until(lambda: len(review_diagnostics(editor, "hello.py")) == 2)
-    await asyncio.sleep(0.3)  # the diagnostics follow the shifted lines
-    lines = sorted(d.range.start.line for d in review_diagnostics(editor, "hello.py"))
-    assert lines == [1, 7]
+
+    def lines() -> list[int]:
+        return sorted(d.range.start.line for d in review_diagnostics(editor, "hello.py"))
+
+    await wait_until(lambda: lines() == [1, 7], timeout=30)  # they follow the shifted lines
     result = await editor.command("acp.rejectHunk", _hunk_at(editor, "hello.py", 7))
     assert result["results"][0]["state"] == "rejected"
     expected = edited.replace(EDIT_LINE, "")

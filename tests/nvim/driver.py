@@ -176,7 +176,7 @@ def quit_nvim(editor: Any, processes: list[int]) -> None:
     processes = [*processes, editor.pid]
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and any(map(process_alive, processes)):
-        time.sleep(0.05)
+        time.sleep(0.05)  # a poll's interval: no event tells of another process's end
     left = [pid for pid in set(processes) if process_alive(pid)]
     for pid in left:
         os.kill(pid, signal.SIGKILL)

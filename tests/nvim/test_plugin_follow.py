@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,20 @@ def current(nv: PluginEditor) -> dict[str, Any]:
     return win
 
 
+def wait_for_cursor(nv: PluginEditor, path: Path, line: int) -> None:
+    """Until a window shows ``path`` with its cursor on ``line`` (a jump may come after the turn
+    ends)."""
+    shows = (
+        f"w.name ~= '' and vim.uv.fs_realpath(w.name) == {json.dumps(str(path))}"
+        f" and w.cursor[1] == {line}"
+    )
+    nv.wait_until(
+        f"vim.iter(H.windows()):any(function(w) return {shows} end)",
+        f"the cursor on line {line} of {path.name}",
+        timeout_ms=15_000,
+    )
+
+
 def test_follow_moves_the_cursor_while_the_chat_keeps_focus(
     nv: PluginEditor, workspace: Path
 ) -> None:
@@ -50,7 +65,8 @@ def test_follow_moves_the_cursor_while_the_chat_keeps_focus(
 
     result = nv.prompt("read")  # the agent reads hello.py from line 1
     assert result["stopReason"] == "end_turn", result
-    nv.settle(TRAILING_JUMP_MS)
+    wait_for_cursor(nv, hello, 1)
+    nv.wait_until(f"#H.extmarks({buf}, '{FOLLOW_NS}') == 1", "the agent's cursor is marked")
 
     (shown,) = by_name(nv, hello)
     assert shown["cursor"] == [1, 0], "the cursor follows the agent to line 1"
@@ -76,7 +92,7 @@ def test_a_file_not_shown_opens_in_another_window_without_focus(
     prompt_win = current(nv)
 
     nv.prompt("read")
-    nv.settle(TRAILING_JUMP_MS)
+    wait_for_cursor(nv, workspace / "hello.py", 1)
 
     (shown,) = by_name(nv, workspace / "hello.py")
     assert shown["cursor"] == [1, 0], shown
@@ -100,14 +116,14 @@ def test_follow_can_be_turned_off_and_on(nv: PluginEditor, workspace: Path) -> N
     nv.lua("vim.api.nvim_win_set_cursor(vim.fn.bufwinid(vim.fn.bufnr(...)), {5, 0})", str(hello))
 
     nv.prompt("read")
-    nv.settle(TRAILING_JUMP_MS)
+    nv.settle(TRAILING_JUMP_MS)  # a window in which no jump may come (one would come in it)
     (shown,) = by_name(nv, hello)
     assert shown["cursor"] == [5, 0], "follow off: the cursor stays where the user left it"
 
     nv.lua("vim.cmd('AcpFollow')")  # toggle: back on
     nv.wait_until("require('acp_editor.state').follow == true", "follow on")
     nv.prompt("read")
-    nv.settle(TRAILING_JUMP_MS)
+    wait_for_cursor(nv, hello, 1)
     (shown,) = by_name(nv, hello)
     assert shown["cursor"] == [1, 0], shown
     assert "acp-editor: follow off" in nv.notes() and "acp-editor: follow on" in nv.notes()

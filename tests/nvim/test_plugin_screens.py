@@ -52,7 +52,7 @@ class Terminal:
                 return screen
             if time.monotonic() > deadline:
                 raise AssertionError(f"{text!r} never showed; the screen:\n{screen}")
-            time.sleep(0.1)
+            time.sleep(0.1)  # a poll's interval: tmux tells of no screen change
 
 
 @contextlib.contextmanager

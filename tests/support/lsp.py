@@ -272,4 +272,4 @@ async def wait_until(predicate: Callable[[], bool], timeout: float = 10.0) -> No
     while not predicate():
         if loop.time() > deadline:
             raise AssertionError("timed out waiting for the server")
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(0.02)  # the poll's interval: the predicate has no event to await

@@ -13,11 +13,13 @@ from acp_editor.session.state import SessionView
 class Recorder(Frontend):
     """A front end that records everything and answers permissions by option kind."""
 
-    def __init__(self, answer_kind: str | None = "allow_once", delay: float = 0.0) -> None:
+    def __init__(
+        self, answer_kind: str | None = "allow_once", release: asyncio.Event | None = None
+    ) -> None:
         self.answer_kind = answer_kind
-        self.delay = delay
-        """Seconds the "user" takes to answer."""
         """The option kind to choose; None leaves the dialog open until cancelled."""
+        self.release = release
+        """When given, the "user" answers only once it is set."""
         self.changes: dict[str, list[dict[str, Any]]] = {}
         self.mirrors: dict[str, dict[str, Any]] = {}
         self.permissions: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
@@ -47,11 +49,11 @@ class Recorder(Frontend):
         self.permissions.append((tool_call, options))
         self.words.append(words)
         self.asked.set()
-        if self.delay:
-            await asyncio.sleep(self.delay)
+        if self.release is not None:
+            await self.release.wait()
         if self.answer_kind is None:
             try:
-                await asyncio.sleep(3600)
+                await asyncio.sleep(3600)  # a dialog nobody answers: it ends only when cancelled
             except asyncio.CancelledError:
                 self.permission_cancelled += 1
                 raise

@@ -3,7 +3,8 @@
 
 local M = {}
 
---- Let the event loop run for `ms` (scheduled callbacks, LSP messages).
+--- Let the event loop run for `ms` (scheduled callbacks, LSP messages). Only for a window in
+--- which something must NOT happen; whatever a test expects to come, it waits for (wait_until).
 function M.settle(ms)
   vim.wait(ms, function()
     return false

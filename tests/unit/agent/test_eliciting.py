@@ -90,7 +90,8 @@ async def test_cancelling_the_turn_answers_cancel_and_withdraws_the_question() -
     request = asyncio.ensure_future(e.create(dict(PAGE)))
     await asyncio.wait_for(front.asking.wait(), 5)
     e.cancel("other")  # another session's turn: nothing happens
-    await asyncio.sleep(0)  # one loop turn: a cancellation would land here
+    # Two loop turns in which nothing may happen (a cancellation would land here): not a wait.
+    await asyncio.sleep(0)
     await asyncio.sleep(0)
     assert not request.done() and front.withdrawn == 0
     e.cancel("s1")

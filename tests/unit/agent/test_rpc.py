@@ -104,6 +104,7 @@ async def test_a_slow_request_does_not_hold_up_another() -> None:
 async def test_notifications_and_request_preludes_apply_in_arrival_order() -> None:
     peer, _wire = make_peer()
     seen: list[str] = []
+    done = asyncio.Event()
 
     def note(params: Any) -> None:
         seen.append(f"note {params}")
@@ -112,8 +113,9 @@ async def test_notifications_and_request_preludes_apply_in_arrival_order() -> No
         seen.append(f"req {params}")  # the synchronous part of a handler
 
         async def later() -> None:
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.01)  # the handler's own work, which takes a while on purpose
             seen.append(f"req {params} done")
+            done.set()
 
         return later()
 
@@ -128,7 +130,7 @@ async def test_notifications_and_request_preludes_apply_in_arrival_order() -> No
     )
     peer.feed(data)
     assert seen == ["note 1", "req 2", "note 3"]
-    await asyncio.sleep(0.05)
+    await asyncio.wait_for(done.wait(), 10)
     assert seen[-1] == "req 2 done"
 
 
@@ -166,12 +168,15 @@ async def test_unknown_request_gets_method_not_found_and_unknown_notification_is
 async def test_cancel_request_from_the_peer_answers_request_cancelled() -> None:
     peer, wire = make_peer()
 
+    started = asyncio.Event()
+
     async def forever(params: Any) -> Any:
-        await asyncio.sleep(3600)
+        started.set()
+        await asyncio.sleep(3600)  # a handler that never ends: only the cancel ends it
 
     peer.on_request("forever", forever)
     peer.feed(line({"jsonrpc": "2.0", "id": "f", "method": "forever"}))
-    await asyncio.sleep(0)
+    await asyncio.wait_for(started.wait(), 10)
     peer.feed(line({"jsonrpc": "2.0", "method": "$/cancel_request", "params": {"requestId": "f"}}))
     reply = await wire.next_where(response_to("f"))
     assert reply["error"]["code"] == -32800
@@ -214,9 +219,10 @@ async def test_caller_cancelled_sends_cancel_request() -> None:
 
 
 async def test_close_fails_every_pending_request_at_once() -> None:
-    peer, _wire = make_peer()
+    peer, wire = make_peer()
     pending = [asyncio.ensure_future(peer.request(f"m{i}")) for i in range(3)]
-    await asyncio.sleep(0)
+    for i in range(3):  # all three are out, waiting for their answers
+        await wire.next_where(lambda m, i=i: m.get("method") == f"m{i}")
     peer.close("agent exited")
     for fut in pending:
         with pytest.raises(ConnectionClosed, match="agent exited"):
@@ -276,5 +282,5 @@ async def test_duplicate_id_in_flight_is_ignored_and_the_first_still_answered() 
     peer.feed(line({"jsonrpc": "2.0", "id": 5, "method": "wait", "params": "second"}))
     release.set()
     assert (await wire.next_where(response_to(5)))["result"] == "first"
-    await asyncio.sleep(0.01)
+    await asyncio.sleep(0.01)  # a window in which a second answer must NOT come
     assert calls == ["first"] and sum(1 for m in wire.sent if m.get("id") == 5) == 1
