@@ -81,7 +81,7 @@ def anchors(scratch: Path, env: dict[str, str]) -> tuple[float, float]:
     """``git add -A`` and ``git status`` of a scratch repository holding the same files."""
     scratch.mkdir()
     subprocess.run(["git", "init", "-q"], cwd=scratch, check=True)
-    from acp_editor.demo.scenarios import GENERATE_COMMAND
+    from acp_editor.demo_agent.command_scenarios import GENERATE_COMMAND
 
     subprocess.run(["sh", "-c", GENERATE_COMMAND], cwd=scratch, env=env, check=True)
     return timed_git(scratch, "add", "-A"), timed_git(scratch, "status", "--porcelain")
