@@ -15,8 +15,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from acp_editor.demo_agent.display_terminals import run_displayed
 from acp_editor.demo_agent.file_scenarios import HELLO, NOTES
+from acp_editor.demo_agent.shell import run_displayed
 from acp_editor.demo_agent.turn import Turn, text_item
 
 SHELL_COMMAND = "echo hello from the demo agent && ls"
