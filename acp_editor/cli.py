@@ -286,8 +286,8 @@ def serve(args: argparse.Namespace, preset: Preset) -> int:
     from acp_editor.demo_agent import DEMO_AGENT
     from acp_editor.editor.build import create_server
     from acp_editor.editor.link import LinkOptions
-    from acp_editor.editor.lsp_log import LspLogHandler
-    from acp_editor.editor.server import serve_stdio
+    from acp_editor.editor.lsp.lsp_log import LspLogHandler
+    from acp_editor.editor.lsp.server import serve_stdio
     from acp_editor.log import LOGGER_NAME
 
     config = AgentConfig(

@@ -40,8 +40,8 @@ from acp_editor.agent.frontend import SilentFrontend
 from acp_editor.agent.rpc import JsonRpcPeer, Writer
 from acp_editor.agent.sessions import Session
 from acp_editor.editor.build import assemble
-from acp_editor.editor.features import ClientFeatures
 from acp_editor.editor.link import LinkOptions
+from acp_editor.editor.lsp.features import ClientFeatures
 from acp_editor.protocol import editor as proto
 from acp_editor.session.state import SessionState
 from tests.support.fake_agent import FakeAgents

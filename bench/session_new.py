@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from acp_editor.agent.client import AcpClient, AgentConfig
 from acp_editor.context.server import ContextServer
 from acp_editor.context.tools import ContextTools
-from acp_editor.editor.documents import EditorDocuments
+from acp_editor.editor.buffers.source import EditorDocuments
 
 
 class NoBuffers:

@@ -190,6 +190,16 @@ def long_functions(limit: int = LONGEST_FUNCTION) -> list[tuple[str, int]]:
     return sorted(found, key=lambda item: -item[1])
 
 
+def per_folder(edges: dict[str, set[str]]) -> dict[str, int]:
+    """Modules per folder (package), ``__init__`` not counted: how big each room is."""
+    counts: dict[str, int] = {}
+    for module, path in modules().items():
+        if module in edges and path.name != "__init__.py":
+            folder = path.parent.relative_to(ROOT).as_posix()
+            counts[folder] = counts.get(folder, 0) + 1
+    return counts
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--edges", action="store_true", help="print every import edge")
@@ -207,6 +217,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"imports pointing up a layer: {len(ups)}")
     for src, dst in ups:
         print(f"  {src} -> {dst}")
+    folders = per_folder(edges)  # before issue 26: acp_editor/editor held 35
+    widest = max(folders, key=lambda f: folders[f])
+    print(f"folders: {len(folders)}, the largest {widest} with {folders[widest]} modules")
+    print("  " + ", ".join(f"{f} {n}" for f, n in sorted(folders.items())))
     longs = long_functions()
     print(f"functions over {LONGEST_FUNCTION} lines: {len(longs)}")
     for where, length in longs:

@@ -24,9 +24,9 @@ from acp_editor.protocol.editor_context import TOOLS
 
 if TYPE_CHECKING:
     from acp_editor.context.calls import ContextCalls
-    from acp_editor.editor.channel import EditorChannel
-    from acp_editor.editor.conflicts import Conflicts
-    from acp_editor.editor.documents import EditorDocuments
+    from acp_editor.editor.buffers.conflicts import Conflicts
+    from acp_editor.editor.buffers.source import EditorDocuments
+    from acp_editor.editor.lsp.channel import EditorChannel
     from acp_editor.review.owner import ReviewView
 
 ASK_TIMEOUT = 10.0

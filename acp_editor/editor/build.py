@@ -18,25 +18,25 @@ from acp_editor.context.calls import ContextCalls
 from acp_editor.context.server import ContextServer
 from acp_editor.context.tools import ContextTools
 from acp_editor.editor.agent_port import AgentFactory, AgentSide, AgentSlot
-from acp_editor.editor.commands import Commands
-from acp_editor.editor.conflicts import Conflicts
-from acp_editor.editor.documents import EditorDocuments
-from acp_editor.editor.frontend import EditorFrontend
-from acp_editor.editor.lifecycle import Lifecycle
+from acp_editor.editor.buffers.conflicts import Conflicts
+from acp_editor.editor.buffers.review import EditorReview
+from acp_editor.editor.buffers.source import EditorDocuments
+from acp_editor.editor.handlers.commands import Commands
+from acp_editor.editor.handlers.lifecycle import Lifecycle
+from acp_editor.editor.handlers.review_handlers import ReviewHandlers
+from acp_editor.editor.handlers.rich import RichRequests
+from acp_editor.editor.handlers.session_admin import SessionAdmin
 from acp_editor.editor.link import EditorLink, LinkOptions
-from acp_editor.editor.review import EditorReview
-from acp_editor.editor.review_handlers import ReviewHandlers
-from acp_editor.editor.rich import RichRequests
-from acp_editor.editor.server import AcpLanguageServer
-from acp_editor.editor.session_admin import SessionAdmin
-from acp_editor.editor.status import AgentStatus
-from acp_editor.editor.transcript import Transcripts
+from acp_editor.editor.lsp.server import AcpLanguageServer
+from acp_editor.editor.show.frontend import EditorFrontend
+from acp_editor.editor.show.status import AgentStatus
+from acp_editor.editor.show.transcript import Transcripts
 from acp_editor.review.owner import Review
 
 if TYPE_CHECKING:
     from acp_editor.agent.config import AgentConfig
     from acp_editor.agent.frontend import Frontend
-    from acp_editor.editor.channel import EditorChannel
+    from acp_editor.editor.lsp.channel import EditorChannel
     from acp_editor.services.documents import DocumentSource
 
 

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from acp_editor.editor.replies import TurnSummary, summarize
+from acp_editor.editor.show.replies import TurnSummary, summarize
 from acp_editor.errors import AgentError, InvalidParams, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from acp_editor.agent.config import AgentConfig
     from acp_editor.agent.frontend import Frontend
     from acp_editor.editor.agent_port import AgentFactory, AgentSide, AgentSlot
-    from acp_editor.editor.status import AgentStatus
+    from acp_editor.editor.show.status import AgentStatus
     from acp_editor.review.owner import Restore, Review
     from acp_editor.services.documents import DocumentSource
 

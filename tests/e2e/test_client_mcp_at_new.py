@@ -12,7 +12,7 @@ import pytest
 
 from acp_editor.context.server import ContextServer
 from acp_editor.context.tools import ContextTools
-from acp_editor.editor.documents import EditorDocuments
+from acp_editor.editor.buffers.source import EditorDocuments
 from acp_editor.protocol.editor_context import TOOLS
 from tests.support.fake_editor import FakeChannel
 from tests.support.recorder import Recorder

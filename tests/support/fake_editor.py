@@ -10,7 +10,7 @@ from typing import Any
 from lsprotocol import types as lsp
 from pygls.workspace import TextDocument
 
-from acp_editor.editor.features import ClientFeatures
+from acp_editor.editor.lsp.features import ClientFeatures
 
 Answer = Callable[[Any], Any]
 

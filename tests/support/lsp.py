@@ -22,7 +22,7 @@ from pytest_lsp import ClientServerConfig, client_capabilities
 from pytest_lsp.client import LanguageClient, register_lsp_features
 from pytest_lsp.protocol import LanguageClientProtocol
 
-from acp_editor.editor.server import UNTYPED_REQUESTS, converter_factory
+from acp_editor.editor.lsp.server import UNTYPED_REQUESTS, converter_factory
 from acp_editor.positions import path_to_uri
 from acp_editor.protocol import editor as proto
 from acp_editor.text.edits import apply_edits

@@ -29,7 +29,7 @@ EDGES: dict[str, set[str]] = deps.graph()
 def test_the_graph_is_read() -> None:
     # A graph read wrongly would pass every check below: make sure it has the known edges.
     assert "acp_editor.agent.rpc" in EDGES["acp_editor.agent.client"]
-    assert "acp_editor.editor.channel" in EDGES["acp_editor.editor.frontend"]
+    assert "acp_editor.editor.lsp.channel" in EDGES["acp_editor.editor.show.frontend"]
 
 
 def test_no_import_cycle_even_in_functions_or_type_checking_blocks() -> None:
@@ -54,8 +54,10 @@ def importers_of(target: str) -> set[str]:
 
 
 def test_the_server_knows_none_of_its_features() -> None:
-    features = {m for m in EDGES["acp_editor.editor.server"] if m.startswith("acp_editor.editor.")}
-    assert features <= {"acp_editor.editor.channel", "acp_editor.editor.features"}
+    features = {
+        m for m in EDGES["acp_editor.editor.lsp.server"] if m.startswith("acp_editor.editor.")
+    }
+    assert features <= {"acp_editor.editor.lsp.channel", "acp_editor.editor.lsp.features"}
 
 
 @pytest.mark.parametrize(
@@ -66,11 +68,11 @@ def test_the_server_knows_none_of_its_features() -> None:
         ("acp_editor.agent.client", {"acp_editor.editor.build", "acp_editor.demo.run"}),
         ("acp_editor.editor.build", {"acp_editor.cli"}),
         (
-            "acp_editor.editor.server",
+            "acp_editor.editor.lsp.server",
             {
                 "acp_editor.editor.build",
-                "acp_editor.editor.lifecycle",
-                "acp_editor.editor.lsp_log",
+                "acp_editor.editor.handlers.lifecycle",
+                "acp_editor.editor.lsp.lsp_log",
                 "acp_editor.cli",
             },
         ),

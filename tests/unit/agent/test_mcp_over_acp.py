@@ -16,7 +16,7 @@ from acp_editor.agent.client import AcpClient
 from acp_editor.agent.config import AgentConfig
 from acp_editor.context.server import ContextServer
 from acp_editor.context.tools import ContextTools
-from acp_editor.editor.documents import EditorDocuments
+from acp_editor.editor.buffers.source import EditorDocuments
 from acp_editor.errors import RpcError
 from acp_editor.positions import path_to_uri
 from tests.support.fake_editor import FakeChannel

@@ -17,7 +17,7 @@ from pygls.workspace import TextDocument
 
 from acp_editor.context.server import ContextServer
 from acp_editor.context.tools import ContextTools
-from acp_editor.editor.documents import EditorDocuments
+from acp_editor.editor.buffers.source import EditorDocuments
 from acp_editor.positions import path_to_uri
 from tests.support.fake_editor import FakeChannel
 
@@ -217,7 +217,7 @@ async def test_a_plain_editor_gets_the_conflicts_acp_editor_knows_as_diagnostics
     tmp_path: Path,
 ) -> None:
     from acp_editor.context.tools import Caller
-    from acp_editor.editor.conflicts import BufferConflict, Conflicts
+    from acp_editor.editor.buffers.conflicts import BufferConflict, Conflicts
     from acp_editor.text.merge import Conflict
 
     root = tmp_path / "project"

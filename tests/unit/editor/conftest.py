@@ -10,8 +10,8 @@ import pytest
 
 from acp_editor.agent.config import AgentConfig
 from acp_editor.editor.build import EditorSide, assemble
-from acp_editor.editor.features import ClientFeatures
 from acp_editor.editor.link import LinkOptions
+from acp_editor.editor.lsp.features import ClientFeatures
 from tests.support.fake_agent import FakeAgents, Script
 from tests.support.fake_editor import FakeChannel
 

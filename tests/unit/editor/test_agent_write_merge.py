@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pygls.workspace import TextDocument
 
-from acp_editor.editor.conflicts import Conflicts
-from acp_editor.editor.documents import EditorDocuments
+from acp_editor.editor.buffers.conflicts import Conflicts
+from acp_editor.editor.buffers.source import EditorDocuments
 from acp_editor.positions import path_to_uri
 from acp_editor.text.edits import apply_edits
 from tests.support.fake_editor import FakeChannel

@@ -8,7 +8,7 @@ from lsprotocol import types as lsp
 from acp_editor.agent.config import AgentConfig
 from acp_editor.editor.build import create_server
 from acp_editor.editor.link import LinkOptions
-from acp_editor.editor.server import AcpLanguageServer
+from acp_editor.editor.lsp.server import AcpLanguageServer
 from acp_editor.protocol import editor as proto
 from tests.support.fake_agent import FakeAgents
 

@@ -6,7 +6,7 @@ import asyncio
 import time
 from typing import Any
 
-from acp_editor.editor.coalesce import Coalescer
+from acp_editor.editor.lsp.coalesce import Coalescer
 from tests.support.lsp import wait_until
 
 FRAME = 0.2

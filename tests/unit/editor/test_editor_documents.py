@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pygls.workspace import TextDocument
 
-from acp_editor.editor.documents import EditorDocuments, EditRefused
+from acp_editor.editor.buffers.source import EditorDocuments, EditRefused
 from acp_editor.positions import path_to_uri
 from tests.support.fake_editor import FakeChannel
 

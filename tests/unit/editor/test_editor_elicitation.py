@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from acp_editor.agent.handshake import initialize_params
-from acp_editor.editor.elicitation import modes, page_message
-from acp_editor.editor.features import ClientFeatures
+from acp_editor.editor.lsp.features import ClientFeatures
+from acp_editor.editor.show.elicitation import modes, page_message
 
 
 def test_forms_need_the_elicit_feature_and_pages_need_show_document() -> None:

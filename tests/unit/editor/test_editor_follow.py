@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from acp_editor.editor.follow import FURTHEST_KEPT, FollowPolicy, Jump
+from acp_editor.editor.show.follow import FURTHEST_KEPT, FollowPolicy, Jump
 
 
 class FakeLoop:

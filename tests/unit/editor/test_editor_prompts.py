@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from acp_editor.editor.prompts import (
+from acp_editor.editor.show.wording import (
     auth_request,
     choice_from_answer,
     diff_previews,

@@ -10,8 +10,8 @@ import pytest
 from lsprotocol import types as lsp
 
 from acp_editor.agent.config import AgentConfig
-from acp_editor.editor import lifecycle
 from acp_editor.editor.build import create_server
+from acp_editor.editor.handlers import lifecycle
 from acp_editor.editor.link import LinkOptions
 from tests.support.fake_agent import FakeAgents
 from tests.support.lsp import wait_until

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from acp_editor.editor.prompts import summary
+from acp_editor.editor.show.wording import summary
 from acp_editor.protocol import acp
 
 V1 = {"type": "diff", "path": "/w/a.py", "oldText": "a\n", "newText": "b\n"}

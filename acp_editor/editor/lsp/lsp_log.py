@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types as lsp
 
 if TYPE_CHECKING:
-    from acp_editor.editor.server import AcpLanguageServer
+    from acp_editor.editor.lsp.server import AcpLanguageServer
 
 LEVELS = [
     (logging.ERROR, lsp.MessageType.Error),

@@ -1,8 +1,8 @@
 """What the editor side needs from the language server to reach the editor: one small interface.
 
 The parts that show things (frontend, follow, review, progress, documents) are given an
-``EditorChannel``, never the server itself, so none of them imports ``editor.server`` and each can
-be tested against a fake channel without pygls or a subprocess.
+``EditorChannel``, never the server itself, so none of them imports ``editor.lsp.server`` and each
+can be tested against a fake channel without pygls or a subprocess.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from pygls.progress import Progress
 from pygls.workspace import TextDocument
 
 if TYPE_CHECKING:
-    from acp_editor.editor.features import ClientFeatures
+    from acp_editor.editor.lsp.features import ClientFeatures
 
 
 def new_request_id() -> str:
@@ -26,7 +26,7 @@ def new_request_id() -> str:
 
 
 class EditorBuffers(Protocol):
-    """The editor's open documents, and changing them the undoable way (``editor.documents``
+    """The editor's open documents, and changing them the undoable way (``editor.buffers.source``
     needs only this)."""
 
     @property

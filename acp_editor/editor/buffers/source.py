@@ -21,7 +21,7 @@ from pygls.exceptions import JsonRpcException
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
-from acp_editor.editor.conflicts import BufferConflict, Conflicts
+from acp_editor.editor.buffers.conflicts import BufferConflict, Conflicts
 from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
 from acp_editor.services.documents import DiskDocuments
@@ -29,7 +29,7 @@ from acp_editor.text.edits import minimal_edits
 from acp_editor.text.merge import merge3
 
 if TYPE_CHECKING:
-    from acp_editor.editor.channel import EditorBuffers
+    from acp_editor.editor.lsp.channel import EditorBuffers
 
 log = get_logger("editor.documents")
 

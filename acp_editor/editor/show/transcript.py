@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acp_editor.editor.replies import block_text, message_text
+from acp_editor.editor.show.replies import block_text, message_text
 from acp_editor.log import get_logger
 from acp_editor.storage import state_dir
 

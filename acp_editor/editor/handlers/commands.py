@@ -8,20 +8,20 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
-from acp_editor.editor.handling import prompt_blocks, register_commands
-from acp_editor.editor.replies import TurnSummary, announcement
+from acp_editor.editor.lsp.handling import prompt_blocks, register_commands
+from acp_editor.editor.show.replies import TurnSummary, announcement
 from acp_editor.errors import InvalidParams, RpcError
 from acp_editor.log import get_logger
 from acp_editor.positions import path_to_uri
 from acp_editor.protocol import editor as proto
 
 if TYPE_CHECKING:
-    from acp_editor.editor.channel import EditorChannel
-    from acp_editor.editor.follow import Follower
     from acp_editor.editor.link import EditorLink
-    from acp_editor.editor.questions import Questions
-    from acp_editor.editor.status import AgentStatus
-    from acp_editor.editor.transcript import Transcripts
+    from acp_editor.editor.lsp.channel import EditorChannel
+    from acp_editor.editor.show.follow import Follower
+    from acp_editor.editor.show.questions import Questions
+    from acp_editor.editor.show.status import AgentStatus
+    from acp_editor.editor.show.transcript import Transcripts
 
 log = get_logger("editor.commands")
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from pygls.lsp.server import LanguageServer
 
-from acp_editor.editor.handling import register_commands, register_requests
+from acp_editor.editor.lsp.handling import register_commands, register_requests
 from acp_editor.errors import InvalidParams
 from acp_editor.log import get_logger
 from acp_editor.protocol import editor as proto
@@ -26,8 +26,8 @@ from acp_editor.services.retention.plumbing import StoreError
 from acp_editor.services.retention.pruning import forget_session
 
 if TYPE_CHECKING:
-    from acp_editor.editor.frontend import EditorFrontend
     from acp_editor.editor.link import EditorLink
+    from acp_editor.editor.show.frontend import EditorFrontend
 
 log = get_logger("editor.session_admin")
 

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 from pygls.uris import to_fs_path
 
-from acp_editor.editor import elicitation
-from acp_editor.editor.features import ClientFeatures
-from acp_editor.editor.handling import plain
+from acp_editor.editor.lsp.features import ClientFeatures
+from acp_editor.editor.lsp.handling import plain
+from acp_editor.editor.show import elicitation
 from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp
@@ -24,9 +24,9 @@ from acp_editor.services.retention.pruning import keep_pruned
 
 if TYPE_CHECKING:
     from acp_editor.agent.config import AgentConfig
-    from acp_editor.editor.follow import Follower
     from acp_editor.editor.link import EditorLink
-    from acp_editor.editor.server import AcpLanguageServer
+    from acp_editor.editor.lsp.server import AcpLanguageServer
+    from acp_editor.editor.show.follow import Follower
 
 log = get_logger("editor.lifecycle")
 

@@ -22,7 +22,7 @@ ANNOUNCE_AFTER_S = 0.5
 
 if TYPE_CHECKING:
     from acp_editor.editor.agent_port import AgentSlot
-    from acp_editor.editor.channel import EditorChannel
+    from acp_editor.editor.lsp.channel import EditorChannel
     from acp_editor.review.groups import ReviewGroup
 
 

@@ -22,7 +22,7 @@ from acp_editor.log import get_logger
 from acp_editor.protocol.acp import FINISHED_STATUSES
 
 if TYPE_CHECKING:
-    from acp_editor.editor.channel import EditorChannel
+    from acp_editor.editor.lsp.channel import EditorChannel
 
 log = get_logger("editor.progress")
 

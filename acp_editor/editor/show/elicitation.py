@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
-from acp_editor.editor.channel import new_request_id
+from acp_editor.editor.lsp.channel import new_request_id
 from acp_editor.log import get_logger
 from acp_editor.protocol import editor as proto
 from acp_editor.protocol.elicitation import host_warning, url_host
 
 if TYPE_CHECKING:
-    from acp_editor.editor.channel import EditorChannel
-    from acp_editor.editor.features import ClientFeatures
+    from acp_editor.editor.lsp.channel import EditorChannel
+    from acp_editor.editor.lsp.features import ClientFeatures
 
 log = get_logger("editor.elicitation")
 

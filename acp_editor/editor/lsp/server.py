@@ -30,8 +30,8 @@ from pygls.protocol.language_server import lsp_method
 from pygls.workspace import TextDocument
 
 from acp_editor import __version__, jsonio
-from acp_editor.editor.channel import new_request_id
-from acp_editor.editor.features import ClientFeatures
+from acp_editor.editor.lsp.channel import new_request_id
+from acp_editor.editor.lsp.features import ClientFeatures
 from acp_editor.log import get_logger
 
 log = get_logger("editor")

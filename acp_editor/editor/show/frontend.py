@@ -13,22 +13,22 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 
 from acp_editor.agent.frontend import Frontend
-from acp_editor.editor.coalesce import Coalescer
-from acp_editor.editor.diffs import DiffPreviews
-from acp_editor.editor.elicitation import Elicitation
-from acp_editor.editor.follow import Follower, Jump
-from acp_editor.editor.progress import ToolProgress
-from acp_editor.editor.questions import Questions
-from acp_editor.editor.terminals import TerminalStreams
+from acp_editor.editor.lsp.coalesce import Coalescer
+from acp_editor.editor.show.diffs import DiffPreviews
+from acp_editor.editor.show.elicitation import Elicitation
+from acp_editor.editor.show.follow import Follower, Jump
+from acp_editor.editor.show.progress import ToolProgress
+from acp_editor.editor.show.questions import Questions
+from acp_editor.editor.show.terminal_output import TerminalStreams
 from acp_editor.protocol import editor as proto
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from acp_editor.editor.channel import EditorChannel
-    from acp_editor.editor.review import EditorReview
-    from acp_editor.editor.status import AgentStatus
-    from acp_editor.editor.transcript import Transcripts
+    from acp_editor.editor.buffers.review import EditorReview
+    from acp_editor.editor.lsp.channel import EditorChannel
+    from acp_editor.editor.show.status import AgentStatus
+    from acp_editor.editor.show.transcript import Transcripts
     from acp_editor.review.hunk import ReviewHunk
     from acp_editor.review.owner import ReviewEvent
     from acp_editor.services.documents import DocumentSource

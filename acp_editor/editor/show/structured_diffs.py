@@ -6,7 +6,8 @@ carry a ``git_patch``. An editor draws a preview from whole texts, so each file'
 to the file as the editor holds it (its buffer, else the disk): forward when the agent has not
 written it yet, backward when it already has. A change without a patch section, or whose patch
 fits neither way, gets no preview here: the change the agent makes on disk is still found by the
-turn's checkpoints and previewed and reviewed from them (``editor/diffs.py``'s ``found_on_disk``).
+turn's checkpoints and previewed and reviewed from them (``editor/show/diffs.py``'s
+``found_on_disk``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from acp_editor.editor.prompts import diff_preview
+from acp_editor.editor.show.wording import diff_preview
 from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
 from acp_editor.text.patches import PatchError, parse, texts

@@ -2,7 +2,8 @@
 
 The buffer keeps the user's text there (everything else of the agent's change is in it); the
 conflict is kept here until the user takes the agent's version or keeps theirs, shown as Error
-diagnostics with code actions (``editor.review``) and announced once with ``window/showMessage``.
+diagnostics with code actions (``editor.buffers.review``) and announced once with
+``window/showMessage``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from lsprotocol import types as lsp
 from acp_editor.protocol import editor as proto
 
 if TYPE_CHECKING:
-    from acp_editor.editor.channel import EditorChannel
+    from acp_editor.editor.lsp.channel import EditorChannel
     from acp_editor.text.merge import Conflict
 
 

@@ -11,19 +11,19 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
-from acp_editor.editor.channel import EditorChannel, new_request_id
-from acp_editor.editor.prompts import (
+from acp_editor.editor.lsp.channel import EditorChannel, new_request_id
+from acp_editor.editor.show.structured_diffs import structured_previews
+from acp_editor.editor.show.wording import (
     auth_request,
     choice_from_answer,
     diff_previews,
     permission_request,
 )
-from acp_editor.editor.structured_diffs import structured_previews
 from acp_editor.protocol import acp
 from acp_editor.protocol import editor as proto
 
 if TYPE_CHECKING:
-    from acp_editor.editor.structured_diffs import ReadText
+    from acp_editor.editor.show.structured_diffs import ReadText
     from acp_editor.review.owner import Restore
 
 

@@ -7,15 +7,15 @@ from typing import TYPE_CHECKING, Any
 
 from pygls.lsp.server import LanguageServer
 
-from acp_editor.editor.handling import prompt_blocks, register_requests
+from acp_editor.editor.lsp.handling import prompt_blocks, register_requests
 from acp_editor.errors import InvalidParams
 from acp_editor.protocol import editor as proto
 from acp_editor.protocol.acp import nonempty_str, obj_or_empty, optional_str
 
 if TYPE_CHECKING:
-    from acp_editor.editor.frontend import EditorFrontend
+    from acp_editor.editor.buffers.review import EditorReview
     from acp_editor.editor.link import EditorLink
-    from acp_editor.editor.review import EditorReview
+    from acp_editor.editor.show.frontend import EditorFrontend
 
 
 class RichRequests:

@@ -9,7 +9,7 @@ from acp_editor.log import get_logger
 from acp_editor.protocol import editor as proto
 
 if TYPE_CHECKING:
-    from acp_editor.editor.channel import EditorChannel
+    from acp_editor.editor.lsp.channel import EditorChannel
 
 TERMINAL_TAIL = 64 * 1024
 LOG_LINES = 200

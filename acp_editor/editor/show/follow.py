@@ -23,7 +23,7 @@ from acp_editor.positions import location_to_lsp
 from acp_editor.protocol import editor as proto
 
 if TYPE_CHECKING:
-    from acp_editor.editor.channel import EditorChannel
+    from acp_editor.editor.lsp.channel import EditorChannel
 
 log = get_logger("editor.follow")
 

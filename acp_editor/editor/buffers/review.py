@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 
-from acp_editor.editor.review_groups import EditorGroups
+from acp_editor.editor.buffers.review_groups import EditorGroups
 from acp_editor.errors import InvalidParams, RpcError
 from acp_editor.log import get_logger
 from acp_editor.positions import path_to_uri, uri_to_path
@@ -21,9 +21,9 @@ from acp_editor.protocol import editor as proto
 
 if TYPE_CHECKING:
     from acp_editor.editor.agent_port import AgentSlot
-    from acp_editor.editor.channel import EditorChannel
-    from acp_editor.editor.conflicts import Conflicts
-    from acp_editor.editor.documents import EditorDocuments
+    from acp_editor.editor.buffers.conflicts import Conflicts
+    from acp_editor.editor.buffers.source import EditorDocuments
+    from acp_editor.editor.lsp.channel import EditorChannel
     from acp_editor.review.hunk import ReviewHunk
     from acp_editor.review.owner import ReviewView
 
@@ -49,7 +49,7 @@ class EditorReview:
         self._conflicted: set[str] = set()  # paths with (or once with) conflicts, rich editors
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self.groups = EditorGroups(channel, slot)
-        """Bulk changes: many files as one item (``editor.review_groups``)."""
+        """Bulk changes: many files as one item (``editor.buffers.review_groups``)."""
 
     @property
     def queue(self) -> ReviewView | None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from acp_editor.protocol import editor as proto
 
 if TYPE_CHECKING:
-    from acp_editor.editor.channel import EditorChannel
+    from acp_editor.editor.lsp.channel import EditorChannel
 
 
 class AgentStatus:

@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
-from acp_editor.editor.handling import one_string, plain, register_commands, register_requests
+from acp_editor.editor.lsp.handling import one_string, plain, register_commands, register_requests
 from acp_editor.errors import InvalidParams
 from acp_editor.protocol import editor as proto
 from acp_editor.protocol.acp import obj_or_empty, optional_str
 
 if TYPE_CHECKING:
-    from acp_editor.editor.review import EditorReview
+    from acp_editor.editor.buffers.review import EditorReview
 
 
 class ReviewHandlers:

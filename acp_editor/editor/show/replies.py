@@ -2,7 +2,7 @@
 
 A plugin-less editor sees no ``acp/sessionChanged``: the agent's reply, and which tool calls the
 turn ran, reach its user through the ``acp.prompt`` result, a ``window/showMessage`` at the end
-of the turn and the transcript file (``editor.transcript``). All of them are read from the one
+of the turn and the transcript file (``editor.show.transcript``). All of them are read from the one
 session state, never collected on the side.
 """
 

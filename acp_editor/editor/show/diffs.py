@@ -13,14 +13,14 @@ import json
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from acp_editor.editor.prompts import diff_preview, diff_previews
-from acp_editor.editor.structured_diffs import structured_previews
+from acp_editor.editor.show.structured_diffs import structured_previews
+from acp_editor.editor.show.wording import diff_preview, diff_previews
 from acp_editor.protocol import acp
 from acp_editor.protocol import editor as proto
 
 if TYPE_CHECKING:
-    from acp_editor.editor.channel import EditorChannel
-    from acp_editor.editor.structured_diffs import ReadText
+    from acp_editor.editor.lsp.channel import EditorChannel
+    from acp_editor.editor.show.structured_diffs import ReadText
 
 
 class DiffPreviews:
