@@ -313,7 +313,6 @@ class AcpClient:
             if turn is not None:
                 await self.reviewing.watch(session_id)
         self.requests.emit(session, session.state.add_user_prompt(blocks, number, queued=queued))
-        session.prompting = True
         session.prompts += 1
         params = {"sessionId": session_id, "prompt": blocks}
         try:
@@ -327,7 +326,6 @@ class AcpClient:
         finally:
             session.prompts -= 1
             if session.prompts == 0:
-                session.prompting = False
                 session.cancelling = False
                 self.requests.emit(session, session.state.settle_prompts())
                 await asyncio.shield(self._end_turn(session_id))

@@ -18,7 +18,6 @@ class Session:
     cwd: str
     state: SessionState
     additional_directories: list[str] = field(default_factory=list)
-    prompting: bool = False
     prompts: int = 0
     """Prompts sent and not over yet: more than one when v2 prompts were queued."""
     foreground: Foreground = field(default_factory=Foreground)
@@ -27,6 +26,11 @@ class Session:
     answered ``cancelled`` at once."""
     permissions: dict[int, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
     """Pending permission requests: the future resolves to the outcome sent to the agent."""
+
+    @property
+    def prompting(self) -> bool:
+        """Whether a turn runs (one or more prompts not over yet)."""
+        return self.prompts > 0
 
     @property
     def roots(self) -> list[str]:

@@ -18,7 +18,7 @@ from acp_editor import __version__
 from acp_editor.demo_agent.prompts import AS_IS, PromptTurns, Tuning
 from acp_editor.demo_agent.scenarios import commands
 from acp_editor.demo_agent.store import delete_saved, load_sessions
-from acp_editor.demo_agent.turn import ClientCaps, SessionState
+from acp_editor.demo_agent.turn import AgentSession, ClientCaps
 from acp_editor.errors import AuthRequired, ConnectionClosed, InvalidParams
 from acp_editor.log import get_logger
 from acp_editor.protocol.acp import nonempty_str, obj_or_empty
@@ -83,7 +83,7 @@ class ScriptedAgent(PromptTurns):
         self.version = 1
         self.caps = ClientCaps()
         self.authenticated = not require_auth
-        self.sessions: dict[str, SessionState] = load_sessions(state_dir)
+        self.sessions: dict[str, AgentSession] = load_sessions(state_dir)
         self._background: set[asyncio.Task[None]] = set()
 
     def register(self) -> None:
@@ -195,14 +195,14 @@ class ScriptedAgent(PromptTurns):
         if not self.authenticated:
             raise AuthRequired("authenticate first (method demo-login)")
 
-    def _session(self, params: dict[str, Any], *, active: bool = True) -> SessionState:
+    def _session(self, params: dict[str, Any], *, active: bool = True) -> AgentSession:
         session_id = nonempty_str(params, "sessionId")
         session = self.sessions.get(session_id)
         if session is None or (active and not session.active):
             raise InvalidParams(f"no {'active ' if active else ''}session {session_id!r}")
         return session
 
-    def _setup(self, session: SessionState) -> dict[str, Any]:
+    def _setup(self, session: AgentSession) -> dict[str, Any]:
         if self.version >= 2:  # v2 has no modes: the mode is a config option
             return {"configOptions": self._config(session)}
         return {
@@ -210,7 +210,7 @@ class ScriptedAgent(PromptTurns):
             "configOptions": self._config(session),
         }
 
-    def _config(self, session: SessionState) -> list[dict[str, Any]]:
+    def _config(self, session: AgentSession) -> list[dict[str, Any]]:
         model = {
             "id": "model",
             "name": "Model",
@@ -242,7 +242,7 @@ class ScriptedAgent(PromptTurns):
     async def new_session(self, params: Any) -> dict[str, Any]:
         p = obj_or_empty(params)
         self._check_auth()
-        session = SessionState(session_id=f"demo_{uuid.uuid4().hex[:12]}", cwd=_cwd(p))
+        session = AgentSession(session_id=f"demo_{uuid.uuid4().hex[:12]}", cwd=_cwd(p))
         session.editor_server = _editor_server(p)
         self.sessions[session.session_id] = session
         self._after_answer(self._announce_commands(session.session_id))
@@ -308,7 +308,7 @@ class ScriptedAgent(PromptTurns):
         """A new session that remembers the parent's conversation (nothing is replayed)."""
         p = obj_or_empty(params)
         parent = self._session(p, active=False)
-        fork = SessionState(session_id=f"demo_{uuid.uuid4().hex[:12]}", cwd=_cwd(p))
+        fork = AgentSession(session_id=f"demo_{uuid.uuid4().hex[:12]}", cwd=_cwd(p))
         fork.history = list(parent.history)
         fork.editor_server = _editor_server(p)
         self.sessions[fork.session_id] = fork

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from acp_editor.demo_agent.scenarios import run_turn
 from acp_editor.demo_agent.store import save_session
-from acp_editor.demo_agent.turn import ClientCaps, SessionState, Turn, now
+from acp_editor.demo_agent.turn import AgentSession, ClientCaps, Turn, now
 from acp_editor.errors import ConnectionClosed, InvalidParams, InvalidRequest
 from acp_editor.log import get_logger
 from acp_editor.protocol.acp import obj_or_empty
@@ -71,9 +71,9 @@ class PromptTurns:
     wait_seconds: float
     writes_itself: bool
     state_dir: str | None
-    sessions: dict[str, SessionState]
+    sessions: dict[str, AgentSession]
 
-    def _session(self, params: dict[str, Any], *, active: bool = True) -> SessionState:
+    def _session(self, params: dict[str, Any], *, active: bool = True) -> AgentSession:
         raise NotImplementedError  # ScriptedAgent's
 
     async def prompt(self, params: Any) -> dict[str, Any]:
@@ -104,7 +104,7 @@ class PromptTurns:
             self._turn_saved(session)
         return {"stopReason": stop_reason}
 
-    async def _work_v2(self, session: SessionState) -> str:
+    async def _work_v2(self, session: AgentSession) -> str:
         """v2: run the queued prompts one after another, between ``running`` and ``idle``.
         Each is echoed (``user_message``, our ``messageId``) when it is taken up."""
         await asyncio.sleep(0)  # the answer to session/prompt goes out first
@@ -134,7 +134,7 @@ class PromptTurns:
             await self._update(session, idle)
         return stop_reason
 
-    async def _take_prompt(self, session: SessionState, text: str) -> None:
+    async def _take_prompt(self, session: AgentSession, text: str) -> None:
         session.history.append(("user", text))
         save_session(self.state_dir, session)
         if session.title is None:
@@ -142,7 +142,7 @@ class PromptTurns:
             update = {"sessionUpdate": "session_info_update", "title": session.title}
             await self._update(session, update)
 
-    def _turn(self, session: SessionState) -> Turn:
+    def _turn(self, session: AgentSession) -> Turn:
         return Turn(
             self.peer,
             session,
@@ -153,16 +153,16 @@ class PromptTurns:
             writes_itself=self.writes_itself,
         )
 
-    def _turn_saved(self, session: SessionState) -> None:
+    def _turn_saved(self, session: AgentSession) -> None:
         session.updated_at = now()
         save_session(self.state_dir, session)  # with the reply: a replay after a restart
 
-    async def _update(self, session: SessionState, update: dict[str, Any]) -> None:
+    async def _update(self, session: AgentSession, update: dict[str, Any]) -> None:
         await self.peer.notify(
             "session/update", {"sessionId": session.session_id, "update": update}
         )
 
-    async def _previous_turn_ended(self, session: SessionState) -> None:
+    async def _previous_turn_ended(self, session: AgentSession) -> None:
         """One turn at a time; but a turn already cancelled is only tidying up (releasing its
         terminal), and a client that withdrew a prompt may send the next one at once."""
         previous = session.turn

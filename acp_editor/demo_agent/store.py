@@ -7,15 +7,15 @@ from __future__ import annotations
 import json
 import os
 
-from acp_editor.demo_agent.turn import SessionState
+from acp_editor.demo_agent.turn import AgentSession
 from acp_editor.log import get_logger
 
 log = get_logger("demo_agent.store")
 
 
-def load_sessions(state_dir: str | None) -> dict[str, SessionState]:
+def load_sessions(state_dir: str | None) -> dict[str, AgentSession]:
     """Sessions an earlier run of this agent kept in ``state_dir``: loadable, not active."""
-    sessions: dict[str, SessionState] = {}
+    sessions: dict[str, AgentSession] = {}
     if state_dir is None or not os.path.isdir(state_dir):
         return sessions
     for name in sorted(os.listdir(state_dir)):
@@ -24,7 +24,7 @@ def load_sessions(state_dir: str | None) -> dict[str, SessionState]:
         try:
             with open(os.path.join(state_dir, name), encoding="utf-8") as f:
                 data = json.load(f)
-            session = SessionState(session_id=data["sessionId"], cwd=data["cwd"], active=False)
+            session = AgentSession(session_id=data["sessionId"], cwd=data["cwd"], active=False)
             session.history = [(str(role), str(text)) for role, text in data["history"]]
         except (OSError, ValueError, KeyError, TypeError) as exc:
             log.warning("skipping saved session %s: %s", name, exc)
@@ -33,7 +33,7 @@ def load_sessions(state_dir: str | None) -> dict[str, SessionState]:
     return sessions
 
 
-def save_session(state_dir: str | None, session: SessionState) -> None:
+def save_session(state_dir: str | None, session: AgentSession) -> None:
     if state_dir is None:
         return
     os.makedirs(state_dir, exist_ok=True)

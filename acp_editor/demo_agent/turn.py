@@ -55,7 +55,7 @@ def text_item(text: str) -> dict[str, Any]:
 
 
 @dataclass
-class SessionState:
+class AgentSession:
     """What the agent remembers of a session: enough to list it and to replay it on load."""
 
     session_id: str
@@ -98,7 +98,7 @@ class Turn:
     def __init__(
         self,
         peer: JsonRpcPeer,
-        session: SessionState,
+        session: AgentSession,
         *,
         version: int,
         caps: ClientCaps,

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from acp_editor.review.documents import ReviewingDocuments
+from acp_editor.review.intake import ReviewingDocuments
 from acp_editor.review.persist import PendingReview
 from acp_editor.review.queue import ReviewQueue
 from acp_editor.review.turns import Restore, TurnWatch

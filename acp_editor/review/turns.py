@@ -52,7 +52,7 @@ between turns so the next turn's checkpoint starts from them too."""
 
 
 @dataclass
-class Turn:
+class TurnCheckpoints:
     """One prompt turn of one session: the checkpoints it started from and has seen since."""
 
     session_id: str
@@ -79,7 +79,7 @@ class TurnWatch:
         self._store_for = store_for
         queue.bulk.store_for = store_for  # groups read and keep this watch's checkpoints
         self._stores: dict[Path, CheckpointStore] = {}
-        self._turns: dict[str, Turn] = {}
+        self._turns: dict[str, TurnCheckpoints] = {}
         self._numbers: dict[str, int] = {}
         self._full_s: dict[Path, float] = {}
         """Root -> how long its last look everywhere took."""
@@ -140,13 +140,13 @@ class TurnWatch:
 
     async def begin(
         self, session_id: str, roots: list[str], paths: set[Path] | None = None
-    ) -> Turn | None:
+    ) -> TurnCheckpoints | None:
         """Checkpoint the session's roots before a turn; None when checkpoints are off.
         ``paths``: the only places files changed since the last checkpoint (what a file watch
         kept between turns saw), else None: everywhere."""
         if self.disabled is not None or self.queue.mode == "off":
             return None
-        turn = Turn(session_id, 0)
+        turn = TurnCheckpoints(session_id, 0)
         try:
             number = await self._next_number(session_id, roots)
             turn.number = number
@@ -166,7 +166,7 @@ class TurnWatch:
         return turn
 
     async def _first_or_snapshot(
-        self, turn: Turn, store: CheckpointStore, paths: set[Path] | None
+        self, turn: TurnCheckpoints, store: CheckpointStore, paths: set[Path] | None
     ) -> str | None:
         """The turn's checkpoint of one root; None when it is the root's first and still being
         taken after ``FIRST_WAIT_S`` (a big folder that is not a repository hashes every file):
@@ -181,7 +181,7 @@ class TurnWatch:
         turn.pending[store.root] = (task, time.time_ns())
         return None
 
-    async def _based(self, turn: Turn, root: Path, tree: str) -> None:
+    async def _based(self, turn: TurnCheckpoints, root: Path, tree: str) -> None:
         await self._store(root).keep(f"{_ref(turn.session_id)}/turn-{turn.number}", tree)
         await asyncio.to_thread(_remember_last, root, turn.session_id)
         turn.base[root] = turn.seen[root] = tree
@@ -191,7 +191,7 @@ class TurnWatch:
         turn = self._turns.get(session_id)
         return turn is not None and bool(turn.pending)
 
-    async def _ready(self, turn: Turn) -> None:
+    async def _ready(self, turn: TurnCheckpoints) -> None:
         """First checkpoints still being taken are waited for. Files that changed after the
         prompt went and before the checkpoint read them are in it as they are now: their
         change cannot be reviewed, and the user is told which."""

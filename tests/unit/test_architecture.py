@@ -105,5 +105,5 @@ def test_review_is_built_by_its_owner_alone() -> None:
     """One place builds review's parts: the agent side asks the owner for its share."""
     client = {d for d in EDGES["acp_editor.agent.client"] if d.startswith("acp_editor.review.")}
     assert client == {"acp_editor.review.owner"}
-    builders = importers_of("acp_editor.review.turns") | importers_of("acp_editor.review.documents")
+    builders = importers_of("acp_editor.review.turns") | importers_of("acp_editor.review.intake")
     assert {m for m in builders if not m.startswith("acp_editor.review.")} == set()

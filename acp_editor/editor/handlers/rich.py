@@ -41,7 +41,7 @@ class RichRequests:
             },
         )
 
-    def picture(self, session_id: str | None = None) -> dict[str, Any]:
+    def snapshot_of(self, session_id: str | None = None) -> dict[str, Any]:
         """Everything an editor shows, at once: for one session or all of them."""
         return {
             "agent": self.frontend.status.current,
@@ -82,7 +82,7 @@ class RichRequests:
 
     async def snapshot(self, params: Any) -> dict[str, Any]:
         self.frontend.flush()  # nothing in flight is left out of the picture
-        return self.picture(optional_str(obj_or_empty(params), "sessionId"))
+        return self.snapshot_of(optional_str(obj_or_empty(params), "sessionId"))
 
     async def set_mode(self, params: Any) -> dict[str, Any]:
         p = obj_or_empty(params)

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from acp_editor.review import turns as turns_module
-from acp_editor.review.documents import ReviewingDocuments
+from acp_editor.review.intake import ReviewingDocuments
 from acp_editor.review.queue import ReviewQueue
 from acp_editor.review.turns import TurnWatch
 from acp_editor.services.checkpoints import CheckpointError, CheckpointStore
