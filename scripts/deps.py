@@ -31,7 +31,6 @@ LAYERS: list[tuple[str, ...]] = [
         "procs",
         "reaper",
         "jsonio",
-        "positions",
         "protocol",
         "text",
         "storage",

@@ -28,8 +28,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from acp_editor.positions import LineIndex, Position, Range, utf16_len
 from acp_editor.text.hunks import Hunk, apply_hunks, compute_hunks
+from acp_editor.text.positions import LineIndex, Position, Range, utf16_len
 
 __all__ = [
     "CONTEXT",

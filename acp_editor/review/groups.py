@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from acp_editor.positions import path_to_uri
+from acp_editor.text.positions import path_to_uri
 
 if TYPE_CHECKING:
     from acp_editor.services.checkpoints import Change

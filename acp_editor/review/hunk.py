@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from acp_editor.errors import RpcError
-from acp_editor.positions import path_to_uri
 from acp_editor.review.anchor import Anchor, block_range, current_range, holds
+from acp_editor.text.positions import path_to_uri
 
 State = Literal["pending", "accepted", "rejected", "superseded"]
 """``superseded``: the agent changed the hunk's lines again; a new hunk holds both changes."""

@@ -1,7 +1,7 @@
 """Pure text diffing for the editor: minimal LSP edits and reviewable hunks.
 
 Nothing here does I/O; positions in the results are LSP positions (0-based lines, UTF-16
-columns) computed through ``acp_editor.positions``, the one place coordinates are converted.
+columns) computed through ``acp_editor.text.positions``, the one place coordinates are converted.
 """
 
 from acp_editor.text.edits import TextEdit, apply_edits, minimal_edits

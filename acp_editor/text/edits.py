@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from difflib import SequenceMatcher
 from typing import Any, TypedDict
 
-from acp_editor.positions import LineIndex, Range, split_lines
+from acp_editor.text.positions import LineIndex, Range, split_lines
 
 __all__ = ["Opcode", "TextEdit", "apply_edits", "line_opcodes", "minimal_edits"]
 

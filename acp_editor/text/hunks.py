@@ -18,8 +18,8 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
-from acp_editor.positions import Position, Range, utf16_len
 from acp_editor.text.edits import Opcode, line_opcodes
+from acp_editor.text.positions import Position, Range, utf16_len
 
 __all__ = ["Hunk", "apply_hunks", "compute_hunks", "dominant_newline", "unified_line_counts"]
 

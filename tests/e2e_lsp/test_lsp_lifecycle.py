@@ -15,8 +15,8 @@ import pytest
 from pygls.exceptions import JsonRpcException
 
 from acp_editor import procs
-from acp_editor.positions import path_to_uri
 from acp_editor.protocol import editor as proto
+from acp_editor.text.positions import path_to_uri
 from tests.e2e_lsp.conftest import StartEditor
 from tests.support.lsp import wait_until
 from tests.support.starter import SCRIPTED_AGENT

@@ -10,7 +10,7 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
-from acp_editor.positions import path_to_uri
+from acp_editor.text.positions import path_to_uri
 from tests.e2e_lsp.conftest import StartEditor
 from tests.support.lsp import wait_until
 

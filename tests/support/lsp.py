@@ -23,9 +23,9 @@ from pytest_lsp.client import LanguageClient, register_lsp_features
 from pytest_lsp.protocol import LanguageClientProtocol
 
 from acp_editor.editor.lsp.server import UNTYPED_REQUESTS, converter_factory
-from acp_editor.positions import path_to_uri
 from acp_editor.protocol import editor as proto
 from acp_editor.text.edits import apply_edits
+from acp_editor.text.positions import path_to_uri
 from tests.support.starter import SCRIPTED_AGENT
 
 VSCODE = "visual-studio-code"

@@ -16,8 +16,8 @@ from lsprotocol import types as lsp
 from acp_editor.editor.buffers.review_groups import EditorGroups
 from acp_editor.errors import InvalidParams, RpcError
 from acp_editor.log import get_logger
-from acp_editor.positions import path_to_uri, uri_to_path
 from acp_editor.protocol import editor as proto
+from acp_editor.text.positions import path_to_uri, uri_to_path
 
 if TYPE_CHECKING:
     from acp_editor.editor.agent_port import AgentSlot

@@ -12,8 +12,8 @@ from acp_editor.editor.lsp.handling import prompt_blocks, register_commands
 from acp_editor.editor.show.replies import TurnSummary, announcement
 from acp_editor.errors import InvalidParams, RpcError
 from acp_editor.log import get_logger
-from acp_editor.positions import path_to_uri
 from acp_editor.protocol import editor as proto
+from acp_editor.text.positions import path_to_uri
 
 if TYPE_CHECKING:
     from acp_editor.editor.link import EditorLink

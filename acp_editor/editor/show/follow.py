@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from lsprotocol import types as lsp
 
 from acp_editor.log import get_logger
-from acp_editor.positions import location_to_lsp
 from acp_editor.protocol import editor as proto
+from acp_editor.text.positions import location_to_lsp
 
 if TYPE_CHECKING:
     from acp_editor.editor.lsp.channel import EditorChannel

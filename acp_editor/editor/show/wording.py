@@ -12,9 +12,9 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
-from acp_editor.positions import path_to_uri
 from acp_editor.protocol import acp
 from acp_editor.text.hunks import compute_hunks, unified_line_counts
+from acp_editor.text.positions import path_to_uri
 
 KIND_WORDS = {
     "allow_once": "Allow once",

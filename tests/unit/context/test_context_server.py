@@ -18,7 +18,7 @@ from pygls.workspace import TextDocument
 from acp_editor.context.server import ContextServer
 from acp_editor.context.tools import ContextTools
 from acp_editor.editor.buffers.source import EditorDocuments
-from acp_editor.positions import path_to_uri
+from acp_editor.text.positions import path_to_uri
 from tests.support.fake_editor import FakeChannel
 
 

@@ -16,8 +16,8 @@ from pygls.workspace import TextDocument
 
 from acp_editor.editor.buffers.conflicts import Conflicts
 from acp_editor.editor.buffers.source import EditorDocuments
-from acp_editor.positions import path_to_uri
 from acp_editor.text.edits import apply_edits
+from acp_editor.text.positions import path_to_uri
 from tests.support.fake_editor import FakeChannel
 
 

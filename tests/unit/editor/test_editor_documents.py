@@ -9,7 +9,7 @@ import pytest
 from pygls.workspace import TextDocument
 
 from acp_editor.editor.buffers.source import EditorDocuments, EditRefused
-from acp_editor.positions import path_to_uri
+from acp_editor.text.positions import path_to_uri
 from tests.support.fake_editor import FakeChannel
 
 

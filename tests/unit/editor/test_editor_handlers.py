@@ -8,8 +8,8 @@ import pytest
 from lsprotocol import types as lsp
 
 from acp_editor.errors import InvalidParams
-from acp_editor.positions import path_to_uri
 from acp_editor.protocol import editor as proto
+from acp_editor.text.positions import path_to_uri
 from tests.support.fake_agent import Script
 from tests.unit.editor.conftest import MakeRig
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from acp_editor.positions import (
+from acp_editor.text.positions import (
     LineIndex,
     acp_line_to_lsp,
     index_to_utf16_col,

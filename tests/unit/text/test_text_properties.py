@@ -12,9 +12,9 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from acp_editor.positions import Position, position_to_offset
 from acp_editor.text.edits import apply_edits, minimal_edits
 from acp_editor.text.hunks import apply_hunks, compute_hunks, unified_line_counts
+from acp_editor.text.positions import Position, position_to_offset
 
 PIECES = ["a", "b", "é", "中", "😀", " ", "\n", "\n", "\r\n", "\r"]
 TEXT = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
