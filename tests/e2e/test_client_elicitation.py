@@ -30,7 +30,7 @@ class Answering(Recorder):
         self.asked.set()
         if self.answer is None:
             try:
-                await asyncio.sleep(3600)
+                await asyncio.sleep(3600)  # a question nobody answers: it ends only when withdrawn
             except asyncio.CancelledError:
                 self.withdrawn += 1
                 raise

@@ -69,7 +69,7 @@ class RawEditor:
                 for message in parse_frames(bytes(self.raw)):
                     if message.get("id") == msg_id and "method" not in message:
                         return message
-                await asyncio.sleep(0.02)
+                await asyncio.sleep(0.02)  # a poll's interval: the bytes are read in the background
 
 
 async def start_raw(workspace: Path, *agent_flags: str, features: list[str]) -> RawEditor:

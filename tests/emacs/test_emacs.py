@@ -129,6 +129,6 @@ def wait_until_gone(pids: list[int], timeout: float = 10.0) -> None:
     """Poll /proc: the kernel offers no event for another process's end."""
     deadline = time.monotonic() + timeout
     while left_alive(pids) and time.monotonic() < deadline:
-        time.sleep(0.05)
+        time.sleep(0.05)  # a poll's interval (see the docstring), not a fixed wait
     assert not left_alive(pids), f"still running: {left_alive(pids)}"
     assert all(procs.group_members(pid) == [] for pid in pids)

@@ -87,15 +87,19 @@ class Editor:
         self.server_processes = descendants(self.pid)
         return started
 
-    def prompt(self, text: str, *, settle_ms: int = 0) -> dict[str, Any]:
+    def prompt(self, text: str) -> dict[str, Any]:
         """``acp.prompt`` through ``client:exec_cmd``; its result once the turn ended."""
         answer: dict[str, Any] = self.helper("prompt", text, TURN_TIMEOUT_MS)
         assert answer["finished"], f"acp.prompt {text!r} did not finish\n{self.server_log()}"
         assert answer.get("error") is None, f"acp.prompt failed: {answer}\n{self.server_log()}"
-        if settle_ms:
-            self.helper("settle", settle_ms)
         result: dict[str, Any] = answer["result"]
         return result
+
+    def wait_until(self, expr: str, what: str, timeout_ms: int = TURN_TIMEOUT_MS) -> None:
+        """Wait until the Lua expression ``expr`` (helpers as ``H``) is truthy."""
+        assert self.helper("wait_until", expr, timeout_ms), (
+            f"timed out: {what}\n{self.server_log()}"
+        )
 
     def seen(self, method: str) -> list[dict[str, Any]]:
         """The ``method`` requests the server sent, with Neovim's answers."""

@@ -54,7 +54,7 @@ def wait_for_disk(path: Path, expected: str) -> str:
     deadline = time.monotonic() + DISK_TIMEOUT_S
     found = path.read_text()
     while found != expected and time.monotonic() < deadline:
-        time.sleep(0.02)
+        time.sleep(0.02)  # a poll's interval: a file's content has no event to wait on
         found = path.read_text()
     return found
 

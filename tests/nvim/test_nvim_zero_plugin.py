@@ -15,6 +15,7 @@ past the end of the file it has not yet been written to.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -46,13 +47,27 @@ def current_window(windows: list[dict[str, Any]]) -> dict[str, Any]:
     return current
 
 
+def followed_to(path: Path, line: int) -> str:
+    """Lua: a window shows ``path`` with its cursor on ``line``, and every window/showDocument
+    got its answer (the last jump may come just after the turn ends)."""
+    shows = (
+        f"w.name ~= '' and vim.uv.fs_realpath(w.name) == {json.dumps(str(path))}"
+        f" and w.cursor[1] == {line}"
+    )
+    return (
+        f"vim.iter(H.windows()):any(function(w) return {shows} end)"
+        " and vim.iter(H.seen['window/showDocument']):all(function(r) return r.answered end)"
+    )
+
+
 def test_cursor_follows_the_agent_without_taking_focus(editor: Editor, workspace: Path) -> None:
     hello = workspace / "hello.py"
     editor.start_server()
     (user_window,) = editor.windows()  # the user's own (empty) window has focus
 
-    result = editor.prompt("read", settle_ms=TRAILING_JUMP_MS)
+    result = editor.prompt("read")
     assert result["stopReason"] == "end_turn", result
+    editor.wait_until(followed_to(hello, 1), "the cursor on line 1 of hello.py")
 
     shown = editor.seen("window/showDocument")
     assert shown, f"the server never sent window/showDocument\n{editor.server_log()}"
@@ -76,9 +91,12 @@ def test_cursor_follows_the_agent_without_taking_focus(editor: Editor, workspace
     # the same window, still without taking focus.
     editor.lua("vim.api.nvim_win_set_cursor(...)", followed["win"], [len(HELLO_LINES), 0])
     before = len(shown)
-    result = editor.prompt("read", settle_ms=TRAILING_JUMP_MS)
+    result = editor.prompt("read")
     assert result["stopReason"] == "end_turn", result
-    assert len(editor.seen("window/showDocument")) > before
+    editor.wait_until(
+        f"#H.seen['window/showDocument'] > {before} and {followed_to(hello, 1)}",
+        "a new jump bringing the cursor back to line 1 of hello.py",
+    )
 
     windows = editor.windows()
     assert len(windows) == 2, f"the window showing hello.py should be reused: {windows}"
@@ -179,8 +197,9 @@ def test_edit_at_end_of_buffer_adds_no_blank_line(editor: Editor, workspace: Pat
 def test_following_a_pending_edit_shows_the_user_no_error(editor: Editor, workspace: Path) -> None:
     editor.helper("answer_with", "Allow", 800)  # a person takes a moment to read the question
     editor.start_server()
-    result = editor.prompt("edit", settle_ms=TRAILING_JUMP_MS)
+    result = editor.prompt("edit")
     assert result["stopReason"] == "end_turn", result
+    editor.helper("settle", TRAILING_JUMP_MS)  # a window for a trailing jump: no error may come
 
     for request in editor.seen("window/showDocument"):
         assert request["answered"] and request["result"] == {"success": True}, request

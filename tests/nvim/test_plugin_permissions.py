@@ -141,7 +141,7 @@ def test_a_dismissed_request_can_be_kept_and_answered_later(
     nv.setup(dismiss="keep")
     turn = nv.prompt_async("edit")
     nv.wait_until("#_G.acp_plugin_test.selects == 1", "the picker opens")
-    nv.settle(200)
+    nv.settle(200)  # a window in which the dismissed picker must NOT come back by itself
     assert nv.lua("return #require('acp_editor.permissions').pending") == 1, "still pending"
     assert len(nv.selects()) == 1, "a dismissed picker does not pop up again by itself"
 

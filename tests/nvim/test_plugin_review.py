@@ -191,7 +191,8 @@ def test_accepted_held_hunk_is_not_offered_again(nv: PluginEditor, workspace: Pa
     nv.wait_until("#H.review().pending == 1", "one held hunk")
     nv.lua("vim.cmd('AcpReview accept')")
     nv.wait_turn(turn)
-    nv.settle(300)
+    nv.wait_until("#H.review().pending == 0", "the accepted hunk leaves the review")
+    nv.settle(300)  # a window in which the written change must NOT come back as a new hunk
     assert nv.helper("review")["pending"] == []
 
 

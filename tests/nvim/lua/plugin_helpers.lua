@@ -111,7 +111,6 @@ function M.wait_until(expr, timeout_ms)
   return ok
 end
 
---- Let the event loop run for `ms`.
 --- The extmarks a namespace of the plugin holds in `buf`, with the details tests look at.
 function M.extmarks(buf, ns_name)
   local ns = vim.api.nvim_get_namespaces()[ns_name]

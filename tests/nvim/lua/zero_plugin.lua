@@ -90,7 +90,15 @@ function M.prompt(text, timeout_ms)
   }
 end
 
---- Let the event loop run for `ms` (server messages sent just after a turn ends get handled).
+--- Wait until `expr` (a Lua expression, evaluated with the helpers as `H`) is truthy.
+function M.wait_until(expr, timeout_ms)
+  local fn = assert(loadstring('local H = ...; return ' .. expr))
+  return vim.wait(timeout_ms, function()
+    local good, value = pcall(fn, M)
+    return good and value and true or false
+  end, 10)
+end
+
 --- The review diagnostics (source "acp") Neovim holds for `buf` in the client's push namespace,
 --- sorted by line: positions as vim.diagnostic has them (0-based), and the LSP fields the server
 --- sent (`data` is what comes back to the server in a code action request's context).
