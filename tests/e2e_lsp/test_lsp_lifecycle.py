@@ -155,9 +155,10 @@ async def start_stubborn(workspace: Path) -> tuple[RawEditor, int]:
         }
     )
     await editor.response(2)
-    found = procs_of_parent(editor.proc.pid)
-    assert len(found) == 1, [cmdline(pid) for pid in found]
-    (agent_pid,) = found
+    # A child forked this very moment (git, the reaper) shows the server's command line until it
+    # execs: wait until the agent is the one left, rather than judge one instant.
+    await wait_until(lambda: len(procs_of_parent(editor.proc.pid)) == 1, 10)
+    (agent_pid,) = procs_of_parent(editor.proc.pid)
     await wait_until(lambda: len(procs.group_members(agent_pid)) >= 2, 10)  # agent and child
     return editor, agent_pid
 
