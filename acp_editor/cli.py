@@ -285,9 +285,9 @@ def serve(args: argparse.Namespace, preset: Preset) -> int:
     from acp_editor.agent.config import AgentConfig
     from acp_editor.demo_agent import DEMO_AGENT
     from acp_editor.editor.build import create_server
-    from acp_editor.editor.link import LinkOptions
     from acp_editor.editor.lsp.lsp_log import LspLogHandler
     from acp_editor.editor.lsp.server import serve_stdio
+    from acp_editor.editor.supervisor import ServerOptions
     from acp_editor.log import LOGGER_NAME
 
     config = AgentConfig(
@@ -305,7 +305,7 @@ def serve(args: argparse.Namespace, preset: Preset) -> int:
         if args.env_allow is not None
         else None,
     )
-    server = create_server(LinkOptions(agent=config, editor_context=not args.no_editor_context))
+    server = create_server(ServerOptions(agent=config, editor_context=not args.no_editor_context))
     logging.getLogger(LOGGER_NAME).addHandler(LspLogHandler(server))
     server.on_initialized.append(tune_gc)
     code = 1

@@ -40,8 +40,8 @@ from acp_editor.agent.frontend import SilentFrontend
 from acp_editor.agent.rpc import JsonRpcPeer, Writer
 from acp_editor.agent.sessions import Session
 from acp_editor.editor.build import assemble
-from acp_editor.editor.link import LinkOptions
 from acp_editor.editor.lsp.features import ClientFeatures
+from acp_editor.editor.supervisor import ServerOptions
 from acp_editor.protocol import editor as proto
 from acp_editor.session.state import SessionState
 from tests.support.fake_agent import FakeAgents
@@ -99,7 +99,7 @@ def sidecar(data: bytes, with_editor: bool) -> Callable[[], None]:
 
     def run() -> None:
         editor = EncodingEditor()
-        options = LinkOptions(agent=AgentConfig(command=["flood"]), server_cwd="/tmp")
+        options = ServerOptions(agent=AgentConfig(command=["flood"]), server_cwd="/tmp")
         side = assemble(editor, options, FakeAgents(), lambda: "/tmp")
         client = AcpClient(options.agent, side.frontend, side.documents)
         if not with_editor:

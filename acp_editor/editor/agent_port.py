@@ -1,8 +1,8 @@
 """The editor side's one view of the agent side: what it may call, and which agent is current.
 
-``editor.link`` starts agents through an ``AgentFactory`` and drives them through ``AgentSide``;
-nothing in ``editor/`` imports ``agent.client``. ``editor.build`` passes the real ``AcpClient``
-(mypy checks there that it fits), unit tests a fake.
+``editor.supervisor`` starts agents through an ``AgentFactory`` and drives them through
+``AgentSide``; nothing in ``editor/`` imports ``agent.client``. ``editor.build`` passes the real
+``AcpClient`` (mypy checks there that it fits), unit tests a fake.
 """
 
 from __future__ import annotations

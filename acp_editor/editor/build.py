@@ -26,11 +26,11 @@ from acp_editor.editor.handlers.lifecycle import Lifecycle
 from acp_editor.editor.handlers.review_handlers import ReviewHandlers
 from acp_editor.editor.handlers.rich import RichRequests
 from acp_editor.editor.handlers.session_admin import SessionAdmin
-from acp_editor.editor.link import EditorLink, LinkOptions
 from acp_editor.editor.lsp.server import AcpLanguageServer
 from acp_editor.editor.show.frontend import EditorFrontend
 from acp_editor.editor.show.status import AgentStatus
 from acp_editor.editor.show.transcript import Transcripts
+from acp_editor.editor.supervisor import AgentSupervisor, ServerOptions
 from acp_editor.review.owner import Review
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ class EditorSide:
     documents: EditorDocuments
     review: EditorReview
     frontend: EditorFrontend
-    link: EditorLink
+    agents: AgentSupervisor
     context: ContextServer
     commands: Commands
     rich: RichRequests
@@ -60,19 +60,19 @@ class EditorSide:
     async def open_review(self) -> None:
         """The editor said its workspace (``initialized``): the review an earlier run left
         pending there comes back now, without waiting for an agent."""
-        await self.kept.open(self.link.workspace_root(), self.link.options.agent.review_mode)
+        await self.kept.open(self.agents.workspace_root(), self.agents.options.agent.review_mode)
 
     async def close(self) -> None:
         """The editor is done (``shutdown``, ``exit`` or a closed pipe): the agent goes too."""
         self.frontend.close()
-        await self.link.close()
+        await self.agents.close()
         await self.context.close()
         await self.kept.flush()
 
 
 def assemble(
     channel: EditorChannel,
-    options: LinkOptions,
+    options: ServerOptions,
     start_agent: AgentFactory,
     workspace_root: Callable[[], str | None],
     workspace_folders: Callable[[], list[str]] = list,
@@ -92,7 +92,7 @@ def assemble(
     frontend.observers.append(shown.session_changed)
     kept = Review(documents, options.agent.review_mode, frontend.review_changed)
     slot.review = kept
-    link = EditorLink(
+    agents = AgentSupervisor(
         options,
         slot=slot,
         status=status,
@@ -110,12 +110,12 @@ def assemble(
         documents,
         review,
         frontend,
-        link,
+        agents,
         context,
-        Commands(channel, link, frontend.follow, status, frontend.questions, transcripts),
-        RichRequests(link, frontend, review),
+        Commands(channel, agents, frontend.follow, status, frontend.questions, transcripts),
+        RichRequests(agents, frontend, review),
         ReviewHandlers(review, documents.changed),
-        SessionAdmin(link, frontend),
+        SessionAdmin(agents, frontend),
         kept,
     )
 
@@ -131,7 +131,7 @@ def start_acp_client(
 
 
 def create_server(
-    options: LinkOptions, start_agent: AgentFactory = start_acp_client
+    options: ServerOptions, start_agent: AgentFactory = start_acp_client
 ) -> AcpLanguageServer:
     """A language server with every handler registered, ready for ``serve_stdio``."""
     server = AcpLanguageServer()
@@ -142,7 +142,7 @@ def create_server(
         lambda: workspace_root(server),
         lambda: workspace_folders(server),
     )
-    Lifecycle(server, side.link, side.frontend.follow, side.close).register()
+    Lifecycle(server, side.agents, side.frontend.follow, side.close).register()
     side.commands.register(server)
     side.rich.register(server)
     side.review_handlers.register(server)

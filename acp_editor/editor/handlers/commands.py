@@ -16,12 +16,12 @@ from acp_editor.protocol import editor as proto
 from acp_editor.text.positions import path_to_uri
 
 if TYPE_CHECKING:
-    from acp_editor.editor.link import EditorLink
     from acp_editor.editor.lsp.channel import EditorChannel
     from acp_editor.editor.show.follow import Follower
     from acp_editor.editor.show.questions import Questions
     from acp_editor.editor.show.status import AgentStatus
     from acp_editor.editor.show.transcript import Transcripts
+    from acp_editor.editor.supervisor import AgentSupervisor
 
 log = get_logger("editor.commands")
 
@@ -30,14 +30,14 @@ class Commands:
     def __init__(
         self,
         channel: EditorChannel,
-        link: EditorLink,
+        agents: AgentSupervisor,
         follow: Follower,
         status: AgentStatus,
         questions: Questions,
         transcripts: Transcripts,
     ) -> None:
         self.channel = channel
-        self.link = link
+        self.agents = agents
         self.follow = follow
         self.status = status
         self.questions = questions
@@ -61,20 +61,20 @@ class Commands:
 
     async def prompt(self, *args: Any) -> dict[str, Any]:
         """The turn, answered when it ends; an editor with no stream is also shown the reply."""
-        result = await self.link.prompt(prompt_blocks(prompt_text(proto.CMD_PROMPT, args)))
+        result = await self.agents.prompt(prompt_blocks(prompt_text(proto.CMD_PROMPT, args)))
         self._announce(result)
         return result
 
     async def prompt_async(self, *args: Any) -> dict[str, Any]:
         """The turn, answered at once: its end (or failure) is announced with a message."""
         blocks = prompt_blocks(prompt_text(proto.CMD_PROMPT_ASYNC, args))
-        sid = await self.link.session_id()
+        sid = await self.agents.session_id()
         self.channel.background(self._run_announced(blocks, sid))
         return {"sessionId": sid, "started": True}
 
     async def _run_announced(self, blocks: list[dict[str, Any]], session_id: str) -> None:
         try:
-            result = await self.link.prompt(blocks, session_id)
+            result = await self.agents.prompt(blocks, session_id)
         except RpcError as exc:
             self.channel.show_message(f"acp-editor: the turn failed: {exc.message}", ERROR)
             return
@@ -93,7 +93,7 @@ class Commands:
 
     async def transcript(self, *args: Any) -> dict[str, Any]:
         """The current session's live transcript file, shown when the editor can show files."""
-        sid = await self.link.session_id()
+        sid = await self.agents.session_id()
         path = self.transcripts.open(sid)
         uri = path_to_uri(str(path))
         if self.channel.features.show_document:
@@ -109,16 +109,16 @@ class Commands:
             log.info("the editor could not show the transcript %s: %s", uri, exc)
 
     async def cancel(self, *args: Any) -> dict[str, Any] | None:
-        sid = await self.link.cancel()
+        sid = await self.agents.cancel()
         return {"sessionId": sid} if sid else None
 
     async def new_session(self, *args: Any) -> dict[str, Any]:
-        return {"sessionId": await self.link.new_session()}
+        return {"sessionId": await self.agents.new_session()}
 
     async def set_mode(self, *args: Any) -> dict[str, Any]:
         if len(args) != 1 or not isinstance(args[0], str):
             raise InvalidParams("acp.setMode takes one argument: the mode id")
-        sid = await self.link.set_mode(args[0])
+        sid = await self.agents.set_mode(args[0])
         return {"sessionId": sid, "modeId": args[0]}
 
     async def set_follow(self, *args: Any) -> dict[str, Any]:
@@ -133,9 +133,9 @@ class Commands:
     async def agent_status(self, *args: Any) -> dict[str, Any]:
         return {
             **self.status.current,
-            "sessions": self.link.session_ids(),
-            "currentSessionId": self.link.current_session,
-            "mode": self.link.current_mode(),
+            "sessions": self.agents.session_ids(),
+            "currentSessionId": self.agents.current_session,
+            "mode": self.agents.current_mode(),
             "follow": self.follow.enabled,
         }
 
@@ -154,7 +154,7 @@ class Commands:
                 "true when the editor already asked the user, and then a session id"
             )
         confirm = None if confirmed else self.questions.confirm_restore
-        return await self.link.restore_checkpoint(turn, confirm, session_id=session_id)
+        return await self.agents.restore_checkpoint(turn, confirm, session_id=session_id)
 
 
 ERROR = lsp.MessageType.Error

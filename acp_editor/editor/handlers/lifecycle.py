@@ -24,9 +24,9 @@ from acp_editor.services.retention.pruning import keep_pruned
 
 if TYPE_CHECKING:
     from acp_editor.agent.config import AgentConfig
-    from acp_editor.editor.link import EditorLink
     from acp_editor.editor.lsp.server import AcpLanguageServer
     from acp_editor.editor.show.follow import Follower
+    from acp_editor.editor.supervisor import AgentSupervisor
 
 log = get_logger("editor.lifecycle")
 
@@ -35,12 +35,12 @@ class Lifecycle:
     def __init__(
         self,
         server: AcpLanguageServer,
-        link: EditorLink,
+        agents: AgentSupervisor,
         follow: Follower,
         close: Callable[[], Awaitable[None]],
     ) -> None:
         self.server = server
-        self.link = link
+        self.agents = agents
         self.follow = follow
         self.close = close
 
@@ -54,7 +54,7 @@ class Lifecycle:
     def initialize(self, params: lsp.InitializeParams) -> None:
         self.server.features = ClientFeatures.from_initialize(params)
         self.follow.set_enabled(self.server.features.follow_default)
-        apply_editor_settings(self.server.features, self.link.options.agent)
+        apply_editor_settings(self.server.features, self.agents.options.agent)
 
     def initialized(self, params: lsp.InitializedParams) -> None:
         self.server.initialized = True
@@ -64,7 +64,7 @@ class Lifecycle:
             ready()
 
     def folders_changed(self, params: Any) -> None:
-        self.link.folders_changed()
+        self.agents.folders_changed()
 
     async def shutdown(self, params: Any) -> None:
         await self.close()
@@ -73,12 +73,12 @@ class Lifecycle:
     def _roots(self) -> list[str]:
         """The workspace's roots now: their stores learn which root they belong to."""
         folders = (to_fs_path(f.uri) for f in self.server.workspace.folders.values())
-        return list(dict.fromkeys([self.link.workspace_root(), *(p for p in folders if p)]))
+        return list(dict.fromkeys([self.agents.workspace_root(), *(p for p in folders if p)]))
 
     async def _warm_up(self) -> None:
         """Start the agent as soon as the editor is ready, so the first prompt does not wait."""
         try:
-            await self.link.ensure_agent()
+            await self.agents.ensure_agent()
         except RpcError as exc:
             log.error("%s", exc.message)
             if not self.server.features.has(proto.FEATURE_STREAM):

@@ -14,13 +14,15 @@ from acp_editor.protocol.acp import nonempty_str, obj_or_empty, optional_str
 
 if TYPE_CHECKING:
     from acp_editor.editor.buffers.review import EditorReview
-    from acp_editor.editor.link import EditorLink
     from acp_editor.editor.show.frontend import EditorFrontend
+    from acp_editor.editor.supervisor import AgentSupervisor
 
 
 class RichRequests:
-    def __init__(self, link: EditorLink, frontend: EditorFrontend, review: EditorReview) -> None:
-        self.link = link
+    def __init__(
+        self, agents: AgentSupervisor, frontend: EditorFrontend, review: EditorReview
+    ) -> None:
+        self.agents = agents
         self.frontend = frontend
         self.review = review
 
@@ -45,8 +47,8 @@ class RichRequests:
         """Everything an editor shows, at once: for one session or all of them."""
         return {
             "agent": self.frontend.status.current,
-            "sessions": self.link.snapshots(session_id),
-            "currentSessionId": self.link.current_session,
+            "sessions": self.agents.snapshots(session_id),
+            "currentSessionId": self.agents.current_session,
             "follow": self.frontend.follow.enabled,
             "terminals": self.frontend.terminals.snapshots(session_id),
             "review": [v for v in self.review.views() if session_id in (None, v["sessionId"])],
@@ -59,25 +61,27 @@ class RichRequests:
         # Changes still buffered are part of the snapshot: send them first, or an editor that
         # applies them on top of the snapshot would apply them twice.
         self.frontend.flush(session_id)
-        return {"sessionId": session_id, "snapshot": self.link.snapshots(session_id)[0]}
+        return {"sessionId": session_id, "snapshot": self.agents.snapshots(session_id)[0]}
 
     async def new_session(self, params: Any) -> dict[str, Any]:
-        return self._opened(await self.link.new_session(optional_str(obj_or_empty(params), "cwd")))
+        return self._opened(
+            await self.agents.new_session(optional_str(obj_or_empty(params), "cwd"))
+        )
 
     async def load_session(self, params: Any) -> dict[str, Any]:
         p = obj_or_empty(params)
-        sid = await self.link.load_session(nonempty_str(p, "sessionId"), optional_str(p, "cwd"))
+        sid = await self.agents.load_session(nonempty_str(p, "sessionId"), optional_str(p, "cwd"))
         return self._opened(sid)
 
     async def prompt(self, params: Any) -> dict[str, Any]:
         p = obj_or_empty(params)
         blocks = prompt_blocks(p.get("prompt"))
-        return await self.link.prompt(blocks, optional_str(p, "sessionId"))
+        return await self.agents.prompt(blocks, optional_str(p, "sessionId"))
 
     async def cancel(self, params: Any) -> dict[str, Any]:
         sid = nonempty_str(obj_or_empty(params), "sessionId")
-        await self.link.session_id(sid)
-        await self.link.cancel(sid)
+        await self.agents.session_id(sid)
+        await self.agents.cancel(sid)
         return {}
 
     async def snapshot(self, params: Any) -> dict[str, Any]:
@@ -86,7 +90,7 @@ class RichRequests:
 
     async def set_mode(self, params: Any) -> dict[str, Any]:
         p = obj_or_empty(params)
-        await self.link.set_mode(nonempty_str(p, "modeId"), nonempty_str(p, "sessionId"))
+        await self.agents.set_mode(nonempty_str(p, "modeId"), nonempty_str(p, "sessionId"))
         return {}
 
     async def set_config_option(self, params: Any) -> dict[str, Any]:
@@ -95,11 +99,11 @@ class RichRequests:
         if not isinstance(value, str | bool):
             raise InvalidParams("params.value must be a string or a boolean")
         sid = nonempty_str(p, "sessionId")
-        await self.link.set_config_option(sid, nonempty_str(p, "configId"), value)
+        await self.agents.set_config_option(sid, nonempty_str(p, "configId"), value)
         return {}
 
     async def list_sessions(self, params: Any) -> dict[str, Any]:
-        return await self.link.list_sessions(optional_str(obj_or_empty(params), "cwd"))
+        return await self.agents.list_sessions(optional_str(obj_or_empty(params), "cwd"))
 
     async def restore_checkpoint(self, params: Any) -> dict[str, Any]:
         """Undo a turn; the editor asked the user before sending this."""
@@ -107,7 +111,7 @@ class RichRequests:
         turn = p.get("turn")
         if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool) or turn < 1):
             raise InvalidParams("params.turn must be a turn number (1 or more)")
-        return await self.link.restore_checkpoint(
+        return await self.agents.restore_checkpoint(
             turn, None, session_id=optional_str(p, "sessionId")
         )
 

@@ -26,8 +26,8 @@ from acp_editor.services.retention.plumbing import StoreError
 from acp_editor.services.retention.pruning import forget_session
 
 if TYPE_CHECKING:
-    from acp_editor.editor.link import EditorLink
     from acp_editor.editor.show.frontend import EditorFrontend
+    from acp_editor.editor.supervisor import AgentSupervisor
 
 log = get_logger("editor.session_admin")
 
@@ -36,8 +36,8 @@ STAY, LOG_OUT = "Stay logged in", "Log out"
 
 
 class SessionAdmin:
-    def __init__(self, link: EditorLink, frontend: EditorFrontend) -> None:
-        self.link = link
+    def __init__(self, agents: AgentSupervisor, frontend: EditorFrontend) -> None:
+        self.agents = agents
         self.frontend = frontend
         self.confirm = frontend.questions.confirm
 
@@ -66,18 +66,18 @@ class SessionAdmin:
         return {"sessionId": sid}
 
     async def fork_request(self, params: Any) -> dict[str, Any]:
-        fork = await self.link.fork_session(optional_str(obj_or_empty(params), "sessionId"))
+        fork = await self.agents.fork_session(optional_str(obj_or_empty(params), "sessionId"))
         self.frontend.flush(fork)
-        return {"sessionId": fork, "snapshot": self.link.snapshots(fork)[0]}
+        return {"sessionId": fork, "snapshot": self.agents.snapshots(fork)[0]}
 
     async def logout_request(self, params: Any) -> dict[str, Any]:
         obj_or_empty(params)
-        await self.link.logout()
+        await self.agents.logout()
         return {}
 
     async def _delete(self, session_id: str | None) -> str:
         """``session/delete``; once the agent has forgotten the session, its checkpoints go."""
-        sid = await self.link.delete_session(session_id)
+        sid = await self.agents.delete_session(session_id)
         try:
             await asyncio.to_thread(forget_session, sid)
         except (OSError, StoreError) as exc:
@@ -90,7 +90,7 @@ class SessionAdmin:
         """``[]`` (the current session), ``[sessionId]``, or ``[sessionId, true]`` when the
         editor already asked its user."""
         sid, confirmed = _id_and_confirmation(proto.CMD_DELETE_SESSION, args)
-        target = sid or self.link.current_session
+        target = sid or self.agents.current_session
         if target is None:
             raise InvalidParams("there is no session to delete")
         question = (
@@ -105,7 +105,7 @@ class SessionAdmin:
     async def fork_command(self, *args: Any) -> dict[str, Any]:
         """``[]`` (the current session) or ``[sessionId]``: the fork becomes current."""
         sid, _ = _id_and_confirmation(proto.CMD_FORK_SESSION, args[:1])
-        return {"sessionId": await self.link.fork_session(sid)}
+        return {"sessionId": await self.agents.fork_session(sid)}
 
     async def logout_command(self, *args: Any) -> dict[str, Any]:
         """``[]``, or ``[true]`` when the editor already asked its user."""
@@ -114,7 +114,7 @@ class SessionAdmin:
         question = "Log out of the agent? New sessions will need you to log in again."
         if not (args and args[0]) and not await self.confirm(question, STAY, LOG_OUT):
             return {"loggedOut": False}
-        await self.link.logout()
+        await self.agents.logout()
         return {"loggedOut": True}
 
 

@@ -1,8 +1,8 @@
 """The agent's status as the editor sees it: starting, ready, failed, exited.
 
-One object holds it, the link sets it as it starts agents and the front end when an agent exits;
-editors with the rich ``stream`` feature are told each change (``acp/agentStatus``), the others
-read it with ``acp.status``.
+One object holds it, the agent supervisor sets it as it starts agents and the front end when an
+agent exits; editors with the rich ``stream`` feature are told each change (``acp/agentStatus``),
+the others read it with ``acp.status``.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ import pytest
 
 from acp_editor.agent.config import AgentConfig
 from acp_editor.editor.build import EditorSide, assemble
-from acp_editor.editor.link import LinkOptions
 from acp_editor.editor.lsp.features import ClientFeatures
+from acp_editor.editor.supervisor import ServerOptions
 from tests.support.fake_agent import FakeAgents, Script
 from tests.support.fake_editor import FakeChannel
 
@@ -34,7 +34,7 @@ async def rig(tmp_path: Path) -> AsyncIterator[MakeRig]:
     def make(*features: str, script: Script | None = None, **caps: bool) -> Rig:
         editor = FakeChannel(ClientFeatures(rich=set(features), **caps))
         agents = FakeAgents(script)
-        options = LinkOptions(agent=AgentConfig(command=["fake-agent"]), server_cwd=str(tmp_path))
+        options = ServerOptions(agent=AgentConfig(command=["fake-agent"]), server_cwd=str(tmp_path))
         side = assemble(editor, options, agents, lambda: str(tmp_path))
         made.append(Rig(editor, agents, side, tmp_path))
         return made[-1]

@@ -7,14 +7,14 @@ from lsprotocol import types as lsp
 
 from acp_editor.agent.config import AgentConfig
 from acp_editor.editor.build import create_server
-from acp_editor.editor.link import LinkOptions
 from acp_editor.editor.lsp.server import AcpLanguageServer
+from acp_editor.editor.supervisor import ServerOptions
 from acp_editor.protocol import editor as proto
 from tests.support.fake_agent import FakeAgents
 
 
 def test_every_request_and_command_of_the_protocol_is_served() -> None:
-    server = create_server(LinkOptions(agent=AgentConfig(command=["x"])), FakeAgents())
+    server = create_server(ServerOptions(agent=AgentConfig(command=["x"])), FakeAgents())
     served = set(server.protocol.fm.features)
     wanted = {m.method for m in proto.MESSAGES.values() if m.direction == "editor → server"}
     assert wanted <= served
@@ -30,7 +30,7 @@ def test_a_bare_server_serves_no_feature_of_ours() -> None:
 
 async def test_initialized_runs_what_was_kept_from_before_the_first_answer() -> None:
     """``cli.serve`` defers its collector tuning to here (it would delay ``initialize``)."""
-    server = create_server(LinkOptions(agent=AgentConfig(command=["x"])), FakeAgents())
+    server = create_server(ServerOptions(agent=AgentConfig(command=["x"])), FakeAgents())
     ran: list[bool] = []
     server.on_initialized.append(lambda: ran.append(server.initialized))
     server.protocol.fm.features[lsp.INITIALIZED](lsp.InitializedParams())

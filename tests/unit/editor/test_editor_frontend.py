@@ -34,7 +34,7 @@ def edit_turn(path: Path) -> list[dict[str, Any]]:
 
 
 async def run_turn(r: Rig) -> None:
-    await r.side.link.prompt([{"type": "text", "text": "go"}])
+    await r.side.agents.prompt([{"type": "text", "text": "go"}])
     await r.editor.settle()
 
 
@@ -102,7 +102,7 @@ async def test_a_crash_is_a_failed_status_and_an_error_message_without_a_plugin(
     rig: MakeRig,
 ) -> None:
     r = rig()
-    await r.side.link.ensure_agent()
+    await r.side.agents.ensure_agent()
     r.agents.current.crash()
     assert r.side.status.current["state"] == "failed"
     ((text, kind),) = r.editor.messages
@@ -129,7 +129,7 @@ async def test_a_change_found_on_disk_is_followed_to_its_first_line(
     r = rig(proto.FEATURE_FOLLOW)
     path = tmp_path / "b.txt"
     path.write_text("one\ntwo\nTHREE\n")
-    agent = await r.side.link.ensure_agent()
+    agent = await r.side.agents.ensure_agent()
     agent.review.queue.record_applied(
         "s1", "t7", path, "one\ntwo\nthree\n", "one\ntwo\nTHREE\n", found_on_disk=True
     )
@@ -145,7 +145,7 @@ async def test_a_write_through_us_puts_the_agents_cursor_on_the_changed_line(
     r = rig(proto.FEATURE_FOLLOW)
     path = tmp_path / "c.txt"
     path.write_text("one\ntwo\nTHREE\n")
-    agent = await r.side.link.ensure_agent()
+    agent = await r.side.agents.ensure_agent()
     r.side.frontend.file_accessed("write", str(path), "s1")  # fs/write_text_file arrives
     agent.review.queue.record_applied("s1", "t8", path, "one\ntwo\nthree\n", "one\ntwo\nTHREE\n")
 

@@ -82,7 +82,7 @@ async def test_new_session_answers_with_its_snapshot_and_the_picture_has_it(
 
 async def test_list_sessions_needs_the_agents_support(rig: MakeRig) -> None:
     r = rig(script=Script(capabilities={"list": {}}))
-    await r.side.link.new_session()
+    await r.side.agents.new_session()
     assert (await r.side.rich.list_sessions({}))["sessions"][0]["sessionId"] == "s1"
     plain = rig(script=Script(capabilities={}))
     with pytest.raises(Exception, match="does not support listing"):
@@ -108,7 +108,7 @@ async def test_a_reviewed_write_is_a_diagnostic_and_rejecting_reverts_it(
     r = rig()
     path = tmp_path / "a.txt"
     path.write_text("one\ntwo\n")
-    agent = await r.side.link.ensure_agent()
+    agent = await r.side.agents.ensure_agent()
     agent.review.queue.record_applied("s1", None, path, "one\ntwo\n", "one\nTWO\n")
     path.write_text("one\nTWO\n")
     await r.editor.settle()

@@ -12,7 +12,7 @@ from lsprotocol import types as lsp
 from acp_editor.agent.config import AgentConfig
 from acp_editor.editor.build import create_server
 from acp_editor.editor.handlers import lifecycle
-from acp_editor.editor.link import LinkOptions
+from acp_editor.editor.supervisor import ServerOptions
 from tests.support.fake_agent import FakeAgents
 from tests.support.lsp import wait_until
 
@@ -26,7 +26,7 @@ async def test_initialized_starts_pruning_with_the_workspace_roots(
         asked.append(list(roots()))
 
     monkeypatch.setattr(lifecycle, "keep_pruned", keep_pruned)
-    server = create_server(LinkOptions(agent=AgentConfig(command=["x"])), FakeAgents())
+    server = create_server(ServerOptions(agent=AgentConfig(command=["x"])), FakeAgents())
     one, two = tmp_path / "one", tmp_path / "two"
     folders = [lsp.WorkspaceFolder(p.as_uri(), p.name) for p in (one, two)]
     params = lsp.InitializeParams(lsp.ClientCapabilities(), workspace_folders=folders)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from acp_editor.editor.link import AgentUnavailable
+from acp_editor.editor.supervisor import AgentUnavailable
 from acp_editor.errors import AgentError
 from tests.support.fake_agent import Script
 from tests.support.kept import refs, take_turns, watch
@@ -26,7 +26,7 @@ def root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 async def deleting_agent(rig: MakeRig, refuse: bool = False) -> Rig:
     r = rig(script=Script(capabilities={"loadSession": True, "delete": True}))
-    await r.side.link.ensure_agent()
+    await r.side.agents.ensure_agent()
     agent = r.agents.current
 
     async def delete_session(session_id: str) -> Any:

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from acp_editor.review.owner import Restore, Review
     from acp_editor.services.documents import DocumentSource
 
-log = get_logger("editor.link")
+log = get_logger("editor.supervisor")
 T = TypeVar("T")
 
 
@@ -38,17 +38,17 @@ class AgentUnavailable(RpcError):
 
 
 @dataclass
-class LinkOptions:
+class ServerOptions:
     agent: AgentConfig
     server_cwd: str = field(default_factory=os.getcwd)
     editor_context: bool = True
     """Give every session the editor-context MCP server (``context/server.py``)."""
 
 
-class EditorLink:
+class AgentSupervisor:
     def __init__(
         self,
-        options: LinkOptions,
+        options: ServerOptions,
         *,
         slot: AgentSlot,
         status: AgentStatus,
