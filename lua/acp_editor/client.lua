@@ -108,7 +108,8 @@ function M.start(cfg, handlers, agent_name)
   end
   local cmd, env = M.command(cfg, agent_name)
   if vim.fn.executable(cmd[1]) ~= 1 then
-    return nil, ("%s is not executable: run :AcpInstall (lazy.nvim's build step does it), or set server_cmd"):format(cmd[1])
+    return nil,
+      ("%s is not executable: run :AcpInstall (lazy.nvim's build step does it), or set server_cmd"):format(cmd[1])
   end
   local root = M.root_dir(cfg)
   local id = vim.lsp.start({
@@ -127,7 +128,12 @@ function M.start(cfg, handlers, agent_name)
         state.emit("stopped", code, signal)
       end)
     end,
-  }, { attach = false, reuse_client = function() return false end })
+  }, {
+    attach = false,
+    reuse_client = function()
+      return false
+    end,
+  })
   if not id then
     return nil, "vim.lsp.start did not start the sidecar (see :LspLog)"
   end

@@ -229,7 +229,9 @@ function M.delete_session()
   end
   local keep, delete = "Keep the session", "Delete"
   vim.ui.select({ keep, delete }, {
-    prompt = ("Delete session %s? The agent forgets it: it can no longer be loaded. Files are not touched."):format(sid),
+    prompt = ("Delete session %s? The agent forgets it: it can no longer be loaded. Files are not touched."):format(
+      sid
+    ),
     kind = "acp_editor.delete_session",
   }, function(choice)
     if choice == delete then

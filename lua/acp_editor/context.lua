@@ -38,7 +38,13 @@ function M.block(sel)
   return {
     type = "text",
     text = ("%s, lines %d-%d:\n%s%s\n%s%s\n"):format(
-      where, sel.first, sel.last, fence, vim.bo[sel.buf].filetype, text, fence
+      where,
+      sel.first,
+      sel.last,
+      fence,
+      vim.bo[sel.buf].filetype,
+      text,
+      fence
     ),
   }
 end

@@ -63,7 +63,10 @@ function M.selection()
   local lines = vim.api.nvim_buf_get_lines(buf, from[1] - 1, to[1], false)
   return {
     path = path,
-    range = { start = { line = from[1] - 1, character = 0 }, ["end"] = { line = to[1] - 1, character = #(lines[#lines] or "") } },
+    range = {
+      start = { line = from[1] - 1, character = 0 },
+      ["end"] = { line = to[1] - 1, character = #(lines[#lines] or "") },
+    },
     text = table.concat(lines, "\n"),
   }
 end

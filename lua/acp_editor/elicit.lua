@@ -90,10 +90,14 @@ local function ask_field(name, field, current, done)
       done(choice and choice.value, choice == nil)
     end)
   else
-    local hint = field.type == "array" and #options > 0
-        and (" [%s, comma-separated]"):format(table.concat(vim.tbl_map(function(o)
-          return o.value
-        end, options), ", "))
+    local hint = field.type == "array"
+        and #options > 0
+        and (" [%s, comma-separated]"):format(table.concat(
+          vim.tbl_map(function(o)
+            return o.value
+          end, options),
+          ", "
+        ))
       or ""
     vim.ui.input({ prompt = label .. hint .. ": ", default = current ~= nil and shown(current) or "" }, function(text)
       if text == nil then
@@ -188,15 +192,19 @@ local function page(entry, finish)
   if p.warning then
     table.insert(lines, "Careful: " .. p.warning .. ".")
   end
-  select_fn()({ DECLINE, OPEN }, { prompt = table.concat(lines, "\n"), kind = "acp_editor.elicit_page" }, function(choice)
-    if entry.withdrawn then
-      return
-    elseif choice == OPEN then
-      vim.ui.open(p.url)
-      return finish({ action = "accept" })
+  select_fn()(
+    { DECLINE, OPEN },
+    { prompt = table.concat(lines, "\n"), kind = "acp_editor.elicit_page" },
+    function(choice)
+      if entry.withdrawn then
+        return
+      elseif choice == OPEN then
+        vim.ui.open(p.url)
+        return finish({ action = "accept" })
+      end
+      finish({ action = choice == DECLINE and "decline" or "cancel" })
     end
-    finish({ action = choice == DECLINE and "decline" or "cancel" })
-  end)
+  )
 end
 
 local function forget(entry)

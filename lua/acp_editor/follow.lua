@@ -41,8 +41,13 @@ function M.target_window(buf)
   if vim.api.nvim_win_get_buf(current) == buf and ordinary(current) then
     return current
   end
-  if M.win and M.win ~= current and vim.api.nvim_win_is_valid(M.win) and ordinary(M.win)
-    and vim.api.nvim_win_get_tabpage(M.win) == vim.api.nvim_get_current_tabpage() then
+  if
+    M.win
+    and M.win ~= current
+    and vim.api.nvim_win_is_valid(M.win)
+    and ordinary(M.win)
+    and vim.api.nvim_win_get_tabpage(M.win) == vim.api.nvim_get_current_tabpage()
+  then
     return M.win
   end
   -- Another editing window may be taken, but never the user's only one: its file stays shown.

@@ -40,7 +40,8 @@ function M.default_server_cmd()
 end
 
 local function version_of(python)
-  local result = vim.system({ python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])" }, { text = true })
+  local result = vim
+    .system({ python, "-c", "import sys; print('%d.%d' % sys.version_info[:2])" }, { text = true })
     :wait(10000)
   if result.code ~= 0 then
     return nil
@@ -54,7 +55,8 @@ end
 ---@return string? exe
 ---@return string? why nothing was found
 function M.find_python(python)
-  local candidates = python and { python } or { "python3.14", "python3.13", "python3.12", "python3.11", "python3", "python" }
+  local candidates = python and { python }
+    or { "python3.14", "python3.13", "python3.12", "python3.11", "python3", "python" }
   local seen = {}
   for _, name in ipairs(candidates) do
     local exe = vim.fn.exepath(name)
@@ -67,10 +69,11 @@ function M.find_python(python)
     end
   end
   local wanted = ("%d.%d"):format(M.MIN_PYTHON[1], M.MIN_PYTHON[2])
-  return nil, ("no Python %s or newer found on PATH (tried %s): install one, e.g. from python.org or your package manager"):format(
-    wanted,
-    table.concat(candidates, ", ")
-  )
+  return nil,
+    ("no Python %s or newer found on PATH (tried %s): install one, e.g. from python.org or your package manager"):format(
+      wanted,
+      table.concat(candidates, ", ")
+    )
 end
 
 local function run_step(cmd, report)

@@ -15,13 +15,48 @@ local function preview()
 end
 
 local ACTIONS = {
-  accept = { "Accept the agent's change here", function() preview().decide("accept") end },
-  reject = { "Reject the agent's change here", function() preview().decide("reject") end },
-  accept_file = { "Accept every agent change in this file", function() M.decide_file("accept") end },
-  reject_file = { "Reject every agent change in this file", function() M.decide_file("reject") end },
-  diff = { "Side-by-side diff of the agent's changes", function() M.diff() end },
-  next = { "Next agent change", function() M.jump(1) end },
-  prev = { "Previous agent change", function() M.jump(-1) end },
+  accept = {
+    "Accept the agent's change here",
+    function()
+      preview().decide("accept")
+    end,
+  },
+  reject = {
+    "Reject the agent's change here",
+    function()
+      preview().decide("reject")
+    end,
+  },
+  accept_file = {
+    "Accept every agent change in this file",
+    function()
+      M.decide_file("accept")
+    end,
+  },
+  reject_file = {
+    "Reject every agent change in this file",
+    function()
+      M.decide_file("reject")
+    end,
+  },
+  diff = {
+    "Side-by-side diff of the agent's changes",
+    function()
+      M.diff()
+    end,
+  },
+  next = {
+    "Next agent change",
+    function()
+      M.jump(1)
+    end,
+  },
+  prev = {
+    "Previous agent change",
+    function()
+      M.jump(-1)
+    end,
+  },
 }
 
 --- Run an action by name (the <Plug> mappings of plugin/acp_editor.lua).

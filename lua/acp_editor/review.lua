@@ -68,7 +68,10 @@ local function announce(groups)
     state.report(("acp-editor: %s wait for review as one group: :AcpReviewGroups"):format(fresh[1]))
   elseif #fresh > 1 then
     state.report(
-      ("acp-editor: %d groups of files wait for review (%s): :AcpReviewGroups"):format(#fresh, table.concat(fresh, "; "))
+      ("acp-editor: %d groups of files wait for review (%s): :AcpReviewGroups"):format(
+        #fresh,
+        table.concat(fresh, "; ")
+      )
     )
   end
 end

@@ -65,9 +65,7 @@ end
 ---@param group acp_editor.ReviewGroup
 function M.act(group)
   vim.ui.select({ M.ACCEPT, M.REJECT, M.LIST }, {
-    prompt = ("%s: accept keeps every file as it is, reject puts every file back as it was"):format(
-      M.describe(group)
-    ),
+    prompt = ("%s: accept keeps every file as it is, reject puts every file back as it was"):format(M.describe(group)),
     kind = "acp_editor.review_group_action",
   }, function(choice)
     if choice == M.ACCEPT then

@@ -143,7 +143,9 @@ end
 --- Whether the agent advertised `name` in sessionCapabilities (delete, fork, list...).
 function M.can(name)
   local caps = state.agent and state.agent.agentCapabilities
-  return type(caps) == "table" and type(caps.sessionCapabilities) == "table" and type(caps.sessionCapabilities[name]) == "table"
+  return type(caps) == "table"
+    and type(caps.sessionCapabilities) == "table"
+    and type(caps.sessionCapabilities[name]) == "table"
 end
 
 function M.can_logout()

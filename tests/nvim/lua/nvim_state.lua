@@ -43,7 +43,7 @@ end
 
 --- Errors Neovim showed the user (what `:messages` holds, and v:errmsg).
 function M.errors()
-  local messages = vim.api.nvim_exec2('messages', { output = true }).output
+  local messages = vim.api.nvim_exec2("messages", { output = true }).output
   return { messages = messages, errmsg = vim.v.errmsg }
 end
 

@@ -10,7 +10,7 @@ local M = {
 }
 
 -- The helpers both test files share, from the file beside this one.
-local shared = dofile(debug.getinfo(1, 'S').source:sub(2):match('(.*/)') .. 'nvim_state.lua')
+local shared = dofile(debug.getinfo(1, "S").source:sub(2):match("(.*/)") .. "nvim_state.lua")
 M.settle, M.errors, M.windows, M.buffer, M.undo =
   shared.settle, shared.errors, shared.windows, shared.buffer, shared.undo
 
@@ -190,7 +190,11 @@ function M.mirror_and_snapshot(timeout_ms)
   vim.wait(timeout_ms, function()
     return got ~= nil
   end, 10)
-  return { mirror = state().sessions[sid], snapshot = got and got.result and got.result.sessions[1], err = got and got.err }
+  return {
+    mirror = state().sessions[sid],
+    snapshot = got and got.result and got.result.sessions[1],
+    err = got and got.err,
+  }
 end
 
 --- Messages shown to the user (notify is the plugin's injected one: recorded here).
@@ -198,7 +202,6 @@ M.notes = {}
 function M.record_notify(msg, level)
   table.insert(M.notes, { msg = msg, level = level })
 end
-
 
 --- Stop the sidecar the way :AcpStop does and wait until Neovim has let go of it.
 function M.stop(timeout_ms)

@@ -13,7 +13,7 @@ local M = {
 }
 
 -- The helpers both test files share, from the file beside this one.
-local shared = dofile(debug.getinfo(1, 'S').source:sub(2):match('(.*/)') .. 'nvim_state.lua')
+local shared = dofile(debug.getinfo(1, "S").source:sub(2):match("(.*/)") .. "nvim_state.lua")
 M.settle, M.errors, M.windows, M.buffer, M.undo =
   shared.settle, shared.errors, shared.windows, shared.buffer, shared.undo
 
@@ -22,11 +22,11 @@ function M.answer_with(title, delay_ms)
   shared.answer_with(M.selects, title, delay_ms)
 end
 
-local RECORDED = { 'window/showDocument', 'window/showMessageRequest', 'workspace/applyEdit' }
+local RECORDED = { "window/showDocument", "window/showMessageRequest", "workspace/applyEdit" }
 
 --- Note every `method` request from the server, then let the default handler answer it.
 local function record(method)
-  local default = assert(vim.lsp.handlers[method], 'no default handler for ' .. method)
+  local default = assert(vim.lsp.handlers[method], "no default handler for " .. method)
   M.seen[method] = {}
   vim.lsp.handlers[method] = function(err, params, ctx)
     -- answered stays false while the handler waits, or when it raised (Neovim then reports the
@@ -48,9 +48,9 @@ function M.start(cmd, root, timeout_ms)
   for _, method in ipairs(RECORDED) do
     record(method)
   end
-  local id = vim.lsp.start({ name = 'acp-editor', cmd = cmd, root_dir = root })
+  local id = vim.lsp.start({ name = "acp-editor", cmd = cmd, root_dir = root })
   if not id then
-    return { error = 'vim.lsp.start returned no client id' }
+    return { error = "vim.lsp.start returned no client id" }
   end
   M.client_id = id
   local ready = vim.wait(timeout_ms, function()
@@ -62,7 +62,7 @@ function M.start(cmd, root, timeout_ms)
   return {
     id = id,
     initialized = ready,
-    commands = type(provider) == 'table' and provider.commands or {},
+    commands = type(provider) == "table" and provider.commands or {},
   }
 end
 
@@ -70,11 +70,11 @@ end
 function M.prompt(text, timeout_ms)
   local client = vim.lsp.get_client_by_id(M.client_id)
   if not client then
-    return { finished = false, error = { message = 'the LSP client is gone' } }
+    return { finished = false, error = { message = "the LSP client is gone" } }
   end
   local done, result, err = false, nil, nil
   client:exec_cmd(
-    { title = 'ACP prompt', command = 'acp.prompt', arguments = { text } },
+    { title = "ACP prompt", command = "acp.prompt", arguments = { text } },
     { bufnr = vim.api.nvim_get_current_buf() },
     function(e, r)
       done, err, result = true, e, r
@@ -92,7 +92,7 @@ end
 
 --- Wait until `expr` (a Lua expression, evaluated with the helpers as `H`) is truthy.
 function M.wait_until(expr, timeout_ms)
-  local fn = assert(loadstring('local H = ...; return ' .. expr))
+  local fn = assert(loadstring("local H = ...; return " .. expr))
   return vim.wait(timeout_ms, function()
     local good, value = pcall(fn, M)
     return good and value and true or false
@@ -106,7 +106,7 @@ function M.review_diagnostics(buf)
   local ns = vim.lsp.diagnostic.get_namespace(M.client_id, false)
   local out = {}
   for _, d in ipairs(vim.diagnostic.get(buf, { namespace = ns })) do
-    if d.source == 'acp' then
+    if d.source == "acp" then
       local sent = d.user_data and d.user_data.lsp or {}
       table.insert(out, {
         lnum = d.lnum,
@@ -140,7 +140,7 @@ local function record_commands()
     return
   end
   M.commands_recorded = true
-  local method = 'workspace/executeCommand'
+  local method = "workspace/executeCommand"
   local default = vim.lsp.handlers[method]
   vim.lsp.handlers[method] = function(err, result, ctx)
     table.insert(M.commands, {
@@ -164,7 +164,7 @@ function M.code_action(buf, lnum, title, timeout_ms)
   record_commands()
   local win = vim.fn.bufwinid(buf)
   if win == -1 then
-    return { error = 'no window shows buffer ' .. buf }
+    return { error = "no window shows buffer " .. buf }
   end
   vim.api.nvim_set_current_win(win)
   vim.api.nvim_win_set_cursor(win, { lnum, 0 })
