@@ -364,7 +364,6 @@ function M.install(o)
   local ok, message = install.run({ python = o.args ~= "" and o.args or nil })
   vim.notify("acp-editor: " .. message, ok and vim.log.levels.INFO or vim.log.levels.ERROR)
   if ok then
-    local state = require("acp_editor.state")
     if state.config and state.config.server_cmd_default then
       state.config.server_cmd = install.default_server_cmd() -- the next start uses it
     end

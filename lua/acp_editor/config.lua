@@ -25,7 +25,8 @@
 ---@field preview table<string, string|false> keys in buffers that show agent edits inline
 
 ---@class acp_editor.Config
----@field server_cmd string[] how to run the sidecar (default: the private one :AcpInstall built, else `acp-editor` on PATH)
+--- how to run the sidecar (default: the private one :AcpInstall built, else `acp-editor` on PATH)
+---@field server_cmd string[]
 ---@field server_cmd_default? boolean server_cmd was not set by the user
 ---@field server_args string[] extra sidecar arguments, before `--` (e.g. `--log-file`)
 ---@field agents table<string, acp_editor.AgentSpec>
@@ -40,7 +41,10 @@
 ---@field review? "after-write"|"before-write"|"off" nil: the sidecar's `--review`
 ---@field saves_after_apply boolean Neovim saves the buffers the server edits (else the server writes the file)
 ---@field auto_approve acp_editor.AutoApproveRule[] answered without asking (off by default)
----@field permission_ui "auto"|"window"|"select"|"chat" how questions are shown: a window that does not take the keyboard, a picker plugin's vim.ui.select ("auto": the picker when a plugin replaced vim.ui.select, else the window), or the chat only
+--- how questions are shown: a window that does not take the keyboard, a picker plugin's
+--- vim.ui.select ("auto": the picker when a plugin replaced vim.ui.select, else the window), or
+--- the chat only
+---@field permission_ui "auto"|"window"|"select"|"chat"
 ---@field dismiss "reject"|"keep" what closing a picker plugin's vim.ui.select without a choice means
 ---@field chat acp_editor.ChatOptions
 ---@field keymaps acp_editor.Keymaps

@@ -1,11 +1,12 @@
 -- The agent's questions for a form or a web page (`acp/elicit`, docs/protocol.md).
 --
 -- Nothing pops up while you type: the question is announced (vim.notify) and waits, oldest
--- first, until you run :AcpAnswer. A form is then asked field by field (vim.ui.select for choices and yes/no, vim.ui.input for the
--- rest, pre-filled with the defaults), then shown whole for review: pick a field to change it,
--- "Send" or "Decline". Dismissing any question (<Esc>) cancels the whole form. A web page is one
--- vim.ui.select naming the agent, the site and the whole address, "Decline" first; only "Open"
--- opens it (vim.ui.open, the system's browser). The server checks a form's answers again.
+-- first, until you run :AcpAnswer. A form is then asked field by field (vim.ui.select for
+-- choices and yes/no, vim.ui.input for the rest, pre-filled with the defaults), then shown whole
+-- for review: pick a field to change it, "Send" or "Decline". Dismissing any question (<Esc>)
+-- cancels the whole form. A web page is one vim.ui.select naming the agent, the site and the
+-- whole address, "Decline" first; only "Open" opens it (vim.ui.open, the system's browser). The
+-- server checks a form's answers again.
 
 local asyncreq = require("acp_editor.asyncreq")
 local protocol = require("acp_editor.protocol")

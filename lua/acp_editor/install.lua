@@ -69,11 +69,9 @@ function M.find_python(python)
     end
   end
   local wanted = ("%d.%d"):format(M.MIN_PYTHON[1], M.MIN_PYTHON[2])
-  return nil,
-    ("no Python %s or newer found on PATH (tried %s): install one, e.g. from python.org or your package manager"):format(
-      wanted,
-      table.concat(candidates, ", ")
-    )
+  local tried = table.concat(candidates, ", ")
+  local hint = "install one, e.g. from python.org or your package manager"
+  return nil, ("no Python %s or newer found on PATH (tried %s): %s"):format(wanted, tried, hint)
 end
 
 local function run_step(cmd, report)

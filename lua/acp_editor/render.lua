@@ -190,8 +190,15 @@ local function permission(w, entry_, keys)
   w:line("  " .. table.concat(parts, " · "), "0", "AcpEditorPermission")
 end
 
+---@class acp_editor.RenderContext what the transcript shows besides the session itself
+---@field agent? table the last acp/agentStatus
+---@field busy? boolean a prompt of ours is running
+---@field plan_at? integer how many entries the session had when its plan last changed
+---@field permissions? table[] pending permission requests, listed at the end
+---@field keys table<string, string|false> the chat's keys, named in the permission hint
+
 ---@param snap? acp_editor.SessionSnapshot
----@param ctx {agent?: table, busy?: boolean, plan_at?: integer, permissions?: table[], keys: table<string, string|false>}
+---@param ctx acp_editor.RenderContext
 ---@return acp_editor.Rendered
 function M.render(snap, ctx)
   local w = writer()
