@@ -21,7 +21,7 @@ import pytest
 
 from acp_editor.registry.entries import parse_agent, this_target
 from acp_editor.registry.install import InstallError, command_for
-from tests.unit.registry.test_registry_entries import snapshot_entries
+from tests.unit.registry.test_entries import snapshot_entries
 
 AGENT_SCRIPT = f'#!/bin/sh\nexec "{sys.executable}" -m acp_editor.demo_agent "$@"\n'
 

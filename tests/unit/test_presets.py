@@ -1,4 +1,5 @@
-"""Agent presets from the TOML file, and how the command line picks the agent."""
+"""Agent presets from the TOML file: named, default, with their mode and MCP servers, and what a
+bad file says."""
 
 from __future__ import annotations
 
@@ -6,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from acp_editor.cli import split_agent
 from acp_editor.presets import PresetError, resolve
 
 PRESETS = """
@@ -65,20 +65,6 @@ def test_bad_files_say_what_is_wrong(tmp_path: Path, text: str, message: str) ->
 def test_unknown_preset_lists_the_known_ones(config: Path) -> None:
     with pytest.raises(PresetError, match=r"no agent preset named 'x'.*claude, gemini"):
         resolve("x", config)
-
-
-@pytest.mark.parametrize(
-    ("argv", "own", "agent"),
-    [
-        (["--stdio", "--", "agent", "--flag"], ["--stdio"], ["agent", "--flag"]),
-        (["--stdio"], ["--stdio"], []),
-        (["demo", "--", "a", "--", "b"], ["demo"], ["a", "--", "b"]),
-    ],
-)
-def test_the_agent_command_is_everything_after_the_first_double_dash(
-    argv: list[str], own: list[str], agent: list[str]
-) -> None:
-    assert split_agent(argv) == (own, agent)
 
 
 def test_a_preset_names_the_mode_sessions_start_in(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from acp_editor.review.queue import ReviewQueue
-from tests.unit.review.test_review_queue import Files
+from tests.unit.review.test_queue import Files
 
 A = Path("/w/a.py")
 

@@ -1,0 +1,56 @@
+"""The rich ``acp/...`` requests, against fake agents: validation, answers, the picture."""
+
+from __future__ import annotations
+
+import pytest
+
+from acp_editor.errors import InvalidParams
+from acp_editor.protocol import editor as proto
+from tests.support.fake_agent import Script
+from tests.unit.editor.conftest import MakeRig
+
+
+async def test_rich_requests_validate_their_params(rig: MakeRig) -> None:
+    rich = rig(proto.FEATURE_STREAM).side.rich
+    with pytest.raises(InvalidParams, match="params must be an object"):
+        await rich.prompt(["x"])
+    with pytest.raises(InvalidParams, match="prompt must be"):
+        await rich.prompt({"prompt": []})
+    with pytest.raises(InvalidParams, match=r"params\.sessionId"):
+        await rich.cancel({})
+    with pytest.raises(InvalidParams, match=r"params\.value"):
+        await rich.set_config_option({"sessionId": "s1", "configId": "c", "value": 3})
+    with pytest.raises(InvalidParams, match=r"params\.enabled"):
+        await rich.set_follow({"enabled": "on"})
+
+
+async def test_new_session_answers_with_its_snapshot_and_the_picture_has_it(
+    rig: MakeRig,
+) -> None:
+    turn = [{"sessionUpdate": "plan", "entries": [{"content": "x", "status": "pending"}]}]
+    r = rig(proto.FEATURE_STREAM, script=Script(turn=turn))
+    opened = await r.side.rich.new_session(None)
+    assert opened["sessionId"] == "s1" and opened["snapshot"]["sessionId"] == "s1"
+    await r.side.rich.prompt({"prompt": "go", "sessionId": "s1"})
+    picture = await r.side.rich.snapshot({"sessionId": "s1"})
+    assert picture["currentSessionId"] == "s1" and picture["agent"]["state"] == "ready"
+    (session,) = picture["sessions"]
+    assert session["plan"]["entries"][0]["content"] == "x"
+    assert picture["review"] == [] and picture["terminals"] == []
+
+
+async def test_list_sessions_needs_the_agents_support(rig: MakeRig) -> None:
+    r = rig(script=Script(capabilities={"list": {}}))
+    await r.side.agents.new_session()
+    assert (await r.side.rich.list_sessions({}))["sessions"][0]["sessionId"] == "s1"
+    plain = rig(script=Script(capabilities={}))
+    with pytest.raises(Exception, match="does not support listing"):
+        await plain.side.rich.list_sessions({})
+
+
+async def test_restore_checkpoint_checks_the_turn_and_says_why_it_cannot(rig: MakeRig) -> None:
+    rich = rig().side.rich
+    with pytest.raises(InvalidParams, match=r"params\.turn"):
+        await rich.restore_checkpoint({"turn": 0})
+    with pytest.raises(InvalidParams, match="no turn of this session has a checkpoint"):
+        await rich.restore_checkpoint({})
