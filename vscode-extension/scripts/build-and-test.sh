@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The extension's whole check, on a fresh machine: install (npm ci, from package-lock.json),
-# typecheck, bundle, unit tests (node --test), package the .vsix. Prints each step's time.
+# format check (prettier), typecheck, lint (eslint), bundle, unit tests (node --test), package the
+# .vsix. Prints each step's time. `npm run format` and `npm run lint:fix` repair what those two find.
 # Nothing here downloads a browser or VS Code.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +22,9 @@ step() {
 }
 
 step "npm ci" npm ci --no-audit --no-fund --loglevel=error
+step "format" npm run --silent format:check
 step "typecheck" npx tsc --noEmit -p .
+step "lint" npm run --silent lint
 step "bundle" node esbuild.mjs --production
 step "unit tests" npm test --silent
 # The .vsix comes from the very `npx @vscode/vsce package` line README.md's "Install" gives users,
