@@ -8,7 +8,14 @@ const watch = process.argv.includes("--watch");
 const common = { bundle: true, sourcemap: !production, minify: production, logLevel: "info", target: "es2022" };
 
 const builds = [
-  { ...common, entryPoints: ["src/extension.ts"], outfile: "dist/extension.js", platform: "node", format: "cjs", external: ["vscode"] },
+  {
+    ...common,
+    entryPoints: ["src/extension.ts"],
+    outfile: "dist/extension.js",
+    platform: "node",
+    format: "cjs",
+    external: ["vscode"],
+  },
   { ...common, entryPoints: ["src/webview/main.ts"], outfile: "dist/webview.js", platform: "browser", format: "iife" },
 ];
 

@@ -21,7 +21,13 @@ const PYTHON = process.env.PYTHON || "python3";
 /** The oldest CPython the sidecar supports (pyproject.toml), and the platforms that get a
  *  compiled watchfiles wheel. */
 const PY_VERSION = "3.11";
-const PLATFORMS = ["manylinux2014_x86_64", "manylinux2014_aarch64", "macosx_11_0_arm64", "macosx_10_12_x86_64", "win_amd64"];
+const PLATFORMS = [
+  "manylinux2014_x86_64",
+  "manylinux2014_aarch64",
+  "macosx_11_0_arm64",
+  "macosx_10_12_x86_64",
+  "win_amd64",
+];
 
 function pip(...args) {
   execFileSync(PYTHON, ["-m", "pip", "--disable-pip-version-check", "--quiet", ...args], { stdio: "inherit" });
@@ -40,8 +46,20 @@ for (const name of fs.readdirSync(OUT)) if (name.startsWith("watchfiles-")) fs.r
 for (const platform of PLATFORMS) {
   const before = new Set(fs.readdirSync(OUT));
   try {
-    pip("download", "--dest", OUT, "--only-binary=:all:", "--no-deps", "--python-version", PY_VERSION,
-      "--implementation", "cp", "--platform", platform, "watchfiles>=1.0,<2");
+    pip(
+      "download",
+      "--dest",
+      OUT,
+      "--only-binary=:all:",
+      "--no-deps",
+      "--python-version",
+      PY_VERSION,
+      "--implementation",
+      "cp",
+      "--platform",
+      platform,
+      "watchfiles>=1.0,<2",
+    );
   } catch {
     console.warn(`bundle-sidecar: no watchfiles wheel for ${platform}`);
   }
@@ -50,5 +68,7 @@ for (const platform of PLATFORMS) {
 // What can be installed without the compiled part: the fallback the extension uses.
 const pure = fs.readdirSync(OUT).filter((f) => f.endsWith(".whl") && !f.startsWith("watchfiles-"));
 fs.writeFileSync(path.join(EXT, "bundled", "pure.txt"), pure.join("\n") + "\n");
-console.log(`bundle-sidecar: ${pure.length} wheels (${own} and its pure-Python dependencies), ` +
-  `${compiled.size} watchfiles wheels, in ${path.relative(EXT, OUT)}`);
+console.log(
+  `bundle-sidecar: ${pure.length} wheels (${own} and its pure-Python dependencies), ` +
+    `${compiled.size} watchfiles wheels, in ${path.relative(EXT, OUT)}`,
+);

@@ -32,12 +32,17 @@ function roundedRect(x, y, x0, y0, x1, y1, r) {
   return x >= x0 && x <= x1 && y >= y0 && y <= y1 && (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
 }
 function segmentDistance(px, py, ax, ay, bx, by) {
-  const t = Math.max(0, Math.min(1, ((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2)));
+  const t = Math.max(
+    0,
+    Math.min(1, ((px - ax) * (bx - ax) + (py - ay) * (by - ay)) / ((bx - ax) ** 2 + (by - ay) ** 2)),
+  );
   return Math.hypot(px - (ax + t * (bx - ax)), py - (ay + t * (by - ay)));
 }
 function inTriangle(px, py, [ax, ay], [bx, by], [cx, cy]) {
   const s = (x1, y1, x2, y2, x3, y3) => (x1 - x3) * (y2 - y3) - (x2 - x3) * (y1 - y3);
-  const d1 = s(px, py, ax, ay, bx, by), d2 = s(px, py, bx, by, cx, cy), d3 = s(px, py, cx, cy, ax, ay);
+  const d1 = s(px, py, ax, ay, bx, by),
+    d2 = s(px, py, bx, by, cx, cy),
+    d3 = s(px, py, cx, cy, ax, ay);
   return !((d1 < 0 || d2 < 0 || d3 < 0) && (d1 > 0 || d2 > 0 || d3 > 0));
 }
 
@@ -49,11 +54,14 @@ function paint(x, y) {
   const bubble = roundedRect(x, y, 22, 26, 106, 86, 14) || inTriangle(x, y, [36, 84], [58, 84], [34, 104]);
   if (bubble) c = [250, 250, 252, 255];
   const strokes = [
-    [50, 44, 38, 56], [38, 56, 50, 68], // <
-    [78, 44, 90, 56], [90, 56, 78, 68], // >
+    [50, 44, 38, 56],
+    [38, 56, 50, 68], // <
+    [78, 44, 90, 56],
+    [90, 56, 78, 68], // >
     [69, 42, 59, 70], // /
   ];
-  if (bubble && strokes.some(([ax, ay, bx, by]) => segmentDistance(x, y, ax, ay, bx, by) <= 3.2)) c = [20, 150, 140, 255];
+  if (bubble && strokes.some(([ax, ay, bx, by]) => segmentDistance(x, y, ax, ay, bx, by) <= 3.2))
+    c = [20, 150, 140, 255];
   return c;
 }
 

@@ -32,12 +32,30 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
   const follow = new FollowView(store, log);
   const bundled = new BundledSidecar(context.extensionPath, context.globalStorageUri.fsPath, log);
   const elicitations = new Elicitations(log);
-  sidecar = new Sidecar(store, log, { permission: permissions.handle, auth: chooseAuthMethod, elicit: elicitations.handle, follow: (p) => void follow.show(p) }, bundled);
+  sidecar = new Sidecar(
+    store,
+    log,
+    {
+      permission: permissions.handle,
+      auth: chooseAuthMethod,
+      elicit: elicitations.handle,
+      follow: (p) => void follow.show(p),
+    },
+    bundled,
+  );
   const side = sidecar;
   const controller = new Controller(store, side, log);
   const terminals = new AgentTerminals(store);
   const groups = new ReviewGroups(store, controller, side);
-  const chat = new ChatView(context.extensionUri, { store, sidecar: side, controller, permissions, docs, terminals, groups });
+  const chat = new ChatView(context.extensionUri, {
+    store,
+    sidecar: side,
+    controller,
+    permissions,
+    docs,
+    terminals,
+    groups,
+  });
   let settings: Settings = readSettings(log);
 
   let problemShown = false;
@@ -53,10 +71,13 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
     if (!ok) {
       problemShown = true;
       // Not awaited: `ready` must settle even when nobody clicks the message.
-      void vscode.window.showErrorMessage(`ACP: ${side.problem ?? "acp-editor did not start"}`, "Open settings", "Show log").then((choice) => {
-        if (choice === "Open settings") void vscode.commands.executeCommand("workbench.action.openSettings", "acp-editor");
-        if (choice === "Show log") log.show();
-      });
+      void vscode.window
+        .showErrorMessage(`ACP: ${side.problem ?? "acp-editor did not start"}`, "Open settings", "Show log")
+        .then((choice) => {
+          if (choice === "Open settings")
+            void vscode.commands.executeCommand("workbench.action.openSettings", "acp-editor");
+          if (choice === "Show log") log.show();
+        });
     }
     return ok;
   };
@@ -67,8 +88,25 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
   const start = (): Promise<boolean> => (starting = starting.then(startNow, startNow));
 
   context.subscriptions.push(
-    log, docs, follow, side, controller, terminals, groups, chat, new InlineReview(store),
-    ...registerCommands({ store, sidecar: side, controller, docs, groups, log, restart: start, setChatInput: (t) => chat.setInput(t) }),
+    log,
+    docs,
+    follow,
+    side,
+    controller,
+    terminals,
+    groups,
+    chat,
+    new InlineReview(store),
+    ...registerCommands({
+      store,
+      sidecar: side,
+      controller,
+      docs,
+      groups,
+      log,
+      restart: start,
+      setChatInput: (t) => chat.setInput(t),
+    }),
     onSettingsChanged((next) => {
       const restart = needsRestart(settings, next);
       const followChanged = next.follow !== settings.follow;

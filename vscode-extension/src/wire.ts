@@ -76,11 +76,20 @@ export type Entry =
   | { kind: "toolCall"; toolCallId: ToolCallId }
   | { kind: "update"; update: unknown };
 
-export interface RestoreCheckpointParams { sessionId?: SessionId; turn?: number }
+export interface RestoreCheckpointParams {
+  sessionId?: SessionId;
+  turn?: number;
+}
 
-export interface DeleteSessionParams { sessionId?: SessionId }
-export interface DeleteSessionResult { sessionId: SessionId }
-export interface ForkSessionParams { sessionId?: SessionId }
+export interface DeleteSessionParams {
+  sessionId?: SessionId;
+}
+export interface DeleteSessionResult {
+  sessionId: SessionId;
+}
+export interface ForkSessionParams {
+  sessionId?: SessionId;
+}
 export type LogoutParams = Record<string, never>;
 export type LogoutResult = Record<string, never>;
 
@@ -216,10 +225,18 @@ export interface InitializationOptions {
 
 // -- message params and results, in the order of docs/protocol.md --------------------------------
 
-export interface NewSessionParams { cwd?: string }
-export interface NewSessionResult { sessionId: SessionId; snapshot: SessionSnapshot }
+export interface NewSessionParams {
+  cwd?: string;
+}
+export interface NewSessionResult {
+  sessionId: SessionId;
+  snapshot: SessionSnapshot;
+}
 
-export interface PromptParams { sessionId?: SessionId; prompt: string | ContentBlock[] }
+export interface PromptParams {
+  sessionId?: SessionId;
+  prompt: string | ContentBlock[];
+}
 export interface PromptResult {
   sessionId: SessionId;
   stopReason: string;
@@ -229,10 +246,14 @@ export interface PromptResult {
   toolCalls: { title: string; status: string }[];
 }
 
-export interface CancelParams { sessionId: SessionId }
+export interface CancelParams {
+  sessionId: SessionId;
+}
 export type CancelResult = Record<string, never>;
 
-export interface SnapshotParams { sessionId?: SessionId }
+export interface SnapshotParams {
+  sessionId?: SessionId;
+}
 export interface SnapshotResult {
   agent: AgentStatus;
   sessions: SessionSnapshot[];
@@ -244,23 +265,52 @@ export interface SnapshotResult {
   reviewGroups: ReviewGroup[];
 }
 
-export interface SetModeParams { sessionId: SessionId; modeId: string }
+export interface SetModeParams {
+  sessionId: SessionId;
+  modeId: string;
+}
 export type SetModeResult = Record<string, never>;
 
-export interface SetConfigOptionParams { sessionId: SessionId; configId: string; value: string | boolean }
+export interface SetConfigOptionParams {
+  sessionId: SessionId;
+  configId: string;
+  value: string | boolean;
+}
 export type SetConfigOptionResult = Record<string, never>;
 
-export interface ListedSession { sessionId: SessionId; cwd: string; title?: string; updatedAt?: string }
-export interface ListSessionsParams { cwd?: string }
-export interface ListSessionsResult { sessions: ListedSession[] }
+export interface ListedSession {
+  sessionId: SessionId;
+  cwd: string;
+  title?: string;
+  updatedAt?: string;
+}
+export interface ListSessionsParams {
+  cwd?: string;
+}
+export interface ListSessionsResult {
+  sessions: ListedSession[];
+}
 
-export interface LoadSessionParams { sessionId: SessionId; cwd?: string }
-export interface LoadSessionResult { sessionId: SessionId; snapshot: SessionSnapshot }
+export interface LoadSessionParams {
+  sessionId: SessionId;
+  cwd?: string;
+}
+export interface LoadSessionResult {
+  sessionId: SessionId;
+  snapshot: SessionSnapshot;
+}
 
-export interface SetFollowParams { enabled: boolean }
-export interface SetFollowResult { enabled: boolean }
+export interface SetFollowParams {
+  enabled: boolean;
+}
+export interface SetFollowResult {
+  enabled: boolean;
+}
 
-export interface SessionChangedParams { sessionId: SessionId; changes: Change[] }
+export interface SessionChangedParams {
+  sessionId: SessionId;
+  changes: Change[];
+}
 
 export type AgentStatusParams = AgentStatus;
 
@@ -273,10 +323,21 @@ export interface FollowParams {
   reason: FollowReason;
 }
 
-export interface DiffParams extends DiffPreview { sessionId: SessionId; toolCallId: ToolCallId }
+export interface DiffParams extends DiffPreview {
+  sessionId: SessionId;
+  toolCallId: ToolCallId;
+}
 
-export interface TerminalOutputParams { sessionId: SessionId; terminalId: string; data: string }
-export interface TerminalExitParams { sessionId: SessionId; terminalId: string; exitStatus: ExitStatus }
+export interface TerminalOutputParams {
+  sessionId: SessionId;
+  terminalId: string;
+  data: string;
+}
+export interface TerminalExitParams {
+  sessionId: SessionId;
+  terminalId: string;
+  exitStatus: ExitStatus;
+}
 
 export interface RequestPermissionParams {
   sessionId: SessionId;
@@ -288,11 +349,21 @@ export interface RequestPermissionParams {
   diffs: DiffPreview[];
   command?: string;
 }
-export interface RequestPermissionResult { optionId: string | null }
+export interface RequestPermissionResult {
+  optionId: string | null;
+}
 
-export interface AuthMethod { id: string; name: string; description?: string }
-export interface ChooseAuthMethodParams { methods: AuthMethod[] }
-export interface ChooseAuthMethodResult { methodId: string | null }
+export interface AuthMethod {
+  id: string;
+  name: string;
+  description?: string;
+}
+export interface ChooseAuthMethodParams {
+  methods: AuthMethod[];
+}
+export interface ChooseAuthMethodResult {
+  methodId: string | null;
+}
 
 /** A form field of ACP's restricted JSON Schema (flat: no nesting). */
 export interface ElicitationField {
@@ -333,7 +404,10 @@ export interface ElicitResult {
   content?: { [field: string]: ElicitationValue };
 }
 
-export interface ReviewChangedParams { hunks: ReviewHunk[]; groups?: ReviewGroup[] }
+export interface ReviewChangedParams {
+  hunks: ReviewHunk[];
+  groups?: ReviewGroup[];
+}
 
 export type Decision = "accept" | "reject";
 export interface ReviewDecideParams {
@@ -344,13 +418,26 @@ export interface ReviewDecideParams {
   toolCallId?: ToolCallId;
   all?: boolean;
 }
-export interface ReviewDecideResult { results: ReviewResult[] }
+export interface ReviewDecideResult {
+  results: ReviewResult[];
+}
 
-export interface ReviewGroupFilesParams { groupId: string }
-export interface ReviewGroupFile { uri: string; path: string; change: "created" | "deleted" | "changed" }
-export interface ReviewGroupFilesResult { groupId: string; files: ReviewGroupFile[] }
+export interface ReviewGroupFilesParams {
+  groupId: string;
+}
+export interface ReviewGroupFile {
+  uri: string;
+  path: string;
+  change: "created" | "deleted" | "changed";
+}
+export interface ReviewGroupFilesResult {
+  groupId: string;
+  files: ReviewGroupFile[];
+}
 
-export interface DiagnosticsParams { path?: string }
+export interface DiagnosticsParams {
+  path?: string;
+}
 export interface EditorDiagnostic {
   path: string;
   range: Range;
@@ -359,6 +446,8 @@ export interface EditorDiagnostic {
   source?: string;
   code?: string;
 }
-export interface DiagnosticsResult { diagnostics: EditorDiagnostic[] }
+export interface DiagnosticsResult {
+  diagnostics: EditorDiagnostic[];
+}
 export type SelectionParams = Record<string, never>;
 export type SelectionResult = { path: string; range: Range; text: string } | null;

@@ -80,7 +80,8 @@ function parseArgs(argv) {
   opts.timeout = Number(opts.timeout);
   if (!(opts.timeout > 0)) usage('--timeout must be a positive number of seconds');
   for (const key of ['extension', 'tests', 'workspace']) {
-    if (!fs.statSync(opts[key], { throwIfNoEntry: false })?.isDirectory()) usage(`--${key} ${opts[key]} is not a directory`);
+    if (!fs.statSync(opts[key], { throwIfNoEntry: false })?.isDirectory())
+      usage(`--${key} ${opts[key]} is not a directory`);
   }
   if (!fs.existsSync(path.join(opts.extension, 'package.json'))) usage(`no package.json in ${opts.extension}`);
   if (!['index.js', 'index.cjs', 'package.json'].some((f) => fs.existsSync(path.join(opts.tests, f)))) {
@@ -196,22 +197,29 @@ function startCodeServer(tools, scratch, extraEnv, verbose) {
   };
   const args = [
     tools.codeServer,
-    '--bind-addr', '127.0.0.1:0', // code-server picks a free port and prints it
-    '--auth', 'none',
+    '--bind-addr',
+    '127.0.0.1:0', // code-server picks a free port and prints it
+    '--auth',
+    'none',
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
-    '--user-data-dir', scratch['user-data'],
-    '--extensions-dir', scratch.extensions,
+    '--user-data-dir',
+    scratch['user-data'],
+    '--extensions-dir',
+    scratch.extensions,
     // Without this a built VS Code ignores the workbench URL's `payload` and the run hangs.
-    '--vscode-option', 'enable-smoke-test-driver',
+    '--vscode-option',
+    'enable-smoke-test-driver',
   ];
   // detached: its own process group, so the whole tree can be ended at once.
   const child = spawn(tools.node24, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const log = [];
   // Rejects whenever code-server ends (the harness's own kill included: nobody races it then).
   const died = new Promise((_, reject) => {
-    child.once('exit', (code, signal) => reject(new Error(`code-server exited (${signal || code}):\n${log.slice(-30).join('\n')}`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`code-server exited (${signal || code}):\n${log.slice(-30).join('\n')}`)),
+    );
     child.once('error', reject);
   });
   died.catch(() => {});
@@ -387,7 +395,10 @@ async function main() {
       env: { ...process.env, TMPDIR: scratch.tmp, XDG_CONFIG_HOME: scratch.config, XDG_CACHE_HOME: scratch.cache },
       timeout: opts.timeout * 1000,
     });
-    launching.then((b) => (browser = b), () => {}); // so cleanup closes it even after a time-out
+    launching.then(
+      (b) => (browser = b),
+      () => {},
+    ); // so cleanup closes it even after a time-out
     await Promise.race([launching, deadline]);
     page = browser.pages()[0] || (await browser.newPage());
 

@@ -8,7 +8,14 @@ const schema: ElicitationSchema = {
   type: "object",
   properties: {
     notify: { type: "boolean", title: "Tell me", default: true },
-    strategy: { type: "string", oneOf: [{ const: "careful", title: "Careful" }, { const: "quick", title: "Quick" }], default: "careful" },
+    strategy: {
+      type: "string",
+      oneOf: [
+        { const: "careful", title: "Careful" },
+        { const: "quick", title: "Quick" },
+      ],
+      default: "careful",
+    },
     files: { type: "integer", minimum: 1, maximum: 9 },
     mail: { type: "string", format: "email", maxLength: 12 },
     tags: { type: "array", items: { enum: ["x", "y"] } },
@@ -21,8 +28,14 @@ test("required fields come first, each group in the schema's order", () => {
 });
 
 test("choices come from enum or oneOf, for single and multi-select fields", () => {
-  assert.deepEqual(choicesOf(schema.properties["strategy"]!), [{ value: "careful", title: "Careful" }, { value: "quick", title: "Quick" }]);
-  assert.deepEqual(choicesOf(schema.properties["tags"]!), [{ value: "x", title: "x" }, { value: "y", title: "y" }]);
+  assert.deepEqual(choicesOf(schema.properties["strategy"]!), [
+    { value: "careful", title: "Careful" },
+    { value: "quick", title: "Quick" },
+  ]);
+  assert.deepEqual(choicesOf(schema.properties["tags"]!), [
+    { value: "x", title: "x" },
+    { value: "y", title: "y" },
+  ]);
   assert.deepEqual(choicesOf(schema.properties["files"]!), []);
 });
 

@@ -1,17 +1,35 @@
 /** Wording of permission options and tool calls, and diff line counts. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { countsLabel, diffCounts, diffItems, kindIcon, oneLine, optionLabel, permissionMessage, splitLines, statusLabel, toolTitle } from "../src/core/format";
+import {
+  countsLabel,
+  diffCounts,
+  diffItems,
+  kindIcon,
+  oneLine,
+  optionLabel,
+  permissionMessage,
+  splitLines,
+  statusLabel,
+  toolTitle,
+} from "../src/core/format";
 import type { RequestPermissionParams } from "../src/wire";
 
-const opt = (kind: string, name: string): { optionId: string; name: string; kind: string } => ({ optionId: `${kind}-id`, name, kind });
+const opt = (kind: string, name: string): { optionId: string; name: string; kind: string } => ({
+  optionId: `${kind}-id`,
+  name,
+  kind,
+});
 
 test("options are worded by kind, keeping a name that says more", () => {
   assert.equal(optionLabel(opt("allow_once", "Allow")), "Allow once");
   assert.equal(optionLabel(opt("allow_always", "Always Allow")), "Always allow");
   assert.equal(optionLabel(opt("reject_once", "Reject")), "Reject");
   assert.equal(optionLabel(opt("reject_always", "never")), "Always reject");
-  assert.equal(optionLabel(opt("allow_always", "Allow all edits this session")), "Always allow (Allow all edits this session)");
+  assert.equal(
+    optionLabel(opt("allow_always", "Allow all edits this session")),
+    "Always allow (Allow all edits this session)",
+  );
   // An "always" option stays recognisable whatever the agent called it.
   assert.equal(optionLabel(opt("allow_always", "Yes")), "Always allow");
 });
@@ -27,12 +45,25 @@ test("the permission question names the action, the command and the diff counts"
     sessionId: "s",
     toolCall: { toolCallId: "c", title: "Edit a.py", kind: "edit" },
     options: [],
-    diffs: [{ uri: "file:///w/a.py", path: "/w/a.py", oldText: "a\n", newText: "b\nc\n", hunks: [], added: 2, removed: 1 }],
+    diffs: [
+      { uri: "file:///w/a.py", path: "/w/a.py", oldText: "a\n", newText: "b\nc\n", hunks: [], added: 2, removed: 1 },
+    ],
   };
   assert.equal(permissionMessage(params, "Demo"), "Demo wants to edit: Edit a.py (a.py +2 −1)");
-  const run: RequestPermissionParams = { sessionId: "s", toolCall: { toolCallId: "c", kind: "execute", title: "Run tests" }, options: [], diffs: [], command: "npm   test\n--x" };
+  const run: RequestPermissionParams = {
+    sessionId: "s",
+    toolCall: { toolCallId: "c", kind: "execute", title: "Run tests" },
+    options: [],
+    diffs: [],
+    command: "npm   test\n--x",
+  };
   assert.equal(permissionMessage(run), "The agent wants to run: Run tests — $ npm test --x");
-  const odd: RequestPermissionParams = { sessionId: "s", toolCall: { toolCallId: "c", kind: "_teleport" }, options: [], diffs: [] };
+  const odd: RequestPermissionParams = {
+    sessionId: "s",
+    toolCall: { toolCallId: "c", kind: "_teleport" },
+    options: [],
+    diffs: [],
+  };
   assert.equal(permissionMessage(odd), "The agent asks: Tool call");
 });
 
@@ -43,11 +74,23 @@ test("an ACP v2 question says the agent's own words first, then the tool call's"
     description: "It fixes the failing test.",
     toolCall: { toolCallId: "c", title: "Edit a.py", kind: "edit" },
     options: [],
-    diffs: [{ uri: "file:///w/a.py", path: "/w/a.py", oldText: "a\n", newText: "b\n", hunks: [], added: 1, removed: 1 }],
+    diffs: [
+      { uri: "file:///w/a.py", path: "/w/a.py", oldText: "a\n", newText: "b\n", hunks: [], added: 1, removed: 1 },
+    ],
   };
-  assert.equal(permissionMessage(edit, "Demo"), "Demo asks: Allow the edit of a.py? — It fixes the failing test. — Edit a.py (a.py +1 −1)");
+  assert.equal(
+    permissionMessage(edit, "Demo"),
+    "Demo asks: Allow the edit of a.py? — It fixes the failing test. — Edit a.py (a.py +1 −1)",
+  );
   // A command subject: the tool call the server made up carries only the request's title.
-  const run: RequestPermissionParams = { sessionId: "s", title: "Run the tests?", toolCall: { toolCallId: "c", kind: "execute", title: "Run the tests?" }, options: [], diffs: [], command: "pytest -q" };
+  const run: RequestPermissionParams = {
+    sessionId: "s",
+    title: "Run the tests?",
+    toolCall: { toolCallId: "c", kind: "execute", title: "Run the tests?" },
+    options: [],
+    diffs: [],
+    command: "pytest -q",
+  };
   assert.equal(permissionMessage(run), "The agent asks: Run the tests? — $ pytest -q");
 });
 
@@ -111,7 +154,12 @@ test("past the edit budget the middle counts as replaced", () => {
 test("diff items are read from a tool call's content, ignoring other and malformed items", () => {
   const items = diffItems({
     toolCallId: "c",
-    content: [{ type: "diff", path: "/a", oldText: null, newText: "x" }, { type: "diff", path: 1 }, { type: "content" }, null],
+    content: [
+      { type: "diff", path: "/a", oldText: null, newText: "x" },
+      { type: "diff", path: 1 },
+      { type: "content" },
+      null,
+    ],
   });
   assert.deepEqual(items, [{ path: "/a", oldText: null, newText: "x" }]);
 });

@@ -14,7 +14,12 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { test } from "node:test";
-import { StreamMessageReader, StreamMessageWriter, createProtocolConnection, type ProtocolConnection } from "vscode-languageserver-protocol/node";
+import {
+  StreamMessageReader,
+  StreamMessageWriter,
+  createProtocolConnection,
+  type ProtocolConnection,
+} from "vscode-languageserver-protocol/node";
 import { findAcpEditor } from "../src/core/discovery";
 import { isAllow } from "../src/core/format";
 import { DEFAULTS, initializationOptions } from "../src/core/settings";
@@ -34,7 +39,16 @@ function executable(p: string): boolean {
 
 const found = process.env["ACP_EDITOR"]
   ? { found: true as const, path: process.env["ACP_EDITOR"] }
-  : findAcpEditor({ configured: "", workspaceFolders: [REPO], pathVariable: process.env["PATH"], platform: process.platform, home: os.homedir() }, { isExecutable: executable });
+  : findAcpEditor(
+      {
+        configured: "",
+        workspaceFolders: [REPO],
+        pathVariable: process.env["PATH"],
+        platform: process.platform,
+        home: os.homedir(),
+      },
+      { isExecutable: executable },
+    );
 
 interface Live {
   conn: ProtocolConnection;
@@ -98,39 +112,59 @@ async function stop(live: Live): Promise<void> {
   }
 }
 
-test("the TypeScript mirror equals the server's snapshot after a full demo turn", { skip: found.found ? false : "acp-editor not found", timeout: 60_000 }, async () => {
-  const live = await start();
-  try {
-    const created = await live.conn.sendRequest(P.NEW_SESSION, { cwd: live.workspace });
-    live.store.setSession(created.snapshot);
-    const result = await live.conn.sendRequest(P.PROMPT, { sessionId: created.sessionId, prompt: [{ type: "text", text: "all hunks" }] });
-    assert.equal(result.stopReason, "end_turn");
-    const snap = await live.conn.sendRequest(P.SNAPSHOT, { sessionId: created.sessionId });
-    const server = snap.sessions.find((x) => x.sessionId === created.sessionId);
-    assert.deepEqual(live.store.current(), server);
+test(
+  "the TypeScript mirror equals the server's snapshot after a full demo turn",
+  { skip: found.found ? false : "acp-editor not found", timeout: 60_000 },
+  async () => {
+    const live = await start();
+    try {
+      const created = await live.conn.sendRequest(P.NEW_SESSION, { cwd: live.workspace });
+      live.store.setSession(created.snapshot);
+      const result = await live.conn.sendRequest(P.PROMPT, {
+        sessionId: created.sessionId,
+        prompt: [{ type: "text", text: "all hunks" }],
+      });
+      assert.equal(result.stopReason, "end_turn");
+      const snap = await live.conn.sendRequest(P.SNAPSHOT, { sessionId: created.sessionId });
+      const server = snap.sessions.find((x) => x.sessionId === created.sessionId);
+      assert.deepEqual(live.store.current(), server);
 
-    const kinds = new Set(Object.values(server?.toolCalls ?? {}).map((t) => t.kind));
-    assert.ok(kinds.has("read") && kinds.has("edit") && kinds.has("execute"), [...kinds].join(","));
-    assert.ok(live.asked.length > 0, "the agent asked for permission");
-    assert.ok(live.follows.some((f) => f.uri.endsWith("/hello.py")), "follow reached hello.py");
-    assert.ok(live.store.diffs.size > 0, "acp/diff arrived");
-    const terminal = [...live.store.terminals.values()][0];
-    assert.match(terminal?.output ?? "", /hello from the demo agent/);
-    assert.deepEqual(terminal?.exitStatus, { exitCode: 0, signal: null });
+      const kinds = new Set(Object.values(server?.toolCalls ?? {}).map((t) => t.kind));
+      assert.ok(kinds.has("read") && kinds.has("edit") && kinds.has("execute"), [...kinds].join(","));
+      assert.ok(live.asked.length > 0, "the agent asked for permission");
+      assert.ok(
+        live.follows.some((f) => f.uri.endsWith("/hello.py")),
+        "follow reached hello.py",
+      );
+      assert.ok(live.store.diffs.size > 0, "acp/diff arrived");
+      const terminal = [...live.store.terminals.values()][0];
+      assert.match(terminal?.output ?? "", /hello from the demo agent/);
+      assert.deepEqual(terminal?.exitStatus, { exitCode: 0, signal: null });
 
-    const pending = live.store.pendingHunks();
-    assert.ok(pending.length >= 2, `pending hunks: ${pending.length}`);
-    // The newest hunk: older ones may have been edited over by later scenarios (then they
-    // cannot be reverted safely, and stay pending with an error, as the protocol says).
-    const decided = await live.conn.sendRequest(P.REVIEW_DECIDE, { decision: "reject", hunkIds: [pending[pending.length - 1]?.hunkId ?? ""] });
-    assert.deepEqual(decided.results.map((r) => r.state), ["rejected"], JSON.stringify(decided.results));
-    const accepted = await live.conn.sendRequest(P.REVIEW_DECIDE, { decision: "accept", all: true });
-    assert.ok(accepted.results.every((r) => r.state === "accepted"), JSON.stringify(accepted.results));
-    // acp/reviewChanged is published from a short server-side timer, not before the answer.
-    const deadline = Date.now() + 5000;
-    while (live.store.pendingHunks().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual(live.store.pendingHunks(), []);
-  } finally {
-    await stop(live);
-  }
-});
+      const pending = live.store.pendingHunks();
+      assert.ok(pending.length >= 2, `pending hunks: ${pending.length}`);
+      // The newest hunk: older ones may have been edited over by later scenarios (then they
+      // cannot be reverted safely, and stay pending with an error, as the protocol says).
+      const decided = await live.conn.sendRequest(P.REVIEW_DECIDE, {
+        decision: "reject",
+        hunkIds: [pending[pending.length - 1]?.hunkId ?? ""],
+      });
+      assert.deepEqual(
+        decided.results.map((r) => r.state),
+        ["rejected"],
+        JSON.stringify(decided.results),
+      );
+      const accepted = await live.conn.sendRequest(P.REVIEW_DECIDE, { decision: "accept", all: true });
+      assert.ok(
+        accepted.results.every((r) => r.state === "accepted"),
+        JSON.stringify(accepted.results),
+      );
+      // acp/reviewChanged is published from a short server-side timer, not before the answer.
+      const deadline = Date.now() + 5000;
+      while (live.store.pendingHunks().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(live.store.pendingHunks(), []);
+    } finally {
+      await stop(live);
+    }
+  },
+);

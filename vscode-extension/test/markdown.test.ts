@@ -19,8 +19,14 @@ test("only safe link targets become links", () => {
   assert.equal(safeHref("data:text/html,x"), null);
   assert.equal(safeHref("vscode:command"), null);
   assert.equal(renderInline("[x](javascript:alert(1))"), "[x](javascript:alert(1))");
-  assert.equal(renderInline("[docs](https://a.org/x_y_z)"), '<a href="https://a.org/x_y_z" title="https://a.org/x_y_z">docs</a>');
-  assert.equal(renderInline('[q](https://a.org/?a=1&b="2")'), '<a href="https://a.org/?a=1&amp;b=&quot;2&quot;" title="https://a.org/?a=1&amp;b=&quot;2&quot;">q</a>');
+  assert.equal(
+    renderInline("[docs](https://a.org/x_y_z)"),
+    '<a href="https://a.org/x_y_z" title="https://a.org/x_y_z">docs</a>',
+  );
+  assert.equal(
+    renderInline('[q](https://a.org/?a=1&b="2")'),
+    '<a href="https://a.org/?a=1&amp;b=&quot;2&quot;" title="https://a.org/?a=1&amp;b=&quot;2&quot;">q</a>',
+  );
 });
 
 test("attribute injection through a link target is impossible", () => {
@@ -29,7 +35,10 @@ test("attribute injection through a link target is impossible", () => {
 });
 
 test("inline markup", () => {
-  assert.equal(renderInline("**b** *i* _j_ ~~s~~ `c*d*`"), "<strong>b</strong> <em>i</em> <em>j</em> <del>s</del> <code>c*d*</code>");
+  assert.equal(
+    renderInline("**b** *i* _j_ ~~s~~ `c*d*`"),
+    "<strong>b</strong> <em>i</em> <em>j</em> <del>s</del> <code>c*d*</code>",
+  );
   assert.equal(renderInline("snake_case_name and 2*3*4"), "snake_case_name and 2<em>3</em>4");
   assert.equal(renderInline("`<b>`"), "<code>&lt;b&gt;</code>");
   assert.equal(renderInline("<https://a.org>"), '<a href="https://a.org" title="https://a.org">https://a.org</a>');
@@ -49,9 +58,15 @@ test("blocks: headings, lists, quotes, rules, paragraphs with line breaks", () =
 });
 
 test("fenced code is literal, and an unterminated fence (still streaming) runs to the end", () => {
-  assert.equal(renderMarkdown("```py\nx = '<a>' ** 2\n```\nafter"), '<pre data-lang="py"><code>x = &#39;&lt;a&gt;&#39; ** 2</code></pre>\n<p>after</p>');
+  assert.equal(
+    renderMarkdown("```py\nx = '<a>' ** 2\n```\nafter"),
+    '<pre data-lang="py"><code>x = &#39;&lt;a&gt;&#39; ** 2</code></pre>\n<p>after</p>',
+  );
   assert.equal(renderMarkdown("~~~\n# not a heading"), "<pre><code># not a heading</code></pre>");
-  assert.equal(renderMarkdown('```"><script>\nx\n```'), '<pre data-lang="&quot;&gt;&lt;script&gt;"><code>x</code></pre>');
+  assert.equal(
+    renderMarkdown('```"><script>\nx\n```'),
+    '<pre data-lang="&quot;&gt;&lt;script&gt;"><code>x</code></pre>',
+  );
 });
 
 test("pipe tables", () => {

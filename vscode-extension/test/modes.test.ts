@@ -9,7 +9,13 @@ test("v1 modes, else the values of v2's mode config option, else none", () => {
   assert.deepEqual(modeChoices(v1), [{ id: "a", name: "A" }]);
   const options = [
     { id: "model", category: "model", type: "select", options: [{ value: "m" }] },
-    { id: "mode", category: "mode", type: "select", currentValue: "ask", options: [{ value: "ask", name: "Ask", description: "asks first" }] },
+    {
+      id: "mode",
+      category: "mode",
+      type: "select",
+      currentValue: "ask",
+      options: [{ value: "ask", name: "Ask", description: "asks first" }],
+    },
   ];
   const v2 = { ...emptySnapshot("s", 2), configOptions: options };
   assert.deepEqual(modeChoices(v2), [{ id: "ask", name: "Ask", description: "asks first" }]);

@@ -4,7 +4,15 @@ import { test } from "node:test";
 import { acceptsEmbeddedContext, buildPrompt, commandItems, matchCommands, type Attachment } from "../src/core/prompt";
 
 const file: Attachment = { kind: "file", uri: "file:///w/a.py", name: "a.py" };
-const sel: Attachment = { kind: "selection", uri: "file:///w/b.py", name: "b.py", startLine: 2, endLine: 4, text: "x = '```'\n", languageId: "python" };
+const sel: Attachment = {
+  kind: "selection",
+  uri: "file:///w/b.py",
+  name: "b.py",
+  startLine: 2,
+  endLine: 4,
+  text: "x = '```'\n",
+  languageId: "python",
+};
 
 test("plain text is one text block", () => {
   assert.deepEqual(buildPrompt("hi", [], false), [{ type: "text", text: "hi" }]);
@@ -31,17 +39,37 @@ test("the embeddedContext capability is read from promptCapabilities", () => {
 });
 
 test("commands: malformed entries dropped, hints kept", () => {
-  const items = commandItems([{ name: "read", description: "Read" }, { name: "" }, 3, { name: "web", input: { hint: "query" } }]);
-  assert.deepEqual(items, [{ name: "read", description: "Read", hint: "" }, { name: "web", description: "", hint: "query" }]);
+  const items = commandItems([
+    { name: "read", description: "Read" },
+    { name: "" },
+    3,
+    { name: "web", input: { hint: "query" } },
+  ]);
+  assert.deepEqual(items, [
+    { name: "read", description: "Read", hint: "" },
+    { name: "web", description: "", hint: "query" },
+  ]);
   assert.deepEqual(commandItems(null), []);
 });
 
 test("completion only while typing /word: prefixes first, then substrings", () => {
   const items = commandItems([{ name: "plan" }, { name: "shell" }, { name: "early-permission" }, { name: "all" }]);
-  assert.deepEqual(matchCommands("/", items).map((c) => c.name), ["plan", "shell", "early-permission", "all"]);
-  assert.deepEqual(matchCommands("/s", items).map((c) => c.name), ["shell", "early-permission"]);
-  assert.deepEqual(matchCommands("/A", items).map((c) => c.name), ["all", "plan", "early-permission"]);
-  assert.deepEqual(matchCommands("/pe", items).map((c) => c.name), ["early-permission"]);
+  assert.deepEqual(
+    matchCommands("/", items).map((c) => c.name),
+    ["plan", "shell", "early-permission", "all"],
+  );
+  assert.deepEqual(
+    matchCommands("/s", items).map((c) => c.name),
+    ["shell", "early-permission"],
+  );
+  assert.deepEqual(
+    matchCommands("/A", items).map((c) => c.name),
+    ["all", "plan", "early-permission"],
+  );
+  assert.deepEqual(
+    matchCommands("/pe", items).map((c) => c.name),
+    ["early-permission"],
+  );
   assert.deepEqual(matchCommands("/plan now", items), []);
   assert.deepEqual(matchCommands("plan", items), []);
 });

@@ -2,7 +2,16 @@
  *  environment is current, and the offline install commands. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { installArgs, isCurrent, noPythonMessage, parseVersion, pureInstallArgs, pythonCandidates, supported, venvBin } from "../src/core/python";
+import {
+  installArgs,
+  isCurrent,
+  noPythonMessage,
+  parseVersion,
+  pureInstallArgs,
+  pythonCandidates,
+  supported,
+  venvBin,
+} from "../src/core/python";
 
 test("interpreters are tried newest first, then the generic names", () => {
   assert.deepEqual(pythonCandidates("linux").slice(0, 2), ["python3.14", "python3.13"]);
@@ -35,7 +44,10 @@ test("the environment is rebuilt when the extension's wheels change", () => {
 test("installs use the bundled wheels only, never an index", () => {
   const layout = { venv: "/s/venv", wheels: "/x/bundled/wheels", platform: "linux" };
   assert.equal(venvBin(layout, "acp-editor"), "/s/venv/bin/acp-editor");
-  assert.equal(venvBin({ ...layout, venv: "C:\\s\\venv", platform: "win32" }, "python"), "C:\\s\\venv\\Scripts\\python.exe");
+  assert.equal(
+    venvBin({ ...layout, venv: "C:\\s\\venv", platform: "win32" }, "python"),
+    "C:\\s\\venv\\Scripts\\python.exe",
+  );
   const full = installArgs(layout);
   assert.ok(full.includes("--no-index") && full.includes("/x/bundled/wheels") && full.at(-1) === "acp-editor");
   const pure = pureInstallArgs(layout, ["acp_editor-0.1.0-py3-none-any.whl"]);

@@ -3,18 +3,45 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { emptySnapshot } from "../src/core/reducer";
 import type { ViewExtras } from "../src/webview/messages";
-import { renderBlock, renderEntry, renderPickers, renderPlan, renderStatus, renderToolCard } from "../src/webview/render";
+import {
+  renderBlock,
+  renderEntry,
+  renderPickers,
+  renderPlan,
+  renderStatus,
+  renderToolCard,
+} from "../src/webview/render";
 
 const extras = (over: Partial<ViewExtras> = {}): ViewExtras => ({
-  agent: null, problem: null, follow: true, busy: false, stopReason: null, permissions: [], terminals: {}, review: {}, groups: [], diffs: {}, attachments: [],
-  canListSessions: false, canLoadSessions: false, ...over,
+  agent: null,
+  problem: null,
+  follow: true,
+  busy: false,
+  stopReason: null,
+  permissions: [],
+  terminals: {},
+  review: {},
+  groups: [],
+  diffs: {},
+  attachments: [],
+  canListSessions: false,
+  canLoadSessions: false,
+  ...over,
 });
 
 test("messages render Markdown; thoughts are collapsible; nothing from the agent is markup", () => {
   const s = emptySnapshot("s", 1);
-  const agent = renderEntry({ kind: "message", role: "agent", messageId: null, content: [{ type: "text", text: "**hi** <b>x</b>" }] }, s, extras());
+  const agent = renderEntry(
+    { kind: "message", role: "agent", messageId: null, content: [{ type: "text", text: "**hi** <b>x</b>" }] },
+    s,
+    extras(),
+  );
   assert.equal(agent, '<div class="msg agent"><p><strong>hi</strong> &lt;b&gt;x&lt;/b&gt;</p></div>');
-  const thought = renderEntry({ kind: "message", role: "thought", messageId: null, content: [{ type: "text", text: "hmm" }] }, s, extras());
+  const thought = renderEntry(
+    { kind: "message", role: "thought", messageId: null, content: [{ type: "text", text: "hmm" }] },
+    s,
+    extras(),
+  );
   assert.match(thought, /^<details class="thought"><summary>/);
 });
 
@@ -32,9 +59,17 @@ test("a user message of a checkpointed turn offers to restore the files to befor
 test("v2: a queued prompt says so, a dropped one too; the status says when the agent waits for you", () => {
   const s = emptySnapshot("s", 2);
   const text = [{ type: "text", text: "next" }];
-  const queued = renderEntry({ kind: "message", role: "user", messageId: null, content: text, queued: true }, s, extras());
+  const queued = renderEntry(
+    { kind: "message", role: "user", messageId: null, content: text, queued: true },
+    s,
+    extras(),
+  );
   assert.match(queued, /Queued: the agent takes it up/);
-  const dropped = renderEntry({ kind: "message", role: "user", messageId: null, content: text, dropped: true }, s, extras());
+  const dropped = renderEntry(
+    { kind: "message", role: "user", messageId: null, content: text, dropped: true },
+    s,
+    extras(),
+  );
   assert.match(dropped, /Not taken up/);
   const taken = renderEntry({ kind: "message", role: "user", messageId: "u1", content: text }, s, extras());
   assert.doesNotMatch(taken, /Queued|Not taken up/);
@@ -44,7 +79,10 @@ test("v2: a queued prompt says so, a dropped one too; the status says when the a
 });
 
 test("images only as base64 data of image types; unknown blocks shown as escaped JSON", () => {
-  assert.match(renderBlock({ type: "image", mimeType: "image/png", data: "AAAA" }), /src="data:image\/png;base64,AAAA"/);
+  assert.match(
+    renderBlock({ type: "image", mimeType: "image/png", data: "AAAA" }),
+    /src="data:image\/png;base64,AAAA"/,
+  );
   assert.doesNotMatch(renderBlock({ type: "image", mimeType: "image/svg+xml", data: "AAAA" }), /<img/);
   assert.doesNotMatch(renderBlock({ type: "image", mimeType: "image/png", data: '" onerror="x' }), /<img/);
   assert.match(renderBlock({ type: "_new", v: "<i>" }), /\[_new\]<pre class="raw">[^<]*&lt;i&gt;/);
@@ -52,11 +90,21 @@ test("images only as base64 data of image types; unknown blocks shown as escaped
 
 test("a tool card: icon, escaped title, status, location links, diff counts, terminal output", () => {
   const tc = {
-    toolCallId: "c1", kind: "execute", status: "in_progress", title: "<Run>",
+    toolCallId: "c1",
+    kind: "execute",
+    status: "in_progress",
+    title: "<Run>",
     locations: [{ path: "/w/a.py", line: 4 }],
-    content: [{ type: "terminal", terminalId: "t1" }, { type: "diff", path: "/w/a.py", oldText: "a\n", newText: "b\nc\n" }, { type: "_odd" }],
+    content: [
+      { type: "terminal", terminalId: "t1" },
+      { type: "diff", path: "/w/a.py", oldText: "a\n", newText: "b\nc\n" },
+      { type: "_odd" },
+    ],
   };
-  const html = renderToolCard(tc, extras({ terminals: { t1: { output: "<ok>\n", exitStatus: { exitCode: 0, signal: null } } } }));
+  const html = renderToolCard(
+    tc,
+    extras({ terminals: { t1: { output: "<ok>\n", exitStatus: { exitCode: 0, signal: null } } } }),
+  );
   assert.match(html, /<span class="icon">▶<\/span>/);
   assert.match(html, /&lt;Run&gt;/);
   assert.match(renderToolCard({ toolCallId: "c", title: "Run `npm test`" }, extras()), /Run <code>npm test<\/code>/);
@@ -68,10 +116,25 @@ test("a tool card: icon, escaped title, status, location links, diff counts, ter
 });
 
 test("review counts and pending permissions appear on their tool card with answer buttons", () => {
-  const html = renderToolCard({ toolCallId: "c1", kind: "edit" }, extras({
-    review: { c1: { pending: 2, accepted: 0, rejected: 0 } },
-    permissions: [{ id: "p1", toolCallId: "c1", title: "Edit", message: "Edit a.py?", options: [{ optionId: "ok", label: "Allow once", kind: "allow_once" }, { optionId: "no", label: "Reject", kind: "reject_once" }], diffs: [{ uri: "file:///w/a.py", path: "/w/a.py", added: 1, removed: 0 }] }],
-  }));
+  const html = renderToolCard(
+    { toolCallId: "c1", kind: "edit" },
+    extras({
+      review: { c1: { pending: 2, accepted: 0, rejected: 0 } },
+      permissions: [
+        {
+          id: "p1",
+          toolCallId: "c1",
+          title: "Edit",
+          message: "Edit a.py?",
+          options: [
+            { optionId: "ok", label: "Allow once", kind: "allow_once" },
+            { optionId: "no", label: "Reject", kind: "reject_once" },
+          ],
+          diffs: [{ uri: "file:///w/a.py", path: "/w/a.py", added: 1, removed: 0 }],
+        },
+      ],
+    }),
+  );
   assert.match(html, /2 changes to review/);
   assert.match(html, /data-act="review" data-decision="accept" data-tool="c1"/);
   assert.match(html, /class="allow" data-act="permission" data-id="p1" data-option="ok">Allow once</);
@@ -80,26 +143,61 @@ test("review counts and pending permissions appear on their tool card with answe
 });
 
 test("unknown transcript entries are shown generically", () => {
-  const html = renderEntry({ kind: "update", update: { sessionUpdate: "_future", x: 1 } }, emptySnapshot("s", 1), extras());
+  const html = renderEntry(
+    { kind: "update", update: { sessionUpdate: "_future", x: 1 } },
+    emptySnapshot("s", 1),
+    extras(),
+  );
   assert.match(html, /<summary>_future<\/summary>/);
 });
 
 test("the plan, the pickers and the status line", () => {
   assert.equal(renderPlan(null), "");
-  assert.match(renderPlan({ entries: [{ content: "<a>", status: "completed" }, { content: "b", status: "_x" }] }), /●<\/span> &lt;a&gt;.*\?<\/span> b/s);
+  assert.match(
+    renderPlan({
+      entries: [
+        { content: "<a>", status: "completed" },
+        { content: "b", status: "_x" },
+      ],
+    }),
+    /●<\/span> &lt;a&gt;.*\?<\/span> b/s,
+  );
   const s = emptySnapshot("s", 1);
-  s.modes = { currentModeId: "code", availableModes: [{ id: "ask", name: "Ask" }, { id: "code", name: "Code" }] };
-  s.configOptions = [{ id: "model", name: "Model", type: "select", currentValue: "b", options: [{ value: "a", name: "A" }, { value: "b", name: "B" }] }, { id: "x", type: "boolean", currentValue: true }];
+  s.modes = {
+    currentModeId: "code",
+    availableModes: [
+      { id: "ask", name: "Ask" },
+      { id: "code", name: "Code" },
+    ],
+  };
+  s.configOptions = [
+    {
+      id: "model",
+      name: "Model",
+      type: "select",
+      currentValue: "b",
+      options: [
+        { value: "a", name: "A" },
+        { value: "b", name: "B" },
+      ],
+    },
+    { id: "x", type: "boolean", currentValue: true },
+  ];
   const p = renderPickers(s);
   assert.match(p, /<option value="code" selected>Code<\/option>/);
   assert.match(p, /data-act="setConfig" data-config="model"/);
   assert.match(p, /<option value="b" selected>B<\/option>/);
   assert.match(p, /type="checkbox" data-act="setConfig" data-config="x" checked/);
-  const st = renderStatus(extras({ agent: { state: "failed", command: ["x"], message: "no key", stderrTail: "<err>" }, busy: true }));
+  const st = renderStatus(
+    extras({ agent: { state: "failed", command: ["x"], message: "no key", stderrTail: "<err>" }, busy: true }),
+  );
   assert.match(st, /x: failed/);
   assert.match(st, /working…/);
   assert.match(st, /&lt;err&gt;/);
-  assert.match(renderStatus(extras({ problem: "acp-editor was not found: pip install acp-editor" })), /<div class="problem">acp-editor was not found: pip install acp-editor<\/div>/);
+  assert.match(
+    renderStatus(extras({ problem: "acp-editor was not found: pip install acp-editor" })),
+    /<div class="problem">acp-editor was not found: pip install acp-editor<\/div>/,
+  );
 });
 
 test("tool output keeps its indentation, and a terminal's output is not repeated as text", async () => {
@@ -107,9 +205,18 @@ test("tool output keeps its indentation, and a terminal's output is not repeated
   assert.equal(renderToolText("def f():\n    return 1\n"), '<pre class="output">def f():\n    return 1</pre>');
   assert.match(renderToolText("```py\n  x = 1\n```"), /<pre data-lang="py"><code>  x = 1<\/code><\/pre>/);
   const tc = {
-    toolCallId: "t1", title: "Run ls", kind: "execute", status: "completed",
-    content: [{ type: "terminal", terminalId: "term" }, { type: "content", content: { type: "text", text: "a.txt\nb.txt\n" } }],
+    toolCallId: "t1",
+    title: "Run ls",
+    kind: "execute",
+    status: "completed",
+    content: [
+      { type: "terminal", terminalId: "term" },
+      { type: "content", content: { type: "text", text: "a.txt\nb.txt\n" } },
+    ],
   };
-  const card = renderToolCard(tc as never, extras({ terminals: { term: { output: "a.txt\nb.txt\n", exitStatus: { exitCode: 0, signal: null } } } }));
+  const card = renderToolCard(
+    tc as never,
+    extras({ terminals: { term: { output: "a.txt\nb.txt\n", exitStatus: { exitCode: 0, signal: null } } } }),
+  );
   assert.equal(card.split("a.txt").length - 1, 1, card);
 });

@@ -1,7 +1,15 @@
 /** Settings: parsing with defaults and problems, the agent choice, the sidecar's command line. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { DEFAULTS, chooseAgent, initializationOptions, needsRestart, parseSettings, serverArgs, serverEnv } from "../src/core/settings";
+import {
+  DEFAULTS,
+  chooseAgent,
+  initializationOptions,
+  needsRestart,
+  parseSettings,
+  serverArgs,
+  serverEnv,
+} from "../src/core/settings";
 import { FEATURES } from "../src/protocol";
 
 const from = (values: Record<string, unknown>) => parseSettings((k) => values[k]);
@@ -15,7 +23,12 @@ test("nothing set: the defaults, no problems; auto-approve is off", () => {
 
 test("good values are taken, bad ones reported and replaced by defaults", () => {
   const { settings, problems } = from({
-    follow: false, review: "before-write", autoApprove: [" read ", "", "execute:npm test"], trace: "yes", serverArgs: [1], path: " ~/bin/acp-editor ",
+    follow: false,
+    review: "before-write",
+    autoApprove: [" read ", "", "execute:npm test"],
+    trace: "yes",
+    serverArgs: [1],
+    path: " ~/bin/acp-editor ",
   });
   assert.equal(settings.follow, false);
   assert.equal(settings.review, "before-write");
@@ -62,23 +75,66 @@ test("the command line: --stdio, trace, extras, then -- AGENT ARGS", () => {
   const b = { name: "b", command: "b", args: ["--x"], env: { K: "1" } };
   assert.deepEqual(serverArgs(DEFAULTS, null), ["--stdio"]);
   const asks = { name: "c", command: "claude-agent-acp", args: [], env: {}, mode: "default" };
-  assert.deepEqual(from({ agents: [{ name: "c", command: "claude-agent-acp", mode: " default " }] }).settings.agents, [asks]);
+  assert.deepEqual(from({ agents: [{ name: "c", command: "claude-agent-acp", mode: " default " }] }).settings.agents, [
+    asks,
+  ]);
   assert.deepEqual(serverArgs(DEFAULTS, asks), ["--stdio", "--mode", "default", "--", "claude-agent-acp"]);
-  assert.deepEqual(serverArgs({ ...DEFAULTS, trace: true, serverArgs: ["--protocol-version", "2"] }, b), ["--stdio", "--log-level", "DEBUG", "--protocol-version", "2", "--", "b", "--x"]);
+  assert.deepEqual(serverArgs({ ...DEFAULTS, trace: true, serverArgs: ["--protocol-version", "2"] }, b), [
+    "--stdio",
+    "--log-level",
+    "DEBUG",
+    "--protocol-version",
+    "2",
+    "--",
+    "b",
+    "--x",
+  ]);
   // An agent that speaks the v2 draft is offered it.
-  const v2 = from({ agents: [{ name: "d", command: "demo", protocolVersion: 2 }, { name: "e", command: "e", protocolVersion: 3 }] });
+  const v2 = from({
+    agents: [
+      { name: "d", command: "demo", protocolVersion: 2 },
+      { name: "e", command: "e", protocolVersion: 3 },
+    ],
+  });
   assert.deepEqual(v2.settings.agents[0], { name: "d", command: "demo", args: [], env: {}, protocolVersion: 2 });
   assert.equal(v2.settings.agents[1]?.protocolVersion, undefined);
   assert.match(v2.problems.join("\n"), /agents\[1\]\.protocolVersion: must be 1 or 2/);
-  assert.deepEqual(serverArgs(DEFAULTS, v2.settings.agents[0] ?? null), ["--stdio", "--protocol-version", "2", "--", "demo"]);
+  assert.deepEqual(serverArgs(DEFAULTS, v2.settings.agents[0] ?? null), [
+    "--stdio",
+    "--protocol-version",
+    "2",
+    "--",
+    "demo",
+  ]);
   // An explicit --log-level in serverArgs wins over trace.
-  assert.deepEqual(serverArgs({ ...DEFAULTS, trace: true, serverArgs: ["--log-level", "INFO"] }, null), ["--stdio", "--log-level", "INFO"]);
+  assert.deepEqual(serverArgs({ ...DEFAULTS, trace: true, serverArgs: ["--log-level", "INFO"] }, null), [
+    "--stdio",
+    "--log-level",
+    "INFO",
+  ]);
   assert.deepEqual(serverEnv({ PATH: "/bin", GONE: undefined, K: "0" }, b), { PATH: "/bin", K: "1" });
 });
 
 test("initialization options declare every feature and carry the review settings", () => {
-  const o = initializationOptions({ ...DEFAULTS, follow: false, review: "off", autoApprove: ["read"], tellAgentRejections: true });
-  assert.deepEqual(o, { acp: { features: [...FEATURES], savesAfterApply: false, follow: false, review: "off", tellAgentRejections: true, autoApprove: ["read"], editorContext: true, mcpServers: [] } });
+  const o = initializationOptions({
+    ...DEFAULTS,
+    follow: false,
+    review: "off",
+    autoApprove: ["read"],
+    tellAgentRejections: true,
+  });
+  assert.deepEqual(o, {
+    acp: {
+      features: [...FEATURES],
+      savesAfterApply: false,
+      follow: false,
+      review: "off",
+      tellAgentRejections: true,
+      autoApprove: ["read"],
+      editorContext: true,
+      mcpServers: [],
+    },
+  });
 });
 
 test("the editor-context server and the user's own MCP servers reach the sidecar; changing them restarts it", () => {

@@ -11,7 +11,12 @@ function started(): { store: Store; events: StoreEvent[] } {
   const events: StoreEvent[] = [];
   store.subscribe((e) => events.push(e));
   const snapshot: SnapshotResult = {
-    agent: { state: "ready", command: ["demo"], agentInfo: { name: "demo" }, agentCapabilities: { loadSession: true, sessionCapabilities: { list: {} } } },
+    agent: {
+      state: "ready",
+      command: ["demo"],
+      agentInfo: { name: "demo" },
+      agentCapabilities: { loadSession: true, sessionCapabilities: { list: {} } },
+    },
     sessions: [emptySnapshot("s1", 1)],
     currentSessionId: "s1",
     follow: true,
@@ -24,7 +29,15 @@ function started(): { store: Store; events: StoreEvent[] } {
 }
 
 const hunk = (id: string, state: ReviewHunk["state"], toolCallId = "c1"): ReviewHunk => ({
-  hunkId: id, sessionId: "s1", toolCallId, uri: "file:///w/a.py", path: "/w/a.py", state, applied: true, oldLines: ["a"], newLines: ["b"],
+  hunkId: id,
+  sessionId: "s1",
+  toolCallId,
+  uri: "file:///w/a.py",
+  path: "/w/a.py",
+  state,
+  applied: true,
+  oldLines: ["a"],
+  newLines: ["b"],
   range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } },
 });
 
@@ -38,7 +51,11 @@ test("a snapshot resets everything; capabilities tell list/load support", () => 
 
 test("session changes apply in order; a change that does not fit asks for a resync", () => {
   const { store, events } = started();
-  const entry = { type: "entry", index: 0, entry: { kind: "message", role: "agent", messageId: null, content: [{ type: "text", text: "a" }] } };
+  const entry = {
+    type: "entry",
+    index: 0,
+    entry: { kind: "message", role: "agent", messageId: null, content: [{ type: "text", text: "a" }] },
+  };
   assert.equal(store.sessionChanged({ sessionId: "s1", changes: [entry as never] }), true);
   assert.equal(events.at(-1)?.kind, "changes");
   assert.equal(store.sessionChanged({ sessionId: "s1", changes: [entry as never] }), false);
@@ -51,7 +68,10 @@ test("an undo names the current session only when its transcript shows a checkpo
   const said = { kind: "message", role: "user", messageId: null, content: [{ type: "text", text: "hi" }] };
   store.sessionChanged({ sessionId: "s1", changes: [{ type: "entry", index: 0, entry: said } as never] });
   assert.equal(store.undoSession(), null); // not checkpointed
-  store.sessionChanged({ sessionId: "s1", changes: [{ type: "entry", index: 1, entry: { ...said, turn: 1 } } as never] });
+  store.sessionChanged({
+    sessionId: "s1",
+    changes: [{ type: "entry", index: 1, entry: { ...said, turn: 1 } } as never],
+  });
   assert.equal(store.undoSession(), "s1");
   store.removeSession("s1");
   assert.equal(store.undoSession(), null);
@@ -72,8 +92,14 @@ test("review: the latest view of a hunk wins; queries filter pending ones", () =
   const { store } = started();
   store.reviewChanged([hunk("h1", "pending"), hunk("h2", "pending"), hunk("h3", "pending", "c2")]);
   store.reviewChanged([hunk("h1", "rejected")]);
-  assert.deepEqual(store.pendingHunks({ toolCallId: "c1" }).map((h) => h.hunkId), ["h2"]);
-  assert.deepEqual(store.pendingHunks({ uri: "file:///w/a.py" }).map((h) => h.hunkId), ["h2", "h3"]);
+  assert.deepEqual(
+    store.pendingHunks({ toolCallId: "c1" }).map((h) => h.hunkId),
+    ["h2"],
+  );
+  assert.deepEqual(
+    store.pendingHunks({ uri: "file:///w/a.py" }).map((h) => h.hunkId),
+    ["h2", "h3"],
+  );
   assert.deepEqual(store.reviewSummary("c1"), { pending: 1, accepted: 0, rejected: 1 });
 });
 
@@ -88,20 +114,47 @@ test("busy state and the stop reason follow the turn", () => {
 
 test("extras: permissions worded, terminals and review of the current session only", () => {
   const { store } = started();
-  store.sessionChanged({ sessionId: "s1", changes: [{ type: "tool_call", toolCallId: "c1", set: { kind: "edit" }, unset: [] }] });
+  store.sessionChanged({
+    sessionId: "s1",
+    changes: [{ type: "tool_call", toolCallId: "c1", set: { kind: "edit" }, unset: [] }],
+  });
   store.reviewChanged([hunk("h1", "pending")]);
-  store.diff({ sessionId: "s1", toolCallId: "c1", uri: "file:///w/a.py", path: "/w/a.py", oldText: "a\n", newText: "b\n", hunks: [], added: 1, removed: 1 });
+  store.diff({
+    sessionId: "s1",
+    toolCallId: "c1",
+    uri: "file:///w/a.py",
+    path: "/w/a.py",
+    oldText: "a\n",
+    newText: "b\n",
+    hunks: [],
+    added: 1,
+    removed: 1,
+  });
   store.terminalOutput({ sessionId: "s1", terminalId: "t1", data: "ok\n" });
   store.terminalOutput({ sessionId: "other", terminalId: "t2", data: "no\n" });
   store.addPermission({
     id: "p1",
-    params: { sessionId: "s1", toolCall: { toolCallId: "c1", title: "Edit a.py", kind: "edit" }, options: [{ optionId: "ok", name: "Allow", kind: "allow_once" }], diffs: [] },
+    params: {
+      sessionId: "s1",
+      toolCall: { toolCallId: "c1", title: "Edit a.py", kind: "edit" },
+      options: [{ optionId: "ok", name: "Allow", kind: "allow_once" }],
+      diffs: [],
+    },
   });
   const x = buildExtras(store, ["a.py"]);
   assert.deepEqual(Object.keys(x.terminals), ["t1"]);
   assert.deepEqual(x.review, { c1: { pending: 1, accepted: 0, rejected: 0 } });
   assert.deepEqual(x.diffs["c1"], [{ uri: "file:///w/a.py", path: "/w/a.py", added: 1, removed: 1 }]);
-  assert.deepEqual(x.permissions, [{ id: "p1", toolCallId: "c1", title: "Edit a.py", message: "demo wants to edit: Edit a.py", options: [{ optionId: "ok", label: "Allow once", kind: "allow_once" }], diffs: [] }]);
+  assert.deepEqual(x.permissions, [
+    {
+      id: "p1",
+      toolCallId: "c1",
+      title: "Edit a.py",
+      message: "demo wants to edit: Edit a.py",
+      options: [{ optionId: "ok", label: "Allow once", kind: "allow_once" }],
+      diffs: [],
+    },
+  ]);
   assert.deepEqual(x.attachments, ["a.py"]);
   store.removePermission("p1");
   assert.deepEqual(buildExtras(store, []).permissions, []);

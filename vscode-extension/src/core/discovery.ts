@@ -58,7 +58,8 @@ export function findAcpEditor(input: DiscoveryInput, fs: DiscoveryFs): Discovery
     return {
       found: false,
       tried,
-      message: `acp-editor.path is set to "${input.configured}", but ${path} is not an executable file. ` +
+      message:
+        `acp-editor.path is set to "${input.configured}", but ${path} is not an executable file. ` +
         `Fix the setting, or clear it to use the workspace's .venv or PATH.`,
     };
   }
@@ -84,7 +85,7 @@ export function findAcpEditor(input: DiscoveryInput, fs: DiscoveryFs): Discovery
     tried,
     message:
       "acp-editor was not found (looked in the workspace's .venv/bin and on PATH). Set " +
-      "acp-editor.server to \"bundled\" to use the sidecar this extension carries, install it from a " +
+      'acp-editor.server to "bundled" to use the sidecar this extension carries, install it from a ' +
       "checkout of acp-editor (`pipx install .` or `python3 -m pip install -e .` there), " +
       "or set acp-editor.path to the program.",
   };

@@ -7,7 +7,10 @@
 
 import type * as w from "../wire";
 
-export interface Choice { value: string; title: string }
+export interface Choice {
+  value: string;
+  title: string;
+}
 
 /** Required fields first, then the others, each group in the schema's own order. */
 export function fieldOrder(schema: w.ElicitationSchema): string[] {
@@ -18,7 +21,7 @@ export function fieldOrder(schema: w.ElicitationSchema): string[] {
 
 /** The choices of a single-select field, or of a multi-select field's items. */
 export function choicesOf(field: w.ElicitationField): Choice[] {
-  const source = field.type === "array" ? field.items ?? {} : field;
+  const source = field.type === "array" ? (field.items ?? {}) : field;
   if (Array.isArray(source.enum)) return source.enum.map((v) => ({ value: v, title: v }));
   const options = (field.type === "array" ? field.items?.anyOf : field.oneOf) ?? [];
   return options.map((o) => ({ value: o.const, title: o.title || o.const }));
@@ -49,8 +52,10 @@ export function parseInput(field: w.ElicitationField, text: string): { value?: w
     if (typeof field.maximum === "number" && n > field.maximum) return { error: `At most ${field.maximum}` };
     return { value: n };
   }
-  if (typeof field.maxLength === "number" && text.length > field.maxLength) return { error: `At most ${field.maxLength} characters` };
-  if (typeof field.minLength === "number" && text.length < field.minLength) return { error: `At least ${field.minLength} characters` };
+  if (typeof field.maxLength === "number" && text.length > field.maxLength)
+    return { error: `At most ${field.maxLength} characters` };
+  if (typeof field.minLength === "number" && text.length < field.minLength)
+    return { error: `At least ${field.minLength} characters` };
   if (field.format === "email" && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(text)) return { error: "Type an email address" };
   return { value: text };
 }

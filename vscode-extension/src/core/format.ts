@@ -18,8 +18,20 @@ const OPTION_WORDS: Readonly<Record<string, string>> = {
 
 /** Agents' own names that say no more than the kind's word: shown as the word alone. */
 const GENERIC_NAMES = new Set([
-  "allow", "allow once", "yes", "always allow", "allow always", "always", "reject", "deny", "no",
-  "reject once", "always reject", "reject always", "always deny", "never",
+  "allow",
+  "allow once",
+  "yes",
+  "always allow",
+  "allow always",
+  "always",
+  "reject",
+  "deny",
+  "no",
+  "reject once",
+  "always reject",
+  "reject always",
+  "always deny",
+  "never",
 ]);
 
 export function isAllow(option: PermissionOption): boolean {
@@ -228,7 +240,11 @@ export function diffItems(toolCall: ToolCall): { path: string; oldText: string |
     if (typeof item !== "object" || item === null) continue;
     const it = item as Record<string, unknown>;
     if (it["type"] === "diff" && typeof it["path"] === "string" && typeof it["newText"] === "string") {
-      found.push({ path: it["path"], oldText: typeof it["oldText"] === "string" ? it["oldText"] : null, newText: it["newText"] });
+      found.push({
+        path: it["path"],
+        oldText: typeof it["oldText"] === "string" ? it["oldText"] : null,
+        newText: it["newText"],
+      });
     }
   }
   return found;

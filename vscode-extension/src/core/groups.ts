@@ -24,7 +24,10 @@ export const NOTICES_AT_ONCE = 3;
 
 /** The one notification for a burst of new groups. */
 export function groupsNotice(groups: readonly ReviewGroup[]): string {
-  const titles = groups.slice(0, NOTICES_AT_ONCE).map((g) => g.title).join("; ");
+  const titles = groups
+    .slice(0, NOTICES_AT_ONCE)
+    .map((g) => g.title)
+    .join("; ");
   const more = groups.length > NOTICES_AT_ONCE ? `; ${groups.length - NOTICES_AT_ONCE} more` : "";
   return `${groups.length} bulk changes wait for review: ${titles}${more}`;
 }
@@ -69,7 +72,11 @@ export interface GroupFileItem {
 /** A group's files as a list, in path order with numbers in numeric order (file2 before file10). */
 export function groupFileItems(files: readonly ReviewGroupFile[], relative: (path: string) => string): GroupFileItem[] {
   return files
-    .map((file) => ({ label: relative(file.path), description: CHANGE_WORDS[file.change] ?? String(file.change), file }))
+    .map((file) => ({
+      label: relative(file.path),
+      description: CHANGE_WORDS[file.change] ?? String(file.change),
+      file,
+    }))
     .sort((a, b) => a.label.localeCompare(b.label, undefined, { numeric: true }));
 }
 
@@ -89,6 +96,8 @@ export function decisionProblem(results: readonly ReviewResult[], decision: Deci
   if (failed.length === 0) return null;
   const groups = failed.filter((r) => r.groupId !== undefined).length;
   const hunks = failed.length - groups;
-  const what = [hunks > 0 ? counted(hunks, "hunk") : "", groups > 0 ? counted(groups, "bulk change") : ""].filter((s) => s !== "").join(" and ");
+  const what = [hunks > 0 ? counted(hunks, "hunk") : "", groups > 0 ? counted(groups, "bulk change") : ""]
+    .filter((s) => s !== "")
+    .join(" and ");
   return `ACP: ${what} could not be ${decision}ed: ${failed[0]?.error ?? ""}`;
 }

@@ -19,8 +19,14 @@ import { inGroupFolder } from "./groups";
 import type { DiffParams, ReviewGroup, ReviewHunk } from "../wire";
 
 export type LensAction =
-  | "acceptHunk" | "rejectHunk" | "acceptToolCall" | "rejectToolCall" | "showDiff"
-  | "acceptGroup" | "rejectGroup" | "showGroupFiles";
+  | "acceptHunk"
+  | "rejectHunk"
+  | "acceptToolCall"
+  | "rejectToolCall"
+  | "showDiff"
+  | "acceptGroup"
+  | "rejectGroup"
+  | "showGroupFiles";
 
 export interface LensSpec {
   line: number;
@@ -61,7 +67,11 @@ function fenced(lines: string[]): string {
 }
 
 export function lensSpecs(
-  uri: string, hunks: readonly ReviewHunk[], diffs: readonly DiffParams[], docText: string, groups: readonly ReviewGroup[] = [],
+  uri: string,
+  hunks: readonly ReviewHunk[],
+  diffs: readonly DiffParams[],
+  docText: string,
+  groups: readonly ReviewGroup[] = [],
 ): LensSpec[] {
   const specs: LensSpec[] = [];
   for (const g of groups) {
@@ -96,12 +106,23 @@ export function lensSpecs(
   for (const d of diffs) {
     if (d.uri !== uri || reviewed.has(d.toolCallId) || d.hunks.length === 0) continue;
     const line = d.oldText === docText ? (d.hunks[0]?.range.start.line ?? 0) : 0;
-    specs.push({ line, title: `Show proposed diff ${countsLabel(d.added, d.removed)}`, action: "showDiff", arg: d.toolCallId, uri });
+    specs.push({
+      line,
+      title: `Show proposed diff ${countsLabel(d.added, d.removed)}`,
+      action: "showDiff",
+      arg: d.toolCallId,
+      uri,
+    });
   }
   return specs;
 }
 
-export function decorationSpecs(uri: string, hunks: readonly ReviewHunk[], diffs: readonly DiffParams[], docText: string): DecorationSpecs {
+export function decorationSpecs(
+  uri: string,
+  hunks: readonly ReviewHunk[],
+  diffs: readonly DiffParams[],
+  docText: string,
+): DecorationSpecs {
   const added: LineSpan[] = [];
   const replaced: LineSpan[] = [];
   const inserts: LineSpan[] = [];
@@ -115,10 +136,20 @@ export function decorationSpecs(uri: string, hunks: readonly ReviewHunk[], diffs
     const start = h.range.start.line;
     if (h.applied) {
       if (h.newLines.length === 0) {
-        added.push({ startLine: start, endLine: start, hover: `The agent removed:\n\n${fenced(h.oldLines)}`, note: `−${h.oldLines.length} removed` });
+        added.push({
+          startLine: start,
+          endLine: start,
+          hover: `The agent removed:\n\n${fenced(h.oldLines)}`,
+          note: `−${h.oldLines.length} removed`,
+        });
       } else {
         const hover = h.oldLines.length > 0 ? `The agent replaced:\n\n${fenced(h.oldLines)}` : "Added by the agent";
-        added.push({ startLine: start, endLine: lastLine(start, h.range.end), hover, note: "agent edit: pending review" });
+        added.push({
+          startLine: start,
+          endLine: lastLine(start, h.range.end),
+          hover,
+          note: "agent edit: pending review",
+        });
       }
     } else {
       const end = h.range.end.character === 0 ? h.range.end.line : h.range.end.line + 1;

@@ -67,8 +67,9 @@ function emphasis(s: string): string {
 }
 
 function unescapeHtml(s: string): string {
-  return s.replace(/&(amp|lt|gt|quot|#39);/g, (_m, e: string) =>
-    ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[e] ?? "",
+  return s.replace(
+    /&(amp|lt|gt|quot|#39);/g,
+    (_m, e: string) => ({ amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" })[e] ?? "",
   );
 }
 
@@ -85,7 +86,12 @@ const QUOTE = /^ {0,3}>\s?(.*)$/;
 const TABLE_SEP = /^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$/;
 
 function cells(row: string): string[] {
-  return row.trim().replace(/^\|/, "").replace(/\|$/, "").split("|").map((c) => c.trim());
+  return row
+    .trim()
+    .replace(/^\|/, "")
+    .replace(/\|$/, "")
+    .split("|")
+    .map((c) => c.trim());
 }
 
 export function renderMarkdown(source: string): string {
@@ -152,11 +158,17 @@ export function renderMarkdown(source: string): string {
     }
     if (line.includes("|") && TABLE_SEP.test(lines[i + 1] ?? "") && (lines[i + 1] ?? "").includes("-")) {
       flush();
-      const head = cells(line).map((c) => `<th>${renderInline(c)}</th>`).join("");
+      const head = cells(line)
+        .map((c) => `<th>${renderInline(c)}</th>`)
+        .join("");
       const rows: string[] = [];
       i += 2;
       while (i < lines.length && (lines[i] ?? "").includes("|") && (lines[i] ?? "").trim() !== "") {
-        rows.push(`<tr>${cells(lines[i++] ?? "").map((c) => `<td>${renderInline(c)}</td>`).join("")}</tr>`);
+        rows.push(
+          `<tr>${cells(lines[i++] ?? "")
+            .map((c) => `<td>${renderInline(c)}</td>`)
+            .join("")}</tr>`,
+        );
       }
       out.push(`<table><thead><tr>${head}</tr></thead><tbody>${rows.join("")}</tbody></table>`);
       continue;

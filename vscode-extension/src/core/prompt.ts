@@ -37,7 +37,11 @@ function fence(text: string): string {
  * `promptCapabilities.embeddedContext`, else as a fenced block inside the text, so no agent is
  * sent a block type it refused.
  */
-export function buildPrompt(text: string, attachments: readonly Attachment[], embeddedContext: boolean): ContentBlock[] {
+export function buildPrompt(
+  text: string,
+  attachments: readonly Attachment[],
+  embeddedContext: boolean,
+): ContentBlock[] {
   const blocks: ContentBlock[] = [];
   let body = text;
   for (const a of attachments) {
@@ -80,9 +84,10 @@ export function commandItems(available: unknown): CommandItem[] {
     const r = c as Record<string, unknown>;
     if (typeof r["name"] !== "string" || r["name"] === "") continue;
     const input = r["input"];
-    const hint = typeof input === "object" && input !== null && typeof (input as Record<string, unknown>)["hint"] === "string"
-      ? String((input as Record<string, unknown>)["hint"])
-      : "";
+    const hint =
+      typeof input === "object" && input !== null && typeof (input as Record<string, unknown>)["hint"] === "string"
+        ? String((input as Record<string, unknown>)["hint"])
+        : "";
     items.push({ name: r["name"], description: typeof r["description"] === "string" ? r["description"] : "", hint });
   }
   return items;
@@ -97,6 +102,8 @@ export function matchCommands(input: string, commands: readonly CommandItem[]): 
   if (m === null) return [];
   const word = (m[1] ?? "").toLowerCase();
   const starts = commands.filter((c) => c.name.toLowerCase().startsWith(word));
-  const contains = commands.filter((c) => !c.name.toLowerCase().startsWith(word) && c.name.toLowerCase().includes(word));
+  const contains = commands.filter(
+    (c) => !c.name.toLowerCase().startsWith(word) && c.name.toLowerCase().includes(word),
+  );
   return [...starts, ...contains];
 }

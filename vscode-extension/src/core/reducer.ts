@@ -53,10 +53,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  *  annotations or `_meta` belong to one block and merging would drop or smear them. */
 export function isPlainText(block: unknown): block is { type: "text"; text: string } {
   return (
-    isObject(block) &&
-    Object.keys(block).length === 2 &&
-    block["type"] === "text" &&
-    typeof block["text"] === "string"
+    isObject(block) && Object.keys(block).length === 2 && block["type"] === "text" && typeof block["text"] === "string"
   );
 }
 

@@ -96,7 +96,8 @@ export function parseSettings(get: (key: string) => unknown): Parsed {
   const objects = (key: keyof Settings & string): object[] => {
     const v = get(key);
     if (v === undefined) return [];
-    if (Array.isArray(v) && v.every((x) => typeof x === "object" && x !== null && !Array.isArray(x))) return [...(v as object[])];
+    if (Array.isArray(v) && v.every((x) => typeof x === "object" && x !== null && !Array.isArray(x)))
+      return [...(v as object[])];
     bad(key, "not a list of objects", []);
     return [];
   };
@@ -118,7 +119,9 @@ export function parseSettings(get: (key: string) => unknown): Parsed {
       follow: bool("follow", DEFAULTS.follow),
       review: reviewMode,
       tellAgentRejections: bool("tellAgentRejections", DEFAULTS.tellAgentRejections),
-      autoApprove: strings("autoApprove").map((r) => r.trim()).filter((r) => r !== ""),
+      autoApprove: strings("autoApprove")
+        .map((r) => r.trim())
+        .filter((r) => r !== ""),
       editorContext: bool("editorContext", DEFAULTS.editorContext),
       mcpServers: objects("mcpServers"),
       trace: bool("trace", DEFAULTS.trace),
@@ -193,7 +196,10 @@ export function serverArgs(settings: Settings, agent: AgentSetting | null): stri
 }
 
 /** The sidecar's environment: the agent inherits it, so the agent's `env` is added here. */
-export function serverEnv(base: Record<string, string | undefined>, agent: AgentSetting | null): Record<string, string> {
+export function serverEnv(
+  base: Record<string, string | undefined>,
+  agent: AgentSetting | null,
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
   return { ...env, ...(agent?.env ?? {}) };
@@ -219,6 +225,19 @@ export function initializationOptions(settings: Settings): InitializationOptions
 /** Whether a settings change needs the sidecar restarted (its command line or init options). */
 export function needsRestart(before: Settings, after: Settings): boolean {
   const key = (s: Settings): string =>
-    JSON.stringify([s.agents, s.defaultAgent, s.registryAgent, s.path, s.server, s.review, s.tellAgentRejections, s.autoApprove, s.editorContext, s.mcpServers, s.trace, s.serverArgs]);
+    JSON.stringify([
+      s.agents,
+      s.defaultAgent,
+      s.registryAgent,
+      s.path,
+      s.server,
+      s.review,
+      s.tellAgentRejections,
+      s.autoApprove,
+      s.editorContext,
+      s.mcpServers,
+      s.trace,
+      s.serverArgs,
+    ]);
   return key(before) !== key(after);
 }

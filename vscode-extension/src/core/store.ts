@@ -9,8 +9,17 @@
 
 import { MirrorError, applyChanges } from "./reducer";
 import type {
-  AgentStatus, DiffParams, ExitStatus, FollowParams, RequestPermissionParams, ReviewGroup, ReviewHunk,
-  SessionChangedParams, SessionSnapshot, SnapshotResult, TerminalOutputParams,
+  AgentStatus,
+  DiffParams,
+  ExitStatus,
+  FollowParams,
+  RequestPermissionParams,
+  ReviewGroup,
+  ReviewHunk,
+  SessionChangedParams,
+  SessionSnapshot,
+  SnapshotResult,
+  TerminalOutputParams,
 } from "../wire";
 
 /** As on the server: a terminal keeps its last 64 KiB, enough for any card. */

@@ -17,12 +17,23 @@ export function permissionView(p: PendingPermission, agentName?: string): Permis
     message: permissionMessage(params, agentName),
     options: params.options.map((o) => ({ optionId: o.optionId, label: optionLabel(o), kind: String(o.kind) })),
     ...(typeof params.command === "string" ? { command: params.command } : {}),
-    diffs: (Array.isArray(params.diffs) ? params.diffs : []).map((d) => ({ uri: d.uri, path: d.path, added: d.added, removed: d.removed })),
+    diffs: (Array.isArray(params.diffs) ? params.diffs : []).map((d) => ({
+      uri: d.uri,
+      path: d.path,
+      added: d.added,
+      removed: d.removed,
+    })),
   };
 }
 
 export function groupView(g: ReviewGroup): GroupView {
-  return { groupId: g.groupId, toolCallId: g.toolCallId, title: g.title, state: g.state, ...(g.message !== undefined ? { message: g.message } : {}) };
+  return {
+    groupId: g.groupId,
+    toolCallId: g.toolCallId,
+    title: g.title,
+    state: g.state,
+    ...(g.message !== undefined ? { message: g.message } : {}),
+  };
 }
 
 export function agentDisplayName(store: Store): string {

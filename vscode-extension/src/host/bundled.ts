@@ -46,7 +46,11 @@ export class BundledSidecar {
   private readonly wheels: string;
   private readonly root: string;
 
-  constructor(extensionPath: string, storagePath: string, private readonly log: Log) {
+  constructor(
+    extensionPath: string,
+    storagePath: string,
+    private readonly log: Log,
+  ) {
     this.wheels = path.join(extensionPath, "bundled", "wheels");
     this.root = path.join(storagePath, "sidecar");
   }
@@ -80,7 +84,11 @@ export class BundledSidecar {
     return { found: true, path: exe, source: "bundled" };
   }
 
-  private async install(python: string, layout: Layout, progress: vscode.Progress<{ message?: string }>): Promise<string | null> {
+  private async install(
+    python: string,
+    layout: Layout,
+    progress: vscode.Progress<{ message?: string }>,
+  ): Promise<string | null> {
     fs.rmSync(this.root, { recursive: true, force: true });
     fs.mkdirSync(this.root, { recursive: true });
     progress.report({ message: `creating a Python environment with ${python}` });
@@ -92,7 +100,10 @@ export class BundledSidecar {
     if (full.code === 0) return null;
     // No compiled watchfiles wheel for this platform: the pure-Python part is enough to run.
     this.log.warn(`installing the sidecar with all its dependencies failed; without live file watching:\n${full.out}`);
-    const pure = fs.readFileSync(path.join(this.wheels, "..", "pure.txt"), "utf8").split("\n").filter(Boolean);
+    const pure = fs
+      .readFileSync(path.join(this.wheels, "..", "pure.txt"), "utf8")
+      .split("\n")
+      .filter(Boolean);
     const fallback = await run(venvPython, pureInstallArgs(layout, pure), 300_000);
     return fallback.code === 0 ? null : this.failed("installing the sidecar failed", fallback.out);
   }

@@ -36,7 +36,10 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly extensionUri: vscode.Uri, private readonly deps: ChatDeps) {
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly deps: ChatDeps,
+  ) {
     this.disposables.push(
       vscode.window.registerWebviewViewProvider(CHAT_VIEW, this, { webviewOptions: { retainContextWhenHidden: true } }),
       deps.controller.onAttachmentsChanged(() => this.scheduleExtras()),
@@ -44,7 +47,8 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     const unsubscribe = deps.store.subscribe((e) => {
       if (e.kind === "reset") this.reset();
       else if (e.kind === "changes") {
-        if (e.sessionId === deps.store.currentSessionId) this.post({ type: "changes", sessionId: e.sessionId, changes: e.changes });
+        if (e.sessionId === deps.store.currentSessionId)
+          this.post({ type: "changes", sessionId: e.sessionId, changes: e.changes });
         // Cards show review counts and diffs per tool call, which changes may have added.
         this.scheduleExtras();
       } else this.scheduleExtras();
@@ -61,10 +65,14 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     view.webview.options = { enableScripts: true, localResourceRoots: [media, dist] };
     view.webview.html = this.html(view.webview);
     view.webview.onDidReceiveMessage((m: ViewMessage) => void this.receive(m), null, this.disposables);
-    view.onDidDispose(() => {
-      this.view = null;
-      this.ready = false;
-    }, null, this.disposables);
+    view.onDidDispose(
+      () => {
+        this.view = null;
+        this.ready = false;
+      },
+      null,
+      this.disposables,
+    );
     this.updateBadge();
   }
 
@@ -79,21 +87,29 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
 
   private reset(): void {
     const { store, controller } = this.deps;
-    this.post({ type: "reset", session: store.current(), extras: buildExtras(store, controller.attachmentLabels(), this.deps.sidecar.problem) });
+    this.post({
+      type: "reset",
+      session: store.current(),
+      extras: buildExtras(store, controller.attachmentLabels(), this.deps.sidecar.problem),
+    });
   }
 
   private scheduleExtras(): void {
     if (this.timer !== undefined) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.post({ type: "extras", extras: buildExtras(this.deps.store, this.deps.controller.attachmentLabels(), this.deps.sidecar.problem) });
+      this.post({
+        type: "extras",
+        extras: buildExtras(this.deps.store, this.deps.controller.attachmentLabels(), this.deps.sidecar.problem),
+      });
     }, 50);
   }
 
   private updateBadge(): void {
     if (this.view === null) return;
     const n = this.deps.store.permissions.size;
-    this.view.badge = n > 0 ? { value: n, tooltip: `${n} question${n === 1 ? "" : "s"} from the agent waiting for you` } : undefined;
+    this.view.badge =
+      n > 0 ? { value: n, tooltip: `${n} question${n === 1 ? "" : "s"} from the agent waiting for you` } : undefined;
   }
 
   /** Put text into the prompt box (the prompt command without an argument uses this). */
@@ -104,28 +120,69 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   private async receive(m: ViewMessage): Promise<void> {
     const { controller: c, sidecar, permissions, docs, terminals, groups } = this.deps;
     switch (m.type) {
-      case "ready": this.ready = true; this.reset(); return;
-      case "resync": await sidecar.resync(); this.reset(); return;
-      case "prompt": await c.guard("prompt", () => c.prompt(m.text)); return;
-      case "cancel": await c.guard("cancel", () => sidecar.cancel()); return;
-      case "newSession": await c.guard("new session", () => sidecar.newSession()); return;
-      case "loadSession": await c.guard("load session", () => c.loadSession()); return;
-      case "setMode": await c.guard("set mode", () => c.setMode(m.modeId)); return;
-      case "setConfig": await c.guard("set option", () => sidecar.setConfigOption(m.configId, m.value)); return;
-      case "permission": permissions.answer(m.id, m.optionId); return;
-      case "open": await c.guard("open", () => c.open(m.target, m.line)); return;
-      case "showDiff": await c.guard("show diff", () => docs.show(m.toolCallId, m.uri)); return;
-      case "review": await c.guard(`${m.decision} edit`, () => c.decide(m.decision, { toolCallId: m.toolCallId })); return;
+      case "ready":
+        this.ready = true;
+        this.reset();
+        return;
+      case "resync":
+        await sidecar.resync();
+        this.reset();
+        return;
+      case "prompt":
+        await c.guard("prompt", () => c.prompt(m.text));
+        return;
+      case "cancel":
+        await c.guard("cancel", () => sidecar.cancel());
+        return;
+      case "newSession":
+        await c.guard("new session", () => sidecar.newSession());
+        return;
+      case "loadSession":
+        await c.guard("load session", () => c.loadSession());
+        return;
+      case "setMode":
+        await c.guard("set mode", () => c.setMode(m.modeId));
+        return;
+      case "setConfig":
+        await c.guard("set option", () => sidecar.setConfigOption(m.configId, m.value));
+        return;
+      case "permission":
+        permissions.answer(m.id, m.optionId);
+        return;
+      case "open":
+        await c.guard("open", () => c.open(m.target, m.line));
+        return;
+      case "showDiff":
+        await c.guard("show diff", () => docs.show(m.toolCallId, m.uri));
+        return;
+      case "review":
+        await c.guard(`${m.decision} edit`, () => c.decide(m.decision, { toolCallId: m.toolCallId }));
+        return;
       case "group":
         if (m.action === "files") await c.guard("show the bulk change", () => groups.showFiles(m.groupId));
-        else await c.guard(`${m.action} the bulk change`, () => groups.decide(m.action === "accept" ? "accept" : "reject", m.groupId));
+        else
+          await c.guard(`${m.action} the bulk change`, () =>
+            groups.decide(m.action === "accept" ? "accept" : "reject", m.groupId),
+          );
         return;
-      case "showTerminal": terminals.show(m.terminalId); return;
-      case "restore": await c.guard("undo the turn", () => c.restoreCheckpoint(m.turn)); return;
-      case "attachSelection": c.attachSelection(); return;
-      case "attachFile": c.attachFile(); return;
-      case "removeAttachment": c.removeAttachment(m.index); return;
-      case "toggleFollow": await c.guard("follow", () => c.toggleFollow()); return;
+      case "showTerminal":
+        terminals.show(m.terminalId);
+        return;
+      case "restore":
+        await c.guard("undo the turn", () => c.restoreCheckpoint(m.turn));
+        return;
+      case "attachSelection":
+        c.attachSelection();
+        return;
+      case "attachFile":
+        c.attachFile();
+        return;
+      case "removeAttachment":
+        c.removeAttachment(m.index);
+        return;
+      case "toggleFollow":
+        await c.guard("follow", () => c.toggleFollow());
+        return;
     }
   }
 

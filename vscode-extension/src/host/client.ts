@@ -8,18 +8,37 @@
 
 import * as fs from "node:fs";
 import * as vscode from "vscode";
-import { LanguageClient, State, Trace, type LanguageClientOptions, type ServerOptions } from "vscode-languageclient/node";
+import {
+  LanguageClient,
+  State,
+  Trace,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from "vscode-languageclient/node";
 import * as P from "../protocol";
 import { findAcpEditor, type Discovery } from "../core/discovery";
-import { chooseAgent, initializationOptions, serverArgs, serverEnv, type AgentSetting, type Settings } from "../core/settings";
+import {
+  chooseAgent,
+  initializationOptions,
+  serverArgs,
+  serverEnv,
+  type AgentSetting,
+  type Settings,
+} from "../core/settings";
 import type { Store } from "../core/store";
 import type * as w from "../wire";
 import type { BundledSidecar } from "./bundled";
 import type { Log } from "./log";
 import * as context from "./editorContext";
 
-export type PermissionHandler = (params: w.RequestPermissionParams, token: vscode.CancellationToken) => Promise<w.RequestPermissionResult>;
-export type AuthHandler = (params: w.ChooseAuthMethodParams, token: vscode.CancellationToken) => Promise<w.ChooseAuthMethodResult>;
+export type PermissionHandler = (
+  params: w.RequestPermissionParams,
+  token: vscode.CancellationToken,
+) => Promise<w.RequestPermissionResult>;
+export type AuthHandler = (
+  params: w.ChooseAuthMethodParams,
+  token: vscode.CancellationToken,
+) => Promise<w.ChooseAuthMethodResult>;
 export type ElicitHandler = (params: w.ElicitParams, token: vscode.CancellationToken) => Promise<w.ElicitResult>;
 export type SimpleHandler<T> = (params: T) => void;
 
@@ -64,7 +83,13 @@ export class Sidecar implements vscode.Disposable {
       return this.bundled.locate();
     }
     return findAcpEditor(
-      { configured: settings.path, workspaceFolders: folders, pathVariable: process.env["PATH"], platform: process.platform, home: process.env["HOME"] },
+      {
+        configured: settings.path,
+        workspaceFolders: folders,
+        pathVariable: process.env["PATH"],
+        platform: process.platform,
+        home: process.env["HOME"],
+      },
       { isExecutable },
     );
   }
@@ -75,7 +100,9 @@ export class Sidecar implements vscode.Disposable {
 
   async start(settings: Settings): Promise<boolean> {
     await this.stop();
-    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath);
+    const folders = (vscode.workspace.workspaceFolders ?? [])
+      .filter((f) => f.uri.scheme === "file")
+      .map((f) => f.uri.fsPath);
     const found = await this.locate(settings, folders);
     if (!found.found) return this.fail(found.message, `tried: ${found.tried.join(", ") || "nothing"}`);
     this.server = { path: found.path, source: found.source };
@@ -220,7 +247,10 @@ export class Sidecar implements vscode.Disposable {
   }
 
   async loadSession(sessionId: string, cwd?: string): Promise<void> {
-    const result = await this.need().sendRequest(P.LOAD_SESSION, cwd === undefined ? { sessionId } : { sessionId, cwd });
+    const result = await this.need().sendRequest(
+      P.LOAD_SESSION,
+      cwd === undefined ? { sessionId } : { sessionId, cwd },
+    );
     this.store.setSession(result.snapshot);
     // The load's replay may still sit in the server's coalescing buffer; a snapshot (which
     // flushes it first) is exact, and changes arriving meanwhile are dropped as already in it.

@@ -40,17 +40,23 @@ function hunkAtCursor(store: Store): ReviewHunk | undefined {
   if (editor === undefined) return undefined;
   const hunks = store.pendingHunks({ uri: editor.document.uri.toString() });
   const line = editor.selection.active.line;
-  return hunks.find((h) => h.range !== null && h.range.start.line <= line && line <= Math.max(h.range.start.line, h.range.end.line)) ?? hunks[0];
+  return (
+    hunks.find(
+      (h) => h.range !== null && h.range.start.line <= line && line <= Math.max(h.range.start.line, h.range.end.line),
+    ) ?? hunks[0]
+  );
 }
 
 function required<T>(value: T | undefined | null, what: string): T {
-  if (value === undefined || value === null) throw new Error(`no ${what}: give one, or put the cursor on a pending agent change`);
+  if (value === undefined || value === null)
+    throw new Error(`no ${what}: give one, or put the cursor on a pending agent change`);
   return value;
 }
 
 export function registerCommands(d: CommandDeps): vscode.Disposable[] {
   const { controller: c, sidecar } = d;
-  const reg = (name: string, run: (...args: unknown[]) => unknown): vscode.Disposable => vscode.commands.registerCommand(name, run);
+  const reg = (name: string, run: (...args: unknown[]) => unknown): vscode.Disposable =>
+    vscode.commands.registerCommand(name, run);
   const str = (x: unknown): string | undefined => (typeof x === "string" ? x : undefined);
   return [
     reg(COMMANDS.prompt, async (text?: unknown) => {
@@ -76,19 +82,45 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     reg(COMMANDS.toggleFollow, (on?: unknown) =>
       c.guard("follow", () => (typeof on === "boolean" ? sidecar.setFollow(on) : c.toggleFollow())),
     ),
-    reg(COMMANDS.showDiff, (tool?: unknown, uri?: unknown) => c.guard("show diff", () => d.docs.show(str(tool), str(uri)))),
-    reg(COMMANDS.acceptHunk, (id?: unknown) => c.guard("accept hunk", () => c.decide("accept", { hunkId: required(str(id) ?? hunkAtCursor(d.store)?.hunkId, "hunk") }))),
-    reg(COMMANDS.rejectHunk, (id?: unknown) => c.guard("reject hunk", () => c.decide("reject", { hunkId: required(str(id) ?? hunkAtCursor(d.store)?.hunkId, "hunk") }))),
-    reg(COMMANDS.acceptToolCall, (id?: unknown) => c.guard("accept edit", () => c.decide("accept", { toolCallId: required(str(id) ?? hunkAtCursor(d.store)?.toolCallId, "tool call") }))),
-    reg(COMMANDS.rejectToolCall, (id?: unknown) => c.guard("reject edit", () => c.decide("reject", { toolCallId: required(str(id) ?? hunkAtCursor(d.store)?.toolCallId, "tool call") }))),
-    reg(COMMANDS.acceptFile, (uri?: unknown) => c.guard("accept file", () => c.decide("accept", { uri: fileArg(uri) ?? "" }))),
-    reg(COMMANDS.rejectFile, (uri?: unknown) => c.guard("reject file", () => c.decide("reject", { uri: fileArg(uri) ?? "" }))),
+    reg(COMMANDS.showDiff, (tool?: unknown, uri?: unknown) =>
+      c.guard("show diff", () => d.docs.show(str(tool), str(uri))),
+    ),
+    reg(COMMANDS.acceptHunk, (id?: unknown) =>
+      c.guard("accept hunk", () =>
+        c.decide("accept", { hunkId: required(str(id) ?? hunkAtCursor(d.store)?.hunkId, "hunk") }),
+      ),
+    ),
+    reg(COMMANDS.rejectHunk, (id?: unknown) =>
+      c.guard("reject hunk", () =>
+        c.decide("reject", { hunkId: required(str(id) ?? hunkAtCursor(d.store)?.hunkId, "hunk") }),
+      ),
+    ),
+    reg(COMMANDS.acceptToolCall, (id?: unknown) =>
+      c.guard("accept edit", () =>
+        c.decide("accept", { toolCallId: required(str(id) ?? hunkAtCursor(d.store)?.toolCallId, "tool call") }),
+      ),
+    ),
+    reg(COMMANDS.rejectToolCall, (id?: unknown) =>
+      c.guard("reject edit", () =>
+        c.decide("reject", { toolCallId: required(str(id) ?? hunkAtCursor(d.store)?.toolCallId, "tool call") }),
+      ),
+    ),
+    reg(COMMANDS.acceptFile, (uri?: unknown) =>
+      c.guard("accept file", () => c.decide("accept", { uri: fileArg(uri) ?? "" })),
+    ),
+    reg(COMMANDS.rejectFile, (uri?: unknown) =>
+      c.guard("reject file", () => c.decide("reject", { uri: fileArg(uri) ?? "" })),
+    ),
     reg(COMMANDS.acceptAll, () => c.guard("accept all", () => c.decide("accept", { all: true }))),
     reg(COMMANDS.rejectAll, () => c.guard("reject all", () => c.decide("reject", { all: true }))),
     // A group id (the notification, the chat card and the lenses give one), else the only pending
     // bulk change, else the user picks one.
-    reg(COMMANDS.acceptGroup, (id?: unknown) => c.guard("accept the bulk change", () => d.groups.decide("accept", str(id)))),
-    reg(COMMANDS.rejectGroup, (id?: unknown) => c.guard("reject the bulk change", () => d.groups.decide("reject", str(id)))),
+    reg(COMMANDS.acceptGroup, (id?: unknown) =>
+      c.guard("accept the bulk change", () => d.groups.decide("accept", str(id))),
+    ),
+    reg(COMMANDS.rejectGroup, (id?: unknown) =>
+      c.guard("reject the bulk change", () => d.groups.decide("reject", str(id))),
+    ),
     reg(COMMANDS.showGroupFiles, (id?: unknown) => c.guard("show the bulk change", () => d.groups.showFiles(str(id)))),
     reg(COMMANDS.attachSelection, () => c.attachSelection()),
     reg(COMMANDS.attachFile, () => c.attachFile()),
@@ -115,7 +147,8 @@ async function forkSession(sidecar: Sidecar): Promise<void> {
 async function deleteSession(sidecar: Sidecar, store: Store): Promise<void> {
   const sessionId = store.currentSessionId;
   if (sessionId === null) return void vscode.window.showInformationMessage("There is no session to delete.");
-  if (!sidecar.canSession("delete")) return void vscode.window.showInformationMessage("This agent cannot delete sessions.");
+  if (!sidecar.canSession("delete"))
+    return void vscode.window.showInformationMessage("This agent cannot delete sessions.");
   const message = `Delete session ${sessionId}? The agent forgets it: it can no longer be loaded. Files are not touched.`;
   if ((await vscode.window.showWarningMessage(message, "Keep the Session", "Delete")) !== "Delete") return;
   await sidecar.deleteSession(sessionId);

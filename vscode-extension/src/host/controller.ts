@@ -20,7 +20,11 @@ export class Controller {
   private readonly attachmentsChanged = new vscode.EventEmitter<void>();
   readonly onAttachmentsChanged = this.attachmentsChanged.event;
 
-  constructor(private readonly store: Store, private readonly sidecar: Sidecar, private readonly log: Log) {}
+  constructor(
+    private readonly store: Store,
+    private readonly sidecar: Sidecar,
+    private readonly log: Log,
+  ) {}
 
   /** Run an action for the UI: failures are shown and logged, never thrown at VS Code. */
   async guard<T>(what: string, action: () => Promise<T>): Promise<T | undefined> {
@@ -95,8 +99,16 @@ export class Controller {
     }
     const sessions = await this.sidecar.listSessions();
     const picked = await vscode.window.showQuickPick(
-      sessions.map((s) => ({ label: s.title ?? s.sessionId, description: s.updatedAt ?? "", detail: s.cwd, session: s })),
-      { title: "Load a session", placeHolder: sessions.length ? "Choose a session" : "The agent has no earlier sessions" },
+      sessions.map((s) => ({
+        label: s.title ?? s.sessionId,
+        description: s.updatedAt ?? "",
+        detail: s.cwd,
+        session: s,
+      })),
+      {
+        title: "Load a session",
+        placeHolder: sessions.length ? "Choose a session" : "The agent has no earlier sessions",
+      },
     );
     if (picked) await this.sidecar.loadSession(picked.session.sessionId, picked.session.cwd);
   }
@@ -104,9 +116,11 @@ export class Controller {
   async setMode(modeId?: string): Promise<void> {
     let id = modeId;
     if (id === undefined) {
-      const items = modeChoices(this.store.current()).map((r) => (
-        { label: String(r["name"] ?? r["id"]), description: String(r["description"] ?? ""), id: String(r["id"] ?? "") }
-      ));
+      const items = modeChoices(this.store.current()).map((r) => ({
+        label: String(r["name"] ?? r["id"]),
+        description: String(r["description"] ?? ""),
+        id: String(r["id"] ?? ""),
+      }));
       if (items.length === 0) {
         void vscode.window.showInformationMessage("The agent offers no modes.");
         return;
@@ -150,7 +164,9 @@ export class Controller {
     );
     if (answer !== undo) return undefined;
     const result = await this.sidecar.restoreCheckpoint(turn);
-    void vscode.window.showInformationMessage(`ACP: turn ${result.turn} undone, ${result.restored.length} file(s) restored.`);
+    void vscode.window.showInformationMessage(
+      `ACP: turn ${result.turn} undone, ${result.restored.length} file(s) restored.`,
+    );
     return result;
   }
 
@@ -163,7 +179,9 @@ export class Controller {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const uri = /^file:/i.test(target)
       ? vscode.Uri.parse(target)
-      : target.startsWith("/") || folder === undefined ? vscode.Uri.file(target) : vscode.Uri.joinPath(folder, target);
+      : target.startsWith("/") || folder === undefined
+        ? vscode.Uri.file(target)
+        : vscode.Uri.joinPath(folder, target);
     const zeroBased = line !== undefined && line > 0 ? line - 1 : 0;
     const range = new vscode.Range(zeroBased, 0, zeroBased, 0);
     await vscode.window.showTextDocument(uri, { preview: true, selection: range, preserveFocus: false });

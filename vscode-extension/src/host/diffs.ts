@@ -61,7 +61,11 @@ export class ProposedDocs implements vscode.TextDocumentContentProvider, vscode.
       const tc = s.toolCalls[toolCallId];
       if (tc === undefined) continue;
       return diffItems(tc).map((d) => ({
-        uri: vscode.Uri.file(d.path).toString(), path: d.path, oldText: d.oldText, newText: d.newText, hunks: [],
+        uri: vscode.Uri.file(d.path).toString(),
+        path: d.path,
+        oldText: d.oldText,
+        newText: d.newText,
+        hunks: [],
         ...diffCounts(d.oldText, d.newText),
       }));
     }

@@ -15,7 +15,10 @@ const SEVERITY: Record<number, w.EditorDiagnostic["severity"]> = {
 };
 
 function range(r: vscode.Range): w.Range {
-  return { start: { line: r.start.line, character: r.start.character }, end: { line: r.end.line, character: r.end.character } };
+  return {
+    start: { line: r.start.line, character: r.start.character },
+    end: { line: r.end.line, character: r.end.character },
+  };
 }
 
 export function diagnostics(params: w.DiagnosticsParams): w.DiagnosticsResult {
@@ -28,7 +31,12 @@ export function diagnostics(params: w.DiagnosticsParams): w.DiagnosticsResult {
     for (const d of list) {
       // acp-editor's own review diagnostics are the agent's changes, not problems in the code.
       if (d.source === "acp") continue;
-      const item: w.EditorDiagnostic = { path: uri.fsPath, range: range(d.range), severity: SEVERITY[d.severity] ?? "error", message: d.message };
+      const item: w.EditorDiagnostic = {
+        path: uri.fsPath,
+        range: range(d.range),
+        severity: SEVERITY[d.severity] ?? "error",
+        message: d.message,
+      };
       if (d.source) item.source = d.source;
       const code = typeof d.code === "object" ? d.code.value : d.code;
       if (code !== undefined && code !== "") item.code = String(code);

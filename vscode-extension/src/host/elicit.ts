@@ -29,9 +29,17 @@ export class Elicitations {
   };
 
   private async page(params: w.ElicitParams, token: vscode.CancellationToken): Promise<w.ElicitResult> {
-    const lines = [`${params.agent} asks you to open a web page in your browser.`, params.message, `Site: ${params.host ?? "?"}`, `Address: ${params.url ?? ""}`];
+    const lines = [
+      `${params.agent} asks you to open a web page in your browser.`,
+      params.message,
+      `Site: ${params.host ?? "?"}`,
+      `Address: ${params.url ?? ""}`,
+    ];
     if (params.warning) lines.push(`Careful: ${params.warning}.`);
-    const picked = await raceToken(vscode.window.showWarningMessage(lines.filter(Boolean).join("\n\n"), "Decline", "Open"), token);
+    const picked = await raceToken(
+      vscode.window.showWarningMessage(lines.filter(Boolean).join("\n\n"), "Decline", "Open"),
+      token,
+    );
     if (picked === "Open" && params.url && !token.isCancellationRequested) {
       const opened = await vscode.env.openExternal(vscode.Uri.parse(params.url, true));
       return opened ? { action: "accept" } : CANCEL;
@@ -40,7 +48,10 @@ export class Elicitations {
   }
 
   private async form(params: w.ElicitParams, token: vscode.CancellationToken): Promise<w.ElicitResult> {
-    const start = await raceToken(vscode.window.showInformationMessage(`${params.agent} asks: ${params.message}`, "Answer…", "Decline"), token);
+    const start = await raceToken(
+      vscode.window.showInformationMessage(`${params.agent} asks: ${params.message}`, "Answer…", "Decline"),
+      token,
+    );
     if (start === "Decline") return { action: "decline" };
     if (start !== "Answer…" || token.isCancellationRequested) return CANCEL;
     const schema = params.requestedSchema ?? { properties: {} };
@@ -53,16 +64,32 @@ export class Elicitations {
     return this.review(params, schema, answers, token);
   }
 
-  private async review(params: w.ElicitParams, schema: w.ElicitationSchema, answers: Record<string, w.ElicitationValue>, token: vscode.CancellationToken): Promise<w.ElicitResult> {
+  private async review(
+    params: w.ElicitParams,
+    schema: w.ElicitationSchema,
+    answers: Record<string, w.ElicitationValue>,
+    token: vscode.CancellationToken,
+  ): Promise<w.ElicitResult> {
     for (;;) {
       const required = new Set(schema.required ?? []);
       type Item = vscode.QuickPickItem & { field?: string; action?: "send" | "decline" };
       const items: Item[] = [
         { label: "Send", action: "send" },
         { label: "Decline", action: "decline" },
-        ...fieldOrder(schema).map((name) => ({ label: `${label(name, schema.properties[name]!)}${required.has(name) ? "*" : ""}: ${shown(answers[name])}`, field: name })),
+        ...fieldOrder(schema).map((name) => ({
+          label: `${label(name, schema.properties[name]!)}${required.has(name) ? "*" : ""}: ${shown(answers[name])}`,
+          field: name,
+        })),
       ];
-      const picked = await vscode.window.showQuickPick(items, { title: `${params.agent} asks: ${params.message}`, placeHolder: "Your answers: pick one to change it, then Send", ignoreFocusOut: true }, token);
+      const picked = await vscode.window.showQuickPick(
+        items,
+        {
+          title: `${params.agent} asks: ${params.message}`,
+          placeHolder: "Your answers: pick one to change it, then Send",
+          ignoreFocusOut: true,
+        },
+        token,
+      );
       if (picked === undefined || token.isCancellationRequested) return CANCEL;
       if (picked.action === "decline") return { action: "decline" };
       if (picked.action === "send") {
@@ -78,7 +105,12 @@ export class Elicitations {
   }
 
   /** One field's new value (undefined: left empty), or "dismissed". */
-  private async ask(name: string, field: w.ElicitationField, current: w.ElicitationValue | undefined, token: vscode.CancellationToken): Promise<w.ElicitationValue | undefined | "dismissed"> {
+  private async ask(
+    name: string,
+    field: w.ElicitationField,
+    current: w.ElicitationValue | undefined,
+    token: vscode.CancellationToken,
+  ): Promise<w.ElicitationValue | undefined | "dismissed"> {
     const title = field.description ? `${label(name, field)}: ${field.description}` : label(name, field);
     const options = { title, ignoreFocusOut: true };
     const choices = choicesOf(field);
@@ -88,19 +120,38 @@ export class Elicitations {
     }
     if (field.type === "array" && choices.length > 0) {
       const chosen = new Set(Array.isArray(current) ? current : []);
-      const picked = await vscode.window.showQuickPick(choices.map((c) => ({ label: c.title, value: c.value, picked: chosen.has(c.value) })), { ...options, canPickMany: true }, token);
+      const picked = await vscode.window.showQuickPick(
+        choices.map((c) => ({ label: c.title, value: c.value, picked: chosen.has(c.value) })),
+        { ...options, canPickMany: true },
+        token,
+      );
       return picked === undefined ? "dismissed" : picked.map((p) => p.value);
     }
     if (choices.length > 0) {
-      const picked = await vscode.window.showQuickPick(choices.map((c) => ({ label: c.title, value: c.value })), options, token);
+      const picked = await vscode.window.showQuickPick(
+        choices.map((c) => ({ label: c.title, value: c.value })),
+        options,
+        token,
+      );
       return picked === undefined ? "dismissed" : picked.value;
     }
-    const text = await vscode.window.showInputBox({ ...options, value: current === undefined ? "" : shown(current), validateInput: (t) => parseInput(field, t).error }, token);
+    const text = await vscode.window.showInputBox(
+      {
+        ...options,
+        value: current === undefined ? "" : shown(current),
+        validateInput: (t) => parseInput(field, t).error,
+      },
+      token,
+    );
     return text === undefined ? "dismissed" : parseInput(field, text).value;
   }
 }
 
-function setAnswer(answers: Record<string, w.ElicitationValue>, name: string, value: w.ElicitationValue | undefined): void {
+function setAnswer(
+  answers: Record<string, w.ElicitationValue>,
+  name: string,
+  value: w.ElicitationValue | undefined,
+): void {
   if (value === undefined) delete answers[name];
   else answers[name] = value;
 }

@@ -34,7 +34,10 @@ export class FollowView implements vscode.Disposable {
     if (again && again !== marked.editor) this.mark(again, marked.range, marked.reason);
   });
 
-  constructor(private readonly store: Store, private readonly log: Log) {
+  constructor(
+    private readonly store: Store,
+    private readonly log: Log,
+  ) {
     this.status.command = COMMANDS.toggleFollow;
     this.unsubscribe = store.subscribe((e) => {
       if (e.kind === "follow" || e.kind === "reset" || e.kind === "agent") this.updateStatus();
@@ -55,7 +58,12 @@ export class FollowView implements vscode.Disposable {
     try {
       const uri = vscode.Uri.parse(params.uri);
       const selection = params.range
-        ? new vscode.Range(params.range.start.line, params.range.start.character, params.range.end.line, params.range.end.character)
+        ? new vscode.Range(
+            params.range.start.line,
+            params.range.start.character,
+            params.range.end.line,
+            params.range.end.character,
+          )
         : undefined;
       // Reuse a visible editor of the file, so following does not open the same file twice.
       const visible = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
@@ -79,7 +87,12 @@ export class FollowView implements vscode.Disposable {
       {
         range,
         hoverMessage: "The agent is working here",
-        renderOptions: { after: { contentText: `  ◆ agent ${REASONS[reason] ?? reason}`, color: new vscode.ThemeColor("editorInfo.foreground") } },
+        renderOptions: {
+          after: {
+            contentText: `  ◆ agent ${REASONS[reason] ?? reason}`,
+            color: new vscode.ThemeColor("editorInfo.foreground"),
+          },
+        },
       },
     ]);
     this.marked = { editor, range, reason };

@@ -8,7 +8,16 @@
  */
 
 import * as vscode from "vscode";
-import { ANNOUNCE_AFTER_MS, GROUP_BUTTONS, GroupAnnouncer, groupFileItems, groupItem, groupNotice, groupsNotice, NOTICES_AT_ONCE } from "../core/groups";
+import {
+  ANNOUNCE_AFTER_MS,
+  GROUP_BUTTONS,
+  GroupAnnouncer,
+  groupFileItems,
+  groupItem,
+  groupNotice,
+  groupsNotice,
+  NOTICES_AT_ONCE,
+} from "../core/groups";
 import type { Store } from "../core/store";
 import type * as w from "../wire";
 import type { Sidecar } from "./client";
@@ -23,7 +32,11 @@ export class ReviewGroups implements vscode.Disposable {
   private readonly announcer = new GroupAnnouncer();
   private readonly unsubscribe: () => void;
 
-  constructor(private readonly store: Store, private readonly controller: Controller, private readonly sidecar: Sidecar) {
+  constructor(
+    private readonly store: Store,
+    private readonly controller: Controller,
+    private readonly sidecar: Sidecar,
+  ) {
     this.unsubscribe = store.subscribe((e) => {
       if (e.kind === "review" || e.kind === "reset") this.announceSoon();
     });
@@ -56,8 +69,10 @@ export class ReviewGroups implements vscode.Disposable {
         .showInformationMessage(groupNotice(g), GROUP_BUTTONS.accept, GROUP_BUTTONS.reject, GROUP_BUTTONS.files)
         .then((choice) => {
           const c = this.controller;
-          if (choice === GROUP_BUTTONS.accept) void c.guard("accept the bulk change", () => this.decide("accept", g.groupId));
-          if (choice === GROUP_BUTTONS.reject) void c.guard("reject the bulk change", () => this.decide("reject", g.groupId));
+          if (choice === GROUP_BUTTONS.accept)
+            void c.guard("accept the bulk change", () => this.decide("accept", g.groupId));
+          if (choice === GROUP_BUTTONS.reject)
+            void c.guard("reject the bulk change", () => this.decide("reject", g.groupId));
           if (choice === GROUP_BUTTONS.files) void c.guard("show the bulk change", () => this.showFiles(g.groupId));
         });
     }

@@ -34,9 +34,16 @@ export class Permissions {
   private readonly toasts = new Set<string>();
   private serial = 0;
 
-  constructor(private readonly store: Store, private readonly docs: ProposedDocs, private readonly log: Log) {}
+  constructor(
+    private readonly store: Store,
+    private readonly docs: ProposedDocs,
+    private readonly log: Log,
+  ) {}
 
-  readonly handle = (params: w.RequestPermissionParams, token: vscode.CancellationToken): Promise<w.RequestPermissionResult> =>
+  readonly handle = (
+    params: w.RequestPermissionParams,
+    token: vscode.CancellationToken,
+  ): Promise<w.RequestPermissionResult> =>
     new Promise((resolve) => {
       const id = `permission-${++this.serial}`;
       const cancelled = token.onCancellationRequested(() => {
@@ -78,10 +85,15 @@ export class Permissions {
     const options = Array.isArray(params.options) ? params.options : [];
     type Item = vscode.MessageItem & { optionId?: string; extra?: "diff" | "command" };
     // Short buttons (VS Code cuts long ones off); the agent's full wording is in the message.
-    const items: Item[] = options.map((o) => ({ title: buttonLabel(o), optionId: o.optionId, isCloseAffordance: false }));
+    const items: Item[] = options.map((o) => ({
+      title: buttonLabel(o),
+      optionId: o.optionId,
+      isCloseAffordance: false,
+    }));
     const diffs = Array.isArray(params.diffs) ? params.diffs : [];
     if (diffs.length > 0) items.push({ title: "Show diff", extra: "diff" });
-    if (typeof params.command === "string" && params.command.length > 0) items.push({ title: "Show command", extra: "command" });
+    if (typeof params.command === "string" && params.command.length > 0)
+      items.push({ title: "Show command", extra: "command" });
     const note = optionsNote(options);
     const message = permissionMessage(params, agentDisplayName(this.store)) + (note ? `. Options: ${note}` : "");
     const kind = typeof params.toolCall.kind === "string" ? params.toolCall.kind : "";
@@ -111,7 +123,10 @@ export class Permissions {
 }
 
 /** `acp/chooseAuthMethod`: a quick pick that closes when the server withdraws the request. */
-export async function chooseAuthMethod(params: w.ChooseAuthMethodParams, token: vscode.CancellationToken): Promise<w.ChooseAuthMethodResult> {
+export async function chooseAuthMethod(
+  params: w.ChooseAuthMethodParams,
+  token: vscode.CancellationToken,
+): Promise<w.ChooseAuthMethodResult> {
   const methods = Array.isArray(params.methods) ? params.methods : [];
   const picked = await vscode.window.showQuickPick(
     methods.map((m) => ({ label: m.name, description: m.description ?? "", id: m.id })),
@@ -120,4 +135,3 @@ export async function chooseAuthMethod(params: w.ChooseAuthMethodParams, token: 
   );
   return { methodId: picked?.id ?? null };
 }
-

@@ -67,10 +67,24 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
     for (const editor of vscode.window.visibleTextEditors) {
       if (editor.document.uri.scheme !== "file") continue;
       const uri = editor.document.uri.toString();
-      const specs = decorationSpecs(uri, [...this.store.review.values()], [...this.store.diffs.values()], editor.document.getText());
-      editor.setDecorations(this.added, specs.added.map((s) => this.option(editor.document, s)));
-      editor.setDecorations(this.replaced, specs.replaced.map((s) => this.option(editor.document, s)));
-      editor.setDecorations(this.inserts, specs.inserts.map((s) => this.option(editor.document, s)));
+      const specs = decorationSpecs(
+        uri,
+        [...this.store.review.values()],
+        [...this.store.diffs.values()],
+        editor.document.getText(),
+      );
+      editor.setDecorations(
+        this.added,
+        specs.added.map((s) => this.option(editor.document, s)),
+      );
+      editor.setDecorations(
+        this.replaced,
+        specs.replaced.map((s) => this.option(editor.document, s)),
+      );
+      editor.setDecorations(
+        this.inserts,
+        specs.inserts.map((s) => this.option(editor.document, s)),
+      );
     }
   }
 
@@ -83,18 +97,30 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
     return {
       range: new vscode.Range(start, 0, end, doc.lineAt(end).text.length),
       hoverMessage: hover,
-      renderOptions: { after: { contentText: `  ${span.note}`, color: new vscode.ThemeColor("editorCodeLens.foreground"), fontStyle: "italic" } },
+      renderOptions: {
+        after: {
+          contentText: `  ${span.note}`,
+          color: new vscode.ThemeColor("editorCodeLens.foreground"),
+          fontStyle: "italic",
+        },
+      },
     };
   }
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
     const uri = doc.uri.toString();
-    const specs = lensSpecs(uri, [...this.store.review.values()], [...this.store.diffs.values()], doc.getText(), [...this.store.groups.values()]);
+    const specs = lensSpecs(uri, [...this.store.review.values()], [...this.store.diffs.values()], doc.getText(), [
+      ...this.store.groups.values(),
+    ]);
     const last = Math.max(0, doc.lineCount - 1);
     return specs.map((s) => {
       const line = Math.min(s.line, last);
       const args = s.action === "showDiff" ? [s.arg, s.uri] : [s.arg];
-      return new vscode.CodeLens(new vscode.Range(line, 0, line, 0), { title: s.title, command: ACTION_COMMANDS[s.action], arguments: args });
+      return new vscode.CodeLens(new vscode.Range(line, 0, line, 0), {
+        title: s.title,
+        command: ACTION_COMMANDS[s.action],
+        arguments: args,
+      });
     });
   }
 

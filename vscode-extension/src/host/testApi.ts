@@ -73,7 +73,12 @@ export function createApi(d: ApiDeps): AcpEditorApi {
     reviewGroups: () => copy([...d.store.groups.values()]),
     diffs: () => copy([...d.store.diffs.values()]),
     lastDiff: () => copy(d.docs.last),
-    terminals: () => [...d.store.terminals.values()].map((t) => ({ terminalId: t.terminalId, output: t.output, exitStatus: t.exitStatus })),
+    terminals: () =>
+      [...d.store.terminals.values()].map((t) => ({
+        terminalId: t.terminalId,
+        output: t.output,
+        exitStatus: t.exitStatus,
+      })),
     terminalNames: () => d.terminals.names(),
   };
 }

@@ -55,15 +55,24 @@ function draw(): void {
   $("cancel").toggleAttribute("disabled", !extras.busy);
   $("load").toggleAttribute("hidden", !extras.canLoadSessions);
   $("attachments").innerHTML = extras.attachments
-    .map((a, i) => `<span class="chip">⎘ ${escapeHtml(a)} <button data-act="removeAttachment" data-index="${i}">×</button></span>`)
+    .map(
+      (a, i) =>
+        `<span class="chip">⎘ ${escapeHtml(a)} <button data-act="removeAttachment" data-index="${i}">×</button></span>`,
+    )
     .join("");
   const entries = session?.entries ?? [];
   const known = new Set(entries.flatMap((e) => (e.kind === "toolCall" ? [e.toolCallId] : [])));
   // Questions about tool calls with no card (an agent asked before announcing one) still show,
   // and so do pending bulk changes of no tool call (found at the turn's end) or of one not shown.
   $("orphans").innerHTML =
-    extras.permissions.filter((p) => !known.has(p.toolCallId)).map(renderPermission).join("") +
-    extras.groups.filter((g) => g.state === "pending" && (g.toolCallId === null || !known.has(g.toolCallId))).map(renderGroup).join("");
+    extras.permissions
+      .filter((p) => !known.has(p.toolCallId))
+      .map(renderPermission)
+      .join("") +
+    extras.groups
+      .filter((g) => g.state === "pending" && (g.toolCallId === null || !known.has(g.toolCallId)))
+      .map(renderGroup)
+      .join("");
   if (drawn.length > entries.length) {
     transcript.innerHTML = "";
     drawn = [];
@@ -118,20 +127,38 @@ document.addEventListener("click", (event) => {
   if (el === null || el.tagName === "SELECT" || el.tagName === "INPUT") return;
   const d = el.dataset;
   switch (d["act"]) {
-    case "open": event.preventDefault(); post({ type: "open", target: d["target"] ?? "", ...(d["line"] ? { line: Number(d["line"]) } : {}) }); break;
-    case "permission": post({ type: "permission", id: d["id"] ?? "", optionId: d["option"] ?? null }); break;
-    case "showDiff": post({ type: "showDiff", toolCallId: d["tool"] ?? "", ...(d["uri"] ? { uri: d["uri"] } : {}) }); break;
-    case "review": post({ type: "review", decision: d["decision"] === "accept" ? "accept" : "reject", toolCallId: d["tool"] ?? "" }); break;
+    case "open":
+      event.preventDefault();
+      post({ type: "open", target: d["target"] ?? "", ...(d["line"] ? { line: Number(d["line"]) } : {}) });
+      break;
+    case "permission":
+      post({ type: "permission", id: d["id"] ?? "", optionId: d["option"] ?? null });
+      break;
+    case "showDiff":
+      post({ type: "showDiff", toolCallId: d["tool"] ?? "", ...(d["uri"] ? { uri: d["uri"] } : {}) });
+      break;
+    case "review":
+      post({ type: "review", decision: d["decision"] === "accept" ? "accept" : "reject", toolCallId: d["tool"] ?? "" });
+      break;
     case "group": {
       const action = d["action"] === "accept" || d["action"] === "reject" ? d["action"] : "files";
       post({ type: "group", action, groupId: d["group"] ?? "" });
       break;
     }
-    case "showTerminal": post({ type: "showTerminal", terminalId: d["terminal"] ?? "" }); break;
-    case "restore": post({ type: "restore", turn: Number(d["turn"]) }); break;
-    case "removeAttachment": post({ type: "removeAttachment", index: Number(d["index"]) }); break;
-    case "pick": choose(Number(d["index"])); break;
-    default: break;
+    case "showTerminal":
+      post({ type: "showTerminal", terminalId: d["terminal"] ?? "" });
+      break;
+    case "restore":
+      post({ type: "restore", turn: Number(d["turn"]) });
+      break;
+    case "removeAttachment":
+      post({ type: "removeAttachment", index: Number(d["index"]) });
+      break;
+    case "pick":
+      choose(Number(d["index"]));
+      break;
+    default:
+      break;
   }
 });
 
@@ -175,7 +202,10 @@ function showCompletions(): void {
   completions.toggleAttribute("hidden", matches.length === 0);
   const esc = escapeHtml;
   completions.innerHTML = matches
-    .map((c, i) => `<div class="completion${i === selected ? " selected" : ""}" data-act="pick" data-index="${i}"><b>/${esc(c.name)}</b> ${esc(c.description)}${c.hint ? ` <i>${esc(c.hint)}</i>` : ""}</div>`)
+    .map(
+      (c, i) =>
+        `<div class="completion${i === selected ? " selected" : ""}" data-act="pick" data-index="${i}"><b>/${esc(c.name)}</b> ${esc(c.description)}${c.hint ? ` <i>${esc(c.hint)}</i>` : ""}</div>`,
+    )
     .join("");
 }
 

@@ -55,7 +55,10 @@ export function renderBlock(block: ContentBlock | unknown): string {
       return `<div class="resource">↗ <a data-act="open"${attrs({ target: uri })}>${esc(name)}</a></div>`;
     }
     case "resource": {
-      const r = (typeof b["resource"] === "object" && b["resource"] !== null ? b["resource"] : {}) as Record<string, unknown>;
+      const r = (typeof b["resource"] === "object" && b["resource"] !== null ? b["resource"] : {}) as Record<
+        string,
+        unknown
+      >;
       const uri = String(r["uri"] ?? "");
       const text = typeof r["text"] === "string" ? `<pre>${esc(r["text"])}</pre>` : "";
       return `<div class="resource">↗ <a data-act="open"${attrs({ target: uri })}>${esc(basename(uri))}</a>${text}</div>`;
@@ -133,14 +136,17 @@ function renderToolContent(tc: ToolCall, extras: ViewExtras): string {
         const path = String(it["path"] ?? "");
         const d = (extras.diffs[tc.toolCallId] ?? []).find((x) => x.path === path);
         // Without an acp/diff (an editor that connected late), count from the item itself.
-        const c = d ?? diffCounts(typeof it["oldText"] === "string" ? it["oldText"] : null, String(it["newText"] ?? ""));
+        const c =
+          d ?? diffCounts(typeof it["oldText"] === "string" ? it["oldText"] : null, String(it["newText"] ?? ""));
         const counts = ` <span class="counts">${esc(countsLabel(c.added, c.removed))}</span>`;
         return `<div class="diff">✎ ${esc(basename(path))}${counts} ${button("Show diff", "showDiff", { tool: tc.toolCallId, uri: d?.uri })}</div>`;
       }
       if (it["type"] === "terminal") {
         const id = String(it["terminalId"] ?? "");
         const t = extras.terminals[id];
-        const exit = t?.exitStatus ? `<div class="exit">exit ${esc(String(t.exitStatus.exitCode ?? t.exitStatus.signal))}</div>` : "";
+        const exit = t?.exitStatus
+          ? `<div class="exit">exit ${esc(String(t.exitStatus.exitCode ?? t.exitStatus.signal))}</div>`
+          : "";
         return `<div class="terminal"><pre>${esc(t?.output ?? "")}</pre>${exit}${button("Open terminal", "showTerminal", { terminal: id })}</div>`;
       }
       return `<div class="unknown">[${esc(String(it["type"]))}]${rawJson(item)}</div>`;
@@ -150,10 +156,24 @@ function renderToolContent(tc: ToolCall, extras: ViewExtras): string {
 
 export function renderPermission(p: PermissionView): string {
   const opts = p.options
-    .map((o) => button(o.label, "permission", { id: p.id, option: o.optionId }, o.kind.startsWith("allow") ? "allow" : o.kind.startsWith("reject") ? "reject" : ""))
+    .map((o) =>
+      button(
+        o.label,
+        "permission",
+        { id: p.id, option: o.optionId },
+        o.kind.startsWith("allow") ? "allow" : o.kind.startsWith("reject") ? "reject" : "",
+      ),
+    )
     .join("");
   const command = p.command ? `<pre class="command">$ ${esc(p.command)}</pre>` : "";
-  const diffs = p.diffs.map((d) => button(`Show diff ${basename(d.path)} ${countsLabel(d.added, d.removed)}`, "showDiff", { tool: p.toolCallId, uri: d.uri })).join("");
+  const diffs = p.diffs
+    .map((d) =>
+      button(`Show diff ${basename(d.path)} ${countsLabel(d.added, d.removed)}`, "showDiff", {
+        tool: p.toolCallId,
+        uri: d.uri,
+      }),
+    )
+    .join("");
   return `<div class="permission"><div class="question">⚠ ${esc(p.message)}</div>${command}<div class="actions">${opts}${diffs}</div></div>`;
 }
 
@@ -175,17 +195,28 @@ export function renderToolCard(tc: ToolCall, extras: ViewExtras): string {
   const groups = extras.groups.filter((g) => g.toolCallId === tc.toolCallId);
   // The card's buttons decide by tool call, which takes its pending bulk changes too: said so.
   const alsoGroups = groups.some((g) => g.state === "pending") ? ", with the bulk change below" : "";
-  const reviewHtml = review && review.pending > 0
-    ? `<div class="review">${review.pending} change${review.pending === 1 ? "" : "s"} to review${alsoGroups} ` +
-      `${button("Accept", "review", { decision: "accept", tool: tc.toolCallId }, "allow")}` +
-      `${button("Reject", "review", { decision: "reject", tool: tc.toolCallId }, "reject")}</div>`
-    : review && review.rejected > 0 ? `<div class="review">${review.rejected} rejected</div>` : "";
-  const perms = extras.permissions.filter((p) => p.toolCallId === tc.toolCallId).map(renderPermission).join("");
+  const reviewHtml =
+    review && review.pending > 0
+      ? `<div class="review">${review.pending} change${review.pending === 1 ? "" : "s"} to review${alsoGroups} ` +
+        `${button("Accept", "review", { decision: "accept", tool: tc.toolCallId }, "allow")}` +
+        `${button("Reject", "review", { decision: "reject", tool: tc.toolCallId }, "reject")}</div>`
+      : review && review.rejected > 0
+        ? `<div class="review">${review.rejected} rejected</div>`
+        : "";
+  const perms = extras.permissions
+    .filter((p) => p.toolCallId === tc.toolCallId)
+    .map(renderPermission)
+    .join("");
   return (
     `<div class="tool status-${esc(String(tc.status ?? "pending"))}">` +
     `<div class="tool-head"><span class="icon">${kindIcon(tc.kind)}</span> <span class="title">${renderInline(toolTitle(tc))}</span>` +
     ` <span class="badge">${esc(status)}</span></div>` +
-    locationLinks(tc) + renderToolContent(tc, extras) + reviewHtml + groups.map(renderGroup).join("") + perms + `</div>`
+    locationLinks(tc) +
+    renderToolContent(tc, extras) +
+    reviewHtml +
+    groups.map(renderGroup).join("") +
+    perms +
+    `</div>`
   );
 }
 
@@ -199,7 +230,10 @@ export function renderEntry(entry: Entry, snapshot: SessionSnapshot, extras: Vie
     }
     default: {
       const update = (entry as { update?: unknown }).update;
-      const name = typeof update === "object" && update !== null ? String((update as Record<string, unknown>)["sessionUpdate"] ?? "update") : "update";
+      const name =
+        typeof update === "object" && update !== null
+          ? String((update as Record<string, unknown>)["sessionUpdate"] ?? "update")
+          : "update";
       return `<details class="unknown"><summary>${esc(name)}</summary>${rawJson(update)}</details>`;
     }
   }
@@ -208,9 +242,10 @@ export function renderEntry(entry: Entry, snapshot: SessionSnapshot, extras: Vie
 const PLAN_MARKS: Readonly<Record<string, string>> = { pending: "○", in_progress: "◐", completed: "●" };
 
 export function renderPlan(plan: unknown): string {
-  const entries = typeof plan === "object" && plan !== null && Array.isArray((plan as Record<string, unknown>)["entries"])
-    ? ((plan as Record<string, unknown>)["entries"] as unknown[])
-    : [];
+  const entries =
+    typeof plan === "object" && plan !== null && Array.isArray((plan as Record<string, unknown>)["entries"])
+      ? ((plan as Record<string, unknown>)["entries"] as unknown[])
+      : [];
   if (entries.length === 0) return "";
   const items = entries.map((e) => {
     const r = (typeof e === "object" && e !== null ? e : {}) as Record<string, unknown>;
@@ -243,9 +278,13 @@ export function renderPickers(snapshot: SessionSnapshot | null): string {
         const value = String(x["value"] ?? "");
         return `<option value="${esc(value)}"${value === r["currentValue"] ? " selected" : ""}>${esc(String(x["name"] ?? value))}</option>`;
       });
-      parts.push(`<label>${name} <select data-act="setConfig"${attrs({ config: id })}>${opts.join("")}</select></label>`);
+      parts.push(
+        `<label>${name} <select data-act="setConfig"${attrs({ config: id })}>${opts.join("")}</select></label>`,
+      );
     } else if (r["type"] === "boolean") {
-      parts.push(`<label><input type="checkbox" data-act="setConfig"${attrs({ config: id })}${r["currentValue"] === true ? " checked" : ""}> ${name}</label>`);
+      parts.push(
+        `<label><input type="checkbox" data-act="setConfig"${attrs({ config: id })}${r["currentValue"] === true ? " checked" : ""}> ${name}</label>`,
+      );
     }
   }
   return parts.join(" ");
@@ -259,10 +298,13 @@ export function renderStatus(extras: ViewExtras, runState: RunState | null = nul
   const waiting = runState?.state === "requires_action";
   const busy = waiting
     ? `<span class="busy">waiting for you…</span>`
-    : extras.busy || runState?.state === "running" ? `<span class="busy">working…</span>` : "";
-  const problem = a && (a.state === "failed" || a.state === "exited") && a.message
-    ? `<div class="problem">${esc(a.message)}${a.stderrTail ? `<pre>${esc(a.stderrTail)}</pre>` : ""}</div>`
-    : "";
+    : extras.busy || runState?.state === "running"
+      ? `<span class="busy">working…</span>`
+      : "";
+  const problem =
+    a && (a.state === "failed" || a.state === "exited") && a.message
+      ? `<div class="problem">${esc(a.message)}${a.stderrTail ? `<pre>${esc(a.stderrTail)}</pre>` : ""}</div>`
+      : "";
   const sidecar = extras.problem ? `<div class="problem">${esc(extras.problem)}</div>` : "";
   return `<span class="agent state-${esc(state)}">${esc(name)}: ${esc(state)}</span> ${busy}${problem}${sidecar}`;
 }

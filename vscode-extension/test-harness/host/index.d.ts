@@ -23,7 +23,9 @@ export interface Counts {
 }
 
 /** Geometry of the first element matching `selector` in the workbench or a webview. */
-export declare function element(selector: string): Promise<
+export declare function element(
+  selector: string,
+): Promise<
   { found: false } | { found: true; scrollTop: number; scrollHeight: number; clientHeight: number; text: string }
 >;
 

@@ -89,7 +89,11 @@ function commandSpy(id) {
 
 function notificationSpy() {
   const calls = [];
-  for (const [fn, severity] of [['showInformationMessage', 'info'], ['showWarningMessage', 'warning'], ['showErrorMessage', 'error']]) {
+  for (const [fn, severity] of [
+    ['showInformationMessage', 'info'],
+    ['showWarningMessage', 'warning'],
+    ['showErrorMessage', 'error'],
+  ]) {
     const real = vscode.window[fn];
     vscode.window[fn] = function (message, ...rest) {
       const items = rest.filter((i) => typeof i === 'string' || (i && typeof i.title === 'string'));
@@ -120,7 +124,9 @@ async function editorWithFocus(marker = '\u2063') {
   const before = new Map(vscode.workspace.textDocuments.map((d) => [d.uri.toString(), d.getText()]));
   await vscode.commands.executeCommand('type', { text: marker });
   await sleep(300); // the edit reaches the extension host's documents
-  const changed = vscode.workspace.textDocuments.find((d) => before.has(d.uri.toString()) && before.get(d.uri.toString()) !== d.getText());
+  const changed = vscode.workspace.textDocuments.find(
+    (d) => before.has(d.uri.toString()) && before.get(d.uri.toString()) !== d.getText(),
+  );
   if (changed === undefined) return null;
   await vscode.commands.executeCommand('undo');
   return changed;
@@ -139,7 +145,12 @@ function quickInputScript(steps) {
   const answer = async (kind, items, options) => {
     const resolved = await items;
     const step = queue.shift();
-    calls.push({ kind, title: options && options.title, labels: resolved ? resolved.map((i) => (typeof i === 'string' ? i : i.label)) : undefined, value: options && options.value });
+    calls.push({
+      kind,
+      title: options && options.title,
+      labels: resolved ? resolved.map((i) => (typeof i === 'string' ? i : i.label)) : undefined,
+      value: options && options.value,
+    });
     return step ? step(resolved, options) : undefined;
   };
   vscode.window.showQuickPick = (items, options) => answer('pick', items, options);
