@@ -110,6 +110,7 @@ export interface SessionSnapshot {
   availableCommands: unknown[] | null;
   modes: { currentModeId: string; availableModes: unknown[] } | null;
   configOptions: unknown[] | null;
+  // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- as docs/protocol.md spells it: null before the first report.
   usage: unknown | null;
   info: { [field: string]: unknown };
   /** v2: every plan by its `planId` (`plan` is the one updated last). */

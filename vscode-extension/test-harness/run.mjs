@@ -247,23 +247,26 @@ function startCodeServer(tools, scratch, extraEnv, verbose) {
   return { child, ready, died, log };
 }
 
+/** Send `signal` to the child's process group, which may be gone already. */
+function signalGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // No such group (every member has exited): nothing left to signal.
+  }
+}
+
 async function killGroup(child) {
   if (child.exitCode !== null || child.signalCode !== null) {
     // The main process is gone; its group may not be.
-    try {
-      process.kill(-child.pid, 'SIGKILL');
-    } catch {}
+    signalGroup(child, 'SIGKILL');
     return;
   }
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  try {
-    process.kill(-child.pid, 'SIGTERM');
-  } catch {}
+  signalGroup(child, 'SIGTERM');
   const timer = new Promise((resolve) => setTimeout(resolve, 3000, 'timeout'));
   await Promise.race([exited, timer]);
-  try {
-    process.kill(-child.pid, 'SIGKILL'); // whatever is left of the group
-  } catch {}
+  signalGroup(child, 'SIGKILL'); // whatever is left of the group
 }
 
 // ---- results --------------------------------------------------------------------------------------
@@ -337,7 +340,7 @@ async function main() {
       return { ok: true };
     },
     async log({ lines }) {
-      for (const { level, text } of lines || []) {
+      for (const { text } of lines || []) {
         for (const line of String(text).split('\n')) {
           output.push(line);
           console.log(line); // one stream, so the closing line stays last

@@ -143,7 +143,7 @@ test("diff counts equal a brute-force longest common subsequence on random texts
     const b = Array.from({ length: rand(12) }, () => "abc"[rand(3)] ?? "a");
     const common = lcs(a, b);
     const got = diffCounts(a.map((l) => `${l}\n`).join(""), b.map((l) => `${l}\n`).join(""));
-    assert.deepEqual(got, { added: b.length - common, removed: a.length - common }, `${a} → ${b}`);
+    assert.deepEqual(got, { added: b.length - common, removed: a.length - common }, `${a.join(",")} → ${b.join(",")}`);
   }
 });
 

@@ -203,7 +203,7 @@ test("the plan, the pickers and the status line", () => {
 test("tool output keeps its indentation, and a terminal's output is not repeated as text", async () => {
   const { renderToolText } = await import("../src/webview/render");
   assert.equal(renderToolText("def f():\n    return 1\n"), '<pre class="output">def f():\n    return 1</pre>');
-  assert.match(renderToolText("```py\n  x = 1\n```"), /<pre data-lang="py"><code>  x = 1<\/code><\/pre>/);
+  assert.match(renderToolText("```py\n  x = 1\n```"), /<pre data-lang="py"><code> {2}x = 1<\/code><\/pre>/);
   const tc = {
     toolCallId: "t1",
     title: "Run ls",
@@ -215,7 +215,7 @@ test("tool output keeps its indentation, and a terminal's output is not repeated
     ],
   };
   const card = renderToolCard(
-    tc as never,
+    tc,
     extras({ terminals: { term: { output: "a.txt\nb.txt\n", exitStatus: { exitCode: 0, signal: null } } } }),
   );
   assert.equal(card.split("a.txt").length - 1, 1, card);

@@ -34,6 +34,7 @@ export function safeHref(raw: string): string | null {
   return null;
 }
 
+// eslint-disable-next-line no-control-regex -- NUL is the placeholder's delimiter, on purpose: no text has it.
 const PLACEHOLDER = /\u0000(\d+)\u0000/g;
 
 /** Inline markup of one line or paragraph (already split into blocks). */
@@ -41,6 +42,7 @@ export function renderInline(text: string): string {
   const held: string[] = [];
   const hold = (html: string): string => `\u0000${held.push(html) - 1}\u0000`;
   // Strip the placeholder character from the input so agent text can never forge a placeholder.
+  // eslint-disable-next-line no-control-regex -- the placeholder's NUL, stripped from the input.
   let s = text.replace(/\u0000/g, "");
   // Code spans first: their content is literal, so it is escaped and set aside untouched.
   s = s.replace(/(`+)([^`]|[^`][\s\S]*?[^`])\1(?!`)/g, (_m, _ticks: string, code: string) =>

@@ -10,7 +10,7 @@
  * Pure and DOM-free: the extension host and the webview both bundle it.
  */
 
-import type { ContentBlock, SessionSnapshot, ToolCall } from "../wire";
+import type { SessionSnapshot, ToolCall } from "../wire";
 
 /** Thrown when a change does not fit the mirror (a missed or repeated change, an unknown type):
  *  the caller should fetch a fresh `acp/snapshot` rather than render a wrong state. */
@@ -115,7 +115,7 @@ export function applyChange(snapshot: SessionSnapshot, change: unknown): void {
       if (entry === undefined || entry.kind !== "message" || !Array.isArray(entry.content)) {
         throw new MirrorError(`message_chunk for entry ${String(index)}, which is not a message`);
       }
-      appendBlock(entry.content, field(change, "content") as ContentBlock);
+      appendBlock(entry.content, field(change, "content"));
       return;
     }
     case "message": {

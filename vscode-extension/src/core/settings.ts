@@ -74,26 +74,26 @@ export function parseSettings(get: (key: string) => unknown): Parsed {
   const bad = (key: string, why: string, fallback: unknown): void => {
     problems.push(`acp-editor.${key}: ${why} (using ${JSON.stringify(fallback)})`);
   };
-  const bool = (key: keyof Settings & string, fallback: boolean): boolean => {
+  const bool = (key: keyof Settings, fallback: boolean): boolean => {
     const v = get(key);
     if (v === undefined || typeof v === "boolean") return v ?? fallback;
     bad(key, "not true or false", fallback);
     return fallback;
   };
-  const str = (key: keyof Settings & string): string => {
+  const str = (key: keyof Settings): string => {
     const v = get(key);
     if (v === undefined || typeof v === "string") return (v ?? "").trim();
     bad(key, "not a string", "");
     return "";
   };
-  const strings = (key: keyof Settings & string): string[] => {
+  const strings = (key: keyof Settings): string[] => {
     const v = get(key);
     if (v === undefined) return [];
-    if (Array.isArray(v) && v.every((x) => typeof x === "string")) return [...(v as string[])];
+    if (Array.isArray(v) && v.every((x) => typeof x === "string")) return [...v];
     bad(key, "not a list of strings", []);
     return [];
   };
-  const objects = (key: keyof Settings & string): object[] => {
+  const objects = (key: keyof Settings): object[] => {
     const v = get(key);
     if (v === undefined) return [];
     if (Array.isArray(v) && v.every((x) => typeof x === "object" && x !== null && !Array.isArray(x)))

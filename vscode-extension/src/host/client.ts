@@ -17,14 +17,7 @@ import {
 } from "vscode-languageclient/node";
 import * as P from "../protocol";
 import { findAcpEditor, type Discovery } from "../core/discovery";
-import {
-  chooseAgent,
-  initializationOptions,
-  serverArgs,
-  serverEnv,
-  type AgentSetting,
-  type Settings,
-} from "../core/settings";
+import { chooseAgent, initializationOptions, serverArgs, serverEnv, type Settings } from "../core/settings";
 import type { Store } from "../core/store";
 import type * as w from "../wire";
 import type { BundledSidecar } from "./bundled";
@@ -114,7 +107,7 @@ export class Sidecar implements vscode.Disposable {
     const serverOptions: ServerOptions = {
       command: found.path,
       args,
-      options: { cwd: folders[0], env: serverEnv(process.env, agent as AgentSetting | null) },
+      options: { cwd: folders[0], env: serverEnv(process.env, agent) },
     };
     const clientOptions: LanguageClientOptions = {
       // Every file buffer: the server keeps the editor's unsaved text so agent writes go through it.

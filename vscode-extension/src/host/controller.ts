@@ -9,6 +9,7 @@
 import * as vscode from "vscode";
 import { acceptsEmbeddedContext, attachmentLabel, buildPrompt, type Attachment } from "../core/prompt";
 import { decisionProblem } from "../core/groups";
+import { stringOf } from "../core/json";
 import { modeChoices } from "../core/modes";
 import type { Store } from "../core/store";
 import type * as w from "../wire";
@@ -117,9 +118,9 @@ export class Controller {
     let id = modeId;
     if (id === undefined) {
       const items = modeChoices(this.store.current()).map((r) => ({
-        label: String(r["name"] ?? r["id"]),
-        description: String(r["description"] ?? ""),
-        id: String(r["id"] ?? ""),
+        label: stringOf(r["name"], stringOf(r["id"])),
+        description: stringOf(r["description"]),
+        id: stringOf(r["id"]),
       }));
       if (items.length === 0) {
         void vscode.window.showInformationMessage("The agent offers no modes.");

@@ -18,6 +18,8 @@ import type * as w from "../wire";
 import type { Log } from "./log";
 
 const CANCEL: w.ElicitResult = { action: "cancel" };
+/** What `ask` returns when its input was closed unanswered: unlike a string, no answer equals it. */
+const DISMISSED = Symbol("dismissed");
 
 export class Elicitations {
   constructor(private readonly log: Log) {}
@@ -58,7 +60,7 @@ export class Elicitations {
     const answers = defaults(schema);
     for (const name of fieldOrder(schema)) {
       const value = await this.ask(name, schema.properties[name]!, answers[name], token);
-      if (value === "dismissed") return CANCEL;
+      if (value === DISMISSED) return CANCEL;
       setAnswer(answers, name, value);
     }
     return this.review(params, schema, answers, token);
@@ -100,23 +102,23 @@ export class Elicitations {
       }
       const name = picked.field!;
       const value = await this.ask(name, schema.properties[name]!, answers[name], token);
-      if (value !== "dismissed") setAnswer(answers, name, value);
+      if (value !== DISMISSED) setAnswer(answers, name, value);
     }
   }
 
-  /** One field's new value (undefined: left empty), or "dismissed". */
+  /** One field's new value (undefined: left empty), or DISMISSED. */
   private async ask(
     name: string,
     field: w.ElicitationField,
     current: w.ElicitationValue | undefined,
     token: vscode.CancellationToken,
-  ): Promise<w.ElicitationValue | undefined | "dismissed"> {
+  ): Promise<w.ElicitationValue | undefined | typeof DISMISSED> {
     const title = field.description ? `${label(name, field)}: ${field.description}` : label(name, field);
     const options = { title, ignoreFocusOut: true };
     const choices = choicesOf(field);
     if (field.type === "boolean") {
       const picked = await vscode.window.showQuickPick(["Yes", "No"], options, token);
-      return picked === undefined ? "dismissed" : picked === "Yes";
+      return picked === undefined ? DISMISSED : picked === "Yes";
     }
     if (field.type === "array" && choices.length > 0) {
       const chosen = new Set(Array.isArray(current) ? current : []);
@@ -125,7 +127,7 @@ export class Elicitations {
         { ...options, canPickMany: true },
         token,
       );
-      return picked === undefined ? "dismissed" : picked.map((p) => p.value);
+      return picked === undefined ? DISMISSED : picked.map((p) => p.value);
     }
     if (choices.length > 0) {
       const picked = await vscode.window.showQuickPick(
@@ -133,7 +135,7 @@ export class Elicitations {
         options,
         token,
       );
-      return picked === undefined ? "dismissed" : picked.value;
+      return picked === undefined ? DISMISSED : picked.value;
     }
     const text = await vscode.window.showInputBox(
       {
@@ -143,7 +145,7 @@ export class Elicitations {
       },
       token,
     );
-    return text === undefined ? "dismissed" : parseInput(field, text).value;
+    return text === undefined ? DISMISSED : parseInput(field, text).value;
   }
 }
 

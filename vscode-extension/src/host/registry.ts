@@ -20,7 +20,7 @@ interface Listed {
 function listAgents(program: string): Promise<{ agents: Listed[]; stale: string | null }> {
   return new Promise((resolve, reject) => {
     execFile(program, ["agents", "--json"], { timeout: 60_000, maxBuffer: 8 << 20 }, (error, stdout, stderr) => {
-      if (error) return reject(new Error(stderr.trim() || String(error)));
+      if (error) return reject(new Error(stderr.trim() || error.message));
       try {
         resolve(JSON.parse(stdout) as { agents: Listed[]; stale: string | null });
       } catch {

@@ -8,8 +8,9 @@
  */
 
 import { basename, countsLabel, diffCounts, kindIcon, oneLine, statusLabel, toolTitle } from "../core/format";
+import { stringOf } from "../core/json";
 import { escapeHtml as esc, renderInline, renderMarkdown } from "../core/markdown";
-import type { ContentBlock, Entry, RunState, SessionSnapshot, ToolCall } from "../wire";
+import type { Entry, RunState, SessionSnapshot, ToolCall } from "../wire";
 import type { GroupView, PermissionView, ViewExtras } from "./messages";
 
 const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
@@ -36,21 +37,22 @@ function rawJson(value: unknown, max = 2000): string {
   return `<pre class="raw">${esc(text.length > max ? `${text.slice(0, max)}…` : text)}</pre>`;
 }
 
-export function renderBlock(block: ContentBlock | unknown): string {
+/** A content block, or whatever an agent sent in its place (shown as raw JSON). */
+export function renderBlock(block: unknown): string {
   if (typeof block !== "object" || block === null) return rawJson(block);
   const b = block as Record<string, unknown>;
   switch (b["type"]) {
     case "text":
       return renderMarkdown(typeof b["text"] === "string" ? b["text"] : "");
     case "image": {
-      const mime = String(b["mimeType"] ?? "");
+      const mime = stringOf(b["mimeType"]);
       if (IMAGE_TYPES.has(mime) && typeof b["data"] === "string" && /^[A-Za-z0-9+/=\s]*$/.test(b["data"])) {
         return `<img class="image" alt="image from the agent" src="data:${mime};base64,${b["data"].replace(/\s/g, "")}">`;
       }
       return `<div class="unknown">[image ${esc(mime)}]</div>`;
     }
     case "resource_link": {
-      const uri = String(b["uri"] ?? "");
+      const uri = stringOf(b["uri"]);
       const name = typeof b["name"] === "string" ? b["name"] : basename(uri);
       return `<div class="resource">↗ <a data-act="open"${attrs({ target: uri })}>${esc(name)}</a></div>`;
     }
@@ -59,7 +61,7 @@ export function renderBlock(block: ContentBlock | unknown): string {
         string,
         unknown
       >;
-      const uri = String(r["uri"] ?? "");
+      const uri = stringOf(r["uri"]);
       const text = typeof r["text"] === "string" ? `<pre>${esc(r["text"])}</pre>` : "";
       return `<div class="resource">↗ <a data-act="open"${attrs({ target: uri })}>${esc(basename(uri))}</a>${text}</div>`;
     }
@@ -120,7 +122,7 @@ function renderToolContent(tc: ToolCall, extras: ViewExtras): string {
   // once, in the terminal.
   const shown = items.flatMap((item) => {
     const it = (typeof item === "object" && item !== null ? item : {}) as Record<string, unknown>;
-    return it["type"] === "terminal" ? [extras.terminals[String(it["terminalId"] ?? "")]?.output ?? ""] : [];
+    return it["type"] === "terminal" ? [extras.terminals[stringOf(it["terminalId"])]?.output ?? ""] : [];
   });
   const repeated = (text: string): boolean => text.trim() !== "" && shown.some((out) => out.includes(text.trim()));
   return items
@@ -133,16 +135,15 @@ function renderToolContent(tc: ToolCall, extras: ViewExtras): string {
         return repeated(text) ? "" : renderToolText(text);
       }
       if (it["type"] === "diff") {
-        const path = String(it["path"] ?? "");
+        const path = stringOf(it["path"]);
         const d = (extras.diffs[tc.toolCallId] ?? []).find((x) => x.path === path);
         // Without an acp/diff (an editor that connected late), count from the item itself.
-        const c =
-          d ?? diffCounts(typeof it["oldText"] === "string" ? it["oldText"] : null, String(it["newText"] ?? ""));
+        const c = d ?? diffCounts(typeof it["oldText"] === "string" ? it["oldText"] : null, stringOf(it["newText"]));
         const counts = ` <span class="counts">${esc(countsLabel(c.added, c.removed))}</span>`;
         return `<div class="diff">✎ ${esc(basename(path))}${counts} ${button("Show diff", "showDiff", { tool: tc.toolCallId, uri: d?.uri })}</div>`;
       }
       if (it["type"] === "terminal") {
-        const id = String(it["terminalId"] ?? "");
+        const id = stringOf(it["terminalId"]);
         const t = extras.terminals[id];
         const exit = t?.exitStatus
           ? `<div class="exit">exit ${esc(String(t.exitStatus.exitCode ?? t.exitStatus.signal))}</div>`
@@ -232,7 +233,7 @@ export function renderEntry(entry: Entry, snapshot: SessionSnapshot, extras: Vie
       const update = (entry as { update?: unknown }).update;
       const name =
         typeof update === "object" && update !== null
-          ? String((update as Record<string, unknown>)["sessionUpdate"] ?? "update")
+          ? stringOf((update as Record<string, unknown>)["sessionUpdate"], "update")
           : "update";
       return `<details class="unknown"><summary>${esc(name)}</summary>${rawJson(update)}</details>`;
     }
@@ -249,8 +250,8 @@ export function renderPlan(plan: unknown): string {
   if (entries.length === 0) return "";
   const items = entries.map((e) => {
     const r = (typeof e === "object" && e !== null ? e : {}) as Record<string, unknown>;
-    const status = String(r["status"] ?? "pending");
-    return `<li class="plan-${esc(status)}"><span class="mark">${PLAN_MARKS[status] ?? "?"}</span> ${esc(String(r["content"] ?? ""))}</li>`;
+    const status = stringOf(r["status"], "pending");
+    return `<li class="plan-${esc(status)}"><span class="mark">${PLAN_MARKS[status] ?? "?"}</span> ${esc(stringOf(r["content"]))}</li>`;
   });
   return `<details class="plan" open><summary>Plan</summary><ul>${items.join("")}</ul></details>`;
 }
@@ -263,20 +264,20 @@ export function renderPickers(snapshot: SessionSnapshot | null): string {
   if (modes && Array.isArray(modes.availableModes) && modes.availableModes.length > 0) {
     const opts = modes.availableModes.map((m) => {
       const r = (m ?? {}) as Record<string, unknown>;
-      const id = String(r["id"] ?? "");
-      return `<option value="${esc(id)}"${id === modes.currentModeId ? " selected" : ""}>${esc(String(r["name"] ?? id))}</option>`;
+      const id = stringOf(r["id"]);
+      return `<option value="${esc(id)}"${id === modes.currentModeId ? " selected" : ""}>${esc(stringOf(r["name"], id))}</option>`;
     });
     parts.push(`<label>Mode <select data-act="setMode">${opts.join("")}</select></label>`);
   }
   for (const o of Array.isArray(snapshot.configOptions) ? snapshot.configOptions : []) {
     const r = (o ?? {}) as Record<string, unknown>;
-    const id = String(r["id"] ?? "");
-    const name = esc(String(r["name"] ?? id));
+    const id = stringOf(r["id"]);
+    const name = esc(stringOf(r["name"], id));
     if (r["type"] === "select" && Array.isArray(r["options"])) {
       const opts = (r["options"] as unknown[]).map((v) => {
         const x = (v ?? {}) as Record<string, unknown>;
-        const value = String(x["value"] ?? "");
-        return `<option value="${esc(value)}"${value === r["currentValue"] ? " selected" : ""}>${esc(String(x["name"] ?? value))}</option>`;
+        const value = stringOf(x["value"]);
+        return `<option value="${esc(value)}"${value === r["currentValue"] ? " selected" : ""}>${esc(stringOf(x["name"], value))}</option>`;
       });
       parts.push(
         `<label>${name} <select data-act="setConfig"${attrs({ config: id })}>${opts.join("")}</select></label>`,
