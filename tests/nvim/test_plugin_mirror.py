@@ -1,6 +1,7 @@
 """The plugin's session mirror (lua/acp_editor/session.lua) replays the change streams recorded
-from the Python state (vscode-extension/test/fixtures/reducer/, which the TypeScript mirror
-replays too) and ends equal to the server's snapshot: one recording, three implementations."""
+from the Python state (tests/fixtures/reducer/, by scripts/reducer_fixtures.py; the TypeScript
+mirror replays them too) and ends equal to the server's snapshot: one recording, three
+implementations."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 from tests.nvim.plugin_driver import PluginEditor, plugin_editor
 
-FIXTURES = Path(__file__).parents[2] / "vscode-extension" / "test" / "fixtures" / "reducer"
+FIXTURES = Path(__file__).parents[2] / "tests" / "fixtures" / "reducer"
 
 REPLAY = """
 local fixture = vim.json.decode(..., { luanil = { object = true, array = true } })

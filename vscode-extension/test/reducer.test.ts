@@ -1,14 +1,15 @@
 /** The mirror: replays change streams recorded from the Python SessionState (fixtures made by
- *  scripts/make_reducer_fixtures.py) and checks the rules one by one. */
+ *  the repository's scripts/reducer_fixtures.py, replayed by the Lua mirror too) and checks the
+ *  rules one by one. */
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { test } from "node:test";
 import { MirrorError, appendBlock, applyChange, applyChanges, emptySnapshot, isPlainText } from "../src/core/reducer";
 import type { SessionSnapshot } from "../src/wire";
-import { ROOT } from "./helpers";
+import { REPO } from "./helpers";
 
-const FIXTURES = path.join(ROOT, "test", "fixtures", "reducer");
+const FIXTURES = path.join(REPO, "tests", "fixtures", "reducer");
 const fixtures = fs.readdirSync(FIXTURES).filter((f) => f.endsWith(".json"));
 
 test("there are recorded fixtures to replay", () => {

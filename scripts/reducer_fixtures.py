@@ -1,22 +1,30 @@
-"""Write test/fixtures/reducer/*.json: change streams and final snapshots from the Python state.
+"""Write tests/fixtures/reducer/*.json: change streams and final snapshots from the Python state.
 
-The TypeScript mirror (src/core/reducer.ts) replays each stream from an empty snapshot and must end
-equal to the snapshot recorded here, which is the server's own `SessionState.snapshot()`. Rerun
-after changing acp_editor/session/ (from the repo root, with acp_editor importable):
+The editors' mirrors of the session state (vscode-extension/src/core/reducer.ts, replayed by
+vscode-extension/test/reducer.test.ts; lua/acp_editor's, by tests/nvim/test_plugin_mirror.py)
+replay each stream from an empty snapshot and must end equal to the snapshot recorded here, which
+is the server's own ``SessionState.snapshot()``. They live outside both editors' folders because
+both read them. Run after changing acp_editor/session/ (``tests/unit/protocol`` fails until then):
 
-    python vscode-extension/scripts/make_reducer_fixtures.py
+    python scripts/reducer_fixtures.py            # write them
+    python scripts/reducer_fixtures.py --check    # exit 1 with a diff when one is stale
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from generated_files import sync, unexpected
+
 from acp_editor.session.state import SessionState
 
-OUT = Path(__file__).resolve().parents[1] / "test" / "fixtures" / "reducer"
+ROOT = Path(__file__).resolve().parents[1]
+OUT = Path("tests/fixtures/reducer")
 
 
 def text(t: str, **extra: Any) -> dict[str, Any]:
@@ -239,8 +247,9 @@ SCENARIOS: dict[str, tuple[int, Callable[[SessionState], list[list[dict[str, Any
 }
 
 
-def main() -> None:
-    OUT.mkdir(parents=True, exist_ok=True)
+def fixtures() -> dict[Path, str]:
+    """Each scenario's fixture, by its path under the repository."""
+    files = {}
     for name, (version, scenario) in SCENARIOS.items():
         state = SessionState(f"s_{name}", version)
         steps = scenario(state)
@@ -250,10 +259,23 @@ def main() -> None:
             "changes": [c for step in steps for c in step],
             "snapshot": state.snapshot(),
         }
-        path = OUT / f"{name}.json"
-        path.write_text(json.dumps(fixture, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"{path.name}: {len(fixture['changes'])} changes")
+        files[OUT / f"{name}.json"] = json.dumps(fixture, indent=1, ensure_ascii=False) + "\n"
+    return files
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 and diff if stale")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the repository (default: ours)")
+    args = parser.parse_args(argv)
+    files = fixtures()
+    names = {path.name for path in files}
+    stale = sync(files, args.root, args.check)
+    stale |= unexpected(OUT, "*.json", names, args.root, args.check)
+    if stale:
+        print("\nstale: run `python scripts/reducer_fixtures.py` (acp_editor/session/ changed)")
+    return stale
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
