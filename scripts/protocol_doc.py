@@ -1,0 +1,105 @@
+"""Read docs/protocol.md's tables: what scripts/protocol_tables.py writes into the mirrors.
+
+What is read, and how the document must say it (a different shape is a ``DocError``, never a
+silently shorter table):
+- between ``<!-- messages -->`` and ``<!-- /messages -->``, one ``### `acp/x``` heading per
+  message, its line ``- **Direction:** editor → server, request`` (or ``server → editor``,
+  ``notification``), and a ``ts`` block declaring one ``...Params`` type and, for a request, one
+  ``...Result`` type: those names type the message in TypeScript;
+- the first column of the tables in the ``features`` and ``commands`` sections (same markers);
+- the option kinds ``acp/requestPermission`` lists ("by `kind`: `allow_once`, ..., or a custom");
+- the ``review?:`` union of ``InitializationOptions``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+DIRECTIONS = ("editor → server", "server → editor")
+
+
+class DocError(Exception):
+    """docs/protocol.md does not have the shape this script reads."""
+
+
+@dataclass(frozen=True)
+class Message:
+    method: str
+    direction: str
+    kind: str
+    params: str
+    """The name of the params type its ``ts`` block declares."""
+    result: str | None
+    """The name of the result type (requests only)."""
+
+
+@dataclass(frozen=True)
+class Tables:
+    messages: list[Message]
+    features: list[str]
+    commands: list[str]
+    permission_kinds: list[str]
+    review_modes: list[str]
+
+
+def section(doc: str, name: str) -> str:
+    match = re.search(rf"<!-- {name} -->(.*?)<!-- /{name} -->", doc, re.S)
+    if not match:
+        raise DocError(f"no <!-- {name} --> ... <!-- /{name} --> section")
+    return match.group(1)
+
+
+def first_column(doc: str, name: str) -> list[str]:
+    """The backquoted first cell of each row of the table in section ``name``."""
+    values = re.findall(r"^\| `([^`]+)`", section(doc, name), re.M)
+    if not values:
+        raise DocError(f"the {name} table has no rows")
+    return values
+
+
+def message(block: str) -> Message:
+    heading = block.splitlines()[0].strip()
+    method = re.fullmatch(r"`(acp/\w+)`", heading)
+    if not method:
+        raise DocError(f"### {heading}: a message heading names one method, as ### `acp/x`")
+    direction = re.search(r"^- \*\*Direction:\*\* (.+?), (request|notification)\s*$", block, re.M)
+    if not direction or direction.group(1) not in DIRECTIONS:
+        raise DocError(f"{heading}: no line `- **Direction:** {DIRECTIONS[0]}, request`")
+    ts = re.search(r"^```ts\n(.*?)^```", block, re.S | re.M)
+    declared = re.findall(r"^(?:interface|type) (\w+)", ts.group(1), re.M) if ts else []
+    params = [name for name in declared if name.endswith("Params")]
+    results = [name for name in declared if name.endswith("Result")]
+    kind = direction.group(2)
+    if len(params) != 1 or len(results) != (kind == "request"):
+        wanted = "one ...Params and one ...Result" if kind == "request" else "one ...Params"
+        raise DocError(f"{heading}: its ts block declares {declared}, not {wanted}")
+    return Message(method.group(1), direction.group(1), kind, params[0], (results or [None])[0])
+
+
+def permission_kinds(messages: str) -> list[str]:
+    block = messages.split("### `acp/requestPermission`", 1)[-1].split("\n### ", 1)[0]
+    listed = re.search(r"by `kind`: (.*?), or a custom", block, re.S)
+    if not listed:
+        raise DocError("acp/requestPermission no longer lists the option kinds (by `kind`: ...)")
+    return re.findall(r"`(\w+)`", listed.group(1))
+
+
+def review_modes(doc: str) -> list[str]:
+    options = re.search(r"^interface InitializationOptions \{\n(.*?)^\}", doc, re.S | re.M)
+    union = re.search(r"^\s*review\?: (.+);$", options.group(1), re.M) if options else None
+    if not union:
+        raise DocError('InitializationOptions has no `review?: "..." | ...;` line')
+    return re.findall(r'"([^"]+)"', union.group(1))
+
+
+def read(doc: str) -> Tables:
+    """The tables of the document's text ``doc``, in its order."""
+    messages = section(doc, "messages")
+    return Tables(
+        messages=[message(block) for block in re.split(r"^### ", messages, flags=re.M)[1:]],
+        features=first_column(doc, "features"),
+        commands=first_column(doc, "commands"),
+        permission_kinds=permission_kinds(messages),
+        review_modes=review_modes(doc),
+    )
