@@ -1,8 +1,10 @@
 """The shape of the package, checked: no import cycle, layers that point down, wiring in one
-place, short functions (see docs/architecture.md and ``scripts/deps.py``)."""
+place, short functions (see docs/architecture.md and ``scripts/deps.py``); and tests that
+mirror the code, so a module's tests are found from its path alone."""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import sys
 from pathlib import Path
@@ -107,3 +109,170 @@ def test_review_is_built_by_its_owner_alone() -> None:
     assert client == {"acp_editor.review.owner"}
     builders = importers_of("acp_editor.review.turns") | importers_of("acp_editor.review.intake")
     assert {m for m in builders if not m.startswith("acp_editor.review.")} == set()
+
+
+# -- tests mirror the code ----------------------------------------------------------------------
+#
+# acp_editor/<package...>/<module>.py has its tests in tests/unit/<package...>/test_<module>.py;
+# a second file for one module is test_<module>_<aspect>.py. Other files in tests/unit are
+# conftest.py and helpers (no ``test_`` prefix).
+
+PACKAGE = ROOT / "acp_editor"
+UNIT = ROOT / "tests" / "unit"
+
+ABOUT_THE_WHOLE = {"test_architecture.py"}
+"""Test files about the package as a whole, not one module."""
+
+NAMED_OTHERWISE = {
+    # tests/unit/protocol/ is being reworked with the protocol's generated tables (issue 26):
+    # its files keep their names until then.
+    "protocol/test_permission_subjects.py": "protocol/acp.py",
+    "protocol/test_tool_call_paths.py": "protocol/acp.py",
+    "protocol/test_protocol_mirror.py": "protocol/editor.py",
+}
+"""Test files whose names do not say their module: the module each tests."""
+
+E2E = "tests/e2e"
+E2E_LSP = "tests/e2e_lsp"
+DEMO_AGENT = (
+    f"the scripted demo agent, a process of its own: every test in {E2E} and {E2E_LSP} drives it"
+)
+
+NO_TEST_FILE = {
+    "__main__.py": f"`python -m acp_editor`, one call of cli.main: every {E2E_LSP} test starts it",
+    "agent/asking.py": "permission questions: through agent/test_client.py and the e2e tests",
+    "agent/config.py": "the agent's settings: through test_presets.py and agent/test_client.py",
+    "agent/connection.py": f"spawns and talks to a real agent process: {E2E}",
+    "agent/frontend.py": "the Frontend protocol and its harmless defaults: every agent test's fake",
+    "agent/mcp_servers.py": "a session's mcpServers: through agent/test_mcp_over_acp.py",
+    "agent/process.py": f"the agent's process and shutdown ladder: {E2E}/test_client_lifecycle.py",
+    "agent/serving.py": "the agent's requests: through agent/test_client.py",
+    "agent/sessions.py": "a dataclass around a session's state: through agent/test_client.py",
+    "agent/setup_calls.py": "session set-up calls: through agent/test_client.py",
+    "context/bridge.py": f"the `acp-editor mcp` process: {E2E_LSP}/test_lsp_editor_context.py",
+    "context/over_acp.py": "MCP over ACP: through agent/test_mcp_over_acp.py",
+    "context/over_http.py": "the HTTP endpoint: through context/test_server.py",
+    "context/sdk.py": "the tools on the MCP SDK: through context/test_server.py",
+    "context/tools.py": "the tools: through context/test_server.py, against its real socket",
+    "demo/run.py": f"`acp-editor demo`: {E2E}/test_demo_cli.py",
+    "demo/view.py": f"the demo's terminal view: {E2E}/test_demo_cli.py",
+    "demo_agent/__main__.py": DEMO_AGENT,
+    "demo_agent/cli.py": DEMO_AGENT,
+    "demo_agent/command_scenarios.py": DEMO_AGENT,
+    "demo_agent/editor_context.py": DEMO_AGENT,
+    "demo_agent/elicit.py": DEMO_AGENT,
+    "demo_agent/file_scenarios.py": DEMO_AGENT,
+    "demo_agent/methods.py": DEMO_AGENT,
+    "demo_agent/prompts.py": DEMO_AGENT,
+    "demo_agent/scenarios.py": DEMO_AGENT,
+    "demo_agent/shell.py": DEMO_AGENT,
+    "demo_agent/store.py": DEMO_AGENT,
+    "demo_agent/turn.py": DEMO_AGENT,
+    "demo_agent/v2.py": DEMO_AGENT,
+    "editor/agent_port.py": "AgentSide and AgentSlot: through every editor test's rig (assemble())",
+    "editor/buffers/conflicts.py": "through editor/buffers/test_source_agent_writes.py",
+    "editor/buffers/review.py": "through editor/handlers/test_review_handlers.py (assemble())",
+    "editor/buffers/review_groups.py": f"bulk changes in the editor: {E2E_LSP}/test_lsp_bulk.py",
+    "editor/lsp/channel.py": f"EditorChannel over pygls: faked in unit tests, real in {E2E_LSP}",
+    "editor/lsp/features.py": "what the editor declared: through the e2e_lsp tests' real clients",
+    "editor/lsp/handling.py": f"registering handlers on pygls: {E2E_LSP}",
+    "editor/lsp/lsp_log.py": f"window/logMessage: {E2E_LSP}",
+    "editor/lsp/server.py": f"the pygls server: editor/test_build.py builds it, {E2E_LSP} runs it",
+    "editor/show/diffs.py": "diff previews: through editor/show/test_frontend.py (assemble())",
+    "editor/show/progress.py": "work-done progress: through editor/show/test_frontend.py",
+    "editor/show/questions.py": "permission questions: through editor/show/test_frontend.py",
+    "editor/show/replies.py": "a turn's reply: through editor/handlers/test_commands.py",
+    "editor/show/status.py": "the agent's status: through editor/test_supervisor.py",
+    "editor/show/terminal_output.py": "terminal streams: through editor/show/test_frontend.py",
+    "editor/show/transcript.py": f"the Markdown transcript (acp.transcript): {E2E_LSP}",
+    "errors.py": "typed JSON-RPC errors: through agent/test_rpc.py and every InvalidParams test",
+    "log.py": "logging setup: through every test that logs",
+    "procs.py": "child process groups: through test_reaper.py and services/test_terminals.py",
+    "protocol/editor_context.py": "pure data: the editor-context server's name, tools, variable",
+    "registry/run.py": f"`acp-editor agents`, `--agent ID`: {E2E}/test_registry.py",
+    "registry/source.py": f"the registry fetched and cached: {E2E}/test_registry.py",
+    "review/hunk.py": "one hunk and a held write: through review/test_queue.py",
+    "review/intake.py": "writes through us entering review: through review/test_turns.py",
+    "review/tracking.py": "each open hunk's line: through review/test_queue_properties.py",
+    "services/retention/command.py": f"`acp-editor state`: {E2E}/test_state_cli.py",
+    "services/retention/inventory.py": "through services/retention/test_pruning.py",
+    "services/retention/plumbing.py": "git against a store: through retention/test_pruning.py",
+    "storage.py": "the state directory: through review/test_persist.py and retention tests",
+}
+"""Modules with no test file of their own, each with where it is tested instead. A module
+small enough to test directly deserves its own test file rather than an entry here."""
+
+
+def package_modules() -> set[str]:
+    return {p.relative_to(PACKAGE).as_posix() for p in PACKAGE.rglob("*.py")}
+
+
+def unit_test_files() -> set[str]:
+    return {p.relative_to(UNIT).as_posix() for p in UNIT.rglob("test_*.py")}
+
+
+def module_of(test: str, modules: set[str]) -> str | None:
+    """The module a test file's path names: the longest that fits, so that
+    ``test_review_groups.py`` is ``review_groups.py``'s, not ``review.py``'s."""
+    if test in NAMED_OTHERWISE:
+        return NAMED_OTHERWISE[test]
+    folder, _, name = test.rpartition("/")
+    stem = name.removeprefix("test_").removesuffix(".py")
+    fits = [
+        module
+        for module in modules
+        if module.rpartition("/")[0] == folder
+        and (stem == Path(module).stem or stem.startswith(Path(module).stem + "_"))
+    ]
+    return max(fits, key=len, default=None)
+
+
+def defines_nothing(module: str) -> bool:
+    """A package ``__init__`` with a docstring, imports and ``__all__`` only: nothing to test."""
+    tree = ast.parse((PACKAGE / module).read_text(encoding="utf-8"))
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    return not any(isinstance(node, kinds) for node in ast.walk(tree))
+
+
+def test_the_mirror_reads_names_as_meant() -> None:
+    modules = {"editor/buffers/review.py", "editor/buffers/review_groups.py", "jsonio.py"}
+    assert module_of("editor/buffers/test_review.py", modules) == "editor/buffers/review.py"
+    assert module_of("editor/buffers/test_review_moves.py", modules) == "editor/buffers/review.py"
+    groups = "editor/buffers/review_groups.py"
+    assert module_of("editor/buffers/test_review_groups.py", modules) == groups
+    assert module_of("test_jsonio.py", modules) == "jsonio.py"
+    assert module_of("editor/test_jsonio.py", modules) is None  # the folder must mirror too
+    assert module_of("editor/buffers/test_reviews.py", modules) is None
+
+
+def test_every_unit_test_file_names_the_module_it_tests() -> None:
+    """tests/unit/<package>/test_<module>.py or test_<module>_<aspect>.py, for a module that
+    exists: rename a test file with its module, or list it in NAMED_OTHERWISE."""
+    modules = package_modules()
+    unnamed = [t for t in unit_test_files() - ABOUT_THE_WHOLE if module_of(t, modules) is None]
+    assert sorted(unnamed) == [], "name each after its module, or map it in NAMED_OTHERWISE"
+
+
+def test_every_module_has_its_test_file_or_says_where_it_is_tested() -> None:
+    """A new module gets tests/unit/<package>/test_<module>.py, or an entry in NO_TEST_FILE
+    saying where it is tested instead (an e2e test, a neighbour's test through ``assemble()``)."""
+    modules = package_modules()
+    tested = {module_of(t, modules) for t in unit_test_files()}
+    missing = [
+        m
+        for m in modules - tested - NO_TEST_FILE.keys()
+        if not (m.endswith("__init__.py") and defines_nothing(m))
+    ]
+    assert sorted(missing) == [], (
+        "give each its test file, or say in NO_TEST_FILE where it is tested"
+    )
+
+
+def test_the_exceptions_are_still_needed() -> None:
+    """An entry for a module that has its own test file now, or that is gone, goes."""
+    modules = package_modules()
+    tested = {module_of(t, modules) for t in unit_test_files()}
+    assert sorted(NO_TEST_FILE.keys() - (modules - tested)) == []
+    assert sorted(NAMED_OTHERWISE.keys() - unit_test_files()) == []
+    assert sorted(set(NAMED_OTHERWISE.values()) - modules) == []
+    assert all(reason.strip() for reason in NO_TEST_FILE.values())
