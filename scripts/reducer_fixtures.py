@@ -4,7 +4,8 @@ The editors' mirrors of the session state (vscode-extension/src/core/reducer.ts,
 vscode-extension/test/reducer.test.ts; lua/acp_editor's, by tests/nvim/test_plugin_mirror.py)
 replay each stream from an empty snapshot and must end equal to the snapshot recorded here, which
 is the server's own ``SessionState.snapshot()``. They live outside both editors' folders because
-both read them. Run after changing acp_editor/session/ (``tests/unit/protocol`` fails until then):
+both read them. Run after changing acp_editor/session/ (until then
+tests/unit/session/test_reducer_fixtures.py fails):
 
     python scripts/reducer_fixtures.py            # write them
     python scripts/reducer_fixtures.py --check    # exit 1 with a diff when one is stale

@@ -1,6 +1,6 @@
 /** protocol.ts agrees with docs/protocol.md and with package.json (commands, view, settings).
  *  Its tables are generated from the document (scripts/protocol_tables.py, kept current by
- *  tests/unit/protocol/test_protocol_tables.py); this checks what protocol.ts exports at run time. */
+ *  tests/unit/protocol/test_editor_names.py); this checks what protocol.ts exports at run time. */
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";

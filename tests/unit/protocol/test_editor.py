@@ -1,7 +1,7 @@
 """acp_editor/protocol/editor.py and docs/protocol.md: what the generator does not see.
 
 The document's tables reach the three mirrors through scripts/protocol_tables.py (its test,
-test_protocol_tables.py, fails when one is stale). What stays checked here: the document's JSON
+test_editor_names.py, fails when one is stale). What stays checked here: the document's JSON
 examples, which nothing generates from, and the names written by hand beside the generated ones
 (error codes in Python, TypeScript and Lua; the diagnostics' source).
 """

@@ -1,5 +1,6 @@
-"""scripts/protocol_tables.py: the mirrors of docs/protocol.md are as it generates them, and its
-``--check`` notices a hand edit of one, or a doc edit nobody generated from."""
+"""editor_names.py and its TypeScript and Lua siblings are as scripts/protocol_tables.py generates
+them from docs/protocol.md, and its ``--check`` notices a hand edit of one, or a doc edit nobody
+generated from."""
 
 from __future__ import annotations
 
