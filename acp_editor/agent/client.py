@@ -66,7 +66,7 @@ class AcpClient:
         """Review and its pending hunks on disk: the editor side's (it outlives every agent),
         else our own. This agent's part of it is built there too (``for_agent``)."""
         part = self.review.for_agent()
-        self.turns, self.reviewing = part.turns, part.documents
+        self.turns, self.reviewing, self.undo = part.turns, part.documents, part.undo
         terminals = TerminalManager(
             paths,
             env=config.base_env(),
@@ -337,9 +337,9 @@ class AcpClient:
         await self.turns.end(session_id, self.reviewing.late(session_id, roots), where)
 
     async def undoable_session(self, current: str | None, roots: Sequence[str]) -> str:
-        """The session to undo a turn of when none is named (``TurnWatch.undoable``)."""
+        """The session to undo a turn of when none is named (``TurnUndo.undoable``)."""
         try:
-            return await self.turns.undoable(current, self._roots(current, roots))
+            return await self.undo.undoable(current, self._roots(current, roots))
         except CheckpointError as exc:
             raise AgentError(str(exc)) from exc
 
@@ -349,7 +349,7 @@ class AcpClient:
         """What undoing turn ``turn`` (default: the last) would put back, file by file: in an
         open session's roots, else in ``roots`` (a session of an earlier run keeps its turns)."""
         try:
-            return await self.turns.restore_plan(session_id, turn, self._roots(session_id, roots))
+            return await self.undo.plan(session_id, turn, self._roots(session_id, roots))
         except CheckpointError as exc:
             raise AgentError(str(exc)) from exc
 
@@ -359,7 +359,7 @@ class AcpClient:
 
     async def restore(self, session_id: str, number: int, plan: list[Restore]) -> None:
         """Put every file of the plan back as before turn ``number``."""
-        await self.turns.restore(plan)
+        await self.undo.restore(plan)
         paths = {str(step.path) for step in plan}
         self.review.queue.withdraw(session_id, paths, f"undone: restored to before turn {number}")
 

@@ -6,8 +6,10 @@ The parts (see docs/architecture.md, "The path of a change an agent makes itself
 * ``review.queue.ReviewQueue``: the hunks and the decisions on them, with ``review.bulk``'s
   groups of bulk changes;
 * ``review.persist.PendingReview``: what is pending, kept on disk for the workspace root;
-* per agent (``for_agent``): ``review.turns.TurnWatch`` (checkpoints compared) and
-  ``review.documents.ReviewingDocuments`` (the agent's writes, tool call ends and live looks).
+* per agent (``for_agent``): ``review.turns.TurnWatch`` (checkpoints compared; what a look
+  finds is recorded by ``review.recording.ChangeRecorder``), ``review.intake.ReviewingDocuments``
+  (the agent's writes, tool call ends and live looks) and ``review.undo.TurnUndo`` (undoing a
+  turn).
 
 The editor side makes one ``Review`` for the server's life and hands it to every agent it starts,
 so pending review shows before an agent starts and outlives one that crashes; an agent side on
@@ -27,7 +29,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from acp_editor.review.intake import ReviewingDocuments
 from acp_editor.review.persist import PendingReview
 from acp_editor.review.queue import ReviewQueue
-from acp_editor.review.turns import Restore, TurnWatch
+from acp_editor.review.turns import TurnWatch
+from acp_editor.review.undo import Restore, TurnUndo
 from acp_editor.services.checkpoints import CheckpointStore
 
 __all__ = ["AgentReview", "FoundChange", "Restore", "Review", "ReviewEvent", "ReviewView"]
@@ -113,11 +116,12 @@ class ReviewView(Protocol):
 
 @dataclass(frozen=True)
 class AgentReview:
-    """Review's parts that live as long as one agent: its turns' checkpoints and the
-    documents its writes go through."""
+    """Review's parts that live as long as one agent: its turns' checkpoints, the
+    documents its writes go through, and undoing its turns."""
 
     turns: TurnWatch
     documents: ReviewingDocuments
+    undo: TurnUndo
 
 
 class Review:
@@ -144,9 +148,10 @@ class Review:
         """The parts of review one agent needs, built around this queue: a change the agent
         makes, written through us or found on disk, is recorded here and told as an event."""
         turns = TurnWatch(self.queue, self._store_for, self.documents)
-        turns.on_found = self._found
+        turns.recorder.on_found = self._found
         turns.on_notice = lambda message: self.listener(ReviewEvent(notice=message))
-        return AgentReview(turns, ReviewingDocuments(self.documents, self.queue, turns))
+        intake = ReviewingDocuments(self.documents, self.queue, turns)
+        return AgentReview(turns, intake, TurnUndo(turns))
 
     # -- events ---------------------------------------------------------------------------------
 

@@ -29,27 +29,25 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
 from acp_editor.review.anchor import (
     anchors_for,
     folded,
-    locate,
 )
 from acp_editor.review.bulk import BulkReview
+from acp_editor.review.decisions import FileDecisions
 from acp_editor.review.hunk import (
     ChangeRejected,
     FileChange,
     HeldWrite,
     ReviewHunk,
-    State,
     describe,
 )
 from acp_editor.review.tracking import Tracking
-from acp_editor.text.hunks import Hunk, apply_hunks
 
 if TYPE_CHECKING:
     from acp_editor.services.documents import DocumentSource
+    from acp_editor.text.hunks import Hunk
 
 log = get_logger("review")
 
@@ -77,7 +75,11 @@ class ReviewQueue:
         self.tracking = Tracking(self.of_path)
         self.bulk = BulkReview(documents, lambda path, text: self.on_written(path, text))
         self._ids = itertools.count(1)
+        self._decisions = FileDecisions(documents, self.tracking, self._written)
         self._lock = asyncio.Lock()  # decisions rewrite files: one at a time
+
+    def _written(self, path: Path, text: str | None) -> None:
+        self.on_written(path, text)  # looked up each time: it is set after construction
 
     # -- new changes ----------------------------------------------------------------------------
 
@@ -265,100 +267,13 @@ class ReviewQueue:
         results: list[dict[str, Any]] = []
         async with self._lock:
             for path, group in _by_path(hunks).items():
-                results += await self._decide_file(Path(path), group, accept)
+                results += await self._decisions.decide(Path(path), group, accept)
         self.on_change(hunks)
         writes = {id(h.write): h.write for h in hunks if h.write is not None}
         for write in writes.values():
             if all(h.state != "pending" for h in write.hunks) and not write.done.done():
                 write.done.set_result(None)
         return results
-
-    async def _decide_file(
-        self, path: Path, hunks: list[ReviewHunk], accept: bool
-    ) -> list[dict[str, Any]]:
-        results = [{"hunkId": h.hunk_id, "state": h.state} for h in hunks if h.state != "pending"]
-        pending = [h for h in hunks if h.state == "pending"]
-        # The text changes for applied hunks rejected (reverted) and held hunks accepted.
-        changing = [h for h in pending if h.applied != accept]
-        unchanged = [h for h in pending if h.applied == accept]
-        done: list[ReviewHunk] = []
-        if changing:
-            done, failures = await self._rewrite(path, changing)
-            results += failures
-        state: State = "accepted" if accept else "rejected"
-        for hunk in unchanged + done:
-            hunk.state, hunk.message = state, None
-            results.append({"hunkId": hunk.hunk_id, "state": state})
-        return results
-
-    async def _rewrite(
-        self, path: Path, hunks: list[ReviewHunk]
-    ) -> tuple[list[ReviewHunk], list[dict[str, Any]]]:
-        """Swap each hunk's lines in the file's current text; what could not be done is reported."""
-        failures: list[dict[str, Any]] = []
-
-        def fail(hunk: ReviewHunk, message: str) -> None:
-            hunk.message = message
-            failures.append({"hunkId": hunk.hunk_id, "state": "pending", "error": message})
-
-        try:
-            text = await self.documents.read_text(path)
-        except RpcError as exc:
-            if not all(h.file_change == "deleted" for h in hunks):
-                for hunk in hunks:
-                    fail(hunk, f"cannot read {path}: {exc.message}")
-                return [], failures
-            text = ""  # rejecting a deletion: the file comes back
-        self.tracking.know(path, text)
-        new_text, done = text, []
-        # Bottom-up, so a change never moves the lines of the hunks still to do in this batch.
-        for hunk in sorted(hunks, key=lambda h: h.hint, reverse=True):
-            found = hunk.block
-            put = hunk.anchor.old_lines if hunk.applied else hunk.anchor.new_lines
-            at = self.tracking.exactly(hunk, new_text)
-            if at is None and not hunk.exact and not hunk.lost:
-                at = locate(new_text, found, hunk.anchor, hunk.hint)
-            if at is None:
-                verb = "reverted" if hunk.applied else "applied"
-                fail(hunk, f"its lines were changed since, so it cannot be {verb} safely")
-                continue
-            swap = Hunk(at, list(found), at, list(put))
-            new_text = apply_hunks(new_text, [swap], {0})  # right there: no second search
-            done.append(hunk)
-            self.tracking.shift(hunk, swap, path, new_text)
-
-        if done and not new_text and all(h.file_change == "created" for h in done):
-            removed = await self._remove(path, done, fail)  # rejecting a creation: it goes
-            return (done if removed else [], failures)
-        if done and new_text != text:
-            first = done[0]
-            verb = "reject" if first.applied else "accept"
-            try:
-                await self.documents.write_text(
-                    path,
-                    new_text,
-                    session_id=first.session_id,
-                    tool_call_id=first.tool_call_id,
-                    label=f"Review: {verb} {len(done)} agent change(s) in {path.name}",
-                )
-                self.on_written(path, new_text)
-            except RpcError as exc:
-                for hunk in done:
-                    fail(hunk, f"the file could not be written: {exc.message}")
-                return [], failures
-        return done, failures
-
-    async def _remove(
-        self, path: Path, done: list[ReviewHunk], fail: Callable[[ReviewHunk, str], None]
-    ) -> bool:
-        try:
-            await asyncio.to_thread(path.unlink, missing_ok=True)
-        except OSError as exc:
-            for hunk in done:
-                fail(hunk, f"the file could not be removed: {exc}")
-            return False
-        self.on_written(path, None)
-        return True
 
     # -- for the next prompt --------------------------------------------------------------------
 

@@ -11,11 +11,9 @@ already: they are told here (``written``) and not counted twice.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import re
-import stat
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,14 +21,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from acp_editor.log import get_logger
-from acp_editor.review.groups import split
 from acp_editor.review.persist import write_atomically
+from acp_editor.review.recording import ChangeRecorder
 from acp_editor.services.checkpoints import Change, CheckpointError, CheckpointStore
 from acp_editor.services.retention.plumbing import session_ref
 from acp_editor.storage import per_root
 
 if TYPE_CHECKING:
-    from acp_editor.review.groups import ReviewGroup
     from acp_editor.review.queue import ReviewQueue
     from acp_editor.services.documents import DocumentSource
 
@@ -39,9 +36,6 @@ log = get_logger("review.turns")
 StoreFor = Callable[[Path], CheckpointStore]
 Attribute = Callable[[], str | None]
 """Who a look's changes go to, asked when they are found: a tool call's id, None for the turn."""
-Found = Callable[[str, str | None, str, str | None, str | None], None]
-"""(session, tool call or None, path, before, after): a change found on disk."""
-_NOTHING = object()
 FIRST_WAIT_S = 2.0
 """The longest a prompt waits for the first checkpoint of a folder (every file hashed: 13 s for
 100,000 files that are not a repository); then it goes, and the checkpoint goes on."""
@@ -83,25 +77,15 @@ class TurnWatch:
         self._numbers: dict[str, int] = {}
         self._full_s: dict[Path, float] = {}
         """Root -> how long its last look everywhere took."""
-        self._singles: dict[str, dict[Path, Change]] = {}
-        """Session -> the files reviewed one by one this turn (what each was before): the
-        first files of a burst, found before it was seen as one."""
-        self._bursts: dict[str, set[str]] = {}
-        """Session -> the groups this turn made (a burst found over several looks, which may
-        go to different tool calls as they start and end, stays one group)."""
-        self._written: dict[str, tuple[asyncio.Future[str | None], str | None]] = {}
-        """Path -> what the disk held right after we wrote it (read in a worker thread), and
-        the text we gave the file (an editor that saves after our edits puts that on disk a
-        moment later): what the next look must not count as a change of the agent's."""
         self._lock = asyncio.Lock()  # looks compare with "seen": one at a time
         self.disabled: str | None = None
         """Why checkpoints are off (git missing or failing), else None."""
         self.on_notice: Callable[[str], None] | None = None
         """Told what the user should know of (changes that could not be reviewed)."""
-        self.on_found: Found | None = None
-        """Told each change found, before it goes to review (the front end's diff previews)."""
+        self.recorder = ChangeRecorder(queue, self.documents)
 
-    def _store(self, root: Path) -> CheckpointStore:
+    def store(self, root: Path) -> CheckpointStore:
+        """The checkpoint store of ``root`` (one per root for the watch's life)."""
         store = self._stores.get(root)
         if store is None:
             store = self._stores[root] = self._store_for(root)
@@ -114,7 +98,7 @@ class TurnWatch:
         once an editor that saves after our edits (Emacs's setup) has saved the buffer."""
         if not self._turns:
             return  # the next turn's checkpoint starts from what the disk holds then
-        self._written[str(path)] = (asyncio.ensure_future(_read_text(path)), text)
+        self.recorder.written(path, text)
 
     def big(self, roots: Sequence[str]) -> bool:
         """Whether a look everywhere costs enough in one of ``roots`` (``BIG_S``) that looks
@@ -123,6 +107,11 @@ class TurnWatch:
 
     def running(self, session_id: str) -> bool:
         return session_id in self._turns
+
+    @staticmethod
+    def turn_name(session_id: str, number: int) -> str:
+        """The name the checkpoint before a session's turn is kept under (undo reads it)."""
+        return f"{_ref(session_id)}/turn-{number}"
 
     def roots(self, session_id: str) -> list[str]:
         """The roots of the session's running turn."""
@@ -152,7 +141,7 @@ class TurnWatch:
             turn.number = number
             for raw in dict.fromkeys(roots):
                 root = await asyncio.to_thread(Path(raw).resolve)
-                tree = await self._first_or_snapshot(turn, self._store(root), paths)
+                tree = await self._first_or_snapshot(turn, self.store(root), paths)
                 if tree is not None:
                     await self._based(turn, root, tree)
         except CheckpointError as exc:
@@ -160,9 +149,7 @@ class TurnWatch:
             return None
         self._numbers[session_id] = number
         self._turns[session_id] = turn
-        self._singles.pop(session_id, None)
-        self._bursts.pop(session_id, None)
-        self._written.clear()  # whatever we wrote before is in the checkpoint now
+        self.recorder.new_turn(session_id)
         return turn
 
     async def _first_or_snapshot(
@@ -182,7 +169,7 @@ class TurnWatch:
         return None
 
     async def _based(self, turn: TurnCheckpoints, root: Path, tree: str) -> None:
-        await self._store(root).keep(f"{_ref(turn.session_id)}/turn-{turn.number}", tree)
+        await self.store(root).keep(self.turn_name(turn.session_id, turn.number), tree)
         await asyncio.to_thread(_remember_last, root, turn.session_id)
         turn.base[root] = turn.seen[root] = tree
 
@@ -200,7 +187,7 @@ class TurnWatch:
             if turn.pending.pop(root, None) is None:
                 continue  # another look got it meanwhile
             await self._based(turn, root, tree)
-            late = await self._store(root).stamped_since(since)
+            late = await self.store(root).stamped_since(since)
             if late and self.on_notice is not None:
                 names = ", ".join(str(p.relative_to(root)) for p in late[:5])
                 more = f" and {len(late) - 5} more" if len(late) > 5 else ""
@@ -224,7 +211,7 @@ class TurnWatch:
         numbers = [0]
         for raw in dict.fromkeys(roots):
             root = await asyncio.to_thread(Path(raw).resolve)
-            names = await self._store(root).names(f"{_ref(session_id)}/")
+            names = await self.store(root).names(f"{_ref(session_id)}/")
             numbers += [int(n.rsplit("-", 1)[1]) for n in names if _TURN.fullmatch(n)]
         return max(numbers)
 
@@ -261,105 +248,15 @@ class TurnWatch:
             try:
                 await self._ready(turn)
                 for root, seen in list(turn.seen.items()):
-                    store = self._store(root)
+                    store = self.store(root)
                     now = await self._snapshot(store, paths)
                     call = tool_call_id() if callable(tool_call_id) else tool_call_id
                     changes = await store.changes(seen, now)
-                    found += await self._record(store, seen, changes, session_id, call)
+                    found += await self.recorder.record(store, seen, changes, session_id, call)
                     turn.seen[root] = now
             except CheckpointError as exc:
                 self._disable(exc)
             return found
-
-    async def _record(
-        self,
-        store: CheckpointStore,
-        seen: str,
-        changes: list[Change],
-        session_id: str,
-        call: str | None,
-    ) -> list[Change]:
-        """Put a look's changes in review: a hunk per file, or groups for bursts. A burst may be
-        found over several looks (live looks while its command runs): more of a burst this
-        turn already has a group for joins it however few, and files reviewed one
-        by one before the burst was seen as one join the group that forms. A burst's looks
-        may go to different tool calls (one ends, the next starts): it stays one group."""
-        bulk = self.queue.bulk
-        earlier = self._earlier(session_id)
-        now = {c.path for c in changes}
-
-        def alone(path: Path) -> bool:
-            return path not in earlier and self._single(path)
-
-        pool = changes + [c for p, c in earlier.items() if p not in now]
-        joining = bulk.joining(self._bursts.get(session_id, set()), pool, alone)
-        joined = {c.path for more in joining.values() for c in more}
-        single, new = split(store.root, [c for c in pool if c.path not in joined], alone)
-        single = [c for c in single if c.path in now]
-        found = [c for c in single if await self._review(store, seen, c, session_id, call)]
-        self._remember(session_id, found)
-        bursts: list[tuple[ReviewGroup | None, Path, list[Change]]] = [
-            (bulk.groups[g], Path(bulk.groups[g].folder), m) for g, m in joining.items()
-        ]
-        bursts += [(None, folder, members) for folder, members in new.items()]
-        for group, folder, members in bursts:
-            taken = [earlier[c.path] for c in members if c.path in earlier]
-            self.queue.into_group([str(c.path) for c in taken])
-            fresh = [c for c in members if c.path in now]
-            await self._group(store, seen, (group, folder), taken, fresh, session_id, call)
-            found += fresh
-        return found
-
-    def _earlier(self, session_id: str) -> dict[Path, Change]:
-        """Files reviewed one by one this turn that may still join a group."""
-        recent = self._singles.get(session_id, {})
-        return {
-            path: change
-            for path, change in recent.items()
-            if self.queue.in_burst(str(path), session_id)
-        }
-
-    def _remember(self, session_id: str, found: list[Change]) -> None:
-        recent = self._singles.setdefault(session_id, {})
-        for change in found:
-            first = recent.get(change.path)
-            recent[change.path] = (
-                change
-                if first is None
-                else Change(change.path, change.status, first.old, change.new, first.old_mode)
-            )
-
-    def _single(self, path: Path) -> bool:
-        """Reviewed a hunk per file however many files changed with it: a file with pending
-        hunks (a new change folds into them), one we wrote (it may be ours still)."""
-        return str(path) in self._written or bool(self.queue.of_path(str(path)))
-
-    async def _group(
-        self,
-        store: CheckpointStore,
-        seen: str,
-        where: tuple[ReviewGroup | None, Path],
-        earlier: list[Change],
-        changes: list[Change],
-        session_id: str,
-        tool_call_id: str | None,
-    ) -> None:
-        """Many files at once: one review item (new, or more of the group ``where`` names), and
-        only the open buffers among them read."""
-        into, folder = where
-        group = await self.queue.bulk.record(
-            session_id, tool_call_id, store.root, folder, earlier + changes, seen, into
-        )
-        self._bursts.setdefault(session_id, set()).add(group.group_id)
-        documents = self.documents
-        held = documents.held_paths()
-        for change in changes:
-            if str(change.path) in held:
-                raw = await store.read(seen, change.path) if change.status != "added" else None
-                before = _decode(raw) if raw is not None else None
-                after = await _read_text(change.path)
-                if (raw is None or before is not None) and (after is not None or not change.new):
-                    await documents.disk_changed(change.path, before, after)
 
     async def directories(self, session_id: str, everywhere: bool = False) -> list[Path]:
         """The directories the running turn's checkpoints hold files in (where to watch);
@@ -371,7 +268,7 @@ class TurnWatch:
             if turn is not None:
                 await self._ready(turn)
             for root, base in list(turn.base.items()) if turn is not None else []:
-                store = self._store(root)
+                store = self.store(root)
                 found += await store.directories(base)
                 if everywhere:
                     found += await _other_directories(store)
@@ -392,121 +289,10 @@ class TurnWatch:
         self._turns.pop(session_id, None)
         return found
 
-    async def _review(
-        self,
-        store: CheckpointStore,
-        seen: str,
-        change: Change,
-        session_id: str,
-        tool_call_id: str | None,
-    ) -> bool:
-        after = None if change.status == "deleted" else await _read_text(change.path)
-        if change.status != "deleted" and after is None:
-            return _not_text(change)
-        pending = self._written.pop(str(change.path), None)
-        ours: object = await pending[0] if pending is not None else _NOTHING
-        if ours == after or (pending is not None and after is not None and pending[1] == after):
-            return False  # our own write, still as we left it (or as the editor saved it)
-        before: str | None
-        if ours is None or isinstance(ours, str):
-            before = ours  # the agent changed what we wrote: only its part is new
-        else:
-            # Not there before: no git run to ask (a command that creates thousands of files).
-            raw = await store.read(seen, change.path) if change.status != "added" else None
-            before = _decode(raw) if raw is not None else None
-            if raw is not None and before is None:
-                return _not_text(change)
-        # Open buffers first: review places its hunks in the text the editor holds.
-        await self.documents.disk_changed(change.path, before, after)
-        if self.on_found is not None:
-            self.on_found(session_id, tool_call_id, str(change.path), before, after)
-        self.queue.record_applied(
-            session_id, tool_call_id, change.path, before, after, found_on_disk=True
-        )
-        return True
-
-    # -- undoing a turn -------------------------------------------------------------------------
-
-    async def undoable(self, current: str | None, roots: Sequence[str]) -> str:
-        """The session a turn is undone in when the editor names none: ``current`` when it has
-        a checkpointed turn, else the session of the last turn checkpointed in ``roots`` (after a
-        restart: the session of the run before, whose checkpoints outlive it)."""
-        if current is not None and await self.last_turn(current, roots):
-            return current
-        last = await self.last_session(roots)
-        if last is None:
-            raise CheckpointError("no turn of this session has a checkpoint yet")
-        return last
-
-    async def restore_plan(
-        self, session_id: str, number: int | None, roots: Sequence[str]
-    ) -> tuple[int, list[Restore]]:
-        """What putting every file of the roots back as before turn ``number`` (None: the
-        session's last) would change."""
-        if number is None:
-            number = await self.last_turn(session_id, roots)
-            if number < 1:
-                raise CheckpointError("no turn of this session has a checkpoint yet")
-        return number, await self._plan(session_id, number, roots)
-
-    async def _plan(self, session_id: str, number: int, roots: Sequence[str]) -> list[Restore]:
-        if self._turns.get(session_id) is not None:
-            raise CheckpointError("a turn is running: cancel it or wait for it to end first")
-        plan: list[Restore] = []
-        found = False
-        for raw in dict.fromkeys(roots):
-            root = await asyncio.to_thread(Path(raw).resolve)
-            store = self._store(root)
-            base = await store.named(f"{_ref(session_id)}/turn-{number}")
-            if base is None:
-                continue  # a root the turn did not have (a folder added since)
-            found = True
-            now = await store.snapshot()
-            for change in await store.changes(base, now):
-                raw_before = await store.read(base, change.path)
-                before = _decode(raw_before) if raw_before is not None else None
-                if raw_before is not None and before is None:
-                    continue  # not text: left as it is
-                plan.append(Restore(change.path, before, await _read_text(change.path)))
-        if not found:
-            raise CheckpointError(f"there is no checkpoint before turn {number}")
-        return plan
-
-    async def restore(self, plan: list[Restore]) -> None:
-        """Carry out a plan: the disk first, then whatever holds the files open (merged, so
-        unsaved edits in them are kept)."""
-        documents = self.documents
-        for step in plan:
-            await asyncio.to_thread(_put, step.path, step.before)
-            self.written(step.path, step.before)
-            await documents.disk_changed(step.path, step.now, step.before)
-
     def _disable(self, exc: Exception) -> None:
         if self.disabled is None:
             log.warning("%s; changes agents make themselves are not reviewed", exc)
         self.disabled = str(exc)
-
-
-@dataclass(frozen=True)
-class Restore:
-    """One file of a restore: its text before the turn (None: it did not exist) and now."""
-
-    path: Path
-    before: str | None
-    now: str | None
-
-
-def _put(path: Path, text: str | None) -> None:
-    """Put a file back (or away) at once: a reader never sees it half written."""
-    if text is None:
-        path.unlink(missing_ok=True)
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.acp-restore-{os.getpid()}")
-    tmp.write_bytes(text.encode("utf-8"))
-    with contextlib.suppress(OSError):
-        os.chmod(tmp, stat.S_IMODE(path.stat().st_mode))  # the file keeps its mode
-    os.replace(tmp, path)
 
 
 async def _other_directories(store: CheckpointStore) -> list[Path]:
@@ -525,11 +311,6 @@ def _with_subdirectories(tops: list[Path]) -> list[Path]:
             found.append(Path(folder))
             subfolders[:] = [d for d in subfolders if d != ".git"]
     return found
-
-
-def _not_text(change: Change) -> bool:
-    log.info("%s changed, but it is not text: not reviewed", change.path)
-    return False
 
 
 _TURN = re.compile(r".*/turn-[0-9]+")
@@ -555,20 +336,3 @@ def _recall_last(root: Path) -> str | None:
 def _ref(session_id: str) -> str:
     """A session id as one part of a ref name (one rule with what prunes them)."""
     return session_ref(session_id)
-
-
-def _decode(raw: bytes) -> str | None:
-    if b"\0" in raw:
-        return None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return None
-
-
-async def _read_text(path: Path) -> str | None:
-    try:
-        raw = await asyncio.to_thread(path.read_bytes)
-    except OSError:
-        return None
-    return _decode(raw)

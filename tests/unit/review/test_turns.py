@@ -130,36 +130,6 @@ async def test_rejecting_a_deletion_restores_the_file_and_a_creation_removes_it(
     assert await turns.end("s1") == []
 
 
-async def test_the_next_run_finds_and_undoes_the_turns_of_a_session_it_never_opened(
-    tmp_path: Path,
-) -> None:
-    """Checkpoints outlive the sidecar: the next run knows the session of the workspace's last
-    turn, undoes its turns, and numbers that session's next turn on from them."""
-    root = workspace(tmp_path)
-    first, _ = watch(root)
-    for text in ("turn one\n", "turn two\n"):
-        await first.begin("s1", [str(root)])
-        (root / "a.txt").write_text(text)
-        await first.end("s1")
-
-    second, _ = watch(root)  # nothing in memory
-    roots = [str(root)]
-    assert await second.undoable(None, roots) == "s1"
-    assert await second.undoable("s2", roots) == "s1"  # the new session has no turn yet
-    number, plan = await second.restore_plan("s1", None, roots)
-    assert number == 2 and [(p.path.name, p.before) for p in plan] == [("a.txt", "turn one\n")]
-    await second.restore(plan)
-    assert (root / "a.txt").read_text() == "turn one\n"
-    number, plan = await second.restore_plan("s1", 1, roots)
-    assert [(p.path.name, p.before) for p in plan] == [("a.txt", "one\ntwo\nthree\n")]
-    turn = await second.begin("s2", roots)
-    assert turn is not None and turn.number == 1
-    assert await second.undoable("s2", roots) == "s2"
-    await second.end("s2")
-    turn = await second.begin("s1", roots)
-    assert turn is not None and turn.number == 3
-
-
 class LiveTurn:
     """A turn with live looks, driven by tool-call updates as an agent would send them."""
 

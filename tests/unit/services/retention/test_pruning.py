@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from acp_editor.review.persist import store_path
+from acp_editor.review.undo import TurnUndo
 from acp_editor.services.checkpoints import CheckpointError, CheckpointStore, store_for
 from acp_editor.services.retention import inventory, plumbing
 from acp_editor.services.retention.policy import DAY, Limits
@@ -70,16 +71,16 @@ async def test_pruned_turns_cannot_be_undone_kept_ones_can_held_trees_stay(
 
     again = watch()  # a fresh run: only what is on disk
     with pytest.raises(CheckpointError, match="no checkpoint before turn 3"):
-        await again.restore_plan("old", 3, [str(root)])
+        await TurnUndo(again).plan("old", 3, [str(root)])
     assert not has_blob(root, "old turn 2\n")  # turn 3's checkpoint was all that held it
-    _, plan = await again.restore_plan("old", 5, [str(root)])
+    _, plan = await TurnUndo(again).plan("old", 5, [str(root)])
     assert [(p.path.name, p.before) for p in plan] == [("a.txt", "old turn 4\n")]
-    _, plan = await again.restore_plan("new", 1, [str(root)])  # recent: every turn
+    _, plan = await TurnUndo(again).plan("new", 1, [str(root)])  # recent: every turn
     assert [(p.path.name, p.before) for p in plan] == [("a.txt", "old turn 6\n")]
     assert f"refs/acp/held/{held}" in refs(root)
     assert await store.read(held, root / "held.txt") == b"only a held group has this\n"
     await take_turns(again, root, "new", 1)  # the store's index kept its blobs
-    _, plan = await again.restore_plan("new", 3, [str(root)])
+    _, plan = await TurnUndo(again).plan("new", 3, [str(root)])
     assert [(p.path.name, p.before) for p in plan] == [("a.txt", "new turn 2\n")]
 
 
@@ -120,10 +121,10 @@ async def test_the_users_repository_is_unchanged_byte_for_byte(tmp_path: Path) -
     assert prune_all([root], limits=FEW)
     assert look() == before
     again = watch()
-    _, plan = await again.restore_plan("s2", 1, [str(root)])  # the root's last session
+    _, plan = await TurnUndo(again).plan("s2", 1, [str(root)])  # the root's last session
     assert [(p.path.name, p.before) for p in plan] == [("a.txt", "start\n")]  # a borrowed blob
     with pytest.raises(CheckpointError):  # 120 days unused
-        await again.restore_plan("s1", 4, [str(root)])
+        await TurnUndo(again).plan("s1", 4, [str(root)])
 
 
 async def test_a_gone_roots_things_go_whole_after_seven_days(tmp_path: Path) -> None:

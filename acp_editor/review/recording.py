@@ -1,0 +1,191 @@
+"""What a look at the disk found, put in review: a hunk per file, or a group for a burst.
+
+The turn watch (``review.turns``) finds which files changed since its last look; this decides
+what each becomes. A file we wrote ourselves and that is still as we left it is skipped (it was
+reviewed when we wrote it); open buffers take the change first (review places its hunks in the
+text the editor holds); many files at once become one group (``review.bulk``), which later looks
+of the same turn can still join.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from acp_editor.log import get_logger
+from acp_editor.review.disk_text import decode, read_text
+from acp_editor.review.groups import split
+from acp_editor.services.checkpoints import Change
+
+if TYPE_CHECKING:
+    from acp_editor.review.groups import ReviewGroup
+    from acp_editor.review.queue import ReviewQueue
+    from acp_editor.services.checkpoints import CheckpointStore
+    from acp_editor.services.documents import DocumentSource
+
+log = get_logger("review.recording")
+
+Found = Callable[[str, str | None, str, str | None, str | None], None]
+"""(session, tool call or None, path, before, after): a change found on disk."""
+_NOTHING = object()
+
+
+class ChangeRecorder:
+    """Records one agent's found changes in its review queue, turn by turn."""
+
+    def __init__(self, queue: ReviewQueue, documents: DocumentSource) -> None:
+        self.queue = queue
+        self.documents = documents
+        """Where open buffers take a change found on disk before review records it."""
+        self._singles: dict[str, dict[Path, Change]] = {}
+        """Session -> the files reviewed one by one this turn (what each was before): the
+        first files of a burst, found before it was seen as one."""
+        self._bursts: dict[str, set[str]] = {}
+        """Session -> the groups this turn made (a burst found over several looks, which may
+        go to different tool calls as they start and end, stays one group)."""
+        self._written: dict[str, tuple[asyncio.Future[str | None], str | None]] = {}
+        """Path -> what the disk held right after we wrote it (read in a worker thread), and
+        the text we gave the file (an editor that saves after our edits puts that on disk a
+        moment later): what the next look must not count as a change of the agent's."""
+        self.on_found: Found | None = None
+        """Told each change found, before it goes to review (the front end's diff previews)."""
+
+    def new_turn(self, session_id: str) -> None:
+        """A turn begins from a new checkpoint: what we wrote before is in it now."""
+        self._singles.pop(session_id, None)
+        self._bursts.pop(session_id, None)
+        self._written.clear()
+
+    def written(self, path: Path, text: str | None) -> None:
+        """A change we made ourselves during a turn (see ``TurnWatch.written``)."""
+        self._written[str(path)] = (asyncio.ensure_future(read_text(path)), text)
+
+    async def record(
+        self,
+        store: CheckpointStore,
+        seen: str,
+        changes: list[Change],
+        session_id: str,
+        call: str | None,
+    ) -> list[Change]:
+        """Put a look's changes in review: a hunk per file, or groups for bursts. A burst may be
+        found over several looks (live looks while its command runs): more of a burst this
+        turn already has a group for joins it however few, and files reviewed one
+        by one before the burst was seen as one join the group that forms. A burst's looks
+        may go to different tool calls (one ends, the next starts): it stays one group."""
+        bulk = self.queue.bulk
+        earlier = self._earlier(session_id)
+        now = {c.path for c in changes}
+
+        def alone(path: Path) -> bool:
+            return path not in earlier and self._single(path)
+
+        pool = changes + [c for p, c in earlier.items() if p not in now]
+        joining = bulk.joining(self._bursts.get(session_id, set()), pool, alone)
+        joined = {c.path for more in joining.values() for c in more}
+        single, new = split(store.root, [c for c in pool if c.path not in joined], alone)
+        single = [c for c in single if c.path in now]
+        found = [c for c in single if await self._review(store, seen, c, session_id, call)]
+        self._remember(session_id, found)
+        bursts: list[tuple[ReviewGroup | None, Path, list[Change]]] = [
+            (bulk.groups[g], Path(bulk.groups[g].folder), m) for g, m in joining.items()
+        ]
+        bursts += [(None, folder, members) for folder, members in new.items()]
+        for group, folder, members in bursts:
+            taken = [earlier[c.path] for c in members if c.path in earlier]
+            self.queue.into_group([str(c.path) for c in taken])
+            fresh = [c for c in members if c.path in now]
+            await self._group(store, seen, (group, folder), taken, fresh, session_id, call)
+            found += fresh
+        return found
+
+    def _earlier(self, session_id: str) -> dict[Path, Change]:
+        """Files reviewed one by one this turn that may still join a group."""
+        recent = self._singles.get(session_id, {})
+        return {
+            path: change
+            for path, change in recent.items()
+            if self.queue.in_burst(str(path), session_id)
+        }
+
+    def _remember(self, session_id: str, found: list[Change]) -> None:
+        recent = self._singles.setdefault(session_id, {})
+        for change in found:
+            first = recent.get(change.path)
+            recent[change.path] = (
+                change
+                if first is None
+                else Change(change.path, change.status, first.old, change.new, first.old_mode)
+            )
+
+    def _single(self, path: Path) -> bool:
+        """Reviewed a hunk per file however many files changed with it: a file with pending
+        hunks (a new change folds into them), one we wrote (it may be ours still)."""
+        return str(path) in self._written or bool(self.queue.of_path(str(path)))
+
+    async def _group(
+        self,
+        store: CheckpointStore,
+        seen: str,
+        where: tuple[ReviewGroup | None, Path],
+        earlier: list[Change],
+        changes: list[Change],
+        session_id: str,
+        tool_call_id: str | None,
+    ) -> None:
+        """Many files at once: one review item (new, or more of the group ``where`` names), and
+        only the open buffers among them read."""
+        into, folder = where
+        group = await self.queue.bulk.record(
+            session_id, tool_call_id, store.root, folder, earlier + changes, seen, into
+        )
+        self._bursts.setdefault(session_id, set()).add(group.group_id)
+        documents = self.documents
+        held = documents.held_paths()
+        for change in changes:
+            if str(change.path) in held:
+                raw = await store.read(seen, change.path) if change.status != "added" else None
+                before = decode(raw) if raw is not None else None
+                after = await read_text(change.path)
+                if (raw is None or before is not None) and (after is not None or not change.new):
+                    await documents.disk_changed(change.path, before, after)
+
+    async def _review(
+        self,
+        store: CheckpointStore,
+        seen: str,
+        change: Change,
+        session_id: str,
+        tool_call_id: str | None,
+    ) -> bool:
+        after = None if change.status == "deleted" else await read_text(change.path)
+        if change.status != "deleted" and after is None:
+            return _not_text(change)
+        pending = self._written.pop(str(change.path), None)
+        ours: object = await pending[0] if pending is not None else _NOTHING
+        if ours == after or (pending is not None and after is not None and pending[1] == after):
+            return False  # our own write, still as we left it (or as the editor saved it)
+        before: str | None
+        if ours is None or isinstance(ours, str):
+            before = ours  # the agent changed what we wrote: only its part is new
+        else:
+            # Not there before: no git run to ask (a command that creates thousands of files).
+            raw = await store.read(seen, change.path) if change.status != "added" else None
+            before = decode(raw) if raw is not None else None
+            if raw is not None and before is None:
+                return _not_text(change)
+        # Open buffers first: review places its hunks in the text the editor holds.
+        await self.documents.disk_changed(change.path, before, after)
+        if self.on_found is not None:
+            self.on_found(session_id, tool_call_id, str(change.path), before, after)
+        self.queue.record_applied(
+            session_id, tool_call_id, change.path, before, after, found_on_disk=True
+        )
+        return True
+
+
+def _not_text(change: Change) -> bool:
+    log.info("%s changed, but it is not text: not reviewed", change.path)
+    return False

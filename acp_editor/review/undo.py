@@ -1,0 +1,108 @@
+"""Undoing a turn: every file of a session's roots put back as it was before the turn.
+
+The turn watch (``review.turns``) keeps a checkpoint before each turn under the session's name;
+undoing a turn compares that checkpoint with the disk now, asks (through the editor side) with
+the plan of what would change, and carries it out: the disk first, then the open buffers, merged
+so their unsaved edits are kept. Checkpoints outlive the sidecar, so a turn of an earlier run can
+be undone too (the session of the workspace's last turn is remembered per root).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from acp_editor.review.disk_text import decode, read_text
+from acp_editor.services.checkpoints import CheckpointError
+
+if TYPE_CHECKING:
+    from acp_editor.review.turns import TurnWatch
+
+
+@dataclass(frozen=True)
+class Restore:
+    """One file of a restore: its text before the turn (None: it did not exist) and now."""
+
+    path: Path
+    before: str | None
+    now: str | None
+
+
+class TurnUndo:
+    """Undo for the turns one ``TurnWatch`` checkpoints (its stores, its turn numbers)."""
+
+    def __init__(self, watch: TurnWatch) -> None:
+        self.watch = watch
+
+    async def undoable(self, current: str | None, roots: Sequence[str]) -> str:
+        """The session a turn is undone in when the editor names none: ``current`` when it has
+        a checkpointed turn, else the session of the last turn checkpointed in ``roots`` (after a
+        restart: the session of the run before, whose checkpoints outlive it)."""
+        if current is not None and await self.watch.last_turn(current, roots):
+            return current
+        last = await self.watch.last_session(roots)
+        if last is None:
+            raise CheckpointError("no turn of this session has a checkpoint yet")
+        return last
+
+    async def plan(
+        self, session_id: str, number: int | None, roots: Sequence[str]
+    ) -> tuple[int, list[Restore]]:
+        """What putting every file of the roots back as before turn ``number`` (None: the
+        session's last) would change."""
+        if number is None:
+            number = await self.watch.last_turn(session_id, roots)
+            if number < 1:
+                raise CheckpointError("no turn of this session has a checkpoint yet")
+        return number, await self._plan(session_id, number, roots)
+
+    async def _plan(self, session_id: str, number: int, roots: Sequence[str]) -> list[Restore]:
+        if self.watch.running(session_id):
+            raise CheckpointError("a turn is running: cancel it or wait for it to end first")
+        plan: list[Restore] = []
+        found = False
+        for raw in dict.fromkeys(roots):
+            root = await asyncio.to_thread(Path(raw).resolve)
+            store = self.watch.store(root)
+            base = await store.named(self.watch.turn_name(session_id, number))
+            if base is None:
+                continue  # a root the turn did not have (a folder added since)
+            found = True
+            now = await store.snapshot()
+            for change in await store.changes(base, now):
+                raw_before = await store.read(base, change.path)
+                before = decode(raw_before) if raw_before is not None else None
+                if raw_before is not None and before is None:
+                    continue  # not text: left as it is
+                plan.append(Restore(change.path, before, await read_text(change.path)))
+        if not found:
+            raise CheckpointError(f"there is no checkpoint before turn {number}")
+        return plan
+
+    async def restore(self, plan: list[Restore]) -> None:
+        """Carry out a plan: the disk first, then whatever holds the files open (merged, so
+        unsaved edits in them are kept)."""
+        documents = self.watch.documents
+        for step in plan:
+            await asyncio.to_thread(_put, step.path, step.before)
+            self.watch.written(step.path, step.before)
+            await documents.disk_changed(step.path, step.now, step.before)
+
+
+def _put(path: Path, text: str | None) -> None:
+    """Put a file back (or away) at once: a reader never sees it half written."""
+    if text is None:
+        path.unlink(missing_ok=True)
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.acp-restore-{os.getpid()}")
+    tmp.write_bytes(text.encode("utf-8"))
+    with contextlib.suppress(OSError):
+        os.chmod(tmp, stat.S_IMODE(path.stat().st_mode))  # the file keeps its mode
+    os.replace(tmp, path)
