@@ -8,33 +8,28 @@ git repository. ``.gitignore`` files are honoured (and the repository's ``.git/i
 files over ``SIZE_LIMIT`` are left out, and the index keeps each file's stat data, so a checkpoint
 after a few changes only reads the files that changed.
 
-The first checkpoint of a repository's top folder starts from the repository's own index: a copy
-of it, and the repository's object store borrowed (``objects/info/alternates``) for the blobs it
-names, so only files that differ from that index are read and hashed, and the first checkpoint of
-a 100,000-file repository costs about what ``git status`` costs there instead of hashing every
-file. Not done where the repository's blobs may differ from the files' bytes (clean filters such
-as Git LFS, end-of-line conversion), nor for index formats a private copy cannot use (split or
-sparse indexes, worktrees), nor while a merge is unfinished: then every file is hashed as for a
-folder that is not a repository. The borrowed blobs stay the repository's: a checkpoint of a file
-whose blob the repository later prunes (content that was only ever staged, then dropped, and
-garbage-collected) can no longer be read back, and says so.
+The first checkpoint of a repository's top folder starts from the repository's own index
+(``services.repository_index``), so it costs about what ``git status`` costs there instead of
+hashing every file. The borrowed blobs stay the repository's: a checkpoint of a file whose blob
+the repository later prunes (content that was only ever staged, then dropped, and
+garbage-collected) can no longer be read back, and says so. Many new files are packed at once
+(``services.blob_pack``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
-import re
 import shutil
 import stat
-import subprocess
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from acp_editor.log import get_logger
+from acp_editor.services.blob_pack import KEEP_HEAP, PACKED_FROM, prepack
+from acp_editor.services.repository_index import borrow_index, give_back
 from acp_editor.storage import per_root
 
 log = get_logger("services.checkpoints")
@@ -57,23 +52,6 @@ _CONFIG = """[core]
 """
 """Our store's settings. A split index: a checkpoint after a few changes writes those entries
 (tens of KB), not the whole index again (8 MB at 100,000 files)."""
-PACKED_FROM = 64
-"""A checkpoint storing this many files or more writes their blobs into one pack, not a file
-each (20,000 new files: 5.2 s of creating loose objects on this machine). Fewer stay loose: a
-pack per turn slowed every lookup down over 300 turns. The pack is written ahead by ``git
-fast-import`` (``_prepack``), after which ``update-index`` finds every blob stored; taking every
-file as "big" for that run instead (``core.bigFileThreshold=1``, what is left when fast-import
-fails) streams each file through zlib set up anew: 20,000 changed files, an ``update-index``
-of 0.6-1.3 s against 0.16-0.23 s of fast-import and 0.13 s of update-index."""
-
-_KEEP_HEAP = "glibc.malloc.trim_threshold=67108864"
-"""For our git runs (``GLIBC_TUNABLES``; other C libraries ignore it): give freed memory back to
-the system only past 64 MB. Packing sets up zlib (about 300 KB) for each blob and frees it
-again; by default glibc hands that back at once and takes it again for the next blob (four
-``brk`` a file, and fresh pages to fault in). 20,000 changed files: a packed ``update-index``
-2.3-2.5 s -> 0.6-1.3 s, ``fast-import`` 0.94 s -> 0.09 s on this machine. A git run is
-short-lived: what it keeps is gone when it exits."""
-
 _BYTES_AS_THEY_ARE = b"* -text !eol -crlf -filter -ident -working-tree-encoding\n"
 """Our store's ``info/attributes`` (above every ``.gitattributes``): a checkpoint keeps a file's
 bytes, never a normalized copy (``text=auto`` would have put a CRLF file back with LF)."""
@@ -129,7 +107,7 @@ class CheckpointStore:
             LC_ALL="C",
         )
         tunables = env.get("GLIBC_TUNABLES")
-        env["GLIBC_TUNABLES"] = f"{tunables}:{_KEEP_HEAP}" if tunables else _KEEP_HEAP
+        env["GLIBC_TUNABLES"] = f"{tunables}:{KEEP_HEAP}" if tunables else KEEP_HEAP
         return env
 
     async def _git(
@@ -208,7 +186,9 @@ class CheckpointStore:
             update, drop, files = await asyncio.to_thread(self._sort, listed)
             if update:
                 many = len(files) >= PACKED_FROM
-                packed = many and await asyncio.to_thread(self._prepack, files)
+                packed = many and await asyncio.to_thread(
+                    prepack, self.root, files, self.size_limit, self._env()
+                )
                 # Packed ahead, update-index finds each blob stored (it still reads and stats
                 # every file itself); if fast-import failed, every file "big": a pack all the same.
                 big = ["-c", "core.bigFileThreshold=1"] if many and not packed else []
@@ -258,37 +238,13 @@ class CheckpointStore:
 
     async def _seed(self) -> None:
         """Start from the repository's own index (see the module docstring), when it is safe."""
-        index, alternates = self.store / "acp-index", self.store / "objects" / "info" / "alternates"
-        why = await asyncio.to_thread(_not_seedable, self.root)
-        if why is None:
-            try:
-                await asyncio.to_thread(_borrow, self.root / ".git", index, alternates)
-                why = await self._unusable_copy()
-            except (OSError, CheckpointError) as exc:
-                why = str(exc)
+        try:
+            why = await borrow_index(self.root, self.store, self._git)
+        except (OSError, CheckpointError) as exc:
+            why = str(exc)
         if why is not None:
             log.info("the first checkpoint of %s reads every file: %s", self.root, why)
-            index.unlink(missing_ok=True)
-            if not any(True for _ in (self.store / "refs" / "acp").rglob("*")):
-                alternates.unlink(missing_ok=True)  # nothing kept may need what it lent
-
-    async def _unusable_copy(self) -> str | None:
-        """Why the copied index cannot be used as it is (after dropping submodule entries), or
-        None. A file the copy names that is not on disk is simply found deleted."""
-        if await self._git("ls-files", "-u", "-z"):
-            return "the repository has unmerged paths (a merge is in progress)"
-        if (self.root / ".gitmodules").exists():  # submodules are not checkpointed
-            staged = await self._git("ls-files", "-s", "-z")
-            links = [e.split(b"\t", 1)[1] for e in staged.split(b"\0") if e.startswith(b"160000 ")]
-            if links:
-                gone = b"".join(p + b"\0" for p in links)
-                await self._git("update-index", "--force-remove", "-z", "--stdin", stdin=gone)
-        for raw in (await self._git("ls-files", "-z", "--", ":(glob)**/.gitattributes")).split(
-            b"\0"
-        ):
-            if raw and _converts(self.root / os.fsdecode(raw)):
-                return f"{os.fsdecode(raw)} converts files (filters or end of lines)"
-        return None
+            await asyncio.to_thread(give_back, self.store)
 
     def _sort(self, listed: bytes) -> tuple[bytes, bytes, list[bytes]]:
         """Paths to add or remove, paths to drop although they exist (too large, or no longer a
@@ -311,44 +267,6 @@ class CheckpointStore:
             else:
                 (update if stat.S_ISLNK(info.st_mode) else drop).append(raw)
         return b"".join(p + b"\0" for p in update), b"".join(p + b"\0" for p in drop), files
-
-    def _prepack(self, files: list[bytes]) -> bool:
-        """Write the blobs of ``files`` into one pack, as they are now (``git fast-import``, fed
-        from here), so that ``update-index`` finds each one already stored. Only a head start:
-        update-index still reads, hashes and stats every file itself, and a file that changed
-        in between is stored by it as well. False: fast-import failed."""
-        root = os.fsencode(self.root) + b"/"
-        args = ["git", "-c", f"fastimport.unpackLimit={PACKED_FROM - 1}", "fast-import"]
-        try:
-            proc = subprocess.Popen(
-                [*args, "--quiet", "--depth=0"],  # no deltas: as the packed update-index
-                stdin=subprocess.PIPE,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-                cwd=self.root,
-                env=self._env(),
-            )
-        except OSError as exc:
-            log.info("could not start git fast-import: %s", exc)
-            return False
-        assert proc.stdin is not None and proc.stderr is not None
-        try:
-            for raw in files:
-                data = _read_plain(root + raw, self.size_limit)
-                if data is not None:
-                    proc.stdin.write(b"blob\ndata %d\n" % len(data))
-                    proc.stdin.write(data)
-                    proc.stdin.write(b"\n")
-            proc.stdin.close()
-        except OSError:  # it stopped reading (it says why below)
-            with contextlib.suppress(OSError):
-                proc.stdin.close()
-        with proc.stderr:
-            err = proc.stderr.read()
-        if proc.wait() != 0:
-            log.info("git fast-import failed: %s", err.decode(errors="replace").strip())
-            return False
-        return True
 
     def started(self) -> bool:
         """Whether a first checkpoint was taken (the next ones read only what changed)."""
@@ -471,84 +389,6 @@ async def _feed(stdin: asyncio.StreamWriter, lines: str) -> None:
         stdin.close()
     except (BrokenPipeError, ConnectionResetError):
         pass
-
-
-_CONVERTING = frozenset({"text", "eol", "crlf", "filter", "ident", "working-tree-encoding"})
-"""Attributes under which the blob git stores may differ from the file's bytes."""
-
-
-def _converts(attributes: Path) -> bool:
-    """Whether a gitattributes file sets an attribute that converts content (conservatively:
-    any line, a macro's too; unsetting one (``-text``) converts nothing)."""
-    try:
-        text = attributes.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        return False
-    for line in text.splitlines():
-        tokens = line.split()
-        if not tokens or tokens[0].startswith("#"):
-            continue
-        for token in tokens[1:]:
-            if token[:1] not in "-!" and re.split("=", token, maxsplit=1)[0] in _CONVERTING:
-                return True
-    return False
-
-
-def _not_seedable(root: Path) -> str | None:
-    """Why the repository at ``root`` (if any) cannot lend its index, or None."""
-    git = root / ".git"
-    if not git.is_dir() or not (git / "index").is_file():
-        return "no repository index at the folder's top"
-    if (git / "info" / "sparse-checkout").exists() or any(git.glob("sharedindex.*")):
-        return "a sparse or split index"
-    home = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
-    for attributes in (git / "info" / "attributes", home / "git" / "attributes"):
-        if _converts(attributes):
-            return f"{attributes} converts files"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    asked = ["git", "config", "--get-regexp", r"^core\.(autocrlf|attributesfile)$"]
-    try:  # as the user's git sees it: their own and global settings
-        said = subprocess.run(asked, cwd=root, env=env, capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"git config: {exc}"
-    for line in said.stdout.splitlines():
-        name, _, value = line.partition(" ")
-        if name == "core.autocrlf" and value.lower() in ("true", "input"):
-            return "core.autocrlf converts end of lines"
-        if name == "core.attributesfile" and _converts(Path(os.path.expanduser(value))):
-            return f"{value} converts files"
-    return None
-
-
-def _borrow(git: Path, index: Path, alternates: Path) -> None:
-    """Our index starts as a copy of the repository's (its stat data with it, and its time, so
-    git's check for entries written in the same instant as the index still holds); the blobs it
-    names are read from the repository's object store."""
-    alternates.parent.mkdir(parents=True, exist_ok=True)
-    alternates.write_text(f"{(git / 'objects').resolve()}\n", encoding="utf-8")
-    shutil.copy2(git / "index", index)
-
-
-def _read_plain(path: bytes, limit: int) -> bytes | None:
-    """The bytes of a plain file of at most ``limit`` bytes; None for anything else (gone, a
-    symlink, a FIFO: opened without waiting for a writer, then left alone)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
-        return None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-            return None
-        parts = [os.read(fd, info.st_size + 1)]  # one read for a file that keeps its size
-        while parts[-1] and sum(map(len, parts)) <= limit:
-            parts.append(os.read(fd, 1 << 20))
-        data = b"".join(parts)
-        return data if len(data) <= limit else None
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 def _write_if_changed(path: Path, data: bytes) -> None:

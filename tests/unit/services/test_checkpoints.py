@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from acp_editor.services import checkpoints as checkpoints_module
+from acp_editor.services import blob_pack
 from acp_editor.services.checkpoints import (
     EMPTY_TREE,
     PACKED_FROM,
@@ -398,12 +398,12 @@ async def test_a_file_that_changes_after_it_was_packed_is_taken_as_it_is(
     checkpoints = store(root)
     await checkpoints.snapshot()
     files = many_files(root)
-    read = checkpoints_module._read_plain
+    read = blob_pack.read_plain
 
     def earlier(path: bytes, limit: int) -> bytes | None:
         return b"what it held a moment ago\n" if path.endswith(b"/f7.js") else read(path, limit)
 
-    monkeypatch.setattr(checkpoints_module, "_read_plain", earlier)
+    monkeypatch.setattr(blob_pack, "read_plain", earlier)
     tree = await checkpoints.snapshot()
     assert await checkpoints.read(tree, files[7]) == b"export const n = 7;\n"
 
@@ -429,16 +429,3 @@ async def test_many_files_are_still_packed_when_fast_import_fails(
     assert await checkpoints.read(second, files[3]) == b"export const n = 3;\n"
     assert len(list((checkpoints.store / "objects" / "pack").glob("*.pack"))) == 1
     assert loose_objects(checkpoints) - loose <= 2
-
-
-def test_only_a_plain_file_is_read_ahead(root: Path) -> None:
-    """A path that became a FIFO or a symlink since it was listed is left to update-index (a
-    FIFO is opened without waiting for a writer)."""
-    os.mkfifo(root / "fifo")
-    (root / "link").symlink_to("README.md")
-    plain = checkpoints_module._read_plain
-    assert plain(os.fsencode(root / "fifo"), 100) is None
-    assert plain(os.fsencode(root / "link"), 100) is None
-    assert plain(os.fsencode(root / "gone"), 100) is None
-    assert plain(os.fsencode(root / "README.md"), 100) == b"# hi\n"
-    assert plain(os.fsencode(root / "README.md"), 4) is None  # grew past the limit

@@ -1,0 +1,123 @@
+"""The first checkpoint of a repository's top folder starts from the repository's own index.
+
+A copy of the user's index (its stat data with it) and the repository's object store borrowed
+(``objects/info/alternates``) for the blobs it names: only files that differ from that index are
+then read and hashed, so the first checkpoint of a 100,000-file repository costs about what
+``git status`` costs there. Not done where the repository's blobs may differ from the files'
+bytes (clean filters such as Git LFS, end-of-line conversion), for index formats a private copy
+cannot use (split or sparse indexes, worktrees), nor while a merge is unfinished: the store
+(``services.checkpoints``) then hashes every file, as in a folder that is not a repository.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import subprocess
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+GitRun = Callable[..., Awaitable[bytes]]
+"""A git run against the checkpoint store (its arguments, ``stdin=`` bytes): its stdout."""
+
+
+async def borrow_index(root: Path, store: Path, git: GitRun) -> str | None:
+    """Start ``store``'s index from the repository's own (see the module docstring): None when
+    that is done and safe, else why not (then ``give_back``). Raises what ``git`` raises, and
+    ``OSError``."""
+    why = await asyncio.to_thread(_not_seedable, root)
+    if why is None:
+        await asyncio.to_thread(_borrow, root / ".git", _index(store), _alternates(store))
+        why = await _unusable_copy(root, git)
+    return why
+
+
+def give_back(store: Path) -> None:
+    """Undo a borrowing that cannot be used: no index (every file is read and hashed), and no
+    borrowed objects unless a checkpoint kept already may need them."""
+    _index(store).unlink(missing_ok=True)
+    if not any(True for _ in (store / "refs" / "acp").rglob("*")):
+        _alternates(store).unlink(missing_ok=True)
+
+
+def _index(store: Path) -> Path:
+    return store / "acp-index"
+
+
+def _alternates(store: Path) -> Path:
+    return store / "objects" / "info" / "alternates"
+
+
+async def _unusable_copy(root: Path, git: GitRun) -> str | None:
+    """Why the copied index cannot be used as it is (after dropping submodule entries), or
+    None. A file the copy names that is not on disk is simply found deleted."""
+    if await git("ls-files", "-u", "-z"):
+        return "the repository has unmerged paths (a merge is in progress)"
+    if (root / ".gitmodules").exists():  # submodules are not checkpointed
+        staged = await git("ls-files", "-s", "-z")
+        links = [e.split(b"\t", 1)[1] for e in staged.split(b"\0") if e.startswith(b"160000 ")]
+        if links:
+            gone = b"".join(p + b"\0" for p in links)
+            await git("update-index", "--force-remove", "-z", "--stdin", stdin=gone)
+    for raw in (await git("ls-files", "-z", "--", ":(glob)**/.gitattributes")).split(b"\0"):
+        if raw and _converts(root / os.fsdecode(raw)):
+            return f"{os.fsdecode(raw)} converts files (filters or end of lines)"
+    return None
+
+
+_CONVERTING = frozenset({"text", "eol", "crlf", "filter", "ident", "working-tree-encoding"})
+"""Attributes under which the blob git stores may differ from the file's bytes."""
+
+
+def _converts(attributes: Path) -> bool:
+    """Whether a gitattributes file sets an attribute that converts content (conservatively:
+    any line, a macro's too; unsetting one (``-text``) converts nothing)."""
+    try:
+        text = attributes.read_text(encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        return False
+    for line in text.splitlines():
+        tokens = line.split()
+        if not tokens or tokens[0].startswith("#"):
+            continue
+        for token in tokens[1:]:
+            if token[:1] not in "-!" and re.split("=", token, maxsplit=1)[0] in _CONVERTING:
+                return True
+    return False
+
+
+def _not_seedable(root: Path) -> str | None:
+    """Why the repository at ``root`` (if any) cannot lend its index, or None."""
+    git = root / ".git"
+    if not git.is_dir() or not (git / "index").is_file():
+        return "no repository index at the folder's top"
+    if (git / "info" / "sparse-checkout").exists() or any(git.glob("sharedindex.*")):
+        return "a sparse or split index"
+    home = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    for attributes in (git / "info" / "attributes", home / "git" / "attributes"):
+        if _converts(attributes):
+            return f"{attributes} converts files"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    asked = ["git", "config", "--get-regexp", r"^core\.(autocrlf|attributesfile)$"]
+    try:  # as the user's git sees it: their own and global settings
+        said = subprocess.run(asked, cwd=root, env=env, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"git config: {exc}"
+    for line in said.stdout.splitlines():
+        name, _, value = line.partition(" ")
+        if name == "core.autocrlf" and value.lower() in ("true", "input"):
+            return "core.autocrlf converts end of lines"
+        if name == "core.attributesfile" and _converts(Path(os.path.expanduser(value))):
+            return f"{value} converts files"
+    return None
+
+
+def _borrow(git: Path, index: Path, alternates: Path) -> None:
+    """Our index starts as a copy of the repository's (its stat data with it, and its time, so
+    git's check for entries written in the same instant as the index still holds); the blobs it
+    names are read from the repository's object store."""
+    alternates.parent.mkdir(parents=True, exist_ok=True)
+    alternates.write_text(f"{(git / 'objects').resolve()}\n", encoding="utf-8")
+    shutil.copy2(git / "index", index)

@@ -1,0 +1,64 @@
+"""Borrowing a repository's index for a first checkpoint, and when not to (through the store:
+tests/unit/services/test_checkpoints.py)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from acp_editor.services.repository_index import borrow_index, give_back
+
+
+@pytest.fixture
+def repository(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / ".git" / "info").mkdir(exist_ok=True)
+    (root / "a.txt").write_text("a\n")
+    subprocess.run(["git", "-C", str(root), "add", "a.txt"], check=True)
+    return root
+
+
+async def never(*args: str, stdin: bytes | None = None) -> bytes:
+    raise AssertionError(f"no git run expected: {args}")
+
+
+async def test_a_folder_without_a_repository_lends_nothing(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    why = await borrow_index(tmp_path, store, never)
+    assert why == "no repository index at the folder's top"
+    assert not (store / "acp-index").exists()
+
+
+@pytest.mark.parametrize(
+    ("attributes", "converts"),
+    [("*.bin -text\n", False), ("# *.txt text\n", False), ("*.txt text eol=lf\n", True)],
+)
+async def test_attributes_that_convert_content_refuse_the_borrowing(
+    repository: Path, attributes: str, converts: bool
+) -> None:
+    (repository / ".git" / "info" / "attributes").write_text(attributes)
+
+    async def git(*args: str, stdin: bytes | None = None) -> bytes:
+        return b""  # a repository with nothing to drop and no .gitattributes files
+
+    why = await borrow_index(repository, repository.parent / "store", git)
+    assert (why is not None and "converts files" in why) == converts
+
+
+def test_giving_back_keeps_what_kept_checkpoints_may_need(tmp_path: Path) -> None:
+    store = tmp_path / "store"
+    (store / "objects" / "info").mkdir(parents=True)
+    (store / "acp-index").write_bytes(b"index")
+    (store / "objects" / "info" / "alternates").write_text("/elsewhere\n")
+    (store / "refs" / "acp" / "s1").mkdir(parents=True)
+    (store / "refs" / "acp" / "s1" / "turn-1").write_text("tree\n")
+    give_back(store)
+    assert not (store / "acp-index").exists()
+    assert (store / "objects" / "info" / "alternates").exists()  # a kept turn may need it
+    (store / "refs" / "acp" / "s1" / "turn-1").unlink()
+    (store / "refs" / "acp" / "s1").rmdir()
+    give_back(store)
+    assert not (store / "objects" / "info" / "alternates").exists()
