@@ -170,7 +170,6 @@ NO_TEST_FILE = {
     "demo_agent/v2.py": DEMO_AGENT,
     "editor/agent_port.py": "AgentSide and AgentSlot: through every editor test's rig (assemble())",
     "editor/buffers/conflicts.py": "through editor/buffers/test_source_agent_writes.py",
-    "editor/buffers/review.py": "through editor/handlers/test_review_handlers.py (assemble())",
     "editor/buffers/review_groups.py": f"bulk changes in the editor: {E2E_LSP}/test_lsp_bulk.py",
     "editor/lsp/channel.py": f"EditorChannel over pygls: faked in unit tests, real in {E2E_LSP}",
     "editor/lsp/features.py": "what the editor declared: through the e2e_lsp tests' real clients",
