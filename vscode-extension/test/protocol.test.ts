@@ -11,7 +11,16 @@ import { DEFAULTS } from "../src/core/settings";
 import { REPO, ROOT } from "./helpers";
 
 const doc = fs.readFileSync(path.join(REPO, "docs", "protocol.md"), "utf8");
-const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8"));
+/** The parts of package.json these tests read. */
+interface Package {
+  contributes: {
+    commands: { command: string }[];
+    views: Record<string, { id: string }[]>;
+    configuration: { properties: Record<string, { default: unknown }> };
+    walkthroughs: { steps: { media: { markdown: string }; completionEvents: string[] }[] }[];
+  };
+}
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")) as Package;
 
 function section(name: string): string {
   const m = new RegExp(`<!-- ${name} -->([\\s\\S]*?)<!-- /${name} -->`).exec(doc);
@@ -30,9 +39,16 @@ function docMessages(): Map<string, { direction: string; kind: string }> {
   return found;
 }
 
-const upperSnake = (method: string): string => method.replace(/^acp\//, "").replace(/([A-Z])/g, "_$1").toUpperCase();
+const upperSnake = (method: string): string =>
+  method
+    .replace(/^acp\//, "")
+    .replace(/([A-Z])/g, "_$1")
+    .toUpperCase();
 
-const typed = Object.entries(P).filter(([, v]) => v instanceof RequestType || v instanceof NotificationType) as [string, RequestType<unknown, unknown, unknown> | NotificationType<unknown>][];
+const typed = Object.entries(P).filter(([, v]) => v instanceof RequestType || v instanceof NotificationType) as [
+  string,
+  RequestType<unknown, unknown, unknown> | NotificationType<unknown>,
+][];
 
 test("every documented message is in the table with its direction and kind, and back", () => {
   assert.deepEqual(new Map(Object.entries(P.MESSAGES)), docMessages());
@@ -54,30 +70,40 @@ test("features and zero-plugin commands are the document's, in its order", () =>
 });
 
 test("the extension's commands are exactly package.json's contributed commands", () => {
-  const contributed = (pkg.contributes.commands as { command: string }[]).map((c) => c.command).sort();
+  const contributed = pkg.contributes.commands.map((c) => c.command).sort();
   assert.deepEqual(Object.values(P.COMMANDS).sort(), contributed);
 });
 
 test("the chat view id is the one package.json contributes", () => {
-  const views = Object.values(pkg.contributes.views as Record<string, { id: string }[]>).flat().map((v) => v.id);
+  const views = Object.values(pkg.contributes.views)
+    .flat()
+    .map((v) => v.id);
   assert.ok(views.includes(P.CHAT_VIEW));
 });
 
 test("package.json declares every setting the settings reader knows, and no other", () => {
-  const declared = Object.keys(pkg.contributes.configuration.properties as object).sort();
-  assert.deepEqual(declared, Object.keys(DEFAULTS).map((k) => `acp-editor.${k}`).sort());
+  const declared = Object.keys(pkg.contributes.configuration.properties).sort();
+  assert.deepEqual(
+    declared,
+    Object.keys(DEFAULTS)
+      .map((k) => `acp-editor.${k}`)
+      .sort(),
+  );
   for (const [key, value] of Object.entries(DEFAULTS)) {
-    assert.deepEqual(pkg.contributes.configuration.properties[`acp-editor.${key}`].default, value, key);
+    assert.deepEqual(pkg.contributes.configuration.properties[`acp-editor.${key}`]?.default, value, key);
   }
 });
 
 test("the walkthrough's pages are in the .vsix and its steps complete on real commands", () => {
-  const commands = new Set((pkg.contributes.commands as { command: string }[]).map((c) => c.command));
+  const commands = new Set(pkg.contributes.commands.map((c) => c.command));
   const shipped = fs.readFileSync(path.join(ROOT, ".vscodeignore"), "utf8");
-  for (const walk of pkg.contributes.walkthroughs as { steps: { media: { markdown: string }; completionEvents: string[] }[] }[]) {
+  for (const walk of pkg.contributes.walkthroughs) {
     for (const step of walk.steps) {
       assert.ok(fs.existsSync(path.join(ROOT, step.media.markdown)), step.media.markdown);
-      assert.ok(shipped.includes("!media/walkthrough/**") && step.media.markdown.startsWith("media/walkthrough/"), step.media.markdown);
+      assert.ok(
+        shipped.includes("!media/walkthrough/**") && step.media.markdown.startsWith("media/walkthrough/"),
+        step.media.markdown,
+      );
       for (const event of step.completionEvents.filter((e) => e.startsWith("onCommand:"))) {
         assert.ok(commands.has(event.slice("onCommand:".length)), event);
       }

@@ -10,6 +10,13 @@ import type { SessionSnapshot } from "../src/wire";
 import { REPO } from "./helpers";
 
 const FIXTURES = path.join(REPO, "tests", "fixtures", "reducer");
+/** One recording of scripts/reducer_fixtures.py. */
+interface Fixture {
+  sessionId: string;
+  protocolVersion: number;
+  changes: unknown[];
+  snapshot: SessionSnapshot;
+}
 const fixtures = fs.readdirSync(FIXTURES).filter((f) => f.endsWith(".json"));
 
 test("there are recorded fixtures to replay", () => {
@@ -18,7 +25,7 @@ test("there are recorded fixtures to replay", () => {
 
 for (const name of fixtures) {
   test(`replaying ${name} from an empty snapshot gives the server's snapshot`, () => {
-    const f = JSON.parse(fs.readFileSync(path.join(FIXTURES, name), "utf8"));
+    const f = JSON.parse(fs.readFileSync(path.join(FIXTURES, name), "utf8")) as Fixture;
     const mirror = emptySnapshot(f.sessionId, f.protocolVersion);
     applyChanges(mirror, f.changes);
     assert.deepEqual(mirror, f.snapshot);
@@ -50,7 +57,13 @@ test("plain text merges into plain text before it, nothing else merges", () => {
   appendBlock(content, text("d"));
   appendBlock(content, { type: "image", data: "" });
   appendBlock(content, text("e"));
-  assert.deepEqual(content, [text("ab"), { type: "text", text: "c", _meta: { x: 1 } }, text("d"), { type: "image", data: "" }, text("e")]);
+  assert.deepEqual(content, [
+    text("ab"),
+    { type: "text", text: "c", _meta: { x: 1 } },
+    text("d"),
+    { type: "image", data: "" },
+    text("e"),
+  ]);
 });
 
 test("message_chunk appends to its entry", () => {
@@ -62,8 +75,14 @@ test("message_chunk appends to its entry", () => {
 
 test("an entry at the wrong index, or a chunk for a missing or non-message entry, is a MirrorError", () => {
   const s = withMessage();
-  assert.throws(() => applyChange(s, { type: "entry", index: 0, entry: { kind: "toolCall", toolCallId: "c" } }), MirrorError);
-  assert.throws(() => applyChange(s, { type: "entry", index: 2, entry: { kind: "toolCall", toolCallId: "c" } }), MirrorError);
+  assert.throws(
+    () => applyChange(s, { type: "entry", index: 0, entry: { kind: "toolCall", toolCallId: "c" } }),
+    MirrorError,
+  );
+  assert.throws(
+    () => applyChange(s, { type: "entry", index: 2, entry: { kind: "toolCall", toolCallId: "c" } }),
+    MirrorError,
+  );
   assert.throws(() => applyChange(s, { type: "message_chunk", index: 5, content: text("x") }), MirrorError);
   applyChange(s, { type: "entry", index: 1, entry: { kind: "toolCall", toolCallId: "c" } });
   assert.throws(() => applyChange(s, { type: "message_chunk", index: 1, content: text("x") }), MirrorError);
