@@ -71,7 +71,7 @@ for action, desc in pairs({
   prev = "previous agent change",
 }) do
   vim.keymap.set("n", ("<Plug>(acp-editor-%s)"):format(action), function()
-    require("acp_editor.preview_keys").run((action:gsub("-", "_")))
+    require("acp_editor.review.keymaps").run((action:gsub("-", "_")))
   end, { desc = "acp-editor: " .. desc })
 end
 command("AcpTerminal", run("terminal"), {

@@ -1,7 +1,7 @@
 -- What each user command does (plugin/acp_editor.lua only declares them, loading this lazily).
 -- Every command works without an explicit setup(): it then runs setup({}) with the defaults.
 
-local state = require("acp_editor.state")
+local store = require("acp_editor.store")
 
 local M = {}
 
@@ -13,14 +13,14 @@ local function ensure()
   return acp.start() ~= nil
 end
 
-local function sessions()
-  return require("acp_editor.sessions")
+local function requests()
+  return require("acp_editor.session.requests")
 end
 
 local function report_error(what)
   return function(err)
     if err then
-      state.report(("acp-editor: %s failed: %s"):format(what, err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      store.report(("acp-editor: %s failed: %s"):format(what, err.message or vim.inspect(err)), vim.log.levels.ERROR)
     end
   end
 end
@@ -39,7 +39,7 @@ function M.prompt(o)
   local sel = o.range > 0 and { buf = vim.api.nvim_get_current_buf(), first = o.line1, last = o.line2 } or nil
   local function send(text)
     if text and vim.trim(text) ~= "" then
-      sessions().prompt(require("acp_editor.context").prompt(text, sel))
+      requests().prompt(require("acp_editor.chat.attachments").prompt(text, sel))
     end
   end
   if o.args ~= "" then
@@ -50,7 +50,7 @@ end
 
 function M.cancel()
   if ensure() then
-    sessions().cancel(report_error("cancel"))
+    requests().cancel(report_error("cancel"))
   end
 end
 
@@ -60,7 +60,7 @@ function M.follow(o)
   end
   local arg = o.args
   if arg ~= "" and arg ~= "on" and arg ~= "off" then
-    return state.report("acp-editor: :AcpFollow takes on, off or nothing (toggle)", vim.log.levels.ERROR)
+    return store.report("acp-editor: :AcpFollow takes on, off or nothing (toggle)", vim.log.levels.ERROR)
   end
   local enabled = nil -- no argument: toggle
   if arg ~= "" then
@@ -70,7 +70,7 @@ function M.follow(o)
 end
 
 local function modes()
-  local snap = state.current()
+  local snap = store.current()
   if snap and type(snap.modes) == "table" then
     return snap.modes.availableModes or {}
   end
@@ -90,11 +90,11 @@ function M.mode(o)
     return
   end
   if o.args ~= "" then
-    return sessions().set_mode(o.args, report_error("setting the mode"))
+    return requests().set_mode(o.args, report_error("setting the mode"))
   end
   local available = modes()
   if #available == 0 then
-    return state.report("acp-editor: the agent offers no modes (or no session yet: send a prompt first)")
+    return store.report("acp-editor: the agent offers no modes (or no session yet: send a prompt first)")
   end
   vim.ui.select(available, {
     prompt = "Agent mode:",
@@ -104,7 +104,7 @@ function M.mode(o)
     end,
   }, function(choice)
     if choice then
-      sessions().set_mode(choice.id, report_error("setting the mode"))
+      requests().set_mode(choice.id, report_error("setting the mode"))
     end
   end)
 end
@@ -117,7 +117,7 @@ end
 
 --- The last checkpointed turn of the current session (its user messages carry `turn`).
 local function last_turn()
-  local snap = state.current()
+  local snap = store.current()
   local last = nil
   for _, e in ipairs(snap and snap.entries or {}) do
     if e.kind == "message" and e.role == "user" and type(e.turn) == "number" then
@@ -146,15 +146,15 @@ function M.undo(o)
     if choice ~= undo then
       return
     end
-    local params = { turn = turn, sessionId = shown and state.current_session or nil }
+    local params = { turn = turn, sessionId = shown and store.current_session or nil }
     local method = require("acp_editor.protocol").method.RESTORE_CHECKPOINT
-    require("acp_editor.client").request(method, params, function(err, result)
+    require("acp_editor.sidecar.client").request(method, params, function(err, result)
       if err then
         return report_error("undoing the turn")(err)
       end
       local count = result and result.restored and #result.restored or 0
       local number = result and result.turn or turn
-      state.report(("acp-editor: turn %s undone, %d file(s) restored"):format(number, count))
+      store.report(("acp-editor: turn %s undone, %d file(s) restored"):format(number, count))
     end)
   end)
 end
@@ -169,7 +169,7 @@ function M.review(o)
   if o.args == "accept" or o.args == "reject" then
     return review.decide(o.args, { all = true })
   elseif o.args ~= "" then
-    return state.report("acp-editor: :AcpReview takes accept, reject or nothing", vim.log.levels.ERROR)
+    return store.report("acp-editor: :AcpReview takes accept, reject or nothing", vim.log.levels.ERROR)
   end
   review.to_quickfix(true)
 end
@@ -177,7 +177,7 @@ end
 --- :AcpReviewGroups: choose a pending group of a bulk change, then accept, reject or list it.
 function M.review_groups()
   if ensure() then
-    require("acp_editor.review_groups").pick()
+    require("acp_editor.review.groups").pick()
   end
 end
 
@@ -185,16 +185,16 @@ function M.sessions()
   if not ensure() then
     return
   end
-  if not sessions().can_list() then
-    return state.report("acp-editor: this agent cannot list its sessions", vim.log.levels.WARN)
+  if not requests().can_list() then
+    return store.report("acp-editor: this agent cannot list its sessions", vim.log.levels.WARN)
   end
-  sessions().list(function(err, result)
+  requests().list(function(err, result)
     if err then
       return report_error("listing sessions")(err)
     end
     local listed = result and result.sessions or {}
     if #listed == 0 then
-      return state.report("acp-editor: the agent has no earlier sessions")
+      return store.report("acp-editor: the agent has no earlier sessions")
     end
     vim.ui.select(listed, {
       prompt = "Load a session:",
@@ -204,7 +204,7 @@ function M.sessions()
       end,
     }, function(choice)
       if choice then
-        sessions().load(choice.sessionId)
+        requests().load(choice.sessionId)
       end
     end)
   end)
@@ -212,7 +212,7 @@ end
 
 function M.new_session()
   if ensure() then
-    sessions().new_session(report_error("starting a session"))
+    requests().new_session(report_error("starting a session"))
   end
 end
 
@@ -221,11 +221,11 @@ function M.delete_session()
   if not ensure() then
     return
   end
-  local sid = state.current_session
+  local sid = store.current_session
   if not sid then
-    return state.report("acp-editor: there is no session to delete", vim.log.levels.WARN)
-  elseif not sessions().can("delete") then
-    return state.report("acp-editor: this agent cannot delete sessions", vim.log.levels.WARN)
+    return store.report("acp-editor: there is no session to delete", vim.log.levels.WARN)
+  elseif not requests().can("delete") then
+    return store.report("acp-editor: this agent cannot delete sessions", vim.log.levels.WARN)
   end
   local keep, delete = "Keep the session", "Delete"
   vim.ui.select({ keep, delete }, {
@@ -235,11 +235,11 @@ function M.delete_session()
     kind = "acp_editor.delete_session",
   }, function(choice)
     if choice == delete then
-      sessions().delete(sid, function(err)
+      requests().delete(sid, function(err)
         if err then
           return report_error("deleting the session")(err)
         end
-        state.report(("acp-editor: session %s deleted"):format(sid))
+        store.report(("acp-editor: session %s deleted"):format(sid))
       end)
     end
   end)
@@ -249,14 +249,14 @@ end
 function M.fork()
   if not ensure() then
     return
-  elseif not sessions().can("fork") then
-    return state.report("acp-editor: this agent cannot fork sessions", vim.log.levels.WARN)
+  elseif not requests().can("fork") then
+    return store.report("acp-editor: this agent cannot fork sessions", vim.log.levels.WARN)
   end
-  sessions().fork(function(err, result)
+  requests().fork(function(err, result)
     if err then
       return report_error("forking the session")(err)
     end
-    state.report(("acp-editor: now in %s, a fork of the session"):format(result.sessionId))
+    store.report(("acp-editor: now in %s, a fork of the session"):format(result.sessionId))
   end)
 end
 
@@ -264,8 +264,8 @@ end
 function M.logout()
   if not ensure() then
     return
-  elseif not sessions().can_logout() then
-    return state.report("acp-editor: this agent cannot log out", vim.log.levels.WARN)
+  elseif not requests().can_logout() then
+    return store.report("acp-editor: this agent cannot log out", vim.log.levels.WARN)
   end
   local stay, out = "Stay logged in", "Log out"
   vim.ui.select({ stay, out }, {
@@ -273,11 +273,11 @@ function M.logout()
     kind = "acp_editor.logout",
   }, function(choice)
     if choice == out then
-      require("acp_editor.client").request(require("acp_editor.protocol").method.LOGOUT, {}, function(err)
+      require("acp_editor.sidecar.client").request(require("acp_editor.protocol").method.LOGOUT, {}, function(err)
         if err then
           return report_error("logging out")(err)
         end
-        state.report("acp-editor: logged out")
+        store.report("acp-editor: logged out")
       end)
     end
   end)
@@ -285,7 +285,7 @@ end
 
 function M.answer()
   if ensure() then
-    require("acp_editor.elicit").answer()
+    require("acp_editor.questions.elicit").answer()
   end
 end
 
@@ -303,7 +303,7 @@ end
 
 function M.diff()
   if ensure() then
-    require("acp_editor.preview_keys").diff()
+    require("acp_editor.review.keymaps").diff()
   end
 end
 
@@ -325,7 +325,7 @@ function M.agents()
   if not acp.configured() then
     acp.setup({})
   end
-  local cfg = state.config
+  local cfg = store.config
   local cmd = vim.list_extend(vim.list_extend({}, cfg.server_cmd), { "agents", "--json" })
   vim.notify("acp-editor: reading the ACP registry...", vim.log.levels.INFO)
   cfg.system(cmd, { text = true }, function(result)
@@ -333,10 +333,10 @@ function M.agents()
       local ok, listing = pcall(vim.json.decode, result.stdout or "")
       if result.code ~= 0 or not ok or type(listing) ~= "table" then
         local why = vim.trim(result.stderr or "")
-        return state.report("acp-editor: the registry could not be read: " .. why, vim.log.levels.ERROR)
+        return store.report("acp-editor: the registry could not be read: " .. why, vim.log.levels.ERROR)
       end
       if listing.stale ~= vim.NIL and listing.stale then
-        state.report("acp-editor: " .. listing.stale, vim.log.levels.WARN)
+        store.report("acp-editor: " .. listing.stale, vim.log.levels.WARN)
       end
       vim.ui.select(listing.agents or {}, {
         prompt = "Agent from the ACP registry:",
@@ -351,7 +351,7 @@ function M.agents()
         cfg.registry_agent, cfg.default_agent = choice.id, nil
         acp.stop()
         acp.start()
-        state.report(("acp-editor: now running %s from the ACP registry"):format(choice.name))
+        store.report(("acp-editor: now running %s from the ACP registry"):format(choice.name))
       end)
     end)
   end)
@@ -359,13 +359,13 @@ end
 
 --- :AcpInstall [python]: build the private sidecar (what lazy.nvim's build step does).
 function M.install(o)
-  local install = require("acp_editor.install")
+  local install = require("acp_editor.sidecar.install")
   vim.notify("acp-editor: building the sidecar's environment (this takes a minute)...", vim.log.levels.INFO)
   local ok, message = install.run({ python = o.args ~= "" and o.args or nil })
   vim.notify("acp-editor: " .. message, ok and vim.log.levels.INFO or vim.log.levels.ERROR)
   if ok then
-    if state.config and state.config.server_cmd_default then
-      state.config.server_cmd = install.default_server_cmd() -- the next start uses it
+    if store.config and store.config.server_cmd_default then
+      store.config.server_cmd = install.default_server_cmd() -- the next start uses it
     end
   end
 end

@@ -60,7 +60,7 @@ local M = {}
 ---@return acp_editor.Config
 function M.defaults()
   return {
-    server_cmd = require("acp_editor.install").default_server_cmd(),
+    server_cmd = require("acp_editor.sidecar.install").default_server_cmd(),
     server_args = {},
     agents = {},
     default_agent = nil,

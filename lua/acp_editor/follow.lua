@@ -4,11 +4,13 @@
 -- the chat or prompt): a window already showing the file, else the window used last time, else
 -- another ordinary window (never the user's only one), else a new split made without entering
 -- it. When the current window shows the file, only the agent's mark is drawn there: the user's
--- cursor is theirs. The agent's cursor is an
--- extmark (sign + tag) in the target buffer, so it stays visible when the user scrolls away.
--- The server already rate-limits and orders the jumps; this module only draws them.
+-- cursor is theirs. The agent's cursor is an extmark (sign + tag) in the target buffer, so it
+-- stays visible when the user scrolls away. The server already rate-limits and orders the
+-- jumps; this module only draws them, and tells the server when the user turns following off.
 
-local state = require("acp_editor.state")
+local client = require("acp_editor.sidecar.client")
+local protocol = require("acp_editor.protocol")
+local store = require("acp_editor.store")
 
 local M = {
   ns = vim.api.nvim_create_namespace("acp_editor_follow"),
@@ -85,7 +87,7 @@ local function draw_mark(buf, line, reason)
     vim.api.nvim_buf_clear_namespace(M.mark.buf, M.ns, 0, -1)
   end
   M.mark = { buf = buf, line = line }
-  if not state.config.follow_mark then
+  if not store.config.follow_mark then
     return
   end
   vim.api.nvim_buf_set_extmark(buf, M.ns, line, 0, {
@@ -99,12 +101,12 @@ end
 
 --- acp/follow
 function M.on_follow(_, params)
-  if not state.follow or not params.uri then
+  if not store.follow or not params.uri then
     return
   end
   local ok, err = pcall(M.show, params)
   if not ok then
-    state.report("acp-editor: could not follow the agent: " .. tostring(err), vim.log.levels.WARN)
+    store.report("acp-editor: could not follow the agent: " .. tostring(err), vim.log.levels.WARN)
   end
 end
 
@@ -118,7 +120,7 @@ function M.show(params)
   local line = params.range and math.min(params.range.start.line, count - 1) or 0
   if win == current then -- the user's own window: the mark shows where, the cursor stays theirs
     draw_mark(buf, line, params.reason)
-    state.emit("follow", params)
+    store.emit("follow", params)
     return
   end
   if vim.api.nvim_win_get_buf(win) ~= buf then
@@ -138,7 +140,7 @@ function M.show(params)
   if vim.api.nvim_get_current_win() ~= current and vim.api.nvim_win_is_valid(current) then
     vim.api.nvim_set_current_win(current) -- belt and braces: nothing above should move focus
   end
-  state.emit("follow", params)
+  store.emit("follow", params)
 end
 
 --- Remove the agent's cursor (follow turned off, or the sidecar stopped: no agent is there).
@@ -152,14 +154,19 @@ end
 --- Turn follow-along on or off (nil: toggle), on the server too.
 function M.set(enabled)
   if enabled == nil then
-    enabled = not state.follow
+    enabled = not store.follow
   end
-  state.follow = enabled
+  store.follow = enabled
   if not enabled then
     M.clear()
   end
-  require("acp_editor.sessions").set_follow(enabled)
-  state.report(("acp-editor: follow %s"):format(enabled and "on" or "off"))
+  client.request(protocol.method.SET_FOLLOW, { enabled = enabled }, function(_, result)
+    if result then
+      store.follow = result.enabled -- the server's answer wins
+      store.emit("follow")
+    end
+  end)
+  store.report(("acp-editor: follow %s"):format(enabled and "on" or "off"))
 end
 
 return M

@@ -9,9 +9,9 @@ local M = {}
 local health = vim.health
 
 local function config()
-  local state = require("acp_editor.state")
-  if state.config then
-    return state.config, true
+  local store = require("acp_editor.store")
+  if store.config then
+    return store.config, true
   end
   return require("acp_editor.config").resolve({ autostart = false }), false
 end
@@ -27,7 +27,7 @@ end
 
 ---@param cfg acp_editor.Config
 local function check_sidecar(cfg)
-  local install = require("acp_editor.install")
+  local install = require("acp_editor.sidecar.install")
   local exe = cfg.server_cmd[1]
   if vim.fn.executable(exe) ~= 1 then
     local _, no_python = install.find_python()
@@ -80,8 +80,8 @@ local function check_agents(cfg)
 end
 
 local function check_running()
-  local state = require("acp_editor.state")
-  local client = require("acp_editor.client").get()
+  local store = require("acp_editor.store")
+  local client = require("acp_editor.sidecar.client").get()
   if not client then
     health.info("the sidecar is not running (it starts with the first :Acp command or prompt)")
     return
@@ -91,7 +91,7 @@ local function check_running()
   else
     health.warn("the sidecar is running but has not finished initializing")
   end
-  local agent = state.agent
+  local agent = store.agent
   if not agent then
     health.info("no agent status yet")
   elseif agent.state == "ready" then

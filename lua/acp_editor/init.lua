@@ -1,10 +1,12 @@
 -- acp-editor for Neovim: watch and steer an ACP coding agent, through the acp-editor sidecar.
 --
--- This module only wires: it resolves the options, connects the views to the state, and starts
--- the sidecar with Neovim's built-in LSP client. Everything else lives in a module named after
--- what it shows (chat, follow, preview, review, permissions, terminals). See :help acp_editor.
+-- This module only wires: it resolves the options, connects the views to the store, and starts
+-- the sidecar with Neovim's built-in LSP client. The rest lives in folders by room: sidecar/ (the
+-- link to the sidecar), session/ (session mirrors and the requests that drive them), chat/,
+-- review/ (the agent's changes in your buffers), questions/ (permission, sign-in and form
+-- questions); and beside them follow, terminals, editor_context and disk_sync. See :help acp_editor.
 
-local state = require("acp_editor.state")
+local store = require("acp_editor.store")
 
 local M = {}
 
@@ -38,25 +40,25 @@ local function highlights()
   end
 end
 
---- Connect the views to the state, once.
+--- Connect the views to the store, once.
 local function subscribe()
   if subscribed then
     return
   end
   subscribed = true
-  local permissions = require("acp_editor.permissions")
-  local preview = require("acp_editor.preview")
+  local permissions = require("acp_editor.questions.permissions")
+  local preview = require("acp_editor.review.preview")
   local review = require("acp_editor.review")
   require("acp_editor.chat").subscribe()
-  state.on("session", function(sid)
+  store.on("session", function(sid)
     permissions.sweep(sid)
     review.prune(sid)
   end)
-  state.on("review", preview.render_all)
-  state.on("review", review.refresh_quickfix)
-  state.on("stopped", function()
+  store.on("review", preview.render_all)
+  store.on("review", review.refresh_quickfix)
+  store.on("stopped", function()
     permissions.reset()
-    require("acp_editor.elicit").reset()
+    require("acp_editor.questions.elicit").reset()
     review.reset()
     preview.reset()
     require("acp_editor.follow").clear()
@@ -76,50 +78,50 @@ end
 --- `autostart = true`), never just because Neovim started.
 ---@param opts? table see :help acp_editor-options
 function M.setup(opts)
-  state.config = require("acp_editor.config").resolve(opts)
-  state.follow = state.config.follow
+  store.config = require("acp_editor.config").resolve(opts)
+  store.follow = store.config.follow
   highlights()
   subscribe()
-  if state.config.autostart then
+  if store.config.autostart then
     M.start()
   end
 end
 
 --- Whether setup() ran; commands call setup({}) themselves when it did not.
 function M.configured()
-  return state.config ~= nil
+  return store.config ~= nil
 end
 
 --- Start the sidecar (no-op when running).
 ---@param agent_name? string a key of `agents` (default: `default_agent`)
 ---@return integer? client_id
 function M.start(agent_name)
-  if not state.config then
+  if not store.config then
     M.setup({ autostart = false })
   end
-  local client = require("acp_editor.client")
-  local id, err = client.start(state.config, require("acp_editor.handlers").build(state.config), agent_name)
+  local client = require("acp_editor.sidecar.client")
+  local id, err = client.start(store.config, require("acp_editor.sidecar.handlers").build(store.config), agent_name)
   if not id then
-    state.report("acp-editor: " .. err, vim.log.levels.ERROR)
+    store.report("acp-editor: " .. err, vim.log.levels.ERROR)
   end
   return id
 end
 
 --- Stop the sidecar (and the agent with it).
 function M.stop(timeout_ms)
-  return require("acp_editor.client").stop(timeout_ms)
+  return require("acp_editor.sidecar.client").stop(timeout_ms)
 end
 
 --- Send a prompt (text or ACP content blocks); `callback(err, {sessionId, stopReason})` when
 --- the turn ends. `session_id` defaults to the current session.
 function M.prompt(prompt, callback, session_id)
   M.start()
-  return require("acp_editor.sessions").prompt(prompt, callback, session_id)
+  return require("acp_editor.session.requests").prompt(prompt, callback, session_id)
 end
 
 --- The plugin's state, read-only by convention (for statuslines and tests).
 function M.state()
-  return state
+  return store
 end
 
 return M

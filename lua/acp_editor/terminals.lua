@@ -5,7 +5,7 @@
 -- open until a newline comes. Windows whose cursor sat on the last line keep following the tail,
 -- like `tail -f`; a window the user scrolled up is left alone.
 
-local state = require("acp_editor.state")
+local store = require("acp_editor.store")
 
 ---@class acp_editor.Terminal
 ---@field id string
@@ -65,7 +65,7 @@ function M.on_output(_, params)
   local term = buffer_for(params)
   append(term.buf, params.data or "")
   M.latest = term.id
-  state.emit("terminal", term.id)
+  store.emit("terminal", term.id)
 end
 
 --- acp/terminalExit
@@ -79,7 +79,7 @@ function M.on_exit(_, params)
   end
   local last = vim.api.nvim_buf_get_lines(term.buf, -2, -1, false)[1]
   append(term.buf, (last == "" and "" or "\n") .. ("[%s]\n"):format(text))
-  state.emit("terminal", term.id)
+  store.emit("terminal", term.id)
 end
 
 --- The text a terminal has printed so far.
@@ -93,7 +93,7 @@ function M.open(id)
   id = (id and id ~= "") and id or M.latest
   local term = id and M.terminals[id]
   if not term then
-    state.report("acp-editor: the agent has not run a command yet")
+    store.report("acp-editor: the agent has not run a command yet")
     return nil
   end
   vim.cmd("botright split")

@@ -133,8 +133,8 @@ def test_range_prompt_sends_the_selected_lines_as_context(
     nv.setup()
     nv.edit(workspace / "hello.py")
     nv.lua("vim.cmd('4,5AcpPrompt explain this')")
-    nv.wait_until("vim.tbl_isempty(require('acp_editor.state').turns)", "the turn ends")
-    nv.wait_until("require('acp_editor.state').current_session", "a session")
+    nv.wait_until("vim.tbl_isempty(require('acp_editor.store').turns)", "the turn ends")
+    nv.wait_until("require('acp_editor.store').current_session", "a session")
 
     prompts = [
         m["params"]["prompt"] for m in nv.agent_received() if m.get("method") == "session/prompt"
@@ -154,7 +154,7 @@ def test_mode_is_chosen_with_vim_ui_select(nv: PluginEditor) -> None:
     nv.helper("answer_with", "Ask: Ask before changing anything")
     nv.lua("vim.cmd('AcpMode')")
     nv.wait_until(
-        "require('acp_editor.state').current().modes.currentModeId == 'ask'", "the mode changes"
+        "require('acp_editor.store').current().modes.currentModeId == 'ask'", "the mode changes"
     )
     (select,) = nv.selects()
     assert select["kind"] == "acp_editor.mode", select
@@ -169,7 +169,7 @@ def test_ctrl_c_cancels_the_turn_while_typing_in_the_prompt(nv: PluginEditor) ->
     assert current_window(nv)["name"] == "acp-editor://prompt"
     turn = nv.prompt_async("wait")  # a tool call that runs until cancelled
     running = (
-        "(function() local s = require('acp_editor.state').current(); if not s then return false"
+        "(function() local s = require('acp_editor.store').current(); if not s then return false"
         " end; for _, c in pairs(s.toolCalls) do if c.status == 'in_progress' then return true"
         " end end; return false end)()"
     )

@@ -16,6 +16,7 @@ from acp_editor.demo_agent.elicit import PAGE_URL
 from tests.nvim.plugin_driver import PluginEditor, plugin_editor
 
 NIL = None  # a dismissed question (vim.NIL on the Lua side)
+ELICIT = "require('acp_editor.questions.elicit')"  # its `pending` questions
 
 
 @pytest.fixture
@@ -37,7 +38,7 @@ def play(nv: PluginEditor, steps: list[dict[str, Any]]) -> None:
 def answer(nv: PluginEditor, prompt: str) -> dict[str, Any]:
     """Prompt, wait for the question to be announced, answer it with :AcpAnswer."""
     turn = nv.prompt_async(prompt)
-    nv.wait_until("#require('acp_editor.elicit').pending == 1", "the question to arrive")
+    nv.wait_until(f"#{ELICIT}.pending == 1", "the question to arrive")
     assert asked(nv) == [], "a question was shown before :AcpAnswer"
     assert any("(:AcpAnswer)" in note for note in nv.notes()), nv.notes()
     nv.lua("vim.cmd('AcpAnswer')")
@@ -109,7 +110,7 @@ def test_a_form_can_be_declined_or_dismissed(
     nv.setup()
     result = answer(nv, "ask-form")
     assert said in result["reply"], (asked(nv), nv.server_log())
-    assert nv.lua("return #require('acp_editor.elicit').pending") == 0
+    assert nv.lua(f"return #{ELICIT}.pending") == 0
 
 
 @pytest.mark.parametrize(
@@ -135,11 +136,11 @@ def test_cancelling_the_turn_withdraws_the_question(nv: PluginEditor) -> None:
     play(nv, [])
     nv.setup()
     turn = nv.prompt_async("ask-form")
-    nv.wait_until("#require('acp_editor.elicit').pending == 1", "the question to arrive")
-    learnt = nv.lua("return require('acp_editor.elicit').pending[1].request_id")
+    nv.wait_until(f"#{ELICIT}.pending == 1", "the question to arrive")
+    learnt = nv.lua(f"return {ELICIT}.pending[1].request_id")
     assert isinstance(learnt, str) and learnt, "the request's JSON-RPC id was learnt"
     nv.lua("vim.cmd('AcpCancel')")
     assert nv.wait_turn(turn)["stopReason"] == "cancelled"
-    nv.wait_until("#require('acp_editor.elicit').pending == 0", "the question is withdrawn")
+    nv.wait_until(f"#{ELICIT}.pending == 0", "the question is withdrawn")
     assert any("withdrew its question" in note for note in nv.notes()), nv.notes()
     assert asked(nv) == []  # never shown: nobody ran :AcpAnswer

@@ -111,7 +111,7 @@ def test_follow_can_be_turned_off_and_on(nv: PluginEditor, workspace: Path) -> N
     nv.edit(hello)
     nv.setup()
     nv.lua("vim.cmd('AcpFollow off')")
-    nv.wait_until("require('acp_editor.state').follow == false", "follow off")
+    nv.wait_until("require('acp_editor.store').follow == false", "follow off")
     nv.lua("vim.cmd('AcpChat')")
     nv.lua("vim.api.nvim_win_set_cursor(vim.fn.bufwinid(vim.fn.bufnr(...)), {5, 0})", str(hello))
 
@@ -121,7 +121,7 @@ def test_follow_can_be_turned_off_and_on(nv: PluginEditor, workspace: Path) -> N
     assert shown["cursor"] == [5, 0], "follow off: the cursor stays where the user left it"
 
     nv.lua("vim.cmd('AcpFollow')")  # toggle: back on
-    nv.wait_until("require('acp_editor.state').follow == true", "follow on")
+    nv.wait_until("require('acp_editor.store').follow == true", "follow on")
     nv.prompt("read")
     wait_for_cursor(nv, hello, 1)
     (shown,) = by_name(nv, hello)

@@ -94,10 +94,10 @@ def test_setup_starts_nothing_the_first_command_starts_the_sidecar(
         "require('acp_editor').setup(...)",
         {"server_cmd": nv.server_cmd, "root_dir": str(workspace), "agents": nv.agents},
     )
-    assert nv.lua("return require('acp_editor.client').get() == nil")
+    assert nv.lua("return require('acp_editor.sidecar.client').get() == nil")
     nv.nvim.command("AcpChat")
     assert nv.lua(
-        "return vim.wait(15000, function() local c = require('acp_editor.client').get();"
+        "return vim.wait(15000, function() local c = require('acp_editor.sidecar.client').get();"
         " return c ~= nil and c.initialized end, 20)"
     )
 
@@ -124,8 +124,8 @@ def test_command_output_fills_a_scratch_buffer(nv: PluginEditor, workspace: Path
 def test_sessions_are_listed_and_loaded(nv: PluginEditor) -> None:
     nv.setup()
     first = nv.prompt("hello")["sessionId"]
-    nv.lua("require('acp_editor.sessions').new_session()")
-    nv.wait_until(f"require('acp_editor.state').current_session ~= '{first}'", "a new session")
+    nv.lua("require('acp_editor.session.requests').new_session()")
+    nv.wait_until(f"require('acp_editor.store').current_session ~= '{first}'", "a new session")
     nv.lua(
         """
         local first = ...
@@ -140,22 +140,22 @@ def test_sessions_are_listed_and_loaded(nv: PluginEditor) -> None:
         """,
         first,
     )
-    nv.wait_until(f"require('acp_editor.state').current_session == '{first}'", "loaded")
+    nv.wait_until(f"require('acp_editor.store').current_session == '{first}'", "loaded")
     assert first in nv.lua("return _G.acp_plugin_test.listed")
     # The loaded session's history replays into the mirror (the demo agent resends it).
     nv.wait_until(
-        "#require('acp_editor.state').current().entries > 0", "the replayed history", 3000
+        "#require('acp_editor.store').current().entries > 0", "the replayed history", 3000
     )
     # Loading it again (it is open in the sidecar now) shows the conversation once, not twice.
     nv.lua(
-        "require('acp_editor.sessions').load(..., function(err)"
+        "require('acp_editor.session.requests').load(..., function(err)"
         " _G.acp_plugin_test.reloaded = err == nil end)",
         first,
     )
     nv.wait_until("_G.acp_plugin_test.reloaded", "loaded again")
     users = nv.lua(
         "return #vim.tbl_filter(function(e) return e.kind == 'message' and e.role == 'user'"
-        " end, require('acp_editor.state').current().entries)"
+        " end, require('acp_editor.store').current().entries)"
     )
     assert users == 1, "one copy of the conversation"
     nv.lua("vim.cmd('AcpChat')")
@@ -205,7 +205,7 @@ def test_the_login_method_is_chosen_with_vim_ui_select(nv: PluginEditor) -> None
 def test_without_a_new_enough_python_the_install_says_what_to_install(nv: PluginEditor) -> None:
     found = nv.lua(
         "vim.env.PATH = '/nonexistent';"
-        " local ok, message = require('acp_editor.install').run(); return {ok, message}"
+        " local ok, message = require('acp_editor.sidecar.install').run(); return {ok, message}"
     )
     assert found[0] is False
     assert "no Python 3.11 or newer found on PATH" in found[1], found
@@ -237,9 +237,9 @@ def test_an_agent_is_chosen_from_the_registry(
             """
         )
         nv.wait_until(
-            "vim.tbl_contains((require('acp_editor.client').get() or {config = {cmd = {}}})"
-            ".config.cmd, 'packed-demo') and require('acp_editor.state').agent"
-            " and require('acp_editor.state').agent.state == 'ready'",
+            "vim.tbl_contains((require('acp_editor.sidecar.client').get() or {config = {cmd = {}}})"
+            ".config.cmd, 'packed-demo') and require('acp_editor.store').agent"
+            " and require('acp_editor.store').agent.state == 'ready'",
             "the sidecar runs the registry agent",
             20_000,
         )

@@ -22,6 +22,7 @@ from tests.nvim.plugin_driver import PluginEditor, plugin_editor
 
 OPTION_TITLES = ["Allow", "Always allow", "Reject", "Always reject"]
 EDIT_REQUEST = "## Permission: Edit hello.py (hello.py +1 -0)"
+PERMISSIONS = "require('acp_editor.questions.permissions')"  # its `pending` queue, its `history`
 
 
 @pytest.fixture
@@ -61,7 +62,7 @@ def test_the_choice_in_vim_ui_select_reaches_the_agent(
     assert outcomes(nv) == [{"outcome": "selected", "optionId": option_id}], nv.server_log()
     allowed = option_id == "proceed_once"
     assert hello.read_text() == (original + EDIT_LINE if allowed else original)
-    assert nv.lua("return #require('acp_editor.permissions').pending") == 0
+    assert nv.lua(f"return #{PERMISSIONS}.pending") == 0
 
 
 def test_requests_from_two_sessions_queue_one_picker_at_a_time(
@@ -70,12 +71,12 @@ def test_requests_from_two_sessions_queue_one_picker_at_a_time(
     nv.helper("answer_with", "Allow", 1000)  # the user takes a while to read each question
     nv.setup()
     first = nv.prompt_async("edit")
-    nv.wait_until("#require('acp_editor.permissions').pending == 1", "the first request")
-    session_a = nv.lua("return require('acp_editor.state').current_session")
-    nv.lua("require('acp_editor.sessions').new_session()")
-    nv.wait_until(f"require('acp_editor.state').current_session ~= '{session_a}'", "session B")
+    nv.wait_until(f"#{PERMISSIONS}.pending == 1", "the first request")
+    session_a = nv.lua("return require('acp_editor.store').current_session")
+    nv.lua("require('acp_editor.session.requests').new_session()")
+    nv.wait_until(f"require('acp_editor.store').current_session ~= '{session_a}'", "session B")
     second = nv.prompt_async("early-permission")
-    nv.wait_until("#require('acp_editor.permissions').pending == 2", "both requests pending")
+    nv.wait_until(f"#{PERMISSIONS}.pending == 2", "both requests pending")
 
     assert len(nv.selects()) == 1, "the second request waits for the first picker to close"
     for turn in (first, second):
@@ -109,15 +110,15 @@ def test_cancelling_the_turn_withdraws_the_request(nv: PluginEditor, workspace: 
     nv.helper("answer_with", "Allow", 60_000)  # a picker left open
     nv.setup()
     turn = nv.prompt_async("edit")
-    nv.wait_until("#require('acp_editor.permissions').pending == 1", "the request")
-    learnt = nv.lua("return require('acp_editor.permissions').pending[1].request_id")
+    nv.wait_until(f"#{PERMISSIONS}.pending == 1", "the request")
+    learnt = nv.lua(f"return {PERMISSIONS}.pending[1].request_id")
     assert isinstance(learnt, str) and learnt, "the request's JSON-RPC id was learnt"
 
     nv.lua("vim.cmd('AcpCancel')")
     result = nv.wait_turn(turn)
     assert result["stopReason"] == "cancelled", result
-    nv.wait_until("#require('acp_editor.permissions').pending == 0", "the request is withdrawn")
-    history = nv.lua("return require('acp_editor.permissions').history")
+    nv.wait_until(f"#{PERMISSIONS}.pending == 0", "the request is withdrawn")
+    history = nv.lua(f"return {PERMISSIONS}.history")
     # Whichever the plugin reads first: the tool call's cancelled status or $/cancelRequest.
     reasons = ("withdrawn by the server", "the tool call was cancelled")
     assert history[-1]["outcome"].get("withdrawn") in reasons, history
@@ -142,7 +143,7 @@ def test_a_dismissed_request_can_be_kept_and_answered_later(
     turn = nv.prompt_async("edit")
     nv.wait_until("#_G.acp_plugin_test.selects == 1", "the picker opens")
     nv.settle(200)  # a window in which the dismissed picker must NOT come back by itself
-    assert nv.lua("return #require('acp_editor.permissions').pending") == 1, "still pending"
+    assert nv.lua(f"return #{PERMISSIONS}.pending") == 1, "still pending"
     assert len(nv.selects()) == 1, "a dismissed picker does not pop up again by itself"
 
     nv.helper("answer_with", "Allow")
@@ -162,10 +163,10 @@ def test_without_a_picker_plugin_a_window_asks_and_never_takes_the_keyboard(
     nv.setup()  # no picker plugin: vim.ui.select is Neovim's own
     notes = nv.edit(workspace / "notes.txt")
     turn = nv.prompt_async("edit")
-    nv.wait_until("require('acp_editor.ask_window').shown()", "the question's window")
+    nv.wait_until("require('acp_editor.questions.window').shown()", "the question's window")
     assert nv.lua("return vim.api.nvim_get_current_buf()") == notes  # focus stayed
     shown = nv.lua(
-        "local w = require('acp_editor.ask_window');"
+        "local w = require('acp_editor.questions.window');"
         " return vim.api.nvim_buf_get_lines(w.buf, 0, -1, false)"
     )
     assert any("Edit hello.py" in line for line in shown), shown
@@ -176,11 +177,11 @@ def test_without_a_picker_plugin_a_window_asks_and_never_takes_the_keyboard(
 
     nv.lua("vim.cmd('AcpPermission')")  # jump in, then answer with a key
     assert nv.lua("return vim.api.nvim_get_current_win()") == nv.lua(
-        "return require('acp_editor.ask_window').win"
+        "return require('acp_editor.questions.window').win"
     )
     nv.feed("y")
     assert nv.wait_turn(turn)["stopReason"] == "end_turn"
     assert outcomes(nv) == [{"outcome": "selected", "optionId": "proceed_once"}]
     assert (workspace / "hello.py").read_text().endswith(EDIT_LINE)
-    assert not nv.lua("return require('acp_editor.ask_window').shown()")
+    assert not nv.lua("return require('acp_editor.questions.window').shown()")
     assert nv.lua("return vim.api.nvim_get_current_buf()") == notes  # back where the user was

@@ -101,7 +101,8 @@ def test_a_proposed_edit_is_previewed_and_accepting_it_answers_the_permission(
     buf = nv.edit(hello)
     nv.setup(permission_ui="chat", review="off")
     turn = nv.prompt_async("edit")
-    nv.wait_until("#require('acp_editor.permissions').pending == 1", "the permission request")
+    pending = "#require('acp_editor.questions.permissions').pending"
+    nv.wait_until(f"{pending} == 1", "the permission request")
     nv.wait_until(f"#H.extmarks({buf}, '{PREVIEW_NS}') > 0", "the proposal is drawn")
 
     marks = nv.extmarks(buf, PREVIEW_NS)

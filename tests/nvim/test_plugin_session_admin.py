@@ -31,20 +31,20 @@ def test_fork_then_delete_the_fork_then_stay_logged_in(nv: PluginEditor) -> None
     )
     nv.setup()
     result = nv.prompt("stream")
-    parent = nv.lua("return require('acp_editor.state').current_session")
+    parent = nv.lua("return require('acp_editor.store').current_session")
     assert result["stopReason"] == "end_turn" and parent
 
     nv.lua("vim.cmd('AcpFork')")
-    nv.wait_until("require('acp_editor.state').current_session ~= " + repr(parent), "the fork")
-    fork = nv.lua("return require('acp_editor.state').current_session")
+    nv.wait_until("require('acp_editor.store').current_session ~= " + repr(parent), "the fork")
+    fork = nv.lua("return require('acp_editor.store').current_session")
     ((forked,),) = [sent(nv, "session/fork")]
     assert forked["sessionId"] == parent and forked["cwd"]
     assert [s["name"] for s in forked["mcpServers"]] == ["editor"]  # the fork gets its own
-    entries = nv.lua("return #require('acp_editor.state').sessions[...].entries", fork)
+    entries = nv.lua("return #require('acp_editor.store').sessions[...].entries", fork)
     assert entries > 0, "the fork starts with the parent's conversation"
 
     nv.lua("vim.cmd('AcpDeleteSession')")
-    nv.wait_until("require('acp_editor.state').current_session == nil", "the fork deleted")
+    nv.wait_until("require('acp_editor.store').current_session == nil", "the fork deleted")
     assert sent(nv, "session/delete") == [{"sessionId": fork}]
     nv.lua("vim.cmd('AcpLogout')")
     nv.wait_until("#_G.acp_plugin_test.asked == 2", "the logout question")
@@ -54,6 +54,6 @@ def test_fork_then_delete_the_fork_then_stay_logged_in(nv: PluginEditor) -> None
     # A later request, then: had "Stay logged in" sent a logout, it would have come before.
     news = len(sent(nv, "session/new"))
     nv.lua("vim.cmd('AcpNewSession')")
-    nv.wait_until("require('acp_editor.state').current_session ~= nil", "a new session")
+    nv.wait_until("require('acp_editor.store').current_session ~= nil", "a new session")
     assert len(sent(nv, "session/new")) == news + 1
     assert sent(nv, "logout") == []

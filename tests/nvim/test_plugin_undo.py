@@ -74,7 +74,7 @@ def test_undo_after_a_killed_sidecar_undoes_the_turn_of_the_run_before(
     assert 'print("hello the files")' in hello.read_text()
     (server,) = [p for p in descendants(nv.pid) if b"acp_editor\x00--stdio" in cmdline(p)]
     os.kill(server, signal.SIGKILL)
-    nv.wait_until("require('acp_editor.state').client_id == nil", "the plugin saw it go")
+    nv.wait_until("require('acp_editor.store').client_id == nil", "the plugin saw it go")
 
     nv.setup(agents=agents)
     nv.helper("answer_with", "Undo the last turn")
@@ -98,6 +98,6 @@ def test_an_agents_mode_starts_its_sessions_in_that_mode(nv: PluginEditor) -> No
     nv.setup(agents={"demo": {"cmd": SCRIPTED_AGENT, "mode": "ask"}})
     nv.prompt("read")
     nv.wait_until(
-        "require('acp_editor.state').current().modes.currentModeId == 'ask'",
+        "require('acp_editor.store').current().modes.currentModeId == 'ask'",
         "the session started in the configured mode (the scripted agent's default is code)",
     )

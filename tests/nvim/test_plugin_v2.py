@@ -64,7 +64,7 @@ def test_a_v2_mode_is_chosen_from_the_mode_config_option(nv: PluginEditor) -> No
     nv.helper("answer_with", "Ask: Ask before changing anything")
     nv.lua("vim.cmd('AcpMode')")
     mode = (
-        "(function() for _, o in ipairs(require('acp_editor.state').current().configOptions) do"
+        "(function() for _, o in ipairs(require('acp_editor.store').current().configOptions) do"
         " if o.id == 'mode' then return o.currentValue == 'ask' end end end)()"
     )
     nv.wait_until(mode, "the mode option changes")
@@ -120,9 +120,9 @@ def test_a_v2_question_shows_its_own_words_before_the_tool_call(nv: PluginEditor
     "Edit hello.py": the question's window shows both, the request's words first."""
     nv.setup(agents={"demo": {"cmd": SCRIPTED_AGENT, "protocol_version": 2}})
     turn = nv.prompt_async("edit")
-    nv.wait_until("require('acp_editor.ask_window').shown()", "the question's window")
+    nv.wait_until("require('acp_editor.questions.window').shown()", "the question's window")
     shown = nv.lua(
-        "local w = require('acp_editor.ask_window');"
+        "local w = require('acp_editor.questions.window');"
         " return vim.api.nvim_buf_get_lines(w.buf, 0, -1, false)"
     )
     words = (
@@ -131,9 +131,9 @@ def test_a_v2_question_shows_its_own_words_before_the_tool_call(nv: PluginEditor
     assert shown[0] == f" The agent asks: {words}", shown
     # The question wraps in the window (80 columns): every row of it is in sight, the keys too.
     rows, height = nv.lua(
-        "local w = require('acp_editor.ask_window').win;"
+        "local w = require('acp_editor.questions.window').win;"
         " return { vim.api.nvim_win_text_height(w, {}).all, vim.api.nvim_win_get_height(w) }"
     )
     assert rows > len(shown) and height == rows
-    nv.lua("require('acp_editor.permissions').answer_oldest('reject_once')")
+    nv.lua("require('acp_editor.questions.permissions').answer_oldest('reject_once')")
     assert nv.wait_turn(turn)["stopReason"] == "end_turn"

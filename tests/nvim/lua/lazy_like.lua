@@ -18,7 +18,7 @@ local ok, err = pcall(function()
 
   results.help = pcall(vim.cmd.help, "acp_editor")
   vim.cmd.only()
-  results.started_at_setup = require("acp_editor.client").get() ~= nil
+  results.started_at_setup = require("acp_editor.sidecar.client").get() ~= nil
 
   vim.cmd("checkhealth acp_editor")
   results.health = vim.api.nvim_buf_get_lines(0, 0, -1, false)
@@ -31,7 +31,7 @@ local ok, err = pcall(function()
     return turn.err ~= nil or turn.result ~= nil
   end, 50)
   results.turn = turn
-  local client = require("acp_editor.client").get()
+  local client = require("acp_editor.sidecar.client").get()
   results.cmd = client and client.config.cmd or nil
 end)
 results.error = not ok and tostring(err) or nil

@@ -58,8 +58,8 @@ local function acp()
   return require("acp_editor")
 end
 
-local function state()
-  return require("acp_editor.state")
+local function store()
+  return require("acp_editor.store")
 end
 
 --- setup() with `opts`, start the sidecar (as :AcpStart does; setup() alone starts nothing) and
@@ -70,14 +70,14 @@ function M.start(opts, timeout_ms)
   acp().setup(opts)
   acp().start()
   local ok = vim.wait(timeout_ms, function()
-    local client = require("acp_editor.client").get()
-    return client ~= nil and client.initialized and state().agent ~= nil and state().agent.state == "ready"
+    local client = require("acp_editor.sidecar.client").get()
+    return client ~= nil and client.initialized and store().agent ~= nil and store().agent.state == "ready"
   end, 10)
-  local client = require("acp_editor.client").get()
+  local client = require("acp_editor.sidecar.client").get()
   return {
     ok = ok,
     client_id = client and client.id,
-    agent = state().agent,
+    agent = store().agent,
     cmd = client and client.config.cmd,
     init_options = client and client.config.init_options,
   }
@@ -182,16 +182,16 @@ end
 
 --- The session mirror of the current session, and the server's own snapshot of it.
 function M.mirror_and_snapshot(timeout_ms)
-  local sid = state().current_session
+  local sid = store().current_session
   local got
-  require("acp_editor.client").request("acp/snapshot", { sessionId = sid }, function(err, result)
+  require("acp_editor.sidecar.client").request("acp/snapshot", { sessionId = sid }, function(err, result)
     got = { err = err, result = result }
   end)
   vim.wait(timeout_ms, function()
     return got ~= nil
   end, 10)
   return {
-    mirror = state().sessions[sid],
+    mirror = store().sessions[sid],
     snapshot = got and got.result and got.result.sessions[1],
     err = got and got.err,
   }
@@ -205,7 +205,7 @@ end
 
 --- Stop the sidecar the way :AcpStop does and wait until Neovim has let go of it.
 function M.stop(timeout_ms)
-  local client = require("acp_editor.client").get()
+  local client = require("acp_editor.sidecar.client").get()
   if not client then
     return true
   end

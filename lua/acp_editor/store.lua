@@ -1,15 +1,16 @@
--- What the plugin knows, in one place, and who wants to hear when it changes.
+-- The store: what the plugin knows, in one place, and who wants to hear when it changes (the
+-- VS Code extension's core/store.ts is the same thing). `require("acp_editor").state()` returns it.
 --
 -- The sidecar owns the real state; this is the editor's mirror of it. Modules never call each
--- other to say "redraw": they update the state and `emit` an event, and the views that care
+-- other to say "redraw": they update the store and `emit` an event, and the views that care
 -- (chat, previews, quickfix) subscribe. That keeps the handlers of server messages tiny and lets
 -- a test drive one view without the others.
 
----@class acp_editor.State
+---@class acp_editor.Store
 ---@field config acp_editor.Config
 ---@field client_id? integer the LSP client of the sidecar
 ---@field agent? table the last acp/agentStatus
----@field sessions table<string, table> session mirrors by id (see acp_editor.session)
+---@field sessions table<string, table> session mirrors by id (see acp_editor.session.reducer)
 ---@field current_session? string the session prompts go to
 ---@field turns table<string, integer> sessions with a prompt of ours in flight → request id
 ---@field plan_at table<string, integer> session → how many entries it had when its plan last changed

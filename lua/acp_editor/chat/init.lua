@@ -5,10 +5,10 @@
 -- user opened stay open, the cursor stays put). A window whose cursor was on the last line keeps
 -- following new text. Pending permissions are listed at the end and answered with single keys.
 
-local permissions = require("acp_editor.permissions")
-local render = require("acp_editor.render")
-local sessions = require("acp_editor.sessions")
-local state = require("acp_editor.state")
+local permissions = require("acp_editor.questions.permissions")
+local render = require("acp_editor.chat.render")
+local requests = require("acp_editor.session.requests")
+local store = require("acp_editor.store")
 
 local M = {
   ns = vim.api.nvim_create_namespace("acp_editor_chat"),
@@ -46,7 +46,7 @@ local function buffers()
   if M.buf and vim.api.nvim_buf_is_valid(M.buf) then
     return M.buf, M.prompt_buf
   end
-  local keys = state.config.keymaps.chat
+  local keys = store.config.keymaps.chat
   M.buf = scratch("acp-editor://chat", "acp_editor_chat")
   vim.bo[M.buf].modifiable = false
   M.prompt_buf = scratch("acp-editor://prompt", "markdown")
@@ -67,11 +67,11 @@ local function buffers()
     M.choose()
   end, "choose an answer")
   map(M.prompt_buf, "i", keys.cancel, function()
-    sessions.cancel()
+    requests.cancel()
   end, "cancel the turn")
   for _, buf in ipairs({ M.buf, M.prompt_buf }) do
     map(buf, "n", keys.cancel, function()
-      sessions.cancel()
+      requests.cancel()
     end, "cancel the turn")
     map(buf, "n", keys.close, function()
       M.close()
@@ -91,7 +91,7 @@ end
 function M.choose()
   local entry = permissions.pending[1]
   if not entry then
-    return state.report("acp-editor: no permission request is pending")
+    return store.report("acp-editor: no permission request is pending")
   end
   permissions.picking = nil -- a picker left open elsewhere no longer counts
   permissions.pump(entry)
@@ -106,7 +106,7 @@ local function window_of(buf)
 end
 
 local function transcript_window(win)
-  local opts = state.config.chat
+  local opts = store.config.chat
   if opts.position == "right" or opts.position == "left" then
     vim.api.nvim_win_set_width(win, opts.width)
   elseif opts.position == "bottom" then
@@ -128,7 +128,7 @@ function M.open()
       vim.api.nvim_set_current_win(prompt_win)
       vim.cmd("aboveleft split")
     else
-      local position = state.config.chat.position
+      local position = store.config.chat.position
       local split = { right = "botright vsplit", left = "topleft vsplit", bottom = "botright split", tab = "tabnew" }
       vim.cmd(split[position])
     end
@@ -144,7 +144,7 @@ function M.open()
     vim.api.nvim_win_set_buf(prompt_win, prompt_buf)
     vim.wo[prompt_win].number = false
   end
-  vim.api.nvim_win_set_height(prompt_win, state.config.chat.prompt_height)
+  vim.api.nvim_win_set_height(prompt_win, store.config.chat.prompt_height)
   vim.wo[prompt_win].winfixheight = true
   vim.api.nvim_set_current_win(prompt_win)
   return prompt_win
@@ -167,7 +167,7 @@ function M.send()
     return
   end
   vim.api.nvim_buf_set_lines(prompt_buf, 0, -1, false, {})
-  sessions.prompt(text)
+  requests.prompt(text)
 end
 
 --- Redraw the transcript from the current session (only the lines that changed).
@@ -176,14 +176,14 @@ function M.redraw()
   if not buf or not vim.api.nvim_buf_is_valid(buf) then
     return
   end
-  local sid = state.current_session
-  local drawn = render.render(state.current(), {
-    agent = state.agent,
-    busy = sessions.busy(sid),
-    plan_at = sid and state.plan_at[sid] or nil,
+  local sid = store.current_session
+  local drawn = render.render(store.current(), {
+    agent = store.agent,
+    busy = requests.busy(sid),
+    plan_at = sid and store.plan_at[sid] or nil,
     -- Every pending request, whatever its session: the keys answer the oldest one first.
     permissions = permissions.pending,
-    keys = state.config.keymaps.chat,
+    keys = store.config.keymaps.chat,
   })
   local first = 1
   while first <= #drawn.lines and drawn.lines[first] == M.lines[first] do
@@ -212,21 +212,21 @@ function M.redraw()
   end
 end
 
---- Listen to the state (called once from setup).
+--- Listen to the store (called once from setup).
 function M.subscribe()
   local pending = false
   -- Many changes can arrive in one tick; draw once for all of them.
   local function soon()
     if not pending then
       pending = true
-      state.config.schedule(function()
+      store.config.schedule(function()
         pending = false
         M.redraw()
       end)
     end
   end
   for _, event in ipairs({ "session", "agent", "permissions", "turn", "stopped" }) do
-    state.on(event, soon)
+    store.on(event, soon)
   end
 end
 

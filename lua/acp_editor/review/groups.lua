@@ -7,10 +7,10 @@
 -- its files in the quickfix list (acp/reviewGroupFiles, asked only then: a group may hold tens
 -- of thousands). The group list itself is acp_editor.review's, from acp/reviewChanged.
 
-local client = require("acp_editor.client")
+local client = require("acp_editor.sidecar.client")
 local protocol = require("acp_editor.protocol")
 local review = require("acp_editor.review")
-local state = require("acp_editor.state")
+local store = require("acp_editor.store")
 
 local M = {}
 
@@ -31,7 +31,7 @@ function M.list_files(group, open)
   client.request(protocol.method.REVIEW_GROUP_FILES, params, function(err, result)
     if err then
       local why = err.message or vim.inspect(err)
-      return state.report("acp-editor: listing the files of the group failed: " .. why, vim.log.levels.ERROR)
+      return store.report("acp-editor: listing the files of the group failed: " .. why, vim.log.levels.ERROR)
     end
     local items = {}
     for _, file in ipairs(result and result.files or {}) do
@@ -55,7 +55,7 @@ function M.decide(group, decision)
     end
     for _, r in ipairs(result and result.results or {}) do
       if r.groupId == group.groupId and r.state == decision .. "ed" then
-        state.report(("acp-editor: %s %s"):format(group.title, r.state))
+        store.report(("acp-editor: %s %s"):format(group.title, r.state))
       end
     end
   end)
@@ -82,7 +82,7 @@ end
 function M.pick()
   local pending = review.pending_groups()
   if #pending == 0 then
-    return state.report("acp-editor: no group of files waits for review")
+    return store.report("acp-editor: no group of files waits for review")
   end
   vim.ui.select(pending, {
     prompt = "Groups of files waiting for review:",

@@ -1,10 +1,11 @@
--- Prompts with context: the user's text plus the lines they selected.
+-- What a prompt carries besides its text: context the user attached to it (today the lines they
+-- selected, from :'<,'>AcpPrompt).
 --
 -- The selection goes as an ACP `resource` block (embedded text with its file's URI and the lines
 -- in the URI fragment, `#L3-L5`) when the agent declared `promptCapabilities.embeddedContext`,
 -- else as a plain text block that names the file and lines, which every agent accepts.
 
-local state = require("acp_editor.state")
+local store = require("acp_editor.store")
 
 local M = {}
 
@@ -14,7 +15,7 @@ local M = {}
 ---@field last integer 1-based last line
 
 local function embedded_context_supported()
-  local caps = state.agent and state.agent.agentCapabilities
+  local caps = store.agent and store.agent.agentCapabilities
   local prompt = type(caps) == "table" and caps.promptCapabilities
   return type(prompt) == "table" and prompt.embeddedContext == true
 end

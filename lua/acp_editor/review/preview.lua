@@ -11,9 +11,9 @@
 -- keymaps look the change up through it. Accept/reject send acp/reviewDecide (hunks) or answer
 -- the tool call's pending permission (proposed edits).
 
-local permissions = require("acp_editor.permissions")
+local permissions = require("acp_editor.questions.permissions")
 local review = require("acp_editor.review")
-local state = require("acp_editor.state")
+local store = require("acp_editor.store")
 
 ---@class acp_editor.PreviewItem
 ---@field kind "held"|"applied"|"proposed"
@@ -67,7 +67,7 @@ local function draw(buf, item, start)
   -- it moves with the user's edits and `position` can find the change again.
   local row = math.min(start, count - 1)
   item.at_end = #here == 0 and start >= count -- an insertion after the last line
-  local keys = state.config.keymaps.preview
+  local keys = store.config.keymaps.preview
   local hint = ("agent %s%s"):format(
     item.kind == "applied" and "edit" or "proposal",
     keys.accept and (" · %s accept · %s reject"):format(keys.accept, keys.reject or "-") or ""
@@ -180,7 +180,7 @@ function M.render(buf)
     table.insert(items, c.item)
   end
   M.items[buf] = items
-  require("acp_editor.preview_keys").sync(buf, #items > 0)
+  require("acp_editor.review.keymaps").sync(buf, #items > 0)
 end
 
 --- Redraw every loaded file buffer (listener of the "review" event).
@@ -226,7 +226,7 @@ function M.decide(decision, buf, row, callback)
   row = row or (vim.api.nvim_win_get_cursor(0)[1] - 1)
   local item = M.item_at(buf, row)
   if not item then
-    state.report("acp-editor: no agent change in this buffer")
+    store.report("acp-editor: no agent change in this buffer")
     return false
   end
   if item.hunkId then
@@ -242,7 +242,7 @@ function M.decide(decision, buf, row, callback)
       end
     end
   end
-  state.report("acp-editor: the agent has not asked about this edit yet")
+  store.report("acp-editor: the agent has not asked about this edit yet")
   return false
 end
 
@@ -250,7 +250,7 @@ function M.reset()
   for buf in pairs(M.items) do
     if vim.api.nvim_buf_is_valid(buf) then
       vim.api.nvim_buf_clear_namespace(buf, M.ns, 0, -1)
-      require("acp_editor.preview_keys").sync(buf, false)
+      require("acp_editor.review.keymaps").sync(buf, false)
     end
   end
   M.items = {}

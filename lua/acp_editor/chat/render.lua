@@ -5,7 +5,7 @@
 -- whose first line says what they are (kind, title, status); what the agent sends that nobody
 -- defined yet (custom kinds, statuses, content types, update variants) is shown generically.
 
-local session = require("acp_editor.session")
+local reducer = require("acp_editor.session.reducer")
 
 ---@class acp_editor.Rendered
 ---@field lines string[]
@@ -60,7 +60,7 @@ local function content_item(w, item)
     if block.type == "text" then
       return w:text((block.text or ""):gsub("\n+$", ""), "  ", "1")
     end
-    return w:line("  " .. session.text_of({ block }), "1")
+    return w:line("  " .. reducer.text_of({ block }), "1")
   elseif kind == "diff" then
     w:line(("  diff %s"):format(vim.fn.fnamemodify(item.path or "?", ":~:.")), "1", "AcpEditorToolCall")
     local ok, diff = pcall(vim.diff, item.oldText or "", item.newText or "", { ctxlen = 1 })
@@ -102,7 +102,7 @@ local ROLE = {
 
 local function entry(w, snap, e, prev)
   if e.kind == "message" then
-    local text = session.text_of(e.content)
+    local text = reducer.text_of(e.content)
     if e.role == "thought" then
       w:blank()
       w:line("▸ Thinking", ">1", "AcpEditorThought")
@@ -163,7 +163,7 @@ local function plan(w, snap, plan_at)
 end
 
 local function permission(w, entry_, keys)
-  local describe = require("acp_editor.permissions").describe
+  local describe = require("acp_editor.questions.permissions").describe
   w:blank()
   w:line("## Permission: " .. describe(entry_.params), "0", "AcpEditorPermission")
   local parts = {}

@@ -5,14 +5,14 @@
 -- group of a bulk change (by groupId: a command that changed many files in one folder, reviewed
 -- as one item) and of each proposed edit (by session, tool call and file), and turns decisions
 -- into acp/reviewDecide. A group is announced once, when it first shows up pending; choosing
--- what to do with it is :AcpReviewGroups (acp_editor.review_groups).
+-- what to do with it is :AcpReviewGroups (acp_editor.review.groups).
 -- A proposed edit is dropped once its tool call ends: by then it is either in the file (and
 -- reviewed as hunks) or refused.
 
-local client = require("acp_editor.client")
+local client = require("acp_editor.sidecar.client")
 local protocol = require("acp_editor.protocol")
-local session = require("acp_editor.session")
-local state = require("acp_editor.state")
+local reducer = require("acp_editor.session.reducer")
+local store = require("acp_editor.store")
 
 ---@class acp_editor.ReviewHunk
 ---@field hunkId string
@@ -65,9 +65,9 @@ local function announce(groups)
     end
   end
   if #fresh == 1 then
-    state.report(("acp-editor: %s wait for review as one group: :AcpReviewGroups"):format(fresh[1]))
+    store.report(("acp-editor: %s wait for review as one group: :AcpReviewGroups"):format(fresh[1]))
   elseif #fresh > 1 then
-    state.report(
+    store.report(
       ("acp-editor: %d groups of files wait for review (%s): :AcpReviewGroups"):format(
         #fresh,
         table.concat(fresh, "; ")
@@ -106,7 +106,7 @@ function M.on_changed(_, params)
   for _, group in ipairs(groups) do
     M.groups[group.groupId] = group
   end
-  state.emit("review")
+  store.emit("review")
   if #groups > 0 then
     announce_soon()
   end
@@ -115,7 +115,7 @@ end
 --- acp/diff
 function M.on_diff(_, params)
   M.diffs[table.concat({ params.sessionId, params.toolCallId, params.uri }, "\0")] = params
-  state.emit("review")
+  store.emit("review")
   -- A change found on disk a moment after its tool call ended (the file watch tells late) is
   -- no proposal any more: it goes now, not at the next session change, which may never come.
   M.prune(params.sessionId)
@@ -123,17 +123,17 @@ end
 
 --- Drop proposed edits whose tool call has ended (listener of the "session" event).
 function M.prune(session_id)
-  local snap = state.sessions[session_id]
+  local snap = store.sessions[session_id]
   local dropped = false
   for key, diff in pairs(M.diffs) do
     local call = snap and diff.sessionId == session_id and snap.toolCalls[diff.toolCallId]
-    if call and session.is_final(call.status) then
+    if call and reducer.is_final(call.status) then
       M.diffs[key] = nil
       dropped = true
     end
   end
   if dropped then
-    state.emit("review")
+    store.emit("review")
   end
 end
 
@@ -207,11 +207,11 @@ function M.decide(decision, selector, callback)
   local params = vim.tbl_extend("force", { decision = decision }, selector)
   client.request(protocol.method.REVIEW_DECIDE, params, function(err, result)
     if err then
-      state.report("acp-editor: review failed: " .. (err.message or ""), vim.log.levels.ERROR)
+      store.report("acp-editor: review failed: " .. (err.message or ""), vim.log.levels.ERROR)
     else
       for _, r in ipairs(result and result.results or {}) do
         if type(r.error) == "string" then
-          state.report(("acp-editor: %s stays pending: %s"):format(subject(r), r.error), vim.log.levels.WARN)
+          store.report(("acp-editor: %s stays pending: %s"):format(subject(r), r.error), vim.log.levels.WARN)
         end
       end
     end
@@ -276,11 +276,11 @@ function M.to_quickfix(open)
   if open ~= false then
     local groups = M.groups_note()
     if #items == 0 then
-      state.report("acp-editor: " .. (groups and ("no hunks to review; " .. groups) or "nothing to review"))
+      store.report("acp-editor: " .. (groups and ("no hunks to review; " .. groups) or "nothing to review"))
     else
       vim.cmd("botright copen")
       if groups then
-        state.report("acp-editor: also " .. groups)
+        store.report("acp-editor: also " .. groups)
       end
     end
   end

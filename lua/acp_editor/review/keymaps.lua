@@ -3,7 +3,7 @@
 -- The keymaps are buffer-local and exist only while the buffer has something to decide, so
 -- they never shadow the user's own mappings elsewhere.
 
-local state = require("acp_editor.state")
+local store = require("acp_editor.store")
 
 local M = {
   ---@type table<integer, string[]> the lhs we mapped, per buffer
@@ -11,7 +11,7 @@ local M = {
 }
 
 local function preview()
-  return require("acp_editor.preview")
+  return require("acp_editor.review.preview")
 end
 
 local ACTIONS = {
@@ -68,7 +68,7 @@ end
 function M.sync(buf, on)
   if on and not M.mapped[buf] then
     M.mapped[buf] = {}
-    for action, lhs in pairs(state.config.keymaps.preview) do
+    for action, lhs in pairs(store.config.keymaps.preview) do
       if lhs and ACTIONS[action] then
         vim.keymap.set("n", lhs, ACTIONS[action][2], { buffer = buf, desc = "acp-editor: " .. ACTIONS[action][1] })
         table.insert(M.mapped[buf], lhs)
@@ -153,7 +153,7 @@ function M.diff(buf)
   local before, reverted = swapped(buf, { applied = true })
   local after, proposed = swapped(buf, { held = true, proposed = true })
   if reverted + proposed == 0 then
-    state.report("acp-editor: no agent change in this buffer")
+    store.report("acp-editor: no agent change in this buffer")
     return
   end
   local ft, name = vim.bo[buf].filetype, vim.api.nvim_buf_get_name(buf)

@@ -3,19 +3,19 @@
 --
 -- Notification handlers run on the main loop (Neovim schedules them). Request handlers run in
 -- the coroutine Neovim gives each server request; permission and auth handlers suspend in it
--- until the user answers (see acp_editor.asyncreq). A handler that raises would make Neovim
+-- until the user answers (see acp_editor.sidecar.asyncreq). A handler that raises would make Neovim
 -- answer the server with an error and show it; `guard` turns that into one clear message and,
 -- for requests, a proper JSON-RPC error.
 
 local disk_sync = require("acp_editor.disk_sync")
 local editor_context = require("acp_editor.editor_context")
-local elicit = require("acp_editor.elicit")
+local elicit = require("acp_editor.questions.elicit")
 local follow = require("acp_editor.follow")
-local permissions = require("acp_editor.permissions")
+local permissions = require("acp_editor.questions.permissions")
 local protocol = require("acp_editor.protocol")
 local review = require("acp_editor.review")
-local sessions = require("acp_editor.sessions")
-local state = require("acp_editor.state")
+local store = require("acp_editor.store")
+local sync = require("acp_editor.session.sync")
 local terminals = require("acp_editor.terminals")
 
 local M = {}
@@ -27,7 +27,7 @@ local function guard(name, fn, is_request)
     if results[1] then
       return unpack(results, 2)
     end
-    state.report(("acp-editor: handling %s failed: %s"):format(name, results[2]), vim.log.levels.ERROR)
+    store.report(("acp-editor: handling %s failed: %s"):format(name, results[2]), vim.log.levels.ERROR)
     if is_request then
       return nil, { code = protocol.errors.INTERNAL, message = tostring(results[2]) }
     end
@@ -64,8 +64,8 @@ end
 ---@return table<string, function>
 function M.build(cfg)
   local h = {
-    [method.SESSION_CHANGED] = guard("acp/sessionChanged", sessions.on_changed),
-    [method.AGENT_STATUS] = guard("acp/agentStatus", sessions.on_agent_status),
+    [method.SESSION_CHANGED] = guard("acp/sessionChanged", sync.on_changed),
+    [method.AGENT_STATUS] = guard("acp/agentStatus", sync.on_agent_status),
     [method.FOLLOW] = guard("acp/follow", follow.on_follow),
     [method.DIFF] = guard("acp/diff", review.on_diff),
     [method.TERMINAL_OUTPUT] = guard("acp/terminalOutput", terminals.on_output),

@@ -8,16 +8,16 @@
 -- whole address, "Decline" first; only "Open" opens it (vim.ui.open, the system's browser). The
 -- server checks a form's answers again.
 
-local asyncreq = require("acp_editor.asyncreq")
+local asyncreq = require("acp_editor.sidecar.asyncreq")
 local protocol = require("acp_editor.protocol")
-local state = require("acp_editor.state")
+local store = require("acp_editor.store")
 
 local M = {
   pending = {}, ---@type table[] questions waiting for the user
 }
 
 local function select_fn()
-  return state.config.ui_select or vim.ui.select
+  return store.config.ui_select or vim.ui.select
 end
 
 local SEND, DECLINE, OPEN = "Send", "Decline", "Open"
@@ -108,7 +108,7 @@ local function ask_field(name, field, current, done)
       elseif field.type == "number" or field.type == "integer" then
         local number = tonumber(text)
         if number == nil or (field.type == "integer" and number % 1 ~= 0) then
-          state.report(("acp-editor: %s must be a %s number"):format(label, field.type == "integer" and "whole" or ""))
+          store.report(("acp-editor: %s must be a %s number"):format(label, field.type == "integer" and "whole" or ""))
           return ask_field(name, field, current, done)
         end
         return done(number)
@@ -142,7 +142,7 @@ local function review(entry, answers, finish)
         return answers[name] == nil
       end, schema.required or {})
       if #missing > 0 then
-        state.report("acp-editor: still to answer: " .. table.concat(missing, ", "), vim.log.levels.WARN)
+        store.report("acp-editor: still to answer: " .. table.concat(missing, ", "), vim.log.levels.WARN)
         return review(entry, answers, finish)
       end
       return finish({ action = "accept", content = answers })
@@ -217,7 +217,7 @@ local function forget(entry)
   end
 end
 
---- The acp/elicit handler: suspends until the user answered (see acp_editor.asyncreq).
+--- The acp/elicit handler: suspends until the user answered (see acp_editor.sidecar.asyncreq).
 function M.handle(_, params, ctx)
   local waiting = asyncreq.current()
   if not waiting then
@@ -226,7 +226,7 @@ function M.handle(_, params, ctx)
   local entry = { params = params, waiting = waiting, request_id = asyncreq.request_id(ctx.method) }
   table.insert(M.pending, entry)
   local what = params.mode == "url" and "to open a web page" or "to fill in a form"
-  state.report(("acp-editor: %s asks you %s: %s (:AcpAnswer)"):format(params.agent, what, params.message))
+  store.report(("acp-editor: %s asks you %s: %s (:AcpAnswer)"):format(params.agent, what, params.message))
   return asyncreq.wait()
 end
 
@@ -251,7 +251,7 @@ function M.answer()
       return true
     end
   end
-  state.report("acp-editor: the agent asks nothing right now")
+  store.report("acp-editor: the agent asks nothing right now")
   return false
 end
 
@@ -264,7 +264,7 @@ function M.cancel_request(_, params)
       entry.withdrawn = true
       forget(entry)
       entry.waiting:resume(nil, { code = protocol.errors.REQUEST_CANCELLED, message = "withdrawn by the server" })
-      state.report("acp-editor: the agent withdrew its question")
+      store.report("acp-editor: the agent withdrew its question")
     end
   end
 end

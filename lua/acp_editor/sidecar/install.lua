@@ -12,8 +12,8 @@ M.MIN_PYTHON = { 3, 11 }
 
 --- The plugin's root: the folder holding lua/, plugin/ and pyproject.toml.
 function M.root()
-  local here = debug.getinfo(1, "S").source:sub(2) -- .../lua/acp_editor/install.lua
-  return vim.fn.fnamemodify(here, ":p:h:h:h")
+  local here = debug.getinfo(1, "S").source:sub(2) -- <root>/lua/acp_editor/sidecar/install.lua
+  return vim.fn.fnamemodify(here, ":p:h:h:h:h")
 end
 
 function M.venv()

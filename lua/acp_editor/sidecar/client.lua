@@ -1,13 +1,13 @@
 -- The link to the sidecar: Neovim's own LSP client, started with vim.lsp.start.
 --
 -- No JSON-RPC lives in Lua: requests go through `client:request`, server messages arrive in the
--- `handlers` table (see acp_editor.handlers). This module builds the command line and the
+-- `handlers` table (see acp_editor.sidecar.handlers). This module builds the command line and the
 -- initializationOptions, keeps every file buffer attached (the server reads unsaved text from
 -- them and edits them with workspace/applyEdit, which is what makes agent edits undoable), and
 -- wraps requests so callers always get `(err, result)`.
 
 local protocol = require("acp_editor.protocol")
-local state = require("acp_editor.state")
+local store = require("acp_editor.store")
 
 local M = {}
 
@@ -64,7 +64,7 @@ end
 
 ---@return vim.lsp.Client?
 function M.get()
-  return state.client_id and vim.lsp.get_client_by_id(state.client_id) or nil
+  return store.client_id and vim.lsp.get_client_by_id(store.client_id) or nil
 end
 
 --- A buffer the server should see: a real file, not a scratch, help or terminal buffer.
@@ -124,8 +124,8 @@ function M.start(cfg, handlers, agent_name)
     flags = { debounce_text_changes = 0 },
     on_exit = function(code, signal)
       vim.schedule(function()
-        state.reset()
-        state.emit("stopped", code, signal)
+        store.reset()
+        store.emit("stopped", code, signal)
       end)
     end,
   }, {
@@ -137,7 +137,7 @@ function M.start(cfg, handlers, agent_name)
   if not id then
     return nil, "vim.lsp.start did not start the sidecar (see :LspLog)"
   end
-  state.client_id = id
+  store.client_id = id
   attach_all()
   return id
 end

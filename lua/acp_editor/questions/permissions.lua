@@ -1,7 +1,7 @@
 -- Permission requests (acp/requestPermission) and auth choices (acp/chooseAuthMethod).
 --
--- A request never blocks Neovim: its handler suspends (acp_editor.asyncreq) and is answered
--- later, from a floating window that does not take the keyboard (acp_editor.ask_window), from a
+-- A request never blocks Neovim: its handler suspends (acp_editor.sidecar.asyncreq) and is answered
+-- later, from a floating window that does not take the keyboard (acp_editor.questions.window), from a
 -- picker plugin's vim.ui.select, from the chat buffer, or by an auto-approve rule. Requests
 -- queue up: one question shown at a time, oldest first, all of them listed in the chat.
 -- Neovim's own vim.ui.select is never used for them: it takes over the screen and the keyboard,
@@ -10,10 +10,10 @@
 -- A request goes away when it is answered, when the server withdraws it ($/cancelRequest), when
 -- its tool call is cancelled, or when its session's turn ends (nobody is waiting any more).
 
-local ask_window = require("acp_editor.ask_window")
-local asyncreq = require("acp_editor.asyncreq")
+local asyncreq = require("acp_editor.sidecar.asyncreq")
 local protocol = require("acp_editor.protocol")
-local state = require("acp_editor.state")
+local store = require("acp_editor.store")
+local window = require("acp_editor.questions.window")
 
 ---@class acp_editor.Permission
 ---@field seq integer order of arrival
@@ -72,7 +72,7 @@ end
 
 local function auto_choice(params)
   local kind = (params.toolCall or {}).kind
-  for _, rule in ipairs(state.config.auto_approve) do
+  for _, rule in ipairs(store.config.auto_approve) do
     if rule.kind == "*" or rule.kind == kind then
       local option = M.option_of_kind(params, rule.option)
       if option then
@@ -91,10 +91,10 @@ local function forget(entry, outcome)
   end
   if M.picking == entry then
     M.picking = nil -- a third-party picker cannot be closed from here; its late answer is ignored
-    ask_window.close()
+    window.close()
   end
   M.remember(entry.params, outcome)
-  state.emit("permissions")
+  store.emit("permissions")
 end
 
 --- Keep the latest answers (for the chat and tests), not all of them forever.
@@ -106,18 +106,18 @@ function M.remember(params, outcome)
 end
 
 local function select_fn()
-  return state.config.ui_select or vim.ui.select
+  return store.config.ui_select or vim.ui.select
 end
 
 --- Whether vim.ui.select is Neovim's own (modal: it takes the keyboard) or a picker plugin's.
 local function builtin_select()
   local info = debug.getinfo(vim.ui.select, "S")
-  return state.config.ui_select == nil and info ~= nil and info.source:match("vim/ui%.lua$") ~= nil
+  return store.config.ui_select == nil and info ~= nil and info.source:match("vim/ui%.lua$") ~= nil
 end
 
 --- How questions are shown: "window", "select" or "chat" (only there).
 function M.ui()
-  local ui = state.config.permission_ui
+  local ui = store.config.permission_ui
   if ui == "auto" then
     return builtin_select() and "window" or "select"
   end
@@ -132,13 +132,13 @@ local function on_choice(entry)
     if entry.answer == nil and not entry.withdrawn then
       if choice then
         M.answer(entry, choice.optionId)
-      elseif state.config.dismiss == "reject" then
+      elseif store.config.dismiss == "reject" then
         M.answer(entry, nil)
       else
         entry.dismissed = true -- stays pending, answerable from the chat or :AcpPermission
       end
     end
-    state.config.schedule(function()
+    store.config.schedule(function()
       M.pump()
     end)
   end
@@ -156,11 +156,11 @@ local function ask(entry, focus)
     return
   end
   -- The window: never dismissed by a stray key, so never a rejection the user did not mean.
-  ask_window.show(M.describe(entry.params), entry.params.options or {}, function(option_id)
+  window.show(M.describe(entry.params), entry.params.options or {}, function(option_id)
     M.answer(entry, option_id)
   end)
   if focus then
-    ask_window.focus()
+    window.focus()
   end
 end
 
@@ -168,8 +168,8 @@ end
 ---@param entry? acp_editor.Permission this one (`:AcpPermission`), even if it was dismissed
 function M.pump(entry)
   local explicit = entry ~= nil
-  if explicit and M.picking == entry and ask_window.shown() then
-    ask_window.focus()
+  if explicit and M.picking == entry and window.shown() then
+    window.focus()
     return
   end
   if M.picking or (not explicit and M.ui() == "chat") then
@@ -201,7 +201,7 @@ function M.answer(entry, option_id)
   entry.answer = option_id or vim.NIL
   entry.waiting:resume({ optionId = entry.answer })
   forget(entry, { optionId = option_id })
-  state.config.schedule(function()
+  store.config.schedule(function()
     M.pump()
   end)
   return true
@@ -212,12 +212,12 @@ end
 function M.answer_oldest(kind)
   local entry = M.pending[1]
   if not entry then
-    state.report("acp-editor: no permission request is pending")
+    store.report("acp-editor: no permission request is pending")
     return false
   end
   local option = M.option_of_kind(entry.params, kind)
   if not option then
-    state.report(("acp-editor: this request has no %s option"):format(kind), vim.log.levels.WARN)
+    store.report(("acp-editor: this request has no %s option"):format(kind), vim.log.levels.WARN)
     return false
   end
   return M.answer(entry, option.optionId)
@@ -234,7 +234,7 @@ local function withdraw(entry, why, silent)
     entry.waiting:resume(nil, { code = protocol.errors.REQUEST_CANCELLED, message = why })
   end
   forget(entry, { withdrawn = why })
-  state.config.schedule(function()
+  store.config.schedule(function()
     M.pump()
   end)
 end
@@ -257,7 +257,7 @@ end
 --- are about was cancelled.
 ---@param turn_ended? boolean
 function M.sweep(session_id, turn_ended)
-  local snap = state.sessions[session_id]
+  local snap = store.sessions[session_id]
   for _, entry in ipairs(vim.list_slice(M.pending)) do
     if entry.params.sessionId == session_id then
       local id = (entry.params.toolCall or {}).toolCallId
@@ -276,7 +276,7 @@ function M.handle(_, params, ctx)
   local auto = auto_choice(params)
   if auto then
     M.remember(params, { optionId = auto.optionId, auto = true })
-    state.emit("permissions")
+    store.emit("permissions")
     return { optionId = auto.optionId }
   end
   local waiting = asyncreq.current()
@@ -286,9 +286,9 @@ function M.handle(_, params, ctx)
   seq = seq + 1
   local entry = { seq = seq, request_id = asyncreq.request_id(ctx.method), params = params, waiting = waiting }
   table.insert(M.pending, entry)
-  state.emit("permissions")
-  state.report(("acp-editor: permission needed: %s"):format(M.describe(params)))
-  state.config.schedule(function()
+  store.emit("permissions")
+  store.report(("acp-editor: permission needed: %s"):format(M.describe(params)))
+  store.config.schedule(function()
     M.pump()
   end)
   return asyncreq.wait()
@@ -300,7 +300,7 @@ function M.choose_auth(_, params)
   if not waiting then
     return { methodId = vim.NIL }
   end
-  state.config.schedule(function()
+  store.config.schedule(function()
     select_fn()(params.methods or {}, {
       prompt = "The agent needs you to log in with:",
       kind = "acp_editor.auth",
@@ -320,7 +320,7 @@ function M.reset()
     withdraw(entry, "the sidecar stopped", true)
   end
   M.picking = nil
-  ask_window.close()
+  window.close()
 end
 
 return M

@@ -1,0 +1,141 @@
+-- The requests that drive a session (prompt, cancel, new, load, fork, delete, list, mode), and
+-- what the agent said it can do, so views call one function each. A session the server answers
+-- with becomes a mirror through acp_editor.session.sync.
+
+local client = require("acp_editor.sidecar.client")
+local protocol = require("acp_editor.protocol")
+local reducer = require("acp_editor.session.reducer")
+local store = require("acp_editor.store")
+local sync = require("acp_editor.session.sync")
+
+local M = {}
+local method = protocol.method
+
+--- Send a prompt (text or content blocks) to `session_id`, by default the current session
+--- (created by the server if there is none).
+---@param prompt string|table[]
+---@param callback? fun(err: table?, result: table?)
+---@param session_id? string
+function M.prompt(prompt, callback, session_id)
+  local sid = session_id or store.current_session
+  local id
+  id = client.request(method.PROMPT, { prompt = prompt, sessionId = sid }, function(err, result)
+    for key, value in pairs(store.turns) do
+      if value == id then
+        store.turns[key] = nil
+      end
+    end
+    if result and result.sessionId then
+      store.current_session = session_id and store.current_session or result.sessionId
+      require("acp_editor.questions.permissions").sweep(result.sessionId, true)
+    end
+    if err then
+      store.report("acp-editor: the prompt failed: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+    end
+    store.emit("turn", result and result.sessionId or sid, result, err)
+    if callback then
+      callback(err, result)
+    end
+  end)
+  if id then
+    store.turns[sid or ""] = id
+    store.emit("turn", sid)
+  end
+  return id
+end
+
+--- Is a prompt of ours running in `session_id` (or, before the first prompt answered, at all)?
+function M.busy(session_id)
+  return store.turns[session_id or ""] ~= nil or (store.turns[""] ~= nil)
+end
+
+--- Cancel the current turn: acp/cancel when the session is known, else withdraw the prompt.
+function M.cancel(callback)
+  local sid = store.current_session
+  if sid then
+    return client.request(method.CANCEL, { sessionId = sid }, callback)
+  end
+  client.cancel_request(store.turns[""])
+  if callback then
+    callback(nil, {})
+  end
+end
+
+function M.new_session(callback)
+  client.request(method.NEW_SESSION, {}, function(err, result)
+    if result then
+      store.current_session = result.sessionId
+      sync.adopt(result.snapshot or reducer.new(result.sessionId))
+    end
+    if callback then
+      callback(err, result)
+    end
+  end)
+end
+
+function M.load(session_id, callback)
+  client.request(method.LOAD_SESSION, { sessionId = session_id }, function(err, result)
+    if result then
+      store.current_session = result.sessionId
+      sync.adopt(result.snapshot or reducer.new(result.sessionId))
+    elseif err then
+      store.report("acp-editor: could not load the session: " .. (err.message or ""), vim.log.levels.ERROR)
+    end
+    if callback then
+      callback(err, result)
+    end
+  end)
+end
+
+--- Whether the agent advertised `name` in sessionCapabilities (delete, fork, list...).
+function M.can(name)
+  local caps = store.agent and store.agent.agentCapabilities
+  return type(caps) == "table"
+    and type(caps.sessionCapabilities) == "table"
+    and type(caps.sessionCapabilities[name]) == "table"
+end
+
+function M.can_logout()
+  local caps = store.agent and store.agent.agentCapabilities
+  return type(caps) == "table" and type(caps.auth) == "table" and type(caps.auth.logout) == "table"
+end
+
+--- acp/forkSession of the current session; the fork becomes current.
+function M.fork(callback)
+  client.request(method.FORK_SESSION, { sessionId = store.current_session }, function(err, result)
+    if result then
+      store.current_session = result.sessionId
+      sync.adopt(result.snapshot or reducer.new(result.sessionId))
+    end
+    callback(err, result)
+  end)
+end
+
+function M.delete(session_id, callback)
+  client.request(method.DELETE_SESSION, { sessionId = session_id }, function(err, result)
+    if result and store.current_session == session_id then
+      store.current_session = nil
+    end
+    callback(err, result)
+  end)
+end
+
+function M.list(callback)
+  client.request(method.LIST_SESSIONS, {}, callback)
+end
+
+--- Whether the agent said it can list sessions (sessionCapabilities.list).
+function M.can_list()
+  local caps = store.agent and store.agent.agentCapabilities
+  return type(caps) == "table" and type(caps.sessionCapabilities) == "table" and caps.sessionCapabilities.list ~= nil
+end
+
+function M.set_mode(mode_id, callback)
+  local sid = store.current_session
+  if not sid then
+    return callback and callback({ message = "no session yet: send a prompt first" })
+  end
+  client.request(method.SET_MODE, { sessionId = sid, modeId = mode_id }, callback)
+end
+
+return M

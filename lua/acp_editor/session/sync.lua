@@ -1,0 +1,68 @@
+-- Keeping the store's session mirrors in step with the server, and its record of the agent.
+--
+-- acp/sessionChanged is applied to the mirror (acp_editor.session.reducer); when a change cannot
+-- apply (one was missed, or the plugin connected late) the session is fetched whole with
+-- acp/snapshot. A snapshot the server sends with an answer (new, load, fork) replaces the mirror
+-- the same way. acp/agentStatus is kept as the store's `agent`.
+
+local client = require("acp_editor.sidecar.client")
+local protocol = require("acp_editor.protocol")
+local reducer = require("acp_editor.session.reducer")
+local store = require("acp_editor.store")
+
+local M = {}
+local method = protocol.method
+
+--- Replace (or create) a mirror from a SessionSnapshot the server sent.
+function M.adopt(snapshot)
+  store.sessions[snapshot.sessionId] = snapshot
+  snapshot.entries = snapshot.entries or {}
+  snapshot.toolCalls = snapshot.toolCalls or {}
+  snapshot.info = snapshot.info or {}
+  store.emit("session", snapshot.sessionId, {})
+end
+
+--- Fetch the session whole (after a missed change).
+function M.resync(session_id)
+  client.request(method.SNAPSHOT, { sessionId = session_id }, function(err, result)
+    if err or not result then
+      local why = err and err.message or "no result"
+      store.report("acp-editor: could not fetch the session: " .. why, vim.log.levels.WARN)
+      return
+    end
+    for _, snap in ipairs(result.sessions or {}) do
+      M.adopt(snap)
+    end
+  end)
+end
+
+--- acp/sessionChanged
+function M.on_changed(_, params)
+  local sid = params.sessionId
+  local snap = store.sessions[sid]
+  if not snap then
+    snap = reducer.new(sid, store.agent and store.agent.protocolVersion)
+    store.sessions[sid] = snap
+    store.current_session = store.current_session or sid
+  end
+  local ok, err = reducer.apply_all(snap, params.changes or {})
+  for _, change in ipairs(params.changes or {}) do
+    if change.type == "plan" then
+      store.plan_at[sid] = #snap.entries -- the plan belongs to the turn it came in
+    end
+  end
+  if not ok then
+    local message = ("acp-editor: the session view is out of date (%s), fetching it again"):format(err)
+    store.report(message, vim.log.levels.DEBUG)
+    return M.resync(sid)
+  end
+  store.emit("session", sid, params.changes or {})
+end
+
+--- acp/agentStatus
+function M.on_agent_status(_, params)
+  store.agent = params
+  store.emit("agent")
+end
+
+return M
