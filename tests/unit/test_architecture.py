@@ -123,13 +123,7 @@ UNIT = ROOT / "tests" / "unit"
 ABOUT_THE_WHOLE = {"test_architecture.py"}
 """Test files about the package as a whole, not one module."""
 
-NAMED_OTHERWISE = {
-    # tests/unit/protocol/ is being reworked with the protocol's generated tables (issue 26):
-    # its files keep their names until then.
-    "protocol/test_permission_subjects.py": "protocol/acp.py",
-    "protocol/test_tool_call_paths.py": "protocol/acp.py",
-    "protocol/test_protocol_mirror.py": "protocol/editor.py",
-}
+NAMED_OTHERWISE: dict[str, str] = {}
 """Test files whose names do not say their module: the module each tests."""
 
 E2E = "tests/e2e"
