@@ -166,9 +166,6 @@ NO_TEST_FILE = {
     "editor/buffers/conflicts.py": "through editor/buffers/test_source_agent_writes.py",
     "editor/buffers/review_groups.py": f"bulk changes in the editor: {E2E_LSP}/test_lsp_bulk.py",
     "editor/lsp/channel.py": f"EditorChannel over pygls: faked in unit tests, real in {E2E_LSP}",
-    "editor/lsp/features.py": "what the editor declared: through the e2e_lsp tests' real clients",
-    "editor/lsp/handling.py": f"registering handlers on pygls: {E2E_LSP}",
-    "editor/lsp/lsp_log.py": f"window/logMessage: {E2E_LSP}",
     "editor/lsp/server.py": f"the pygls server: editor/test_build.py builds it, {E2E_LSP} runs it",
     "editor/show/diffs.py": "diff previews: through editor/show/test_frontend.py (assemble())",
     "editor/show/progress.py": "work-done progress: through editor/show/test_frontend.py",
@@ -177,9 +174,6 @@ NO_TEST_FILE = {
     "editor/show/status.py": "the agent's status: through editor/test_supervisor.py",
     "editor/show/terminal_output.py": "terminal streams: through editor/show/test_frontend.py",
     "editor/show/transcript.py": f"the Markdown transcript (acp.transcript): {E2E_LSP}",
-    "errors.py": "typed JSON-RPC errors: through agent/test_rpc.py and every InvalidParams test",
-    "log.py": "logging setup: through every test that logs",
-    "procs.py": "child process groups: through test_reaper.py and services/test_terminals.py",
     "protocol/editor_context.py": "pure data: the editor-context server's name, tools, variable",
     "registry/run.py": f"`acp-editor agents`, `--agent ID`: {E2E}/test_registry.py",
     "registry/source.py": f"the registry fetched and cached: {E2E}/test_registry.py",
@@ -188,7 +182,6 @@ NO_TEST_FILE = {
     "services/retention/command.py": f"`acp-editor state`: {E2E}/test_state_cli.py",
     "services/retention/inventory.py": "through services/retention/test_pruning.py",
     "services/retention/plumbing.py": "git against a store: through retention/test_pruning.py",
-    "storage.py": "the state directory: through review/test_persist.py and retention tests",
 }
 """Modules with no test file of their own, each with where it is tested instead. A module
 small enough to test directly deserves its own test file rather than an entry here."""

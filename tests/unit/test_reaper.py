@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from acp_editor import procs, reaper
+from acp_editor import reaper
 
 
 def test_track_keeps_registered_groups_and_ignores_malformed_lines() -> None:
@@ -34,17 +34,3 @@ def test_on_eof_the_registered_groups_die_and_the_released_ones_live() -> None:
         released.kill()
         kept.wait()
         released.wait()
-
-
-async def test_spawn_registers_with_a_reaper_in_a_session_of_its_own() -> None:
-    proc = await procs.spawn(["sleep", "1000"], cwd=None, env=None)
-    try:
-        pid = procs.reaper_pid()
-        assert pid is not None
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            fields = f.read().rsplit(b")", 1)[1].split()
-        assert int(fields[3]) == pid  # session id: a signal to our group never reaches it
-    finally:
-        await procs.terminate_group(proc)
-    assert procs.group_members(proc.pid) == []
-    assert proc.pid not in procs._spawned  # released: the reaper forgets it too
