@@ -209,7 +209,10 @@ async def test_exit_status_only_after_exit_then_kill(terms: TerminalManager, rec
 async def test_release_forgets_the_id(terms: TerminalManager) -> None:
     t = await start(terms, "sleep", ["30"])
     waiter = asyncio.create_task(t.wait())
-    await asyncio.sleep(0.05)  # the wait request is being served when release arrives
+    # One loop turn and the wait request is being served (it looks the terminal up and waits on
+    # its exit, with nothing to await before): release arrives while it waits.
+    await asyncio.sleep(0)
+    assert not waiter.done()
     assert await t.release() == {}
     assert await waiter == KILLED  # a pending wait is answered
     for call in (t.output, t.wait, t.kill, t.release):
