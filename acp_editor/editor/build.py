@@ -23,6 +23,7 @@ from acp_editor.editor.buffers.review import EditorReview
 from acp_editor.editor.buffers.source import EditorDocuments
 from acp_editor.editor.handlers.commands import Commands
 from acp_editor.editor.handlers.lifecycle import Lifecycle
+from acp_editor.editor.handlers.mentions import Mentions
 from acp_editor.editor.handlers.review_handlers import ReviewHandlers
 from acp_editor.editor.handlers.rich import RichRequests
 from acp_editor.editor.handlers.session_admin import SessionAdmin
@@ -56,6 +57,7 @@ class EditorSide:
     review_handlers: ReviewHandlers
     session_admin: SessionAdmin
     kept: Review
+    mentions: Mentions
 
     async def open_review(self) -> None:
         """The editor said its workspace (``initialized``): the review an earlier run left
@@ -67,6 +69,7 @@ class EditorSide:
         self.frontend.close()
         await self.agents.close()
         await self.context.close()
+        await self.mentions.close()
         await self.kept.flush()
 
 
@@ -117,6 +120,7 @@ def assemble(
         ReviewHandlers(review, documents.changed),
         SessionAdmin(agents, frontend),
         kept,
+        Mentions(agents, documents),
     )
 
 
@@ -147,6 +151,7 @@ def create_server(
     side.rich.register(server)
     side.review_handlers.register(server)
     side.session_admin.register(server)
+    side.mentions.register(server)
     server.on_close.append(side.close)
     server.on_initialized.append(lambda: server.background(side.open_review()))
     return server

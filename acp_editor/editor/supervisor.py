@@ -88,6 +88,10 @@ class AgentSupervisor:
         """The editor's first workspace folder or root, else the server's own directory."""
         return self._workspace_root() or self.options.server_cwd
 
+    def roots(self) -> list[str]:
+        """Every folder of the workspace, the first one first (what a session is given)."""
+        return list(dict.fromkeys([self.workspace_root(), *self._workspace_folders()]))
+
     async def ensure_agent(self) -> AgentSide:
         if self._closed:
             raise AgentUnavailable("the server is shutting down")
@@ -306,7 +310,7 @@ class AgentSupervisor:
         outlive the sidecar. None named: the current one when it has a checkpointed turn, else
         the session of the workspace's last one (after a restart, the run before's)."""
         agent = await self.ensure_agent()
-        roots = list(dict.fromkeys([self.workspace_root(), *self._workspace_folders()]))
+        roots = self.roots()
         try:
             sid = session_id or await agent.undoable_session(self.current_session, roots)
             number, plan = await agent.restore_plan(sid, turn, roots)

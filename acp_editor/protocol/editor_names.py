@@ -18,6 +18,7 @@ __all__ = [
     "ACP_DIAGNOSTICS",
     "ACP_DIFF",
     "ACP_ELICIT",
+    "ACP_FIND_FILES",
     "ACP_FOLLOW",
     "ACP_FORK_SESSION",
     "ACP_LIST_SESSIONS",
@@ -118,6 +119,7 @@ ACP_RESTORE_CHECKPOINT = "acp/restoreCheckpoint"
 ACP_DELETE_SESSION = "acp/deleteSession"
 ACP_FORK_SESSION = "acp/forkSession"
 ACP_LOGOUT = "acp/logout"
+ACP_FIND_FILES = "acp/findFiles"
 ACP_DIAGNOSTICS = "acp/diagnostics"
 ACP_SELECTION = "acp/selection"
 
@@ -147,6 +149,7 @@ MESSAGES: dict[str, Message] = {
     ACP_DELETE_SESSION: Message(ACP_DELETE_SESSION, "editor → server", "request"),
     ACP_FORK_SESSION: Message(ACP_FORK_SESSION, "editor → server", "request"),
     ACP_LOGOUT: Message(ACP_LOGOUT, "editor → server", "request"),
+    ACP_FIND_FILES: Message(ACP_FIND_FILES, "editor → server", "request"),
     ACP_DIAGNOSTICS: Message(ACP_DIAGNOSTICS, "server → editor", "request"),
     ACP_SELECTION: Message(ACP_SELECTION, "server → editor", "request"),
 }

@@ -9,17 +9,7 @@
  * Only `vscode-languageserver-protocol` is imported, so this loads under plain `node --test`.
  */
 
-import type * as w from "./wire";
-
 export * from "./protocol.generated";
-
-// The document names these two results after their messages (forkSession's and
-// restoreCheckpoint's ts blocks), as the generated constants do; wire.ts declares the same shapes
-// under other names. Until wire.ts carries the document's names, they are added to it here.
-declare module "./wire" {
-  type ForkSessionResult = w.NewSessionResult;
-  type RestoreCheckpointResult = w.RestoreResult;
-}
 
 /** JSON-RPC error codes of the document's "Errors" table. */
 export const ERROR_AGENT_UNAVAILABLE = -32050;

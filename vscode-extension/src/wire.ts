@@ -90,8 +90,26 @@ export interface DeleteSessionResult {
 export interface ForkSessionParams {
   sessionId?: SessionId;
 }
+export type ForkSessionResult = NewSessionResult;
 export type LogoutParams = Record<string, never>;
 export type LogoutResult = Record<string, never>;
+
+/** `acp/findFiles`: files to complete an `@`-mention with, open documents first. */
+export interface FindFilesParams {
+  query: string;
+  limit?: number;
+}
+export interface FoundFile {
+  uri: string;
+  /** Relative to its workspace folder, with `/`. */
+  path: string;
+  open: boolean;
+}
+export interface FindFilesResult {
+  files: FoundFile[];
+  /** False until the first listing of every folder has ended: ask again on the next keystroke. */
+  complete: boolean;
+}
 
 /** The result of `acp/restoreCheckpoint` (and of the `acp.restoreCheckpoint` command). */
 export interface RestoreResult {
@@ -100,6 +118,7 @@ export interface RestoreResult {
   restored: string[];
   done: boolean;
 }
+export type RestoreCheckpointResult = RestoreResult;
 
 export interface SessionSnapshot {
   sessionId: SessionId;

@@ -1,0 +1,71 @@
+"""What an ``@`` in a prompt completes (``acp/findFiles``): the editor's open documents that
+match, then the workspace folders' files (``services.workspace_files``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path
+
+from acp_editor.editor.lsp.handling import register_requests
+from acp_editor.errors import InvalidParams
+from acp_editor.protocol import editor as proto
+from acp_editor.protocol.acp import field, obj
+from acp_editor.services.workspace_files.listing import WorkspaceFiles
+from acp_editor.services.workspace_files.match import PathTable
+
+if TYPE_CHECKING:
+    from acp_editor.editor.buffers.source import EditorDocuments
+    from acp_editor.editor.supervisor import AgentSupervisor
+
+DEFAULT_LIMIT = 50
+MOST = 500
+
+
+class Mentions:
+    def __init__(self, agents: AgentSupervisor, documents: EditorDocuments) -> None:
+        self.agents = agents
+        self.documents = documents
+        self.files = WorkspaceFiles()
+
+    def register(self, server: LanguageServer) -> None:
+        register_requests(server, {proto.ACP_FIND_FILES: self.find_files})
+
+    async def find_files(self, params: Any) -> dict[str, Any]:
+        fields = obj(params)
+        query = field(fields, "query", str)
+        limit = fields.get("limit", DEFAULT_LIMIT)
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 0 < limit <= MOST:
+            raise InvalidParams(f"params.limit must be a whole number from 1 to {MOST}")
+        roots = [Path(r) for r in self.agents.roots()]
+        opened = self._open(roots, query, limit)
+        found = await self.files.find([str(r) for r in roots], query, limit)
+        taken = set(opened)
+        files = [self._entry(p, roots, True) for p in opened]
+        files += [self._entry(p, roots, False) for p in found.paths if p not in taken]
+        return {"files": files[:limit], "complete": found.complete}
+
+    def _open(self, roots: list[Path], query: str, limit: int) -> list[Path]:
+        """The open documents below a workspace folder that match, ranked the same way."""
+        held = [Path(p) for p in sorted(self.documents.held_paths())]
+        inside = {_relative(p, roots): p for p in held if _root_of(p, roots) is not None}
+        best = PathTable(list(inside)).best(query, limit) if query else []
+        return [inside[name] for name in best]
+
+    @staticmethod
+    def _entry(path: Path, roots: list[Path], open_: bool) -> dict[str, Any]:
+        return {"uri": from_fs_path(str(path)), "path": _relative(path, roots), "open": open_}
+
+    async def close(self) -> None:
+        await self.files.close()
+
+
+def _root_of(path: Path, roots: list[Path]) -> Path | None:
+    return next((r for r in roots if path.is_relative_to(r)), None)
+
+
+def _relative(path: Path, roots: list[Path]) -> str:
+    root = _root_of(path, roots)
+    return path.relative_to(root).as_posix() if root is not None else path.as_posix()
