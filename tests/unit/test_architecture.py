@@ -169,8 +169,6 @@ NO_TEST_FILE = {
     "editor/show/progress.py": "work-done progress: through editor/show/test_frontend.py",
     "editor/show/questions.py": "permission questions: through editor/show/test_frontend.py",
     "editor/show/replies.py": "a turn's reply: through editor/handlers/test_commands.py",
-    "editor/show/status.py": "the agent's status: through editor/test_supervisor.py",
-    "editor/show/terminal_output.py": "terminal streams: through editor/show/test_frontend.py",
     "protocol/editor_context.py": "pure data: the editor-context server's name, tools, variable",
     "registry/run.py": f"`acp-editor agents`, `--agent ID`: {E2E}/test_registry.py",
     "registry/source.py": f"the registry fetched and cached: {E2E}/test_registry.py",
