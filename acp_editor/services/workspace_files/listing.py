@@ -126,7 +126,7 @@ class WorkspaceFiles:
         others = asyncio.ensure_future(_others(root, own))
         try:
             tracked = await _git(root, None, "ls-files", "-z", "--cached") if own else []
-            if state.table is None:  # a first listing: the tracked files answer meanwhile
+            if own and state.table is None:  # a first listing: tracked files answer meanwhile
                 state.table = PathTable(tracked)
                 state.listed.set()
             new = await others
