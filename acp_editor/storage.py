@@ -22,3 +22,11 @@ def per_root(kind: str, root: Path, suffix: str = "") -> Path:
     names, and a digest so two roots with one name never share."""
     digest = hashlib.sha256(str(root).encode()).hexdigest()[:16]
     return state_dir() / kind / f"{root.name or 'root'}-{digest}{suffix}"
+
+
+def write_atomically(path: Path, body: str) -> None:
+    """Replace ``path``'s text at once (a crash leaves the old file or the new, never half)."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(body, encoding="utf-8")
+    os.replace(tmp, path)

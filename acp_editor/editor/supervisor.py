@@ -12,6 +12,7 @@ import contextlib
 import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from acp_editor.editor.show.replies import TurnSummary, summarize
@@ -19,6 +20,7 @@ from acp_editor.errors import AgentError, InvalidParams, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp
 from acp_editor.protocol import editor as proto
+from acp_editor.services.prompt_history import PromptHistory, prompt_text
 
 if TYPE_CHECKING:
     from acp_editor.agent.config import AgentConfig
@@ -69,6 +71,7 @@ class AgentSupervisor:
         self._start_agent = start_agent
         self._workspace_root = workspace_root
         self._workspace_folders = workspace_folders
+        self._histories: dict[Path, PromptHistory] = {}
         self._turn_ended = turn_ended
         """Called with the session id before a prompt is answered: the editor must have the
         turn's last state before it learns the turn ended."""
@@ -87,6 +90,14 @@ class AgentSupervisor:
     def workspace_root(self) -> str:
         """The editor's first workspace folder or root, else the server's own directory."""
         return self._workspace_root() or self.options.server_cwd
+
+    def history(self) -> PromptHistory:
+        """The prompts sent in this workspace (its first folder), for ↑/↓ in an editor."""
+        root = Path(self.workspace_root())
+        kept = self._histories.get(root)
+        if kept is None:
+            kept = self._histories[root] = PromptHistory(root)
+        return kept
 
     def roots(self) -> list[str]:
         """Every folder of the workspace, the first one first (what a session is given)."""
@@ -270,6 +281,7 @@ class AgentSupervisor:
         sid = await self.session_id(session_id)
         agent = self.slot.agent
         assert agent is not None  # session_id() made sure
+        await self.history().add(prompt_text(blocks))
         state = agent.session_state(sid)
         start = state.entry_count() if state is not None else 0
         try:

@@ -26,6 +26,7 @@ __all__ = [
     "ACP_LOGOUT",
     "ACP_NEW_SESSION",
     "ACP_PROMPT",
+    "ACP_PROMPT_HISTORY",
     "ACP_REQUEST_PERMISSION",
     "ACP_RESTORE_CHECKPOINT",
     "ACP_REVIEW_CHANGED",
@@ -119,6 +120,7 @@ ACP_RESTORE_CHECKPOINT = "acp/restoreCheckpoint"
 ACP_DELETE_SESSION = "acp/deleteSession"
 ACP_FORK_SESSION = "acp/forkSession"
 ACP_LOGOUT = "acp/logout"
+ACP_PROMPT_HISTORY = "acp/promptHistory"
 ACP_FIND_FILES = "acp/findFiles"
 ACP_DIAGNOSTICS = "acp/diagnostics"
 ACP_SELECTION = "acp/selection"
@@ -149,6 +151,7 @@ MESSAGES: dict[str, Message] = {
     ACP_DELETE_SESSION: Message(ACP_DELETE_SESSION, "editor → server", "request"),
     ACP_FORK_SESSION: Message(ACP_FORK_SESSION, "editor → server", "request"),
     ACP_LOGOUT: Message(ACP_LOGOUT, "editor → server", "request"),
+    ACP_PROMPT_HISTORY: Message(ACP_PROMPT_HISTORY, "editor → server", "request"),
     ACP_FIND_FILES: Message(ACP_FIND_FILES, "editor → server", "request"),
     ACP_DIAGNOSTICS: Message(ACP_DIAGNOSTICS, "server → editor", "request"),
     ACP_SELECTION: Message(ACP_SELECTION, "server → editor", "request"),

@@ -14,13 +14,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from acp_editor.log import get_logger
 from acp_editor.review.anchor import Anchor
-from acp_editor.storage import per_root
+from acp_editor.storage import per_root, write_atomically
 
 if TYPE_CHECKING:
     from acp_editor.review.hunk import ReviewHunk
@@ -180,11 +179,3 @@ class PendingReview:
         if self._writer is not None:
             with contextlib.suppress(Exception):
                 await self._writer
-
-
-def write_atomically(path: Path, body: str) -> None:
-    """Replace ``path``'s text at once (a crash leaves the old file or the new, never half)."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(body, encoding="utf-8")
-    os.replace(tmp, path)

@@ -21,11 +21,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from acp_editor.log import get_logger
-from acp_editor.review.persist import write_atomically
 from acp_editor.review.recording import ChangeRecorder
 from acp_editor.services.checkpoints import Change, CheckpointError, CheckpointStore
 from acp_editor.services.retention.plumbing import session_ref
-from acp_editor.storage import per_root
+from acp_editor.storage import per_root, write_atomically
 
 if TYPE_CHECKING:
     from acp_editor.review.queue import ReviewQueue

@@ -41,6 +41,7 @@ M.messages = {
   DELETE_SESSION = { method = "acp/deleteSession", direction = "editor → server", kind = "request" },
   FORK_SESSION = { method = "acp/forkSession", direction = "editor → server", kind = "request" },
   LOGOUT = { method = "acp/logout", direction = "editor → server", kind = "request" },
+  PROMPT_HISTORY = { method = "acp/promptHistory", direction = "editor → server", kind = "request" },
   FIND_FILES = { method = "acp/findFiles", direction = "editor → server", kind = "request" },
   DIAGNOSTICS = { method = "acp/diagnostics", direction = "server → editor", kind = "request" },
   SELECTION = { method = "acp/selection", direction = "server → editor", kind = "request" },

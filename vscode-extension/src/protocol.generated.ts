@@ -38,6 +38,7 @@ export const RESTORE_CHECKPOINT = new RequestType<w.RestoreCheckpointParams, w.R
 export const DELETE_SESSION = new RequestType<w.DeleteSessionParams, w.DeleteSessionResult, void>("acp/deleteSession");
 export const FORK_SESSION = new RequestType<w.ForkSessionParams, w.ForkSessionResult, void>("acp/forkSession");
 export const LOGOUT = new RequestType<w.LogoutParams, w.LogoutResult, void>("acp/logout");
+export const PROMPT_HISTORY = new RequestType<w.PromptHistoryParams, w.PromptHistoryResult, void>("acp/promptHistory");
 export const FIND_FILES = new RequestType<w.FindFilesParams, w.FindFilesResult, void>("acp/findFiles");
 export const DIAGNOSTICS = new RequestType<w.DiagnosticsParams, w.DiagnosticsResult, void>("acp/diagnostics");
 export const SELECTION = new RequestType<w.SelectionParams, w.SelectionResult, void>("acp/selection");
@@ -69,6 +70,7 @@ export const MESSAGES: Readonly<Record<string, { direction: Direction; kind: Kin
   "acp/deleteSession": { direction: "editor → server", kind: "request" },
   "acp/forkSession": { direction: "editor → server", kind: "request" },
   "acp/logout": { direction: "editor → server", kind: "request" },
+  "acp/promptHistory": { direction: "editor → server", kind: "request" },
   "acp/findFiles": { direction: "editor → server", kind: "request" },
   "acp/diagnostics": { direction: "server → editor", kind: "request" },
   "acp/selection": { direction: "server → editor", kind: "request" },

@@ -94,6 +94,14 @@ export type ForkSessionResult = NewSessionResult;
 export type LogoutParams = Record<string, never>;
 export type LogoutResult = Record<string, never>;
 
+/** `acp/promptHistory`: the workspace's prompts, oldest first. */
+export interface PromptHistoryParams {
+  limit?: number;
+}
+export interface PromptHistoryResult {
+  prompts: string[];
+}
+
 /** `acp/findFiles`: files to complete an `@`-mention with, open documents first. */
 export interface FindFilesParams {
   query: string;

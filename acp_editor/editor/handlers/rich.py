@@ -11,6 +11,7 @@ from acp_editor.editor.lsp.handling import prompt_blocks, register_requests
 from acp_editor.errors import InvalidParams
 from acp_editor.protocol import editor as proto
 from acp_editor.protocol.acp import nonempty_str, obj_or_empty, optional_str
+from acp_editor.services.prompt_history import KEPT
 
 if TYPE_CHECKING:
     from acp_editor.editor.buffers.review import EditorReview
@@ -40,6 +41,7 @@ class RichRequests:
                 proto.ACP_LOAD_SESSION: self.load_session,
                 proto.ACP_SET_FOLLOW: self.set_follow,
                 proto.ACP_RESTORE_CHECKPOINT: self.restore_checkpoint,
+                proto.ACP_PROMPT_HISTORY: self.prompt_history,
             },
         )
 
@@ -114,6 +116,12 @@ class RichRequests:
         return await self.agents.restore_checkpoint(
             turn, None, session_id=optional_str(p, "sessionId")
         )
+
+    async def prompt_history(self, params: Any) -> dict[str, Any]:
+        limit = obj_or_empty(params).get("limit", KEPT)
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 0 < limit <= KEPT:
+            raise InvalidParams(f"params.limit must be a whole number from 1 to {KEPT}")
+        return {"prompts": await self.agents.history().recent(limit)}
 
     async def set_follow(self, params: Any) -> dict[str, Any]:
         enabled = obj_or_empty(params).get("enabled")

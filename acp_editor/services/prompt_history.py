@@ -1,0 +1,63 @@
+"""The prompts a workspace was sent, for ↑/↓ in an editor's prompt (``acp/promptHistory``).
+
+One small JSON file per workspace root in the state directory, shared by every editor and every
+run there; at most ``KEPT`` prompts, oldest first, and a prompt sent twice in a row kept once.
+Only a prompt's text is kept (attached files and images are not: they may have changed since).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from acp_editor.log import get_logger
+from acp_editor.storage import per_root, write_atomically
+
+log = get_logger("services.prompt_history")
+
+KEPT = 200
+
+
+def prompt_text(blocks: list[dict[str, Any]]) -> str:
+    """What the user typed: the prompt's text blocks, joined."""
+    return "".join(
+        b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str)
+    ).strip()
+
+
+class PromptHistory:
+    def __init__(self, root: Path) -> None:
+        self.path = per_root("history", root.resolve(), ".json")
+        self._lock = asyncio.Lock()  # read, add, write: one at a time
+
+    async def add(self, text: str) -> None:
+        if not text.strip():
+            return
+        async with self._lock:
+            await asyncio.to_thread(self._add, text)
+
+    async def recent(self, limit: int = KEPT) -> list[str]:
+        prompts = await asyncio.to_thread(self._read)
+        return prompts[-limit:] if limit > 0 else []
+
+    def _add(self, text: str) -> None:
+        prompts = self._read()
+        if not prompts or prompts[-1] != text:
+            prompts.append(text)
+        try:
+            write_atomically(self.path, json.dumps({"prompts": prompts[-KEPT:]}))
+        except OSError as exc:
+            log.info("could not keep the prompt history in %s: %s", self.path, exc)
+
+    def _read(self) -> list[str]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return []
+        except (OSError, ValueError) as exc:
+            log.info("the prompt history in %s could not be read: %s", self.path, exc)
+            return []
+        prompts = data.get("prompts") if isinstance(data, dict) else None
+        return [p for p in prompts if isinstance(p, str)] if isinstance(prompts, list) else []
