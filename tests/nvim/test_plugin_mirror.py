@@ -1,4 +1,4 @@
-"""The plugin's session mirror (lua/acp_editor/session.lua) replays the change streams recorded
+"""The plugin's session mirror (lua/acp_editor/session/reducer.lua) replays the change streams recorded
 from the Python state (tests/fixtures/reducer/, by scripts/reducer_fixtures.py; the TypeScript
 mirror replays them too) and ends equal to the server's snapshot: one recording, three
 implementations."""
@@ -17,7 +17,7 @@ FIXTURES = Path(__file__).parents[2] / "tests" / "fixtures" / "reducer"
 
 REPLAY = """
 local fixture = vim.json.decode(..., { luanil = { object = true, array = true } })
-local session = require("acp_editor.session")
+local session = require("acp_editor.session.reducer")
 local snap = session.new(fixture.sessionId, fixture.protocolVersion)
 local ok, err = session.apply_all(snap, fixture.changes)
 return { ok = ok, err = err, snapshot = vim.json.encode(snap) }

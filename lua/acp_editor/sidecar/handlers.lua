@@ -64,19 +64,19 @@ end
 ---@return table<string, function>
 function M.build(cfg)
   local h = {
-    [method.SESSION_CHANGED] = guard("acp/sessionChanged", sync.on_changed),
-    [method.AGENT_STATUS] = guard("acp/agentStatus", sync.on_agent_status),
-    [method.FOLLOW] = guard("acp/follow", follow.on_follow),
-    [method.DIFF] = guard("acp/diff", review.on_diff),
-    [method.TERMINAL_OUTPUT] = guard("acp/terminalOutput", terminals.on_output),
-    [method.TERMINAL_EXIT] = guard("acp/terminalExit", terminals.on_exit),
-    [method.REVIEW_CHANGED] = guard("acp/reviewChanged", review.on_changed),
-    [method.REQUEST_PERMISSION] = guard("acp/requestPermission", permissions.handle, true),
-    [method.CHOOSE_AUTH_METHOD] = guard("acp/chooseAuthMethod", permissions.choose_auth, true),
-    [method.ELICIT] = guard("acp/elicit", elicit.handle, true),
-    [method.DIAGNOSTICS] = guard("acp/diagnostics", editor_context.diagnostics, true),
-    [method.SELECTION] = guard("acp/selection", editor_context.selection, true),
-    [protocol.CANCEL_REQUEST] = guard("$/cancelRequest", function(err, params, ctx)
+    [method.SESSION_CHANGED] = guard(method.SESSION_CHANGED, sync.on_changed),
+    [method.AGENT_STATUS] = guard(method.AGENT_STATUS, sync.on_agent_status),
+    [method.FOLLOW] = guard(method.FOLLOW, follow.on_follow),
+    [method.DIFF] = guard(method.DIFF, review.on_diff),
+    [method.TERMINAL_OUTPUT] = guard(method.TERMINAL_OUTPUT, terminals.on_output),
+    [method.TERMINAL_EXIT] = guard(method.TERMINAL_EXIT, terminals.on_exit),
+    [method.REVIEW_CHANGED] = guard(method.REVIEW_CHANGED, review.on_changed),
+    [method.REQUEST_PERMISSION] = guard(method.REQUEST_PERMISSION, permissions.handle, true),
+    [method.CHOOSE_AUTH_METHOD] = guard(method.CHOOSE_AUTH_METHOD, permissions.choose_auth, true),
+    [method.ELICIT] = guard(method.ELICIT, elicit.handle, true),
+    [method.DIAGNOSTICS] = guard(method.DIAGNOSTICS, editor_context.diagnostics, true),
+    [method.SELECTION] = guard(method.SELECTION, editor_context.selection, true),
+    [protocol.CANCEL_REQUEST] = guard(protocol.CANCEL_REQUEST, function(err, params, ctx)
       permissions.cancel_request(err, params, ctx)
       elicit.cancel_request(err, params, ctx)
     end),

@@ -4,7 +4,8 @@
  * A port of acp_editor/session/reducer.py. The server builds its own snapshot by applying these
  * same changes, so a mirror that starts from `emptySnapshot` and applies every change of
  * `acp/sessionChanged` in order equals the server's `acp/snapshot`. The fixtures in
- * test/fixtures/reducer/ are produced by the Python state and replayed here, so the two
+ * tests/fixtures/reducer/ (scripts/reducer_fixtures.py) are produced by the Python state and
+ * replayed here (and by the Lua mirror), so the two
  * implementations cannot drift apart silently.
  *
  * Pure and DOM-free: the extension host and the webview both bundle it.
