@@ -117,7 +117,7 @@ class Commands:
 
     async def set_mode(self, *args: Any) -> dict[str, Any]:
         if len(args) != 1 or not isinstance(args[0], str):
-            raise InvalidParams("acp.setMode takes one argument: the mode id")
+            raise InvalidParams(f"{proto.CMD_SET_MODE} takes one argument: the mode id")
         sid = await self.agents.set_mode(args[0])
         return {"sessionId": sid, "modeId": args[0]}
 
@@ -127,7 +127,7 @@ class Commands:
         elif not args:
             self.follow.set_enabled(not self.follow.enabled)
         else:
-            raise InvalidParams("acp.follow takes no argument (toggle) or true/false")
+            raise InvalidParams(f"{proto.CMD_FOLLOW} takes no argument (toggle) or true/false")
         return {"follow": self.follow.enabled}
 
     async def agent_status(self, *args: Any) -> dict[str, Any]:
@@ -150,8 +150,8 @@ class Commands:
             or not (session_id is None or isinstance(session_id, str))
         ):
             raise InvalidParams(
-                "acp.restoreCheckpoint takes no argument (the last turn), a turn, a turn and "
-                "true when the editor already asked the user, and then a session id"
+                f"{proto.CMD_RESTORE_CHECKPOINT} takes no argument (the last turn), a turn, a "
+                "turn and true when the editor already asked the user, and then a session id"
             )
         confirm = None if confirmed else self.questions.confirm_restore
         return await self.agents.restore_checkpoint(turn, confirm, session_id=session_id)
