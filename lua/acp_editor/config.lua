@@ -23,6 +23,7 @@
 ---@class acp_editor.Keymaps
 ---@field chat table<string, string|false> keys in the chat transcript and prompt buffers
 ---@field preview table<string, string|false> keys in buffers that show agent edits inline
+---@field prompt table<string, string|false> keys in the chat's prompt buffer (attachments, history)
 
 ---@class acp_editor.Config
 --- how to run the sidecar (default: the private one :AcpInstall built, else `acp-editor` on PATH)
@@ -96,6 +97,11 @@ function M.defaults()
         diff = "<leader>ad",
         next = "<leader>an", -- not ]a / [a: Neovim 0.11 maps those (the argument list)
         prev = "<leader>ap",
+      },
+      prompt = {
+        attach = "<C-t>", -- normal and insert mode: attach a buffer, file, URL, diagnostics, image (or remove one)
+        history_prev = "<Up>", -- on the prompt's first line: the previous prompt of this workspace
+        history_next = "<Down>", -- on its last line: the next one, then back to what you were typing
       },
     },
     schedule = vim.schedule,
