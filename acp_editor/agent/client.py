@@ -9,7 +9,6 @@ services the agent may use, review, and the handlers that serve the agent's requ
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -22,7 +21,7 @@ from acp_editor.agent.display_terminals import DisplayTerminals
 from acp_editor.agent.eliciting import Elicitor
 from acp_editor.agent.frontend import Frontend, SilentFrontend
 from acp_editor.agent.mcp_over_acp import McpOverAcp
-from acp_editor.agent.prompting import send_prompt
+from acp_editor.agent.prompt_turns import PromptTurns
 from acp_editor.agent.serving import AgentRequests
 from acp_editor.agent.sessions import Session
 from acp_editor.agent.setup_calls import SetupCalls, setup_params
@@ -65,7 +64,7 @@ class AcpClient:
         self.review = review or Review(inner, config.review_mode, self.frontend.review_changed)
         """Review and its pending hunks on disk: the editor side's (it outlives every agent),
         else our own. This agent's part of it is built there too (``for_agent``)."""
-        part = self.review.for_agent()
+        self.part = part = self.review.for_agent()
         self.turns, self.reviewing, self.undo = part.turns, part.documents, part.undo
         terminals = TerminalManager(
             paths,
@@ -93,6 +92,15 @@ class AcpClient:
         self.connection = AgentConnection(config, self._register, self._agent_exited)
         self.setup = SetupCalls(config, self.connection, self.frontend)
         self.exited = self.connection.exited
+        self.turn_runner = PromptTurns(
+            self.connection,
+            self.requests,
+            part,
+            config,
+            lambda: self.protocol_version,
+            self.cancel,
+            self.sessions.__contains__,
+        )
 
     def _register(self, peer: JsonRpcPeer) -> None:
         self.requests.register(peer)
@@ -296,45 +304,17 @@ class AcpClient:
             await self.connection.call(acp.SESSION_CLOSE, {"sessionId": session_id})
 
     async def prompt(self, session_id: str, blocks: list[dict[str, Any]]) -> dict[str, Any]:
-        """Send a prompt and wait for the turn to end; returns the agent's ``PromptResponse``.
+        """Send a prompt and wait for the turn to end (``agent.prompt_turns``); returns the
+        agent's ``PromptResponse``."""
+        return await self.turn_runner.prompt(self.session(session_id), blocks)
 
-        The session's roots are checkpointed first; what the turn changed is in review before
-        this returns. On v2 a prompt sent while a turn runs is queued: it joins that turn."""
-        session = self.session(session_id)
-        queued = session.prompts > 0 and self.protocol_version >= 2
-        note = self.review.queue.unreported_rejections(session_id)
-        if note is not None and self.config.tell_agent_rejections:
-            blocks = [{"type": "text", "text": note}, *blocks]
-        number = None
-        if not queued:
-            since = self.reviewing.begin_paths(session_id, session.roots)
-            turn = await self.turns.begin(session_id, session.roots, since)
-            number = turn.number if turn is not None else None
-            if turn is not None:
-                await self.reviewing.watch(session_id)
-        self.requests.emit(session, session.state.add_user_prompt(blocks, number, queued=queued))
-        session.prompts += 1
-        params = {"sessionId": session_id, "prompt": blocks}
-        try:
-            return await send_prompt(
-                self.connection, session.foreground, params, self.config.prompt_timeout
-            )
-        except asyncio.CancelledError:
-            # Whoever waited for the turn gave up: the agent must stop too.
-            await asyncio.shield(self.cancel(session_id))
-            raise
-        finally:
-            session.prompts -= 1
-            if session.prompts == 0:
-                session.cancelling = False
-                self.requests.emit(session, session.state.settle_prompts())
-                await asyncio.shield(self._end_turn(session_id))
+    def edit_prompt(self, session_id: str, index: int, blocks: list[dict[str, Any]]) -> None:
+        """A prompt waiting for its turn (v1) says something else."""
+        self.turn_runner.edit(self.session(session_id), index, blocks)
 
-    async def _end_turn(self, session_id: str) -> None:
-        roots = self.session(session_id).roots if session_id in self.sessions else []
-        where = await self.reviewing.end_turn(session_id, roots)
-        await self.reviewing.settle()  # looks at the turn's last tool calls come first
-        await self.turns.end(session_id, self.reviewing.late(session_id, roots), where)
+    def withdraw_prompt(self, session_id: str, index: int) -> None:
+        """A prompt waiting for its turn (v1) will not go: its ``prompt`` answers cancelled."""
+        self.turn_runner.withdraw(self.session(session_id), index)
 
     async def undoable_session(self, current: str | None, roots: Sequence[str]) -> str:
         """The session to undo a turn of when none is named (``TurnUndo.undoable``)."""
@@ -363,10 +343,13 @@ class AcpClient:
         paths = {str(step.path) for step in plan}
         self.review.queue.withdraw(session_id, paths, f"undone: restored to before turn {number}")
 
-    async def cancel(self, session_id: str) -> None:
+    async def cancel(self, session_id: str, drop_waiting: bool = False) -> None:
         """``session/cancel``: pending permissions answer ``cancelled``, unfinished tool calls are
-        marked cancelled; updates keep flowing until the prompt's response arrives."""
+        marked cancelled; updates keep flowing until the prompt's response arrives. Prompts
+        waiting for their turn (v1) go after it, unless ``drop_waiting``."""
         session = self.session(session_id)
+        if drop_waiting:
+            self.turn_runner.withdraw_all(session)
         if session.prompting:
             session.cancelling = True
         self.asker.cancel(session)

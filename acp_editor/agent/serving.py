@@ -15,7 +15,8 @@ from acp_editor.agent.prompting import idle_reason
 from acp_editor.errors import InvalidParams
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp, elicitation
-from acp_editor.session.state import InvalidUpdate, SessionView
+from acp_editor.session.state import SessionView
+from acp_editor.session.update_fields import InvalidUpdate
 
 if TYPE_CHECKING:
     from acp_editor.agent.asking import PermissionAsker

@@ -13,6 +13,17 @@ if TYPE_CHECKING:
 
 
 @dataclass
+class Waiting:
+    """v1: a prompt waiting for the turn before it to end (``agent.prompt_queue``)."""
+
+    index: int
+    """Its message entry in the session's transcript."""
+    blocks: list[dict[str, Any]]
+    go: asyncio.Future[bool] = field(default_factory=asyncio.Future)
+    """True: its turn has come; False: withdrawn."""
+
+
+@dataclass
 class Session:
     id: str
     cwd: str
@@ -20,6 +31,10 @@ class Session:
     additional_directories: list[str] = field(default_factory=list)
     prompts: int = 0
     """Prompts sent and not over yet: more than one when v2 prompts were queued."""
+    starting: int = 0
+    """Prompts whose turn is being set up (checkpoints) before they are sent."""
+    waiting: list[Waiting] = field(default_factory=list)
+    """v1: prompts waiting for the turn before them to end (``agent.prompt_queue``)."""
     foreground: Foreground = field(default_factory=Foreground)
     cancelling: bool = False
     """Set by ``cancel`` until the prompt's response arrives: new permission requests are then

@@ -82,7 +82,19 @@ class AgentSide(Protocol):
 
     async def prompt(self, session_id: str, blocks: list[dict[str, Any]]) -> dict[str, Any]: ...
 
-    async def cancel(self, session_id: str) -> None: ...
+    async def cancel(self, session_id: str, drop_waiting: bool = False) -> None:
+        """``session/cancel``; prompts waiting for their turn (v1) go after it unless
+        ``drop_waiting``."""
+        ...
+
+    def edit_prompt(self, session_id: str, index: int, blocks: list[dict[str, Any]]) -> None:
+        """A prompt waiting for its turn (its entry ``index``) says something else; raises
+        ``InvalidParams`` when no prompt waits there."""
+        ...
+
+    def withdraw_prompt(self, session_id: str, index: int) -> None:
+        """A prompt waiting for its turn will not go; raises ``InvalidParams`` as above."""
+        ...
 
     async def undoable_session(self, current: str | None, roots: Sequence[str]) -> str:
         """The session to undo a turn of when the editor names none: ``current`` when it has a

@@ -291,13 +291,23 @@ class AgentSupervisor:
         said = summarize(state, start) if state is not None else TurnSummary()
         return {"sessionId": sid, "stopReason": result.get("stopReason"), **said.to_json()}
 
-    async def cancel(self, session_id: str | None = None) -> str | None:
+    async def cancel(self, session_id: str | None = None, drop_waiting: bool = False) -> str | None:
         agent = self.slot.agent
         sid = session_id or self.current_session
         if agent is None or sid is None or sid not in agent.session_ids():
             return None
-        await agent.cancel(sid)
+        await agent.cancel(sid, drop_waiting)
         return sid
+
+    async def edit_prompt(self, session_id: str, index: int, blocks: list[dict[str, Any]]) -> None:
+        sid = await self.session_id(session_id)
+        assert self.slot.agent is not None  # session_id() made sure
+        self.slot.agent.edit_prompt(sid, index, blocks)
+
+    async def withdraw_prompt(self, session_id: str, index: int) -> None:
+        sid = await self.session_id(session_id)
+        assert self.slot.agent is not None  # session_id() made sure
+        self.slot.agent.withdraw_prompt(sid, index)
 
     async def set_mode(self, mode_id: str, session_id: str | None = None) -> str:
         sid = await self.session_id(session_id)

@@ -17,6 +17,7 @@ __all__ = [
     "ACP_DELETE_SESSION",
     "ACP_DIAGNOSTICS",
     "ACP_DIFF",
+    "ACP_EDIT_PROMPT",
     "ACP_ELICIT",
     "ACP_FIND_FILES",
     "ACP_FOLLOW",
@@ -40,6 +41,7 @@ __all__ = [
     "ACP_SNAPSHOT",
     "ACP_TERMINAL_EXIT",
     "ACP_TERMINAL_OUTPUT",
+    "ACP_WITHDRAW_PROMPT",
     "CMD_ACCEPT_ALL",
     "CMD_ACCEPT_FILE",
     "CMD_ACCEPT_GROUP",
@@ -98,6 +100,8 @@ class Message:
 ACP_NEW_SESSION = "acp/newSession"
 ACP_PROMPT = "acp/prompt"
 ACP_CANCEL = "acp/cancel"
+ACP_EDIT_PROMPT = "acp/editPrompt"
+ACP_WITHDRAW_PROMPT = "acp/withdrawPrompt"
 ACP_SNAPSHOT = "acp/snapshot"
 ACP_SET_MODE = "acp/setMode"
 ACP_SET_CONFIG_OPTION = "acp/setConfigOption"
@@ -129,6 +133,8 @@ MESSAGES: dict[str, Message] = {
     ACP_NEW_SESSION: Message(ACP_NEW_SESSION, "editor → server", "request"),
     ACP_PROMPT: Message(ACP_PROMPT, "editor → server", "request"),
     ACP_CANCEL: Message(ACP_CANCEL, "editor → server", "request"),
+    ACP_EDIT_PROMPT: Message(ACP_EDIT_PROMPT, "editor → server", "request"),
+    ACP_WITHDRAW_PROMPT: Message(ACP_WITHDRAW_PROMPT, "editor → server", "request"),
     ACP_SNAPSHOT: Message(ACP_SNAPSHOT, "editor → server", "request"),
     ACP_SET_MODE: Message(ACP_SET_MODE, "editor → server", "request"),
     ACP_SET_CONFIG_OPTION: Message(ACP_SET_CONFIG_OPTION, "editor → server", "request"),

@@ -123,6 +123,23 @@ class AgentReview:
     documents: ReviewingDocuments
     undo: TurnUndo
 
+    async def begin_turn(self, session_id: str, roots: list[str]) -> int | None:
+        """Checkpoint the session's roots before its turn (from what the file watch kept
+        between turns, where it did) and watch them: the turn's number, None when checkpoints
+        are off."""
+        since = self.documents.begin_paths(session_id, roots)
+        turn = await self.turns.begin(session_id, roots, since)
+        if turn is None:
+            return None
+        await self.documents.watch(session_id)
+        return turn.number
+
+    async def end_turn(self, session_id: str, roots: list[str]) -> None:
+        """The turn is over: what is left of its changes goes to review."""
+        where = await self.documents.end_turn(session_id, roots)
+        await self.documents.settle()  # looks at the turn's last tool calls come first
+        await self.turns.end(session_id, self.documents.late(session_id, roots), where)
+
 
 class Review:
     """The owner of review for one workspace root (see the module docstring)."""

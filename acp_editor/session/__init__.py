@@ -5,6 +5,7 @@ applying those changes to `empty_snapshot` with `apply_change`. No I/O lives her
 """
 
 from acp_editor.session.reducer import apply_change, empty_snapshot
-from acp_editor.session.state import InvalidUpdate, SessionState
+from acp_editor.session.state import SessionState
+from acp_editor.session.update_fields import InvalidUpdate
 
 __all__ = ["InvalidUpdate", "SessionState", "apply_change", "empty_snapshot"]

@@ -18,6 +18,13 @@ from typing import Any, Protocol
 
 from acp_editor.session.reducer import apply_change, empty_snapshot, json_copy, json_equal
 from acp_editor.session.tool_calls import cancel_changes, content_chunk_changes, upsert_changes
+from acp_editor.session.update_fields import (
+    InvalidUpdate,
+    plan_id,
+    require_content,
+    require_tool_call_id,
+    without_tag,
+)
 
 #: Message chunk variants and the transcript role each one streams into.
 _CHUNK_ROLES = {
@@ -43,38 +50,6 @@ _MEMBER_REPLACEMENTS = {
 
 #: Variants whose whole object (minus ``sessionUpdate``) replaces a top-level field.
 _WHOLE_REPLACEMENTS = {"plan": ("plan", "plan"), "usage_update": ("usage", "usage")}
-
-
-class InvalidUpdate(ValueError):
-    """An update the state cannot use at all (as opposed to one it merely does not understand).
-
-    Raised before anything changes, so the state is untouched and the caller can log the update
-    and carry on with the session.
-    """
-
-
-def _without_tag(update: dict[str, Any]) -> dict[str, Any]:
-    return {k: json_copy(v) for k, v in update.items() if k != "sessionUpdate"}
-
-
-def _require_tool_call_id(update: dict[str, Any], what: str) -> str:
-    tool_call_id = update.get("toolCallId")
-    if not isinstance(tool_call_id, str):
-        raise InvalidUpdate(f"{what} needs a string toolCallId, got {tool_call_id!r}")
-    return tool_call_id
-
-
-def _plan_id(update: dict[str, Any]) -> str | None:
-    plan = update.get("plan")
-    plan_id = plan.get("planId") if isinstance(plan, dict) else None
-    return plan_id if isinstance(plan_id, str) else None
-
-
-def _require_content(update: dict[str, Any], what: str) -> Any:
-    content = update.get("content")
-    if content is None:
-        raise InvalidUpdate(f"{what} has no content")
-    return content
 
 
 class SessionView(Protocol):
@@ -180,7 +155,7 @@ class SessionState:
             raise InvalidUpdate(
                 f"a permission toolCall must be an object, got {type(tool_call).__name__}"
             )
-        tool_call_id = _require_tool_call_id(tool_call, "a permission toolCall")
+        tool_call_id = require_tool_call_id(tool_call, "a permission toolCall")
         return self._commit(self._upsert(tool_call_id, tool_call))
 
     # -- client-side events ----------------------------------------------------------------
@@ -221,18 +196,33 @@ class SessionState:
         """Record a mode switch the agent accepted (``session/set_mode`` succeeded)."""
         return self._commit(self._current_mode(mode_id))
 
+    def start_queued(
+        self, index: int, blocks: list[dict[str, Any]], turn: int | None
+    ) -> list[dict[str, Any]]:
+        """v1: a prompt that waited its turn in the client goes now, saying ``blocks``."""
+        turned = {"turn": turn} if turn is not None else {}
+        return self._set(index, {"content": json_copy(blocks), **turned}, ["queued"])
+
+    def edit_queued(self, index: int, blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """v1: a prompt still waiting its turn says something else."""
+        return self._set(index, {"content": json_copy(blocks)}, [])
+
+    def drop_queued(self, index: int) -> list[dict[str, Any]]:
+        """v1: a prompt waiting its turn was withdrawn: it stays, marked ``dropped`` (as v2's)."""
+        return self._set(index, {"dropped": True}, ["queued"])
+
+    def _set(self, index: int, set_: dict[str, Any], unset: list[str]) -> list[dict[str, Any]]:
+        return self._commit([{"type": "message", "index": index, "set": set_, "unset": unset}])
+
     def settle_prompts(self) -> list[dict[str, Any]]:
         """v2, when the agent's work is over: prompts it never echoed are forgotten; a queued
         one it never took up (a cancel drops the queue) is marked ``dropped``."""
         changes = []
         for index in self._unechoed:
             if self._snapshot["entries"][index].get("queued"):
-                set_ = {"dropped": True}
-                changes.append(
-                    {"type": "message", "index": index, "set": set_, "unset": ["queued"]}
-                )
+                changes += self.drop_queued(index)
         self._unechoed = []
-        return self._commit(changes)
+        return changes
 
     def mark_unfinished_cancelled(self) -> list[dict[str, Any]]:
         """After ``session/cancel``: every tool call not completed/failed/cancelled is cancelled."""
@@ -255,18 +245,18 @@ class SessionState:
         if kind in _DISPLAY_TERMINAL_UPDATES:
             return []
         if kind == "state_update":
-            return self._replace("runState", "run_state", _without_tag(update))
-        if kind == "plan_update" and _plan_id(update) is not None:
+            return self._replace("runState", "run_state", without_tag(update))
+        if kind == "plan_update" and plan_id(update) is not None:
             return self._plan_update(update["plan"])
         if kind in ("tool_call", "tool_call_update"):
-            return self._upsert(_require_tool_call_id(update, kind), update)
+            return self._upsert(require_tool_call_id(update, kind), update)
         if kind == "tool_call_content_chunk":
-            tool_call_id = _require_tool_call_id(update, kind)
-            item = _require_content(update, kind)
+            tool_call_id = require_tool_call_id(update, kind)
+            item = require_content(update, kind)
             return content_chunk_changes(self._snapshot, tool_call_id, item)
         if kind in _WHOLE_REPLACEMENTS:
             field, change_type = _WHOLE_REPLACEMENTS[kind]
-            return self._replace(field, change_type, _without_tag(update))
+            return self._replace(field, change_type, without_tag(update))
         if kind in _MEMBER_REPLACEMENTS and _MEMBER_REPLACEMENTS[kind][0] in update:
             field, change_type = _MEMBER_REPLACEMENTS[kind]
             return self._replace(field, change_type, json_copy(update[field]))
@@ -285,7 +275,7 @@ class SessionState:
         return {"type": "entry", "index": len(self._snapshot["entries"]), "entry": entry}
 
     def _message_chunk(self, role: str, update: dict[str, Any], kind: str) -> list[dict[str, Any]]:
-        block = _require_content(update, kind)  # apply_change copies it into the snapshot
+        block = require_content(update, kind)  # apply_change copies it into the snapshot
         message_id = update.get("messageId")
         if not isinstance(message_id, str):
             # The schema deserialises an invalid messageId as absent; do the same.

@@ -19,6 +19,8 @@ M.messages = {
   NEW_SESSION = { method = "acp/newSession", direction = "editor → server", kind = "request" },
   PROMPT = { method = "acp/prompt", direction = "editor → server", kind = "request" },
   CANCEL = { method = "acp/cancel", direction = "editor → server", kind = "request" },
+  EDIT_PROMPT = { method = "acp/editPrompt", direction = "editor → server", kind = "request" },
+  WITHDRAW_PROMPT = { method = "acp/withdrawPrompt", direction = "editor → server", kind = "request" },
   SNAPSHOT = { method = "acp/snapshot", direction = "editor → server", kind = "request" },
   SET_MODE = { method = "acp/setMode", direction = "editor → server", kind = "request" },
   SET_CONFIG_OPTION = { method = "acp/setConfigOption", direction = "editor → server", kind = "request" },

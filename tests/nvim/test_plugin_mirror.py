@@ -1,7 +1,7 @@
-"""The plugin's session mirror (lua/acp_editor/session/reducer.lua) replays the change streams recorded
-from the Python state (tests/fixtures/reducer/, by scripts/reducer_fixtures.py; the TypeScript
-mirror replays them too) and ends equal to the server's snapshot: one recording, three
-implementations."""
+"""The plugin's session mirror (lua/acp_editor/session/reducer.lua) replays the change streams
+recorded from the Python state (tests/fixtures/reducer/, by scripts/reducer_fixtures.py; the
+TypeScript mirror replays them too) and ends equal to the server's snapshot: one recording,
+three implementations."""
 
 from __future__ import annotations
 

@@ -138,8 +138,14 @@ class FakeAgent:
             self.frontend.session_changed(state, state.apply_update(update))
         return {"stopReason": self.script.stop_reason}
 
-    async def cancel(self, session_id: str) -> None:
+    async def cancel(self, session_id: str, drop_waiting: bool = False) -> None:
         self.calls.append(("cancel", session_id))
+
+    def edit_prompt(self, session_id: str, index: int, blocks: list[dict[str, Any]]) -> None:
+        self.calls.append(("edit_prompt", (session_id, index, blocks)))
+
+    def withdraw_prompt(self, session_id: str, index: int) -> None:
+        self.calls.append(("withdraw_prompt", (session_id, index)))
 
     async def undoable_session(self, current: str | None, roots: Sequence[str]) -> str:
         if current is None:

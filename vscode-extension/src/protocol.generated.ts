@@ -16,6 +16,8 @@ export type Kind = "request" | "notification";
 export const NEW_SESSION = new RequestType<w.NewSessionParams, w.NewSessionResult, void>("acp/newSession");
 export const PROMPT = new RequestType<w.PromptParams, w.PromptResult, void>("acp/prompt");
 export const CANCEL = new RequestType<w.CancelParams, w.CancelResult, void>("acp/cancel");
+export const EDIT_PROMPT = new RequestType<w.EditPromptParams, w.EditPromptResult, void>("acp/editPrompt");
+export const WITHDRAW_PROMPT = new RequestType<w.WithdrawPromptParams, w.WithdrawPromptResult, void>("acp/withdrawPrompt");
 export const SNAPSHOT = new RequestType<w.SnapshotParams, w.SnapshotResult, void>("acp/snapshot");
 export const SET_MODE = new RequestType<w.SetModeParams, w.SetModeResult, void>("acp/setMode");
 export const SET_CONFIG_OPTION = new RequestType<w.SetConfigOptionParams, w.SetConfigOptionResult, void>("acp/setConfigOption");
@@ -48,6 +50,8 @@ export const MESSAGES: Readonly<Record<string, { direction: Direction; kind: Kin
   "acp/newSession": { direction: "editor → server", kind: "request" },
   "acp/prompt": { direction: "editor → server", kind: "request" },
   "acp/cancel": { direction: "editor → server", kind: "request" },
+  "acp/editPrompt": { direction: "editor → server", kind: "request" },
+  "acp/withdrawPrompt": { direction: "editor → server", kind: "request" },
   "acp/snapshot": { direction: "editor → server", kind: "request" },
   "acp/setMode": { direction: "editor → server", kind: "request" },
   "acp/setConfigOption": { direction: "editor → server", kind: "request" },

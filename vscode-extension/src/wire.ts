@@ -276,8 +276,22 @@ export interface PromptResult {
 
 export interface CancelParams {
   sessionId: SessionId;
+  /** Prompts waiting for their turn are dropped too (default: they go after the cancel). */
+  dropQueued?: boolean;
 }
 export type CancelResult = Record<string, never>;
+/** `acp/editPrompt` / `acp/withdrawPrompt`: a prompt waiting for its turn (entry `index`). */
+export interface EditPromptParams {
+  sessionId: SessionId;
+  index: number;
+  prompt: string | ContentBlock[];
+}
+export type EditPromptResult = Record<string, never>;
+export interface WithdrawPromptParams {
+  sessionId: SessionId;
+  index: number;
+}
+export type WithdrawPromptResult = Record<string, never>;
 
 export interface SnapshotParams {
   sessionId?: SessionId;

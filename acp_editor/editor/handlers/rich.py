@@ -10,7 +10,7 @@ from pygls.lsp.server import LanguageServer
 from acp_editor.editor.lsp.handling import prompt_blocks, register_requests
 from acp_editor.errors import InvalidParams
 from acp_editor.protocol import editor as proto
-from acp_editor.protocol.acp import nonempty_str, obj_or_empty, optional_str
+from acp_editor.protocol.acp import nonempty_str, obj, obj_or_empty, optional_str
 from acp_editor.services.prompt_history import KEPT
 
 if TYPE_CHECKING:
@@ -42,6 +42,8 @@ class RichRequests:
                 proto.ACP_SET_FOLLOW: self.set_follow,
                 proto.ACP_RESTORE_CHECKPOINT: self.restore_checkpoint,
                 proto.ACP_PROMPT_HISTORY: self.prompt_history,
+                proto.ACP_EDIT_PROMPT: self.edit_prompt,
+                proto.ACP_WITHDRAW_PROMPT: self.withdraw_prompt,
             },
         )
 
@@ -81,9 +83,24 @@ class RichRequests:
         return await self.agents.prompt(blocks, optional_str(p, "sessionId"))
 
     async def cancel(self, params: Any) -> dict[str, Any]:
-        sid = nonempty_str(obj_or_empty(params), "sessionId")
+        p = obj_or_empty(params)
+        sid = nonempty_str(p, "sessionId")
+        drop = p.get("dropQueued", False)
+        if not isinstance(drop, bool):
+            raise InvalidParams("params.dropQueued must be a boolean")
         await self.agents.session_id(sid)
-        await self.agents.cancel(sid)
+        await self.agents.cancel(sid, drop)
+        return {}
+
+    async def edit_prompt(self, params: Any) -> dict[str, Any]:
+        p = obj(params)
+        blocks = prompt_blocks(p.get("prompt"))
+        await self.agents.edit_prompt(nonempty_str(p, "sessionId"), _index(p), blocks)
+        return {}
+
+    async def withdraw_prompt(self, params: Any) -> dict[str, Any]:
+        p = obj(params)
+        await self.agents.withdraw_prompt(nonempty_str(p, "sessionId"), _index(p))
         return {}
 
     async def snapshot(self, params: Any) -> dict[str, Any]:
@@ -129,3 +146,10 @@ class RichRequests:
             raise InvalidParams("params.enabled must be a boolean")
         self.frontend.follow.set_enabled(enabled)
         return {"enabled": enabled}
+
+
+def _index(params: dict[str, Any]) -> int:
+    index = params.get("index")
+    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
+        raise InvalidParams("params.index must be the entry index of a queued prompt")
+    return index

@@ -1,0 +1,100 @@
+"""A prompt's turn, from the user's prompt to the turn's end.
+
+On v1 a prompt sent while a turn runs waits its turn here (``agent.prompt_queue``), shown as
+``queued``; on v2 the agent queues it itself and it joins the running turn. A turn begins with
+the session's roots checkpointed (review's share, ``AgentReview.begin_turn``) and ends, once the
+agent has answered, with what it changed put in review; then the next waiting prompt goes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from acp_editor.agent import prompt_queue
+from acp_editor.agent.prompting import send_prompt
+
+if TYPE_CHECKING:
+    from acp_editor.agent.config import AgentConfig
+    from acp_editor.agent.connection import AgentConnection
+    from acp_editor.agent.serving import AgentRequests
+    from acp_editor.agent.sessions import Session, Waiting
+    from acp_editor.review.owner import AgentReview
+
+
+class PromptTurns:
+    def __init__(
+        self,
+        connection: AgentConnection,
+        requests: AgentRequests,
+        review: AgentReview,
+        config: AgentConfig,
+        version: Callable[[], int],
+        cancel: Callable[[str], Awaitable[None]],
+        is_open: Callable[[str], bool],
+    ) -> None:
+        self.connection = connection
+        self.requests = requests
+        self.review = review
+        self.config = config
+        self._version = version
+        self._cancel = cancel
+        self._is_open = is_open
+
+    async def prompt(self, session: Session, blocks: list[dict[str, Any]]) -> dict[str, Any]:
+        """Send a prompt and wait for the turn to end; the agent's ``PromptResponse``. What the
+        turn changed is in review before this returns."""
+        waiting: Waiting | None = None
+        if self._version() < 2 and prompt_queue.busy(session):
+            waiting, changes = prompt_queue.enqueue(session, blocks)
+            self.requests.emit(session, changes)
+            if not await waiting.go:
+                return {"stopReason": "cancelled"}  # withdrawn before its turn
+            blocks = waiting.blocks  # as edited meanwhile
+        queued = session.prompts > 0 and self._version() >= 2
+        note = self.review.documents.queue.unreported_rejections(session.id)
+        if note is not None and self.config.tell_agent_rejections:
+            blocks = [{"type": "text", "text": note}, *blocks]
+        session.starting += 1
+        try:
+            number = None if queued else await self.review.begin_turn(session.id, session.roots)
+            if waiting is not None:
+                changes = session.state.start_queued(waiting.index, blocks, number)
+            else:
+                changes = session.state.add_user_prompt(blocks, number, queued=queued)
+            self.requests.emit(session, changes)
+            session.prompts += 1
+        finally:
+            session.starting -= 1
+            if waiting is not None:
+                prompt_queue.started(session, waiting)
+        return await self._send(session, blocks)
+
+    async def _send(self, session: Session, blocks: list[dict[str, Any]]) -> dict[str, Any]:
+        params = {"sessionId": session.id, "prompt": blocks}
+        try:
+            return await send_prompt(
+                self.connection, session.foreground, params, self.config.prompt_timeout
+            )
+        except asyncio.CancelledError:
+            # Whoever waited for the turn gave up: the agent must stop too.
+            await asyncio.shield(self._cancel(session.id))
+            raise
+        finally:
+            session.prompts -= 1
+            if session.prompts == 0:
+                session.cancelling = False
+                self.requests.emit(session, session.state.settle_prompts())
+                roots = session.roots if self._is_open(session.id) else []  # closed meanwhile
+                await asyncio.shield(self.review.end_turn(session.id, roots))
+                prompt_queue.next_turn(session)
+
+    def edit(self, session: Session, index: int, blocks: list[dict[str, Any]]) -> None:
+        self.requests.emit(session, prompt_queue.edit(session, index, blocks))
+
+    def withdraw(self, session: Session, index: int) -> None:
+        self.requests.emit(session, prompt_queue.withdraw(session, index))
+
+    def withdraw_all(self, session: Session) -> None:
+        self.requests.emit(session, prompt_queue.withdraw_all(session))
