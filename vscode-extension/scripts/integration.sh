@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Runs test/integration/ (the smoke suite) in a real VS Code through ../test-harness (which needs
 # its dependencies installed first: scripts/vscode-test-deps in the repository).
-#   bash scripts/integration.sh [--update-screenshots]
+#   bash scripts/integration.sh [--update-screenshots[=NAME,...]] [--only REGEX]
 # Exits non-zero when any test fails (or the harness times out or crashes), and ends with the
 # harness's closing `N passed, N failed` line. --update-screenshots copies the run's screenshots
-# to media/screenshot-{chat,diff,permission,review,group,walkthrough}.png (the README's), only
-# after a passing run.
+# to media/screenshot-{chat,diff,permission,review,group,walkthrough,status}.png (the README's),
+# only after a passing run; =NAME,... copies only those. --only REGEX runs only the tests whose
+# names it matches (the others count as skipped; each test the filter picks must stand alone).
 # On a failure the run's screenshots and workbench.log are kept (the path is printed).
 # acp-editor: $ACP_EDITOR, else the repository's .venv, else PATH.
 set -euo pipefail
@@ -13,12 +14,17 @@ cd "$(dirname "$0")/.."
 EXT=$(pwd)
 REPO=$(cd .. && pwd)
 HARNESS=$EXT/test-harness/run.mjs
+SHOTS="chat diff permission review group walkthrough status"
 UPDATE=0
-for arg in "$@"; do
-  case $arg in
+usage() { echo "usage: bash scripts/integration.sh [--update-screenshots[=NAME,...]] [--only REGEX]" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  case $1 in
     --update-screenshots) UPDATE=1 ;;
-    *) echo "usage: bash scripts/integration.sh [--update-screenshots]" >&2; exit 2 ;;
+    --update-screenshots=*) UPDATE=1; SHOTS=$(echo "${1#*=}" | tr ',' ' ') ;;
+    --only) [ $# -ge 2 ] || usage; export HARNESS_ONLY=$2; shift ;;
+    *) usage ;;
   esac
+  shift
 done
 [ -f "$HARNESS" ] || { echo "integration: no harness at $HARNESS" >&2; exit 1; }
 ACP=${ACP_EDITOR:-}
@@ -61,7 +67,10 @@ if [ "$status" -ne 0 ] || [ -z "$closing" ]; then
   exit $(( status == 0 ? 1 : status ))
 fi
 if [ "$UPDATE" = 1 ]; then
-  for name in chat diff permission review group walkthrough; do cp "$SCRATCH/shots/$name.png" "media/screenshot-$name.png"; done
-  echo "integration: media/screenshot-{chat,diff,permission,review,group,walkthrough}.png updated"
+  for name in $SHOTS; do
+    [ -f "$SCRATCH/shots/$name.png" ] || { echo "integration: no $name.png in this run" >&2; exit 1; }
+    cp "$SCRATCH/shots/$name.png" "media/screenshot-$name.png"
+    echo "integration: media/screenshot-$name.png updated"
+  done
 fi
 echo "$closing"

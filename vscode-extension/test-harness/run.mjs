@@ -34,6 +34,15 @@ const CHROMIUM_FLAGS = [
   '--disable-sync',
 ];
 
+// VS Code draws no notification toasts while the smoke-test driver is on (which the harness needs
+// for `payload`): `addToast` returns early. The workbench script is served with that one check
+// also asking a page flag, `globalThis.harnessToasts`, which the `toasts` route sets: a test can
+// then see notifications drawn as desktop VS Code draws them. Off unless a test asks.
+const WORKBENCH_SCRIPT = /\/vs\/code\/browser\/workbench\/workbench\.js$/;
+const TOAST_CHECK =
+  /(addToast\(\w+\)\{if\(!this\.isNotificationsCenterVisible&&)!this\.environmentService\.enableSmokeTestDriver&&/;
+const TOAST_CHECK_PATCHED = '$1!(this.environmentService.enableSmokeTestDriver&&!globalThis.harnessToasts)&&';
+
 // ---- arguments --------------------------------------------------------------------------------
 
 function usage(message) {
@@ -148,6 +157,18 @@ function makeScratch(extraSettings) {
   const settings = { ...DEFAULT_SETTINGS, ...extraSettings };
   fs.writeFileSync(path.join(userDir, 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
   return dirs;
+}
+
+/** A screenshot's region, in CSS pixels of the viewport; negative x/y count from the right/bottom
+ *  edge, so a test can ask for "the bottom-right corner" whatever the window's size. */
+function screenClip(clip, viewport) {
+  const n = (v) => Math.round(Number(v) || 0);
+  const width = n(clip.width);
+  const height = n(clip.height);
+  const x = n(clip.x) < 0 ? viewport.width + n(clip.x) : n(clip.x);
+  const y = n(clip.y) < 0 ? viewport.height + n(clip.y) : n(clip.y);
+  if (!(width > 0 && height > 0)) throw new Error(`bad screenshot clip ${JSON.stringify(clip)}`);
+  return { x: Math.max(0, x), y: Math.max(0, y), width, height };
 }
 
 // ---- the bridge: the extension host's tests ask the runner for screenshots and report counts ----
@@ -297,6 +318,7 @@ async function main() {
   const scratch = makeScratch(opts.settings ? JSON.parse(fs.readFileSync(opts.settings, 'utf8')) : {});
 
   let page;
+  let toastsPatched = false; // the workbench script was served with the toast flag (TOAST_CHECK)
   let reported; // counts from the tests' report() call
   let hostLoaded = false; // host/index.js said hello over the bridge
   const output = []; // the tests' console output, from the bridge
@@ -306,13 +328,14 @@ async function main() {
   const shots = [];
 
   const bridge = await startBridge({
-    async screenshot({ name, settleMs }) {
+    async screenshot({ name, settleMs, clip }) {
       if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$/.test(String(name))) throw new Error(`bad screenshot name ${name}`);
       if (!page) throw new Error('no page yet');
       await new Promise((r) => setTimeout(r, Math.min(Number(settleMs) || 0, 10000)));
       const file = path.join(opts.screenshots, `${name}.png`);
       const partial = `${file}.partial`;
-      await page.screenshot({ path: partial, type: 'png' });
+      const region = clip ? { clip: screenClip(clip, page.viewportSize()) } : {};
+      await page.screenshot({ path: partial, type: 'png', ...region });
       fs.renameSync(partial, file); // whole file or none
       shots.push(file);
       console.log(`[harness] screenshot saved: ${file}`);
@@ -334,6 +357,56 @@ async function main() {
         if (found) return { found: true, ...found };
       }
       return { found: false };
+    },
+    /** Every element matching `selector` in any frame, as drawn: its text, whether it is on
+     *  screen, and its widths (text cut off by CSS has scrollWidth > clientWidth). */
+    async elements({ selector }) {
+      if (!page) throw new Error('no page yet');
+      const all = [];
+      for (const frame of page.frames()) {
+        const found = await frame
+          .$$eval(String(selector), (els) =>
+            els.map((el) => {
+              const box = el.getBoundingClientRect();
+              return {
+                text: el.textContent || '',
+                innerText: el.innerText || '',
+                visible: box.width > 0 && box.height > 0 && el.checkVisibility({ visibilityProperty: true }),
+                scrollWidth: el.scrollWidth,
+                clientWidth: el.clientWidth,
+                box: { x: box.x, y: box.y, width: box.width, height: box.height },
+              };
+            }),
+          )
+          .catch(() => []);
+        all.push(...found);
+      }
+      return { elements: all };
+    },
+    /** Draw notification toasts (VS Code's own, as on the desktop) or stop drawing them. */
+    async toasts({ show }) {
+      if (!page) throw new Error('no page yet');
+      if (!toastsPatched) throw new Error("this workbench's toast check was not found: cannot draw toasts");
+      await page.evaluate((on) => {
+        globalThis.harnessToasts = on;
+      }, show === true);
+      return { show: show === true };
+    },
+    /** Press a key combination as the user would (playwright's names: `Control+Alt+KeyA`); the
+     *  workbench's keybindings see it where the focus is. */
+    async press({ keys }) {
+      if (!page) throw new Error('no page yet');
+      await page.keyboard.press(String(keys));
+      return { ok: true };
+    },
+    /** Resize the browser window's viewport (the workbench lays itself out again). */
+    async viewport({ width, height }) {
+      if (!page) throw new Error('no page yet');
+      const size = { width: Math.round(Number(width)), height: Math.round(Number(height)) };
+      if (!(size.width >= 400 && size.width <= 4000 && size.height >= 300 && size.height <= 4000))
+        throw new Error(`bad viewport ${JSON.stringify({ width, height })}`);
+      await page.setViewportSize(size);
+      return size;
     },
     async hello() {
       hostLoaded = true;
@@ -403,6 +476,20 @@ async function main() {
       () => {},
     ); // so cleanup closes it even after a time-out
     await Promise.race([launching, deadline]);
+    // A context route: it also sees requests a service worker makes.
+    await browser.route(
+      (url) => WORKBENCH_SCRIPT.test(url.pathname),
+      async (route) => {
+        const response = await route.fetch();
+        const original = await response.text();
+        const patched = original.replace(TOAST_CHECK, TOAST_CHECK_PATCHED);
+        toastsPatched = patched !== original;
+        const headers = { ...response.headers() };
+        delete headers['content-length'];
+        delete headers['content-encoding'];
+        await route.fulfill({ status: response.status(), headers, body: patched });
+      },
+    );
     page = browser.pages()[0] || (await browser.newPage());
 
     // VS Code calls window.codeAutomationExit(code) when the tests' run() settles (smoke-test

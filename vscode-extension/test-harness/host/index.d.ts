@@ -8,9 +8,33 @@ export interface TestOptions {
 export interface ScreenshotOptions {
   /** How long the runner waits before the shot, so the UI finishes painting (default 500 ms). */
   settleMs?: number;
-  /** Open the notification list for the shot (VS Code shows no toasts in this mode). */
+  /** Open the notification list for the shot (VS Code shows no toasts in this mode unless
+   *  `toasts(true)` asked for them). */
   notifications?: boolean;
+  /** Only this region of the viewport (CSS pixels); a negative x or y counts from the right or
+   *  bottom edge. */
+  clip?: { x: number; y: number; width: number; height: number };
 }
+
+/** An element as drawn (see `elements`). */
+export interface DrawnElement {
+  text: string;
+  innerText: string;
+  visible: boolean;
+  /** Text cut off by CSS (an ellipsis) has scrollWidth > clientWidth. */
+  scrollWidth: number;
+  clientWidth: number;
+  box: { x: number; y: number; width: number; height: number };
+}
+
+/** Every element matching `selector` in the workbench and its webviews ([] outside the harness). */
+export declare function elements(selector: string): Promise<DrawnElement[]>;
+
+/** Draw notification toasts as desktop VS Code does (true) or not (false, the default here). */
+export declare function toasts(show: boolean): Promise<void>;
+
+/** Resize the window the workbench is drawn in (the runner starts at 1280x800). */
+export declare function viewport(width: number, height: number): Promise<void>;
 
 export interface Counts {
   passed: number;
@@ -51,3 +75,7 @@ export declare function flush(): Promise<void>;
 
 /** True when running under run.mjs. */
 export declare function underHarness(): boolean;
+
+/** Press a key combination in the workbench as the user would (playwright's names, e.g.
+ *  `Control+Alt+KeyA`): VS Code's keybindings see it where the focus is. */
+export declare function press(keys: string): Promise<void>;

@@ -102,8 +102,10 @@ if (underHarness() && !globalThis[TEE_KEY]) {
  * written (undefined outside the harness). Options:
  *   settleMs (500): how long the runner waits first, so the UI finishes painting;
  *   notifications (false): open the notification list for the shot and close it after. VS Code
- *     shows no notification toasts at all in this mode (the smoke-test driver the harness needs
- *     turns them off), so this is the way to get messages into a picture.
+ *     shows no notification toasts in this mode (the smoke-test driver the harness needs turns
+ *     them off) unless a test asks for them with toasts(true);
+ *   clip ({x, y, width, height}): only this region of the viewport, in CSS pixels; a negative x
+ *     or y counts from the right or bottom edge.
  */
 async function screenshot(name, options = {}) {
   if (!NAME_RE.test(name)) {
@@ -118,7 +120,7 @@ async function screenshot(name, options = {}) {
   const vscode = options.notifications ? require('vscode') : undefined;
   if (vscode) await vscode.commands.executeCommand('notifications.showList');
   try {
-    const answer = await call('screenshot', { name, settleMs }, 30000 + settleMs);
+    const answer = await call('screenshot', { name, settleMs, clip: options.clip }, 30000 + settleMs);
     return answer.path;
   } finally {
     if (vscode) await vscode.commands.executeCommand('notifications.hideList');
@@ -177,10 +179,16 @@ function withTimeout(promise, ms, name) {
  */
 async function run() {
   const tests = registered.splice(0);
+  // HARNESS_ONLY=REGEX (the runner passes its environment down) runs only the tests it matches.
+  const only = process.env.HARNESS_ONLY ? new RegExp(process.env.HARNESS_ONLY, 'i') : null;
   let passed = 0;
   let failed = 0;
   let skipped = 0;
   for (const t of tests) {
+    if (only && !only.test(t.name)) {
+      skipped += 1;
+      continue;
+    }
     if (t.skip) {
       skipped += 1;
       console.log(`  - ${t.name} (skipped)`);
@@ -212,4 +220,45 @@ async function element(selector) {
   return call('element', { selector }, 15000);
 }
 
-module.exports = { test, run, screenshot, report, reportMocha, flush, underHarness, element };
+/** Every element matching `selector` in the workbench and its webviews, as drawn: `{text,
+ *  innerText, visible, scrollWidth, clientWidth, box}` each ([] outside the harness). Text that
+ *  CSS cuts off with an ellipsis has scrollWidth > clientWidth. */
+async function elements(selector) {
+  if (!underHarness()) return [];
+  return (await call('elements', { selector }, 15000)).elements;
+}
+
+/** Have the workbench draw notification toasts as desktop VS Code does (true), or not (false, as
+ *  the smoke-test driver would). Rejects when this VS Code's toast check is unknown to the runner. */
+async function toasts(show) {
+  if (!underHarness()) return;
+  await call('toasts', { show: show === true }, 15000);
+}
+
+/** Press a key combination in the workbench as the user would, e.g. `Control+Alt+KeyA`
+ *  (playwright's key names): VS Code's keybindings see it where the focus is. */
+async function press(keys) {
+  if (!underHarness()) return;
+  await call('press', { keys }, 15000);
+}
+
+/** Resize the window the workbench is drawn in (CSS pixels; the runner starts at 1280x800). */
+async function viewport(width, height) {
+  if (!underHarness()) return;
+  await call('viewport', { width, height }, 15000);
+}
+
+module.exports = {
+  test,
+  run,
+  screenshot,
+  report,
+  reportMocha,
+  flush,
+  underHarness,
+  element,
+  elements,
+  toasts,
+  press,
+  viewport,
+};
