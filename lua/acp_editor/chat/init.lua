@@ -83,6 +83,7 @@ local function buffers()
   map(M.prompt_buf, { "n", "i" }, keys.send_insert, function()
     M.send()
   end, "send the prompt")
+  require("acp_editor.chat.prompt").attach(M.prompt_buf) -- attachments, completion, history
   M.redraw()
   return M.buf, M.prompt_buf
 end
@@ -159,15 +160,10 @@ function M.close()
   end
 end
 
---- Send what the prompt area holds, and empty it.
+--- Send what the prompt area holds with its attachments, and empty it.
 function M.send()
   local _, prompt_buf = buffers()
-  local text = vim.trim(table.concat(vim.api.nvim_buf_get_lines(prompt_buf, 0, -1, false), "\n"))
-  if text == "" then
-    return
-  end
-  vim.api.nvim_buf_set_lines(prompt_buf, 0, -1, false, {})
-  requests.prompt(text)
+  require("acp_editor.chat.prompt").send(prompt_buf)
 end
 
 --- Redraw the transcript from the current session (only the lines that changed).

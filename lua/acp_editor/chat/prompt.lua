@@ -1,0 +1,226 @@
+-- The chat's prompt area beyond its text: what is attached to the next prompt (shown in the
+-- window's bar above the text, removable before sending), `@`/`/` completion, the attach menu,
+-- prompt history on ↑/↓, and sending it all.
+--
+-- chat/init.lua owns the buffer and its window; it calls `attach` once for the buffer and `send`
+-- on the send keys.
+
+local attachments = require("acp_editor.chat.attachments")
+local history = require("acp_editor.chat.history")
+local requests = require("acp_editor.session.requests")
+local sources = require("acp_editor.complete.sources")
+local store = require("acp_editor.store")
+
+local M = {
+  ---@type acp_editor.Attachment[] attached to the next prompt, in order
+  attached = {},
+  ---@type integer?
+  buf = nil,
+  ---@type integer? the last file buffer the user was in (the "current buffer" seen from the chat)
+  last_file_buf = nil,
+}
+
+local function is_file(buf)
+  return buf and vim.api.nvim_buf_is_valid(buf) and attachments.buffer(buf) ~= nil
+end
+
+--- The buffer "current" means from the prompt: the current one if it is a file, else the
+--- previous window's, else the last file buffer entered, else one shown in this tab.
+---@return integer?
+function M.current_file_buf()
+  local candidates = { vim.api.nvim_get_current_buf() }
+  local prev = vim.fn.win_getid(vim.fn.winnr("#"))
+  if prev ~= 0 then
+    table.insert(candidates, vim.api.nvim_win_get_buf(prev))
+  end
+  table.insert(candidates, M.last_file_buf)
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    table.insert(candidates, vim.api.nvim_win_get_buf(win))
+  end
+  for _, buf in ipairs(candidates) do
+    if is_file(buf) then
+      return buf
+    end
+  end
+end
+
+--- What the prompt window's bar shows: the attachments, or nothing.
+---@return string
+function M.bar()
+  if #M.attached == 0 then
+    return ""
+  end
+  local labels = vim.tbl_map(function(a)
+    return "[" .. a.label .. "]"
+  end, M.attached)
+  return "Attached: " .. table.concat(labels, " ")
+end
+
+--- Draw the attachments in the bar of every window showing the prompt.
+function M.redraw()
+  local buf = M.buf
+  if not buf or not vim.api.nvim_buf_is_valid(buf) then
+    return
+  end
+  local text = M.bar()
+  -- Escaped for the bar; too long for the window, the first labels give way (the newest stays).
+  local bar = text == "" and "" or ("%#AcpEditorAttached#" .. text:gsub("%%", "%%%%"):gsub("^Attached: ", "%0%%<"))
+  for _, win in ipairs(vim.fn.win_findbuf(buf)) do
+    vim.api.nvim_set_option_value("winbar", bar, { scope = "local", win = win })
+  end
+end
+
+--- Attach `a` to the next prompt (once).
+---@param a acp_editor.Attachment
+function M.add(a)
+  for _, b in ipairs(M.attached) do
+    if attachments.same(a, b) then
+      return
+    end
+  end
+  table.insert(M.attached, a)
+  M.redraw()
+end
+
+---@param index integer
+function M.remove(index)
+  table.remove(M.attached, index)
+  M.redraw()
+end
+
+local function report(err)
+  store.report("acp-editor: " .. err, vim.log.levels.WARN)
+end
+
+local function ask(prompt, completion, then_)
+  vim.ui.input({ prompt = prompt, completion = completion }, function(text)
+    if text and vim.trim(text) ~= "" then
+      then_(vim.trim(text))
+    end
+  end)
+end
+
+--- The attach menu: the current buffer, a file, diagnostics, a URL, an image (for agents that
+--- take images), and a "Remove" entry for each attachment.
+function M.menu()
+  local choices = {}
+  local function offer(title, run)
+    table.insert(choices, { title = title, run = run })
+  end
+  local current = M.current_file_buf()
+  if current then
+    local a = assert(attachments.buffer(current))
+    offer("Current buffer: " .. a.label, function()
+      M.add(a)
+    end)
+  end
+  offer("A file…", function()
+    ask("File to attach: ", "file", function(path)
+      M.add(attachments.file(vim.fn.expand(path)))
+    end)
+  end)
+  local seen = {}
+  for _, buf in ipairs(vim.list_extend({ current }, vim.api.nvim_list_bufs())) do
+    local count = is_file(buf) and #vim.diagnostic.get(buf) or 0
+    if not seen[buf] and (buf == current or count > 0) then
+      seen[buf] = true
+      local d = attachments.diagnostics(buf)
+      offer(("Diagnostics of %s (%d)"):format(vim.fn.fnamemodify(d.path, ":~:."), count), function()
+        M.add(d)
+      end)
+    end
+  end
+  offer("A URL…", function()
+    ask("URL to attach: ", nil, function(url)
+      M.add(attachments.url(url))
+    end)
+  end)
+  if attachments.can("image") then
+    offer("An image…", function()
+      ask("Image file: ", "file", function(path)
+        local a, err = attachments.image(path)
+        return a and M.add(a) or report(err)
+      end)
+    end)
+  end
+  for i, a in ipairs(M.attached) do
+    offer("Remove: " .. a.label, function()
+      M.remove(i)
+    end)
+  end
+  vim.ui.select(choices, {
+    prompt = "Attach to the prompt",
+    kind = "acp_editor.attach",
+    format_item = function(c)
+      return c.title
+    end,
+  }, function(choice)
+    if choice then
+      choice.run()
+    end
+  end)
+end
+
+--- Send what the prompt area holds with its attachments, and empty both. Nothing is sent while
+--- both are empty.
+---@param buf integer
+function M.send(buf)
+  local text = vim.trim(table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n"))
+  if text == "" and #M.attached == 0 then
+    return
+  end
+  local prompt = attachments.prompt(text, nil, M.attached)
+  M.attached = {}
+  history.reset()
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, {})
+  M.redraw()
+  requests.prompt(prompt)
+end
+
+local function map(buf, modes, lhs, rhs, desc, expr)
+  if lhs then
+    vim.keymap.set(modes, lhs, rhs, { buffer = buf, desc = "acp-editor: " .. desc, nowait = true, expr = expr })
+  end
+end
+
+--- ↑/↓ as keys: the history at the prompt's edges, the cursor (or the menu) elsewhere.
+local function history_key(buf, lhs, delta)
+  return function()
+    if not history.at_edge(delta) then
+      return lhs -- the key's own meaning (expr mappings replace its key codes)
+    end
+    vim.schedule(function()
+      history.step(buf, delta)
+    end)
+    return ""
+  end
+end
+
+--- Set up the prompt buffer (called once per buffer by chat/init.lua).
+---@param buf integer
+function M.attach(buf)
+  M.buf = buf
+  vim.b[buf].acp_editor_prompt = true
+  local keys = store.config.keymaps.prompt or {}
+  map(buf, { "n", "i" }, keys.attach, M.menu, "attach to the prompt")
+  map(buf, { "n", "i" }, keys.history_prev, history_key(buf, keys.history_prev, -1), "previous prompt", true)
+  map(buf, { "n", "i" }, keys.history_next, history_key(buf, keys.history_next, 1), "next prompt", true)
+  sources.on_file = function(file)
+    M.add(attachments.file(file.fname))
+  end
+  require("acp_editor.complete").attach(buf)
+  vim.api.nvim_set_hl(0, "AcpEditorAttached", { default = true, link = "Special" })
+  local group = vim.api.nvim_create_augroup("acp_editor_prompt", { clear = true })
+  vim.api.nvim_create_autocmd("BufWinEnter", { group = group, buffer = buf, callback = M.redraw })
+  vim.api.nvim_create_autocmd("BufEnter", {
+    group = group,
+    callback = function(ev)
+      if ev.buf ~= buf and is_file(ev.buf) then
+        M.last_file_buf = ev.buf
+      end
+    end,
+  })
+  M.redraw()
+end
+
+return M

@@ -1,0 +1,250 @@
+"""The chat's prompt area in a real Neovim 0.11, typed into as a user types (``nvim_input``),
+against the real sidecar and the scripted agent, with no completion plugin:
+
+* ``@`` opens Neovim's completion menu with the sidecar's ``acp/findFiles`` answer (open
+  buffers first, ignored files left out), asked again as the query grows; choosing a file
+  attaches it, and the prompt goes with a ``resource_link`` (and the buffer's unsaved text as an
+  embedded ``resource``, since the agent takes embedded context);
+* ``/`` at the start of the prompt offers the agent's slash commands with their descriptions;
+* the attach menu attaches the current buffer, its diagnostics (as text), a URL and an image
+  (offered only to an agent that takes images); the window's bar lists them; one is removed
+  before sending and is not sent;
+* ↑ on the first line walks the workspace's earlier prompts (``acp/promptHistory``), ↓ comes
+  back to what the user was typing.
+
+Keys typed with ``nvim_input`` are handled between requests, so the tests poll Neovim (short
+requests) until what the user would see is there.
+"""
+
+from __future__ import annotations
+
+import base64
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.nvim.driver import HELLO_LINES
+from tests.nvim.plugin_driver import WAIT_MS, PluginEditor, plugin_editor
+
+MENU = (
+    "(function() local i = vim.fn.complete_info({'pum_visible', 'items'});"
+    " return i.pum_visible == 1 and i.items or nil end)()"
+)
+BAR = (
+    "(function() local win = vim.fn.bufwinid(require('acp_editor.chat').prompt_buf);"
+    " local bar = vim.wo[win].winbar; if bar == '' then return '' end;"
+    " return vim.api.nvim_eval_statusline(bar, { winid = win, use_winbar = true }).str end)()"
+)
+PROMPT_TEXT = "vim.api.nvim_buf_get_lines(require('acp_editor.chat').prompt_buf, 0, -1, false)"
+# 1x1 transparent PNG.
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII="
+)
+
+
+@pytest.fixture
+def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
+    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
+        yield editor
+
+
+def poll(nv: PluginEditor, expr: str, what: str, timeout_ms: int = WAIT_MS) -> Any:
+    """The value of the Lua expression ``expr`` once it is truthy. Each look is one short
+    request, so typed keys (``nvim_input``) and the sidecar's answers are handled in between."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        value = nv.lua(f"local ok, v = pcall(function() return {expr} end); return ok and v or nil")
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"timed out: {what}\n{nv.server_log()}"
+        time.sleep(0.01)  # between two looks, not instead of one
+
+
+def typed(nv: PluginEditor, keys: str) -> None:
+    """Keys as the user types them, handled by Neovim's input loop (mappings, autocommands)."""
+    nv.nvim.input(keys)
+
+
+def sent_prompts(nv: PluginEditor, count: int) -> list[list[dict[str, Any]]]:
+    """The prompts the agent received, once there are ``count`` of them."""
+    nv.wait_until(
+        f"#vim.tbl_keys(require('acp_editor.store').turns) == 0 and {count} > 0", "the turn ends"
+    )
+    deadline = time.monotonic() + WAIT_MS / 1000
+    while True:
+        prompts = [
+            m["params"]["prompt"]
+            for m in nv.agent_received()
+            if m.get("method") == "session/prompt"
+        ]
+        if len(prompts) >= count or time.monotonic() > deadline:
+            return prompts
+        nv.settle(10)
+
+
+def test_at_completes_files_and_attaches_the_chosen_one(nv: PluginEditor, workspace: Path) -> None:
+    (workspace / "src").mkdir()
+    (workspace / "src" / "app.py").write_text("print('app')\n")
+    (workspace / "mapping.txt").write_text("m\n")
+    (workspace / "apply_ignored.py").write_text("x\n")
+    (workspace / ".gitignore").write_text("apply_ignored.py\n")
+    (workspace / "zz_app_open.py").write_text("saved\n")
+    nv.setup()
+    # An open buffer with unsaved text: it comes first, and its text goes as it is.
+    nv.edit(workspace / "zz_app_open.py")
+    nv.lua("vim.api.nvim_buf_set_lines(0, 0, -1, false, {'unsaved'})")
+    nv.lua("vim.cmd('AcpChat')")
+
+    typed(nv, "iexplain @ap")
+    items = poll(nv, f"(function() local m = {MENU}; return m and #m >= 3 and m end)()", "a menu")
+    words = [i["word"] for i in items]
+    assert words[0] == "@zz_app_open.py" and items[0]["menu"] == "[buffer]", items
+    assert words[1:3] == ["@src/app.py", "@mapping.txt"], words
+    assert "@apply_ignored.py" not in words, words
+    assert not nv.lua(f"return {BAR}"), "nothing attached yet"
+
+    # The query grows: asked again, the menu narrows to what matches.
+    typed(nv, "p.py")
+    poll(
+        nv,
+        f"(function() local m = {MENU}; return m and #m == 2 and m[2].word == '@src/app.py' end)()",
+        "the menu for 'app.py'",
+    )
+    typed(nv, "<C-n><C-n><C-y>")
+    assert poll(nv, BAR, "the attachment bar") == "Attached: [src/app.py]"
+    assert nv.lua(f"return {PROMPT_TEXT}") == ["explain @src/app.py"]
+
+    # The open buffer, chosen from a new mention, is attached too.
+    typed(nv, " and @zz")
+    poll(nv, f"{MENU}[1].word == '@zz_app_open.py'", "the menu for 'zz'")
+    typed(nv, "<C-n><C-y>")
+    assert poll(nv, f"{BAR}:find('zz') and {BAR}", "a second attachment") == (
+        "Attached: [src/app.py] [zz_app_open.py]"
+    )
+    typed(nv, "<C-s>")
+    (prompt,) = sent_prompts(nv, 1)
+    assert prompt[0] == {"type": "text", "text": "explain @src/app.py and @zz_app_open.py"}, prompt
+    app, open_uri = (workspace / "src" / "app.py").as_uri(), (workspace / "zz_app_open.py").as_uri()
+    assert prompt[1] == {"type": "resource_link", "uri": app, "name": "app.py"}, prompt
+    assert prompt[2] == {"type": "resource_link", "uri": open_uri, "name": "zz_app_open.py"}, prompt
+    assert prompt[3]["type"] == "resource", prompt
+    assert prompt[3]["resource"]["uri"] == open_uri
+    assert prompt[3]["resource"]["text"] == "unsaved\n", prompt
+    assert len(prompt) == 4, prompt
+    # Sent: the prompt and its attachments are gone.
+    assert nv.lua(f"return {PROMPT_TEXT}") == [""]
+    assert nv.lua(f"return {BAR}") == ""
+
+
+def test_slash_completes_the_agents_commands(nv: PluginEditor) -> None:
+    nv.setup()
+    nv.lua("require('acp_editor.session.requests').new_session()")
+    nv.wait_until(
+        "require('acp_editor.store').current() and require('acp_editor.store').current()"
+        ".availableCommands",
+        "the agent's commands",
+    )
+    nv.lua("vim.cmd('AcpChat')")
+    typed(nv, "i/")
+    items = poll(nv, MENU, "the command menu")
+    words = [i["word"] for i in items]
+    assert "/read" in words and "/all" in words, words
+    typed(nv, "sh")
+    items = poll(nv, f"(function() local m = {MENU}; return m and #m == 1 and m end)()", "/sh")
+    assert items[0]["word"] == "/shell", items
+    assert items[0]["menu"] == "Run a shell command in a client terminal", items
+    # A / elsewhere is text.
+    typed(nv, "<C-e><Esc>S x /re")
+    poll(nv, f"{PROMPT_TEXT}[1] == ' x /re'", "typed")
+    assert not nv.lua(f"return {MENU}")
+
+
+def test_attach_menu_and_removing_an_attachment(nv: PluginEditor, workspace: Path) -> None:
+    (workspace / "shot.png").write_bytes(PNG)
+    nv.lua("vim.o.columns = 160")
+    nv.setup(chat={"width": 100})  # room for the four attachments in the bar
+    hello = nv.edit(workspace / "hello.py")
+    nv.lua(
+        "local ns = vim.api.nvim_create_namespace('t');"
+        " vim.diagnostic.set(ns, ..., {{lnum = 1, col = 4, severity = 1, message = 'bad name',"
+        " source = 'lint', code = 'E1'}})",
+        hello,
+    )
+    nv.lua("vim.cmd('AcpChat')")
+    # The agent takes images: as if its initialize answer said so.
+    nv.lua("require('acp_editor.store').agent.agentCapabilities.promptCapabilities.image = true")
+    nv.helper(
+        "answer_script",
+        [
+            {"select": "Current buffer: hello.py"},
+            {"select": "Diagnostics of hello.py (1)"},
+            {"select": "A URL…"},
+            {"input": "example.com/docs"},
+            {"select": "An image…"},
+            {"input": "shot.png"},
+            {"select": "Remove: https://example.com/docs"},
+        ],
+    )
+    for expected in (
+        "[hello.py]",
+        "[diagnostics of hello.py]",
+        "[https://example.com/docs]",
+        "[image shot.png]",
+    ):
+        typed(nv, "<C-t>")
+        poll(nv, f"{BAR}:find('{expected}', 1, true)", expected)
+    assert nv.lua(f"return {BAR}") == (
+        "Attached: [hello.py] [diagnostics of hello.py] [https://example.com/docs] [image shot.png]"
+    )
+    typed(nv, "<C-t>")
+    poll(nv, f"not {BAR}:find('example', 1, true)", "the URL removed")
+    menu = nv.lua("return _G.acp_plugin_test.asked")[-1]["titles"]
+    assert menu[:3] == ["Current buffer: hello.py", "A file…", "Diagnostics of hello.py (1)"]
+    assert "An image…" in menu and "Remove: image shot.png" in menu, menu
+
+    typed(nv, "ilook<C-s>")
+    (prompt,) = sent_prompts(nv, 1)
+    uri = (workspace / "hello.py").as_uri()
+    assert prompt[0] == {"type": "text", "text": "look"}
+    assert prompt[1] == {"type": "resource_link", "uri": uri, "name": "hello.py"}
+    assert prompt[2]["resource"] == {
+        "uri": uri,
+        "text": "\n".join(HELLO_LINES) + "\n",
+        "mimeType": "text/x-python",
+    }
+    assert prompt[3] == {
+        "type": "text",
+        "text": "Diagnostics of hello.py (1):\nhello.py:2:5: error: bad name [lint E1]\n",
+    }
+    assert prompt[4]["type"] == "image" and prompt[4]["mimeType"] == "image/png", prompt
+    assert base64.b64decode(prompt[4]["data"]) == PNG
+    assert len(prompt) == 5, prompt
+
+
+def test_up_and_down_walk_the_history_and_keep_the_draft(nv: PluginEditor) -> None:
+    nv.setup()
+    nv.lua("vim.cmd('AcpChat')")
+    for text in ("first prompt", "second\nover two lines"):
+        nv.lua("vim.api.nvim_buf_set_lines(0, 0, -1, false, vim.split(..., '\\n'))", text)
+        nv.feed("<CR>")  # the prompt area's send key (Normal mode)
+        nv.wait_until("vim.tbl_isempty(require('acp_editor.store').turns)", "the turn ends")
+
+    typed(nv, "ia draft<Up>")
+    assert poll(nv, f"{PROMPT_TEXT}[1] ~= 'a draft' and {PROMPT_TEXT}", "↑") == [
+        "second",
+        "over two lines",
+    ]
+    typed(nv, "<Up>")  # on the first line already: further back
+    assert poll(nv, f"{PROMPT_TEXT}[1] == 'first prompt' and {PROMPT_TEXT}", "↑↑")
+    typed(nv, "<Down>")  # the cursor is on the (only) last line: forward
+    poll(nv, f"{PROMPT_TEXT}[1] == 'second'", "↓")
+    # On the recalled prompt's first line, ↓ moves the cursor, not the history.
+    typed(nv, "<Up><Down>")
+    poll(nv, "vim.api.nvim_win_get_cursor(0)[1] == 2", "the cursor moved down")
+    assert nv.lua(f"return {PROMPT_TEXT}") == ["second", "over two lines"]
+    typed(nv, "<Down>")
+    assert poll(nv, f"{PROMPT_TEXT}[1] == 'a draft' and {PROMPT_TEXT}", "the draft") == ["a draft"]
+    assert nv.lua("return vim.fn.mode()") == "i"
