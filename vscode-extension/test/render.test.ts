@@ -24,6 +24,7 @@ const extras = (over: Partial<ViewExtras> = {}): ViewExtras => ({
   groups: [],
   diffs: {},
   attachments: [],
+  canAttachImages: false,
   canListSessions: false,
   canLoadSessions: false,
   ...over,

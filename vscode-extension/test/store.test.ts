@@ -141,7 +141,8 @@ test("extras: permissions worded, terminals and review of the current session on
       diffs: [],
     },
   });
-  const x = buildExtras(store, ["a.py"]);
+  const chip = { kind: "file" as const, label: "a.py", title: "file:///w/a.py" };
+  const x = buildExtras(store, [chip]);
   assert.deepEqual(Object.keys(x.terminals), ["t1"]);
   assert.deepEqual(x.review, { c1: { pending: 1, accepted: 0, rejected: 0 } });
   assert.deepEqual(x.diffs["c1"], [{ uri: "file:///w/a.py", path: "/w/a.py", added: 1, removed: 1 }]);
@@ -155,7 +156,8 @@ test("extras: permissions worded, terminals and review of the current session on
       diffs: [],
     },
   ]);
-  assert.deepEqual(x.attachments, ["a.py"]);
+  assert.deepEqual(x.attachments, [chip]);
+  assert.equal(x.canAttachImages, false);
   store.removePermission("p1");
   assert.deepEqual(buildExtras(store, []).permissions, []);
 });

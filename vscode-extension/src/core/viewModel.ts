@@ -6,6 +6,7 @@
 import type { GroupView, ViewExtras, PermissionView } from "../webview/messages";
 import type { ReviewGroup } from "../wire";
 import { optionLabel, permissionMessage, toolTitle } from "./format";
+import { promptCaps, type AttachmentView } from "./prompt";
 import type { PendingPermission, Store } from "./store";
 
 export function permissionView(p: PendingPermission, agentName?: string): PermissionView {
@@ -41,7 +42,7 @@ export function agentDisplayName(store: Store): string {
   return info?.title ?? info?.name ?? "The agent";
 }
 
-export function buildExtras(store: Store, attachments: string[], problem: string | null = null): ViewExtras {
+export function buildExtras(store: Store, attachments: AttachmentView[], problem: string | null = null): ViewExtras {
   const current = store.current();
   const sessionId = store.currentSessionId;
   const ofSession = <T extends { sessionId: string }>(x: T): boolean => sessionId === null || x.sessionId === sessionId;
@@ -70,6 +71,7 @@ export function buildExtras(store: Store, attachments: string[], problem: string
     groups: [...store.groups.values()].filter(ofSession).map(groupView),
     diffs,
     attachments,
+    canAttachImages: promptCaps(store.capabilities()).image,
     canListSessions: store.canListSessions(),
     canLoadSessions: store.canLoadSessions(),
   };

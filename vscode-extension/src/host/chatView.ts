@@ -4,15 +4,19 @@
  *
  * The webview mirrors the current session itself (a snapshot on `reset`, then the change
  * batches); the small rest of the state goes as `extras`, coalesced to one message per 50 ms.
- * Pending permission questions show as a badge on the view.
+ * Pending permission questions show as a badge on the view. The prompt box asks for files to
+ * complete an `@`-mention with (`acp/findFiles`) and for earlier prompts (`acp/promptHistory`)
+ * through here; what it attaches is kept by the controller and drawn back as chips.
  */
 
 import * as crypto from "node:crypto";
 import * as vscode from "vscode";
 import { CHAT_VIEW } from "../protocol";
 import type { Store } from "../core/store";
+import { promptCaps } from "../core/prompt";
 import { buildExtras } from "../core/viewModel";
 import type { HostMessage, ViewMessage } from "../webview/messages";
+import { fileAttachment, imageAttachment, pickMore, urlAttachment } from "./attach";
 import type { Controller } from "./controller";
 import type { ProposedDocs } from "./diffs";
 import type { ReviewGroups } from "./groups";
@@ -180,9 +184,55 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
       case "removeAttachment":
         c.removeAttachment(m.index);
         return;
+      case "findFiles":
+        await this.findFiles(m.seq, m.query);
+        return;
+      case "history":
+        await this.history();
+        return;
+      case "attachFound":
+        c.attach(fileAttachment(vscode.Uri.parse(m.uri), m.path));
+        return;
+      case "attachUris":
+        for (const uri of m.uris.map((u) => vscode.Uri.parse(u)).filter((u) => u.scheme === "file")) {
+          c.attach(fileAttachment(uri));
+        }
+        return;
+      case "attachUrl":
+        c.attachOrSay(urlAttachment(m.url) ?? `Not a web address: ${m.url}`);
+        return;
+      case "attachImage":
+        c.attachOrSay(
+          promptCaps(this.deps.store.capabilities()).image
+            ? imageAttachment(m.name, m.mimeType, m.data)
+            : "This agent takes no images.",
+        );
+        return;
+      case "attachMore":
+        c.attachOrSay(await c.guard("attach", () => pickMore(promptCaps(this.deps.store.capabilities()))));
+        return;
       case "toggleFollow":
         await c.guard("follow", () => c.toggleFollow());
         return;
+    }
+  }
+
+  /** Files for an `@`-mention, answered to the webview with the number it asked with. Nothing is
+   *  answered when the sidecar cannot say (not running): the list drawn stays as it is. */
+  private async findFiles(seq: number, query: string): Promise<void> {
+    try {
+      const result = await this.deps.sidecar.findFiles({ query });
+      this.post({ type: "files", seq, files: result.files, complete: result.complete });
+    } catch (error) {
+      this.deps.controller.log.info(`acp/findFiles: ${String(error)}`);
+    }
+  }
+
+  private async history(): Promise<void> {
+    try {
+      this.post({ type: "history", prompts: await this.deps.sidecar.promptHistory() });
+    } catch (error) {
+      this.deps.controller.log.info(`acp/promptHistory: ${String(error)}`);
     }
   }
 
@@ -203,16 +253,17 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="${css.toString()}"><title>ACP chat</title></head>
 <body>
-<header><div id="status"></div><div id="toolbar">
+<header><div id="status"></div><div id="usage"></div><div id="toolbar">
 <button id="new" title="New session">+ New</button><button id="load" title="Load an earlier session" hidden>⟲ Load</button>
 <button id="follow" title="Follow the agent in the editor">◉</button></div><div id="pickers"></div></header>
 <div id="plan"></div>
 <main id="transcript" aria-live="polite"></main>
 <div id="empty">Ask the agent something below. Type / for its commands.</div>
 <div id="orphans"></div>
-<footer><div id="attachments"></div><div id="completions" hidden></div>
-<textarea id="input" rows="3" placeholder="Ask the agent (Enter to send, Shift+Enter for a new line, / for commands)"></textarea>
-<div id="actions"><button id="attachSelection" title="Attach the selection">+ Selection</button><button id="attachFile" title="Attach the current file">+ File</button>
+<footer><div id="attachments"></div><div id="completions" role="listbox" hidden></div>
+<textarea id="input" rows="3" placeholder="Ask the agent (Enter to send, Shift+Enter for a new line, / for commands, @ for files, ↑ for earlier prompts)"></textarea>
+<div id="hint" hidden></div>
+<div id="actions"><button id="attachSelection" title="Attach the selection">+ Selection</button><button id="attachFile" title="Attach the current file">+ File</button><button id="attachMore" title="Attach a file's problems, a web page, an image or another file">+ …</button>
 <span class="spacer"></span><button id="cancel" disabled>■ Cancel</button><button id="send" class="primary">Send ➤</button></div></footer>
 <script nonce="${nonce}" src="${js.toString()}"></script>
 </body></html>`;

@@ -305,6 +305,16 @@ export class Sidecar implements vscode.Disposable {
     return (await this.need().sendRequest(P.REVIEW_GROUP_FILES, { groupId })).files;
   }
 
+  /** Files for an `@`-mention in the prompt (`acp/findFiles`): open documents first. */
+  async findFiles(params: w.FindFilesParams): Promise<w.FindFilesResult> {
+    return this.need().sendRequest(P.FIND_FILES, params);
+  }
+
+  /** The workspace's earlier prompts, oldest first (`acp/promptHistory`). */
+  async promptHistory(): Promise<string[]> {
+    return (await this.need().sendRequest(P.PROMPT_HISTORY, {})).prompts;
+  }
+
   async stop(): Promise<void> {
     const client = this.client;
     this.client = null;

@@ -7,13 +7,21 @@
  */
 
 import * as vscode from "vscode";
-import { acceptsEmbeddedContext, attachmentLabel, buildPrompt, type Attachment } from "../core/prompt";
+import {
+  attachmentView,
+  buildPrompt,
+  promptCaps,
+  sameAttachment,
+  type Attachment,
+  type AttachmentView,
+} from "../core/prompt";
 import { decisionProblem } from "../core/groups";
 import { stringOf } from "../core/json";
 import { modeChoices } from "../core/modes";
 import type { Store } from "../core/store";
 import type * as w from "../wire";
 import type { Sidecar } from "./client";
+import { currentFileAttachment, selectionAttachment, withTexts } from "./attach";
 import type { Log } from "./log";
 
 export class Controller {
@@ -24,7 +32,7 @@ export class Controller {
   constructor(
     private readonly store: Store,
     private readonly sidecar: Sidecar,
-    private readonly log: Log,
+    readonly log: Log,
   ) {}
 
   /** Run an action for the UI: failures are shown and logged, never thrown at VS Code. */
@@ -41,19 +49,24 @@ export class Controller {
     }
   }
 
-  /** Send a prompt with the current attachments (which are then cleared). */
+  /** Send a prompt with the current attachments (which are then cleared), as the content
+   *  blocks the agent takes (`core/prompt.ts`); attached files carry their text as it is now. */
   async prompt(text: string): Promise<w.PromptResult> {
-    const blocks = buildPrompt(text, this.attachments, acceptsEmbeddedContext(this.store.capabilities()));
+    const caps = promptCaps(this.store.capabilities());
+    const attached = this.attachments;
     this.attachments = [];
     this.attachmentsChanged.fire();
-    return this.sidecar.prompt(blocks);
+    return this.sidecar.prompt(buildPrompt(text, await withTexts(attached, caps), caps));
   }
 
-  attachmentLabels(): string[] {
-    return this.attachments.map(attachmentLabel);
+  /** The chips: what each attachment says, its kind and what a hover shows. */
+  attachmentLabels(): AttachmentView[] {
+    return this.attachments.map(attachmentView);
   }
 
+  /** Attach something (the same thing twice is kept once). */
   attach(a: Attachment): void {
+    if (this.attachments.some((b) => sameAttachment(a, b))) return;
     this.attachments.push(a);
     this.attachmentsChanged.fire();
   }
@@ -64,32 +77,21 @@ export class Controller {
   }
 
   attachSelection(): boolean {
-    const editor = vscode.window.activeTextEditor;
-    if (editor === undefined || editor.selection.isEmpty) {
-      void vscode.window.showInformationMessage("Select some text in an editor first.");
-      return false;
-    }
-    const sel = editor.selection;
-    const endLine = sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line - 1 : sel.end.line;
-    this.attach({
-      kind: "selection",
-      uri: editor.document.uri.toString(),
-      name: vscode.workspace.asRelativePath(editor.document.uri),
-      startLine: sel.start.line,
-      endLine,
-      text: editor.document.getText(sel),
-      languageId: editor.document.languageId,
-    });
-    return true;
+    return this.attachOrSay(selectionAttachment());
   }
 
   attachFile(): boolean {
-    const doc = vscode.window.activeTextEditor?.document;
-    if (doc === undefined) {
-      void vscode.window.showInformationMessage("Open a file in an editor first.");
+    return this.attachOrSay(currentFileAttachment());
+  }
+
+  /** Attach it, or say why there is nothing to attach. */
+  attachOrSay(a: Attachment | string | undefined): boolean {
+    if (a === undefined) return false;
+    if (typeof a === "string") {
+      void vscode.window.showInformationMessage(a);
       return false;
     }
-    this.attach({ kind: "file", uri: doc.uri.toString(), name: vscode.workspace.asRelativePath(doc.uri) });
+    this.attach(a);
     return true;
   }
 

@@ -3,12 +3,20 @@
  * redraws only the entries a change touched, and turns clicks and keys into messages for the host.
  */
 
-import { escapeHtml } from "../core/markdown";
 import { MirrorError, applyChanges } from "../core/reducer";
-import { commandItems, matchCommands, type CommandItem } from "../core/prompt";
 import type { SessionSnapshot } from "../wire";
 import type { HostMessage, ViewExtras, ViewMessage } from "./messages";
-import { renderEntry, renderGroup, renderPermission, renderPickers, renderPlan, renderStatus } from "./render";
+import { PromptBox } from "./promptBox";
+import {
+  renderChips,
+  renderEntry,
+  renderGroup,
+  renderPermission,
+  renderPickers,
+  renderPlan,
+  renderStatus,
+  renderUsage,
+} from "./render";
 
 declare function acquireVsCodeApi(): { postMessage(message: ViewMessage): void };
 const vscode = acquireVsCodeApi();
@@ -30,16 +38,23 @@ transcript.addEventListener("scroll", () => {
 new ResizeObserver(() => {
   if (stick) toBottom();
 }).observe(transcript);
-const input = $<HTMLTextAreaElement>("input");
-const completions = $<HTMLDivElement>("completions");
 
 let session: SessionSnapshot | null = null;
 let extras: ViewExtras | null = null;
 /** The HTML last drawn per entry: an entry is redrawn only when its HTML changed. */
 let drawn: string[] = [];
 let frame = 0;
-let matches: CommandItem[] = [];
-let selected = 0;
+const prompt = new PromptBox({
+  input: $<HTMLTextAreaElement>("input"),
+  list: $("completions"),
+  hint: $("hint"),
+  post,
+  session: () => session,
+  extras: () => extras,
+  sent: () => {
+    stick = true; // the user's own message, and the answer to it, are what they look at now
+  },
+});
 
 function schedule(): void {
   if (frame === 0) frame = requestAnimationFrame(draw);
@@ -54,12 +69,8 @@ function draw(): void {
   $("follow").textContent = extras.follow ? "◉ Following" : "○ Follow off";
   $("cancel").toggleAttribute("disabled", !extras.busy);
   $("load").toggleAttribute("hidden", !extras.canLoadSessions);
-  $("attachments").innerHTML = extras.attachments
-    .map(
-      (a, i) =>
-        `<span class="chip">⎘ ${escapeHtml(a)} <button data-act="removeAttachment" data-index="${i}">×</button></span>`,
-    )
-    .join("");
+  $("usage").innerHTML = renderUsage(session?.usage ?? null);
+  $("attachments").innerHTML = renderChips(extras.attachments);
   const entries = session?.entries ?? [];
   const known = new Set(entries.flatMap((e) => (e.kind === "toolCall" ? [e.toolCallId] : [])));
   // Questions about tool calls with no card (an agent asked before announcing one) still show,
@@ -116,9 +127,15 @@ window.addEventListener("message", (event: MessageEvent<HostMessage>) => {
   } else if (m.type === "extras") {
     extras = m.extras;
   } else if (m.type === "setInput") {
-    input.value = m.text;
-    input.focus();
+    prompt.setInput(m.text);
+  } else if (m.type === "files") {
+    prompt.files(m.seq, m.files, m.complete);
+    return;
+  } else if (m.type === "history") {
+    prompt.historyArrived(m.prompts);
+    return;
   }
+  prompt.refresh();
   schedule();
 });
 
@@ -155,7 +172,7 @@ document.addEventListener("click", (event) => {
       post({ type: "removeAttachment", index: Number(d["index"]) });
       break;
     case "pick":
-      choose(Number(d["index"]));
+      prompt.choose(Number(d["index"]));
       break;
     default:
       break;
@@ -179,66 +196,13 @@ document.addEventListener("change", (event) => {
   }
 });
 
-function send(): void {
-  const text = input.value.trim();
-  if (text === "") return;
-  stick = true; // the user's own message, and the answer to it, are what they look at now
-  post({ type: "prompt", text });
-  input.value = "";
-  showCompletions();
-}
-
-function choose(index: number): void {
-  const c = matches[index];
-  if (c === undefined) return;
-  input.value = `/${c.name} `;
-  input.focus();
-  showCompletions();
-}
-
-function showCompletions(): void {
-  matches = matchCommands(input.value, commandItems(session?.availableCommands ?? null));
-  selected = Math.min(selected, Math.max(0, matches.length - 1));
-  completions.toggleAttribute("hidden", matches.length === 0);
-  const esc = escapeHtml;
-  completions.innerHTML = matches
-    .map(
-      (c, i) =>
-        `<div class="completion${i === selected ? " selected" : ""}" data-act="pick" data-index="${i}"><b>/${esc(c.name)}</b> ${esc(c.description)}${c.hint ? ` <i>${esc(c.hint)}</i>` : ""}</div>`,
-    )
-    .join("");
-}
-
-input.addEventListener("input", () => {
-  selected = 0;
-  showCompletions();
-});
-
-input.addEventListener("keydown", (event) => {
-  if (matches.length > 0 && (event.key === "ArrowDown" || event.key === "ArrowUp")) {
-    selected = (selected + (event.key === "ArrowDown" ? 1 : matches.length - 1)) % matches.length;
-    showCompletions();
-    event.preventDefault();
-  } else if (matches.length > 0 && (event.key === "Tab" || (event.key === "Enter" && !event.shiftKey))) {
-    choose(selected);
-    event.preventDefault();
-  } else if (event.key === "Enter" && !event.shiftKey) {
-    send();
-    event.preventDefault();
-  } else if (event.key === "Escape") {
-    if (matches.length > 0) {
-      matches = [];
-      completions.toggleAttribute("hidden", true);
-    } else post({ type: "cancel" });
-  }
-});
-
-$("send").addEventListener("click", send);
+$("send").addEventListener("click", () => prompt.send());
 $("cancel").addEventListener("click", () => post({ type: "cancel" }));
 $("new").addEventListener("click", () => post({ type: "newSession" }));
 $("load").addEventListener("click", () => post({ type: "loadSession" }));
 $("follow").addEventListener("click", () => post({ type: "toggleFollow" }));
 $("attachSelection").addEventListener("click", () => post({ type: "attachSelection" }));
 $("attachFile").addEventListener("click", () => post({ type: "attachFile" }));
+$("attachMore").addEventListener("click", () => post({ type: "attachMore" }));
 
 post({ type: "ready" });

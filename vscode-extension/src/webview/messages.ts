@@ -7,7 +7,8 @@
  * terminal output, review counts) is small and sent whole as `extras`.
  */
 
-import type { AgentStatus, ExitStatus, SessionSnapshot } from "../wire";
+import type { AttachmentView } from "../core/prompt";
+import type { AgentStatus, ExitStatus, FoundFile, SessionSnapshot } from "../wire";
 
 export interface PermissionView {
   id: string;
@@ -41,7 +42,10 @@ export interface ViewExtras {
   /** The session's bulk changes, pending and decided, oldest first. */
   groups: GroupView[];
   diffs: Record<string, { uri: string; path: string; added: number; removed: number }[]>;
-  attachments: string[];
+  /** What the next prompt carries, as chips. */
+  attachments: AttachmentView[];
+  /** Whether the agent takes images (`promptCapabilities.image`): pasting or dropping one attaches it. */
+  canAttachImages: boolean;
   canListSessions: boolean;
   canLoadSessions: boolean;
 }
@@ -50,7 +54,11 @@ export type HostMessage =
   | { type: "reset"; session: SessionSnapshot | null; extras: ViewExtras }
   | { type: "changes"; sessionId: string; changes: unknown[] }
   | { type: "extras"; extras: ViewExtras }
-  | { type: "setInput"; text: string };
+  | { type: "setInput"; text: string }
+  /** The answer to `findFiles` number `seq` (`acp/findFiles`; none when the sidecar could not say). */
+  | { type: "files"; seq: number; files: FoundFile[]; complete: boolean }
+  /** The workspace's earlier prompts, oldest first (`acp/promptHistory`). */
+  | { type: "history"; prompts: string[] };
 
 export type ViewMessage =
   | { type: "ready" }
@@ -70,5 +78,15 @@ export type ViewMessage =
   | { type: "restore"; turn: number }
   | { type: "attachSelection" }
   | { type: "attachFile" }
+  /** Files for an `@`-mention; `seq` numbers the asks, so a late answer is known as such. */
+  | { type: "findFiles"; seq: number; query: string }
+  | { type: "history" }
+  /** A file chosen from the `@` list, or files dropped on the prompt (URIs). */
+  | { type: "attachFound"; uri: string; path: string }
+  | { type: "attachUris"; uris: string[] }
+  | { type: "attachUrl"; url: string }
+  | { type: "attachImage"; name: string; mimeType: string; data: string }
+  /** "+ …": a list of everything else that can be attached (problems, a web page, an image, a file). */
+  | { type: "attachMore" }
   | { type: "removeAttachment"; index: number }
   | { type: "toggleFollow" };

@@ -10,6 +10,8 @@
 import { basename, countsLabel, diffCounts, kindIcon, oneLine, statusLabel, toolTitle } from "../core/format";
 import { stringOf } from "../core/json";
 import { escapeHtml as esc, renderInline, renderMarkdown } from "../core/markdown";
+import type { AttachmentView } from "../core/prompt";
+import { usageLabel } from "../core/usage";
 import type { Entry, RunState, SessionSnapshot, ToolCall } from "../wire";
 import type { GroupView, PermissionView, ViewExtras } from "./messages";
 
@@ -37,6 +39,11 @@ function rawJson(value: unknown, max = 2000): string {
   return `<pre class="raw">${esc(text.length > max ? `${text.slice(0, max)}…` : text)}</pre>`;
 }
 
+function resourceOf(block: Record<string, unknown>): Record<string, unknown> {
+  const r = block["resource"];
+  return typeof r === "object" && r !== null ? (r as Record<string, unknown>) : {};
+}
+
 /** A content block, or whatever an agent sent in its place (shown as raw JSON). */
 export function renderBlock(block: unknown): string {
   if (typeof block !== "object" || block === null) return rawJson(block);
@@ -47,7 +54,7 @@ export function renderBlock(block: unknown): string {
     case "image": {
       const mime = stringOf(b["mimeType"]);
       if (IMAGE_TYPES.has(mime) && typeof b["data"] === "string" && /^[A-Za-z0-9+/=\s]*$/.test(b["data"])) {
-        return `<img class="image" alt="image from the agent" src="data:${mime};base64,${b["data"].replace(/\s/g, "")}">`;
+        return `<img class="image" alt="image" src="data:${mime};base64,${b["data"].replace(/\s/g, "")}">`;
       }
       return `<div class="unknown">[image ${esc(mime)}]</div>`;
     }
@@ -57,13 +64,12 @@ export function renderBlock(block: unknown): string {
       return `<div class="resource">↗ <a data-act="open"${attrs({ target: uri })}>${esc(name)}</a></div>`;
     }
     case "resource": {
-      const r = (typeof b["resource"] === "object" && b["resource"] !== null ? b["resource"] : {}) as Record<
-        string,
-        unknown
-      >;
+      const r = resourceOf(b);
       const uri = stringOf(r["uri"]);
-      const text = typeof r["text"] === "string" ? `<pre>${esc(r["text"])}</pre>` : "";
-      return `<div class="resource">↗ <a data-act="open"${attrs({ target: uri })}>${esc(basename(uri))}</a>${text}</div>`;
+      const link = `<a data-act="open"${attrs({ target: uri })}>${esc(basename(uri))}</a>`;
+      // A whole file's text would bury the conversation: shown folded, a click away.
+      if (typeof r["text"] !== "string") return `<div class="resource">↗ ${link}</div>`;
+      return `<details class="resource"><summary>↗ ${link}</summary><pre>${esc(r["text"])}</pre></details>`;
     }
     default:
       return `<div class="unknown">[${esc(String(b["type"]))}]${rawJson(block)}</div>`;
@@ -71,7 +77,13 @@ export function renderBlock(block: unknown): string {
 }
 
 function renderMessage(entry: Extract<Entry, { kind: "message" }>): string {
-  const body = (Array.isArray(entry.content) ? entry.content : []).map(renderBlock).join("");
+  const blocks = Array.isArray(entry.content) ? entry.content : [];
+  // A file the user attached goes as a link and, for agents that take it, its text too: one line.
+  const embedded = new Set(blocks.flatMap((b) => (b.type === "resource" ? [stringOf(resourceOf(b)["uri"])] : [])));
+  const body = blocks
+    .filter((b) => !(b.type === "resource_link" && embedded.has(stringOf(b["uri"]))))
+    .map(renderBlock)
+    .join("");
   if (entry.role === "thought") {
     return `<details class="thought"><summary>✱ Thinking</summary>${body}</details>`;
   }
@@ -308,4 +320,33 @@ export function renderStatus(extras: ViewExtras, runState: RunState | null = nul
       : "";
   const sidecar = extras.problem ? `<div class="problem">${esc(extras.problem)}</div>` : "";
   return `<span class="agent state-${esc(state)}">${esc(name)}: ${esc(state)}</span> ${busy}${problem}${sidecar}`;
+}
+
+/** The session's usage for the header: tokens used of the context window and the cost, when
+ *  the agent reported them; "" otherwise. */
+export function renderUsage(usage: unknown): string {
+  const u = usageLabel(usage);
+  if (u === null) return "";
+  const level = u.percent >= 90 ? " full" : u.percent >= 70 ? " filling" : "";
+  return `<span class="usage${level}" title="${esc(u.title)}">${esc(u.text)}</span>`;
+}
+
+const CHIP_ICONS: Readonly<Record<AttachmentView["kind"], string>> = {
+  file: "⎘",
+  selection: "§",
+  problems: "⚠",
+  url: "↗",
+  image: "▨",
+};
+
+/** What the next prompt carries, as chips; each can be removed before sending. */
+export function renderChips(attachments: readonly AttachmentView[]): string {
+  return attachments
+    .map(
+      (a, i) =>
+        `<span class="chip chip-${esc(a.kind)}" title="${esc(a.title)}"><span class="chip-icon">${CHIP_ICONS[a.kind]}</span>` +
+        `<span class="chip-label">${esc(a.label)}</span>` +
+        `<button data-act="removeAttachment" data-index="${i}" title="Remove ${esc(a.label)}" aria-label="Remove ${esc(a.label)}">×</button></span>`,
+    )
+    .join("");
 }

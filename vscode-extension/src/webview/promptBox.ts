@@ -1,0 +1,309 @@
+/**
+ * The chat's prompt box: the completion list (the agent's slash commands, and files or a web
+ * address for an `@`-mention, asked of the sidecar at each keystroke), ↑/↓ through earlier
+ * prompts, and images pasted or dropped in. What it attaches goes to the host, which keeps the
+ * attachments and draws them back as chips.
+ */
+
+import { escapeHtml as esc } from "../core/markdown";
+import { PromptHistory } from "../core/history";
+import {
+  applyMention,
+  mentionAt,
+  mentionItems,
+  needsFiles,
+  splitPath,
+  type Mention,
+  type MentionItem,
+} from "../core/mention";
+import { IMAGE_TYPES, MAX_IMAGE_BYTES, commandItems, matchCommands, type CommandItem } from "../core/prompt";
+import type { FoundFile, SessionSnapshot } from "../wire";
+import type { ViewExtras, ViewMessage } from "./messages";
+
+export interface PromptBoxDeps {
+  input: HTMLTextAreaElement;
+  list: HTMLElement;
+  hint: HTMLElement;
+  post(message: ViewMessage): void;
+  session(): SessionSnapshot | null;
+  extras(): ViewExtras | null;
+  /** The user sent a prompt (the transcript follows its newest message again). */
+  sent(): void;
+}
+
+type Shown =
+  | { kind: "commands"; items: CommandItem[] }
+  | { kind: "mention"; mention: Mention; items: MentionItem[]; complete: boolean };
+
+const HINT_MS = 4000;
+
+export class PromptBox {
+  private shown: Shown | null = null;
+  private selected = 0;
+  /** The last `findFiles` asked, and for which mention. */
+  private asked = 0;
+  private asking: Mention | null = null;
+  /** A mention closed with Escape stays closed until another one starts. */
+  private dismissed: number | null = null;
+  private readonly history = new PromptHistory();
+  /** ↑ came before the history did: taken once it arrives, if the box still holds `value`. */
+  private pendingUp: string | null = null;
+  private hintTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly d: PromptBoxDeps) {
+    const input = d.input;
+    input.addEventListener("input", () => {
+      this.selected = 0;
+      this.update();
+    });
+    input.addEventListener("keydown", (e) => this.key(e));
+    input.addEventListener("focus", () => {
+      if (!this.history.walking) d.post({ type: "history" });
+    });
+    input.addEventListener("paste", (e) => this.paste(e));
+    input.addEventListener("dragover", (e) => e.preventDefault());
+    input.addEventListener("drop", (e) => this.drop(e));
+    // A click on an item must not take the focus away from the box first.
+    d.list.addEventListener("mousedown", (e) => e.preventDefault());
+  }
+
+  /** Put text into the box (the "Send a Prompt" command without text). */
+  setInput(text: string): void {
+    this.d.input.value = text;
+    this.d.input.focus();
+    this.update();
+  }
+
+  /** The answer to a `findFiles`: drawn only if it answers the mention still being typed. */
+  files(seq: number, files: FoundFile[], complete: boolean): void {
+    if (seq !== this.asked || this.asking === null) return;
+    const now = this.mention();
+    if (now === null || now.start !== this.asking.start || now.query !== this.asking.query) return;
+    this.shown = { kind: "mention", mention: now, items: mentionItems(now.query, files), complete };
+    this.selected = Math.min(this.selected, Math.max(0, this.shown.items.length - 1));
+    this.draw();
+  }
+
+  historyArrived(prompts: string[]): void {
+    this.history.load(prompts);
+    const pending = this.pendingUp;
+    this.pendingUp = null;
+    if (pending !== null && pending === this.d.input.value) this.walk("up");
+  }
+
+  /** The box's content may need another list (the session's commands changed). */
+  refresh(): void {
+    if (this.shown?.kind === "commands") this.update();
+  }
+
+  choose(index: number): void {
+    const shown = this.shown;
+    const input = this.d.input;
+    if (shown === null) return;
+    if (shown.kind === "commands") {
+      const c = shown.items[index];
+      if (c === undefined) return;
+      input.value = `/${c.name} `;
+    } else {
+      const item = shown.items[index];
+      if (item === undefined) return;
+      const next = applyMention(input.value, shown.mention, item);
+      input.value = next.text;
+      input.setSelectionRange(next.caret, next.caret);
+      this.d.post(
+        item.kind === "file"
+          ? { type: "attachFound", uri: item.file.uri, path: item.file.path }
+          : { type: "attachUrl", url: item.url },
+      );
+    }
+    input.focus();
+    this.close();
+  }
+
+  send(): void {
+    const input = this.d.input;
+    const text = input.value.trim();
+    if (text === "") return;
+    this.d.sent();
+    this.history.sent(text);
+    this.d.post({ type: "prompt", text });
+    input.value = "";
+    this.close();
+  }
+
+  private mention(): Mention | null {
+    const input = this.d.input;
+    return mentionAt(input.value, input.selectionStart ?? input.value.length);
+  }
+
+  private update(): void {
+    const commands = matchCommands(this.d.input.value, commandItems(this.d.session()?.availableCommands ?? null));
+    if (commands.length > 0) {
+      this.shown = { kind: "commands", items: commands };
+      this.selected = Math.min(this.selected, commands.length - 1);
+      this.draw();
+      return;
+    }
+    const m = this.mention();
+    if (m === null || m.start === this.dismissed) {
+      if (m === null) this.dismissed = null;
+      this.close();
+      return;
+    }
+    this.dismissed = null;
+    if (!needsFiles(m.query)) {
+      this.shown = { kind: "mention", mention: m, items: mentionItems(m.query, []), complete: true };
+      this.draw();
+      return;
+    }
+    // Asked at every keystroke: the sidecar answers in about a millisecond once it has listed the
+    // workspace, and `complete: false` says to ask again on the next one. Until the answer, the
+    // list drawn stays (no flicker), pointed at the mention as it is now.
+    this.asked += 1;
+    this.asking = m;
+    this.d.post({ type: "findFiles", seq: this.asked, query: m.query });
+    if (this.shown?.kind === "mention") this.shown.mention = m;
+    else if (this.shown !== null) this.close();
+  }
+
+  private close(): void {
+    this.shown = null;
+    this.asking = null;
+    this.draw();
+  }
+
+  private draw(): void {
+    const list = this.d.list;
+    const shown = this.shown;
+    list.toggleAttribute("hidden", shown === null);
+    if (shown === null) {
+      list.innerHTML = "";
+      return;
+    }
+    const row = (i: number, html: string): string =>
+      `<div class="completion${i === this.selected ? " selected" : ""}" role="option" data-act="pick" data-index="${i}">${html}</div>`;
+    if (shown.kind === "commands") {
+      list.innerHTML = shown.items
+        .map((c, i) => row(i, `<b>/${esc(c.name)}</b> ${esc(c.description)}${c.hint ? ` <i>${esc(c.hint)}</i>` : ""}`))
+        .join("");
+      return;
+    }
+    if (shown.items.length === 0) {
+      const why = shown.complete ? `No file matches “${esc(shown.mention.query)}”` : "Listing the workspace's files…";
+      list.innerHTML = `<div class="completion empty">${why}</div>`;
+      return;
+    }
+    list.innerHTML = shown.items
+      .map((item, i) => {
+        if (item.kind === "url") return row(i, `↗ Attach the web page <b>${esc(item.url)}</b>`);
+        const { name, dir } = splitPath(item.file.path);
+        const open = item.file.open ? ` <span class="tag">open</span>` : "";
+        return row(i, `<span class="file-name">${esc(name)}</span> <span class="file-dir">${esc(dir)}</span>${open}`);
+      })
+      .join("");
+    list.querySelector(".selected")?.scrollIntoView({ block: "nearest" });
+  }
+
+  private key(e: KeyboardEvent): void {
+    const shown = this.shown;
+    const count = shown?.items.length ?? 0;
+    if (shown !== null && count > 0 && (e.key === "ArrowDown" || e.key === "ArrowUp")) {
+      this.selected = (this.selected + (e.key === "ArrowDown" ? 1 : count - 1)) % count;
+      this.draw();
+      e.preventDefault();
+    } else if (shown !== null && count > 0 && (e.key === "Tab" || (e.key === "Enter" && !e.shiftKey))) {
+      this.choose(this.selected);
+      e.preventDefault();
+    } else if (e.key === "Escape" && shown !== null) {
+      if (shown.kind === "mention") this.dismissed = shown.mention.start;
+      this.close();
+      e.preventDefault();
+    } else if (e.key === "Escape") {
+      this.d.post({ type: "cancel" });
+    } else if (e.key === "Enter" && !e.shiftKey) {
+      this.send();
+      e.preventDefault();
+    } else if ((e.key === "ArrowUp" || e.key === "ArrowDown") && !e.shiftKey && !e.altKey && !e.metaKey && !e.ctrlKey) {
+      if (this.walk(e.key === "ArrowUp" ? "up" : "down")) e.preventDefault();
+    }
+  }
+
+  /** ↑/↓ through earlier prompts; false when the key is not the history's (it moves the caret). */
+  private walk(way: "up" | "down"): boolean {
+    const input = this.d.input;
+    const caret = { start: input.selectionStart ?? 0, end: input.selectionEnd ?? 0 };
+    if (way === "up" && !this.history.loaded) {
+      // The first ↑ can come before the history: it is asked for, and this ↑ waits for it.
+      if (input.value !== "" && !(caret.start === 0 && caret.end === 0)) return false;
+      this.pendingUp = input.value;
+      this.d.post({ type: "history" });
+      return true;
+    }
+    const next = way === "up" ? this.history.up(input.value, caret) : this.history.down(input.value, caret);
+    if (next === null) return false;
+    input.value = next;
+    input.setSelectionRange(next.length, next.length);
+    this.close();
+    return true;
+  }
+
+  private hint(text: string): void {
+    const hint = this.d.hint;
+    hint.textContent = text;
+    hint.hidden = false;
+    if (this.hintTimer !== undefined) clearTimeout(this.hintTimer);
+    this.hintTimer = setTimeout(() => (hint.hidden = true), HINT_MS);
+  }
+
+  private paste(e: ClipboardEvent): void {
+    const files = Array.from(e.clipboardData?.files ?? []).filter((f) => f.type.startsWith("image/"));
+    if (files.length === 0) return;
+    // Text pasted along with an image (some apps put both) still goes in when images cannot.
+    if (this.takeImages(files)) e.preventDefault();
+  }
+
+  private drop(e: DragEvent): void {
+    const data = e.dataTransfer;
+    if (data === null) return;
+    e.preventDefault();
+    const images = Array.from(data.files).filter((f) => f.type.startsWith("image/"));
+    if (images.length > 0) {
+      this.takeImages(images);
+      return;
+    }
+    // Files dragged from VS Code's explorer or an editor tab come as URIs (hold Shift to drop on a view).
+    const uris = (data.getData("text/uri-list") || data.getData("application/vnd.code.uri-list"))
+      .split(/\r?\n/)
+      .map((u) => u.trim())
+      .filter((u) => u !== "" && !u.startsWith("#"));
+    if (uris.length > 0) this.d.post({ type: "attachUris", uris });
+  }
+
+  /** Attach image files when the agent takes images; a hint says why not otherwise. */
+  private takeImages(files: File[]): boolean {
+    if (this.d.extras()?.canAttachImages !== true) {
+      this.hint("This agent takes no images (it did not announce promptCapabilities.image).");
+      return false;
+    }
+    for (const file of files) {
+      if (!IMAGE_TYPES.includes(file.type)) {
+        this.hint(`${file.type} is not an image type agents read: PNG, JPEG, GIF or WebP.`);
+        continue;
+      }
+      if (file.size > MAX_IMAGE_BYTES) {
+        this.hint(`${file.name || "The image"} is over ${MAX_IMAGE_BYTES / (1024 * 1024)} MB.`);
+        continue;
+      }
+      const reader = new FileReader();
+      reader.onload = () => {
+        const url = typeof reader.result === "string" ? reader.result : "";
+        const data = url.slice(url.indexOf(",") + 1);
+        if (data !== "") {
+          this.d.post({ type: "attachImage", name: file.name || "pasted image", mimeType: file.type, data });
+        }
+      };
+      reader.readAsDataURL(file);
+    }
+    return true;
+  }
+}
