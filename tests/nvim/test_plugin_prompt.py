@@ -248,3 +248,80 @@ def test_up_and_down_walk_the_history_and_keep_the_draft(nv: PluginEditor) -> No
     typed(nv, "<Down>")
     assert poll(nv, f"{PROMPT_TEXT}[1] == 'a draft' and {PROMPT_TEXT}", "the draft") == ["a draft"]
     assert nv.lua("return vim.fn.mode()") == "i"
+
+
+# nvim-cmp and blink.cmp cannot be installed here: stand-ins that record what the plugin asks of
+# their documented API (cmp.register_source / cmp.setup.buffer; blink.cmp's add_source_provider /
+# add_filetype_source and the provider's module), then drive our sources as they would.
+FAKE_PLUGINS = """
+_G.fake = { cmp_sources = {}, cmp_buffers = {}, blink_providers = {}, blink_filetypes = {} }
+package.preload["cmp"] = function()
+  return {
+    register_source = function(name, source) fake.cmp_sources[name] = source end,
+    get_config = function() return { sources = { { name = "buffer" } } } end,
+    setup = { buffer = function(cfg) fake.cmp_buffers[vim.api.nvim_get_current_buf()] = cfg end },
+    visible = function() return false end,
+  }
+end
+package.preload["blink.cmp"] = function()
+  return {
+    add_source_provider = function(id, cfg) fake.blink_providers[id] = cfg end,
+    add_filetype_source = function(ft, id) table.insert(fake.blink_filetypes, { ft, id }) end,
+    is_menu_visible = function() return false end,
+  }
+end
+"""
+
+
+def test_nvim_cmp_and_blink_cmp_get_sources(nv: PluginEditor, workspace: Path) -> None:
+    (workspace / "app.py").write_text("x\n")
+    nv.setup()
+    nv.lua(FAKE_PLUGINS)
+    nv.lua("vim.cmd('AcpChat')")
+    prompt_buf = nv.lua("return require('acp_editor.chat').prompt_buf")
+    cfg = nv.lua("return fake.cmp_buffers[...]", prompt_buf)
+    assert [s["name"] for s in cfg["sources"]] == ["acp_editor", "buffer"], cfg
+    provider = nv.lua("return fake.blink_providers.acp_editor")
+    assert provider["module"] == "acp_editor.complete.blink", provider
+    assert nv.lua("return fake.blink_filetypes") == [["markdown", "acp_editor"]]
+
+    # nvim-cmp asks as it would after "see @ap" (its params: context.cursor, cursor_line...).
+    nv.lua(
+        "local line = 'see @ap'; _G.got = nil"
+        " fake.cmp_sources.acp_editor:complete({ context = { cursor = { row = 1, col = 8 },"
+        " cursor_line = line, cursor_before_line = line } }, function(r) _G.got = r end)"
+    )
+    got = poll(nv, "_G.got", "nvim-cmp's answer")
+    assert got["isIncomplete"] is True
+    (item,) = [i for i in got["items"] if i["label"] == "app.py"]
+    assert item["textEdit"] == {
+        "newText": "@app.py",
+        "range": {"start": {"line": 0, "character": 4}, "end": {"line": 0, "character": 7}},
+    }, item
+    # blink.cmp, through the provider's module, after "/sh" at the start (after a session).
+    nv.lua("require('acp_editor.session.requests').new_session()")
+    nv.wait_until("(require('acp_editor.store').current() or {}).availableCommands", "commands")
+    nv.lua(
+        "_G.got = nil; local source = require(fake.blink_providers.acp_editor.module).new()"
+        " source:get_completions({ line = '/sh', cursor = { 1, 3 } }, function(r) _G.got = r end)"
+    )
+    got = poll(nv, "_G.got", "blink.cmp's answer")
+    assert [i["label"] for i in got["items"]] == ["/shell"], got
+    assert got["items"][0]["documentation"] == "Run a shell command in a client terminal"
+    assert got["is_incomplete_forward"] is True
+    # Enabled in the prompt buffer only.
+    enabled = "require('acp_editor.complete.blink').new():enabled()"
+    in_buffer = f"return vim.api.nvim_buf_call(..., function() return {enabled} end)"
+    assert nv.lua(in_buffer, prompt_buf)
+    assert not nv.lua(in_buffer, nv.lua("return require('acp_editor.chat').buf"))
+
+    # Choosing the file in either menu attaches it; Neovim's own menu stays shut.
+    nv.lua(
+        "local item = ...; fake.cmp_sources.acp_editor:execute(item, function() end)",
+        item,
+    )
+    assert poll(nv, BAR, "the attachment bar") == "Attached: [app.py]"
+    typed(nv, "i@ap")
+    poll(nv, f"{PROMPT_TEXT}[1] == '@ap'", "typed")
+    assert nv.lua("return require('acp_editor.complete.builtin').seq") == 0, "nothing asked"
+    assert not nv.lua(f"return {MENU}")

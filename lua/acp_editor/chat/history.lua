@@ -86,7 +86,7 @@ end
 --- first line (↑) or last line (↓), and never while the completion menu is open.
 ---@param delta integer
 function M.at_edge(delta)
-  if vim.fn.pumvisible() == 1 then
+  if require("acp_editor.complete").menu_visible() then
     return false
   end
   local row = vim.api.nvim_win_get_cursor(0)[1]

@@ -100,6 +100,70 @@ function M.files(query, callback)
   end)
 end
 
+local KIND_FILE, KIND_KEYWORD = 17, 14 -- LSP CompletionItemKind
+
+--- The files or commands of `ctx` as LSP CompletionItems (for nvim-cmp and blink.cmp), each
+--- replacing the `@query` or `/query` before the cursor, in the order given.
+---@param ctx acp_editor.CompletionContext
+---@param line string the cursor's line
+---@param row integer 1-based
+---@param col integer 0-based byte column of the cursor
+---@param list (acp_editor.FileItem|acp_editor.CommandItem)[]
+---@return table[]
+function M.lsp_items(ctx, line, row, col, list)
+  local range = {
+    start = { line = row - 1, character = vim.str_utfindex(line, "utf-16", ctx.start) },
+    ["end"] = { line = row - 1, character = vim.str_utfindex(line, "utf-16", col) },
+  }
+  local items = {}
+  for i, entry in ipairs(list) do
+    local text = ctx.kind == "file" and ("@" .. entry.path) or ("/" .. entry.name)
+    local item = {
+      label = ctx.kind == "file" and entry.path or text,
+      filterText = text,
+      sortText = ("%05d"):format(i),
+      textEdit = { newText = text, range = range },
+      kind = ctx.kind == "file" and KIND_FILE or KIND_KEYWORD,
+    }
+    if ctx.kind == "file" then
+      item.detail = entry.open and "buffer" or nil
+      item.data = { acp_editor = { file = entry } }
+    else
+      item.detail = M.short(entry.description, 48)
+      item.documentation = entry.description .. (entry.hint and ("\n\ninput: " .. entry.hint) or "")
+    end
+    table.insert(items, item)
+  end
+  return items
+end
+
+--- Ask for the items of the context at (line, row, col): `callback(items, complete)`.
+---@param line string
+---@param row integer 1-based
+---@param col integer 0-based byte column
+---@param callback fun(items: table[], complete: boolean)
+function M.lsp_complete(line, row, col, callback)
+  local ctx = M.context(line, col, row)
+  if not ctx then
+    return callback({}, true)
+  end
+  if ctx.kind == "command" then
+    return callback(M.lsp_items(ctx, line, row, col, M.commands(ctx.query)), true)
+  end
+  M.files(ctx.query, function(files, complete)
+    callback(M.lsp_items(ctx, line, row, col, files), complete)
+  end)
+end
+
+--- A completion item chosen in a plugin's menu: a file is attached.
+---@param item table an item of lsp_items
+function M.chosen(item)
+  local data = type(item) == "table" and type(item.data) == "table" and item.data.acp_editor
+  if type(data) == "table" and type(data.file) == "table" then
+    M.on_file(data.file)
+  end
+end
+
 --- One line of a description for a menu.
 function M.short(text, width)
   text = (text:gsub("%s+", " "))
