@@ -147,7 +147,7 @@ class ScriptedAgent(PromptTurns):
             "protocolVersion": self.version,
             "agentCapabilities": {
                 "loadSession": True,
-                "promptCapabilities": {"image": False, "audio": False, "embeddedContext": True},
+                "promptCapabilities": {"image": True, "audio": False, "embeddedContext": True},
                 "mcpCapabilities": {t: t in self._mcp for t in ("http", "sse", "acp")},
                 "sessionCapabilities": {
                     "list": {},

@@ -1,6 +1,6 @@
 """What the demo agent does in one prompt turn, chosen by words in the prompt: the words and
 their scenarios, and the scenarios that only send updates (a plan, streamed text, custom kinds,
-content chunks, a long wait).
+content chunks, a long wait, the usage).
 
 Each scenario reproduces something real agents send (see notes/real-agents.md), so that the
 sidecar, the editors and the tests meet those shapes without a model behind them. The others live
@@ -137,6 +137,18 @@ async def wait(turn: Turn) -> None:
     await turn.tool_update(tid, {"status": "completed"})
 
 
+async def usage(turn: Turn) -> None:
+    """The context window and cost so far (ACP ``usage_update``), as Claude Code reports them."""
+    await turn.update(
+        {
+            "sessionUpdate": "usage_update",
+            "used": 53000,
+            "size": 200000,
+            "cost": {"amount": 0.045, "currency": "USD"},
+        }
+    )
+
+
 SCENARIOS: dict[str, tuple[Scenario, str]] = {
     "read": (read, f"Read {HELLO} through the client"),
     "edit": (edit, f"Edit {HELLO} after asking permission"),
@@ -148,6 +160,7 @@ SCENARIOS: dict[str, tuple[Scenario, str]] = {
     "early-permission": (early_permission, f"Ask to write {NOTES} before announcing the call"),
     "chunks": (chunks, "Stream tool-call content item by item"),
     "wait": (wait, "A tool call that waits long enough to be cancelled"),
+    "usage": (usage, "Report the tokens used of the context window and the cost so far"),
     "long-shell": (long_shell, "Run a command for a minute in a client terminal"),
     "files": (files, f"Change {HELLO}, create {MADE} and delete {NOTES} with one command"),
     "slow-files": (slow_files, "The same, then the command keeps running (cancel me)"),
