@@ -148,6 +148,14 @@ BAD_PARAMS = [
     (proto.ACP_DELETE_SESSION, {"sessionId": 5}),
     (proto.ACP_FORK_SESSION, {"sessionId": ["s1"]}),
     (proto.ACP_LOGOUT, "now"),
+    (proto.ACP_FIND_FILES, {"query": None}),
+    (proto.ACP_FIND_FILES, {"query": "a", "limit": 501}),
+    (proto.ACP_PROMPT_HISTORY, {"limit": "all"}),
+    (proto.ACP_CANCEL, {"sessionId": "s", "dropQueued": "yes"}),
+    (proto.ACP_EDIT_PROMPT, {"sessionId": "s", "index": 0}),
+    (proto.ACP_EDIT_PROMPT, {"sessionId": "s", "index": -1, "prompt": "x"}),
+    (proto.ACP_WITHDRAW_PROMPT, {"sessionId": "s", "index": "0"}),
+    (proto.ACP_WITHDRAW_PROMPT, {"sessionId": "s", "index": 99}),
 ]
 REQUESTS = [
     m.method
