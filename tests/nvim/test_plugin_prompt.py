@@ -173,6 +173,10 @@ def test_attach_menu_and_removing_an_attachment(nv: PluginEditor, workspace: Pat
         " source = 'lint', code = 'E1'}})",
         hello,
     )
+    nv.lua(
+        "vim.api.nvim_buf_set_mark(..., '<', 4, 0, {}); vim.api.nvim_buf_set_mark(..., '>', 5, 0, {})",
+        hello,
+    )
     nv.lua("vim.cmd('AcpChat')")
     # The agent takes images: as if its initialize answer said so.
     nv.lua("require('acp_editor.store').agent.agentCapabilities.promptCapabilities.image = true")
@@ -202,7 +206,12 @@ def test_attach_menu_and_removing_an_attachment(nv: PluginEditor, workspace: Pat
     typed(nv, "<C-t>")
     poll(nv, f"not {BAR}:find('example', 1, true)", "the URL removed")
     menu = nv.lua("return _G.acp_plugin_test.asked")[-1]["titles"]
-    assert menu[:3] == ["Current buffer: hello.py", "A file…", "Diagnostics of hello.py (1)"]
+    assert menu[:4] == [
+        "Current buffer: hello.py",
+        "Selection: hello.py:4-5",  # the last Visual selection there
+        "A file…",
+        "Diagnostics of hello.py (1)",
+    ]
     assert "An image…" in menu and "Remove: image shot.png" in menu, menu
 
     typed(nv, "ilook<C-s>")

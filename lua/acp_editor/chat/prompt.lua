@@ -100,8 +100,21 @@ local function ask(prompt, completion, then_)
   end)
 end
 
---- The attach menu: the current buffer, a file, diagnostics, a URL, an image (for agents that
---- take images), and a "Remove" entry for each attachment.
+--- The lines of the last Visual selection in `buf` (its '< and '> marks), if any.
+---@return integer?, integer?
+local function selected_lines(buf)
+  if not buf then
+    return nil
+  end
+  local first = vim.api.nvim_buf_get_mark(buf, "<")[1]
+  local last = vim.api.nvim_buf_get_mark(buf, ">")[1]
+  if first > 0 and last >= first then
+    return first, math.min(last, vim.api.nvim_buf_line_count(buf))
+  end
+end
+
+--- The attach menu: the current buffer, its last selection, a file, diagnostics, a URL, an image
+--- (for agents that take images), and a "Remove" entry for each attachment.
 function M.menu()
   local choices = {}
   local function offer(title, run)
@@ -111,6 +124,13 @@ function M.menu()
   if current then
     local a = assert(attachments.buffer(current))
     offer("Current buffer: " .. a.label, function()
+      M.add(a)
+    end)
+  end
+  local first, last = selected_lines(current)
+  if first then
+    local a = attachments.selection({ buf = current, first = first, last = last })
+    offer("Selection: " .. a.label, function()
       M.add(a)
     end)
   end
