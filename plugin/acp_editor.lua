@@ -35,6 +35,23 @@ command("AcpMode", run("mode"), {
   end,
   desc = "acp-editor: choose the agent's mode",
 })
+command("AcpModel", run("model"), {
+  nargs = "?",
+  complete = function(arglead, cmdline)
+    return require("acp_editor.session.config_options").complete(arglead, cmdline, true)
+  end,
+  desc = "acp-editor: choose the session's model",
+})
+command("AcpConfig", run("config"), {
+  nargs = "*",
+  complete = function(arglead, cmdline)
+    return require("acp_editor.session.config_options").complete(arglead, cmdline)
+  end,
+  desc = "acp-editor: choose one of the session's options (model, reasoning, ...)",
+})
+command("AcpTranscript", run("transcript"), {
+  desc = "acp-editor: open the session's live Markdown transcript (read-only)",
+})
 command("AcpReview", run("review"), {
   nargs = "?",
   complete = function()

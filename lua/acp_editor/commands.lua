@@ -109,6 +109,28 @@ function M.mode(o)
   end)
 end
 
+--- :AcpModel [value]: the session's model (the agent's config option of category "model").
+function M.model(o)
+  if ensure() then
+    require("acp_editor.session.config_options").model(o.args ~= "" and o.args or nil)
+  end
+end
+
+--- :AcpConfig [option [value]]: any of the session's config options.
+function M.config(o)
+  if ensure() then
+    local name, value = unpack(o.fargs)
+    require("acp_editor.session.config_options").config(name, value)
+  end
+end
+
+--- :AcpTranscript: the session's live Markdown transcript, read-only.
+function M.transcript()
+  if ensure() then
+    require("acp_editor.chat.transcript").open()
+  end
+end
+
 function M.complete_mode()
   return vim.tbl_map(function(m)
     return m.id

@@ -20,6 +20,11 @@
 ---@field height integer lines of a bottom chat
 ---@field prompt_height integer lines of the prompt area under the transcript
 
+---@class acp_editor.Notices
+--- a vim.notify when a turn of yours ends: "hidden" while the chat is not shown in the current
+--- tab (or Neovim lost the focus), "always", or false
+---@field turn_end "hidden"|"always"|false
+
 ---@class acp_editor.Keymaps
 ---@field chat table<string, string|false> keys in the chat transcript and prompt buffers
 ---@field preview table<string, string|false> keys in buffers that show agent edits inline
@@ -48,6 +53,7 @@
 ---@field permission_ui "auto"|"window"|"select"|"chat"
 ---@field dismiss "reject"|"keep" what closing a picker plugin's vim.ui.select without a choice means
 ---@field chat acp_editor.ChatOptions
+---@field notices acp_editor.Notices
 ---@field keymaps acp_editor.Keymaps
 ---@field schedule fun(fn: function) injected for tests (default vim.schedule)
 ---@field notify fun(msg: string, level?: integer) injected for tests (default vim.notify)
@@ -77,6 +83,7 @@ function M.defaults()
     permission_ui = "auto",
     dismiss = "reject",
     chat = { position = "right", width = 64, height = 16, prompt_height = 5 },
+    notices = { turn_end = "hidden" },
     keymaps = {
       chat = {
         send = "<CR>", -- normal mode, prompt buffer
@@ -87,7 +94,9 @@ function M.defaults()
         reject = "r",
         reject_always = "R",
         choose = "p", -- transcript: open the picker for it
+        yank_code = "gy", -- transcript: yank the code block under the cursor
         close = "q",
+        help = "?", -- the chat's keys, in a float
       },
       preview = {
         accept = "<leader>aa",
@@ -205,6 +214,11 @@ local function validate(cfg)
   for _, name in ipairs({ "width", "height", "prompt_height" }) do
     check("chat." .. name, cfg.chat[name], "number")
   end
+  check("notices", cfg.notices, "table")
+  local turn_end = cfg.notices.turn_end
+  if turn_end ~= "hidden" and turn_end ~= "always" and turn_end ~= false then
+    fail("notices.turn_end", ('expected "hidden", "always" or false, got %s'):format(vim.inspect(turn_end)))
+  end
   check("keymaps", cfg.keymaps, "table")
   for group, maps in pairs(cfg.keymaps) do
     check("keymaps." .. group, maps, "table")
@@ -228,7 +242,7 @@ function M.resolve(opts)
   check("opts", opts, "table")
   local defaults = M.defaults()
   known_keys("", opts, defaults)
-  for _, group in ipairs({ "chat", "keymaps" }) do
+  for _, group in ipairs({ "chat", "notices", "keymaps" }) do
     if type(opts[group]) == "table" then -- the inner keys too: `chat.widht` is a typo
       known_keys(group, opts[group], defaults[group])
     end

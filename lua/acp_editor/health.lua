@@ -79,6 +79,15 @@ local function check_agents(cfg)
   end
 end
 
+local function check_chat()
+  local ok, loaded = pcall(vim.treesitter.language.add, "markdown")
+  if ok and loaded then
+    health.ok("the chat is Markdown drawn by treesitter (render-markdown.nvim draws it too)")
+  else
+    health.info("no markdown treesitter parser: the chat is drawn with Vim's Markdown syntax")
+  end
+end
+
 local function check_running()
   local store = require("acp_editor.store")
   local client = require("acp_editor.sidecar.client").get()
@@ -112,6 +121,7 @@ function M.check()
     health.info("setup() has not run: checking the default options")
   end
   check_sidecar(cfg)
+  check_chat()
   health.start("acp-editor: agents")
   check_agents(cfg)
   health.start("acp-editor: sidecar")

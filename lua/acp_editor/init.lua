@@ -50,6 +50,8 @@ local function subscribe()
   local preview = require("acp_editor.review.preview")
   local review = require("acp_editor.review")
   require("acp_editor.chat").subscribe()
+  require("acp_editor.statusline").subscribe()
+  require("acp_editor.notices").subscribe()
   store.on("session", function(sid)
     permissions.sweep(sid)
     review.prune(sid)
@@ -117,6 +119,19 @@ end
 function M.prompt(prompt, callback, session_id)
   M.start()
   return require("acp_editor.session.requests").prompt(prompt, callback, session_id)
+end
+
+--- The agent in a few words for a statusline: `acp: working · ask · Demo fast · 12.3k/200k (6%)`,
+--- "" while the sidecar does not run. Cheap enough for every redraw (see :help acp_editor-statusline).
+---@return string
+function M.statusline()
+  return require("acp_editor.statusline").statusline()
+end
+
+--- The same as a table (state, label, agent, mode, model, tokens, cost), nil while not running.
+---@return acp_editor.Status?
+function M.status()
+  return require("acp_editor.statusline").status()
 end
 
 --- The plugin's state, read-only by convention (for statuslines and tests).

@@ -47,7 +47,9 @@ local function buffers()
     return M.buf, M.prompt_buf
   end
   local keys = store.config.keymaps.chat
-  M.buf = scratch("acp-editor://chat", "acp_editor_chat")
+  -- Markdown, so treesitter and render-markdown.nvim draw it (b:acp_editor_chat tells it apart).
+  M.buf = scratch("acp-editor://chat", "markdown")
+  pcall(vim.treesitter.start, M.buf, "markdown") -- the parser ships with Neovim 0.11
   vim.bo[M.buf].modifiable = false
   M.prompt_buf = scratch("acp-editor://prompt", "markdown")
   M.lines, M.folds = {}, {}
@@ -66,6 +68,9 @@ local function buffers()
   map(M.buf, "n", keys.choose, function()
     M.choose()
   end, "choose an answer")
+  map(M.buf, "n", keys.yank_code, function()
+    require("acp_editor.chat.code_blocks").yank()
+  end, "yank the code block under the cursor")
   map(M.prompt_buf, "i", keys.cancel, function()
     requests.cancel()
   end, "cancel the turn")
@@ -76,6 +81,9 @@ local function buffers()
     map(buf, "n", keys.close, function()
       M.close()
     end, "close the chat")
+    map(buf, "n", keys.help, function()
+      require("acp_editor.chat.help").show()
+    end, "show these keys")
   end
   map(M.prompt_buf, "n", keys.send, function()
     M.send()

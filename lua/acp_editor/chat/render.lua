@@ -4,8 +4,15 @@
 -- can look at exactly what a user would read. Tool calls and thoughts become folded sections
 -- whose first line says what they are (kind, title, status); what the agent sends that nobody
 -- defined yet (custom kinds, statuses, content types, update variants) is shown generically.
+--
+-- The text is Markdown (the chat buffer's filetype): messages as the agent wrote them under
+-- `## You` / `## Agent` headings, diffs in ```diff blocks. A message or tool output that leaves a
+-- code block open (a reply still streaming, a cut-off output) gets its closing fence here, so
+-- the rest of the transcript is not read as code.
 
+local code_blocks = require("acp_editor.chat.code_blocks")
 local reducer = require("acp_editor.session.reducer")
+local summary = require("acp_editor.session.summary")
 
 ---@class acp_editor.Rendered
 ---@field lines string[]
@@ -46,6 +53,16 @@ function Writer:text(text, indent, fold, hl)
   end
 end
 
+--- Markdown text (a message, tool output): like `text`, and a code block it leaves open is closed.
+function Writer:markdown(text, indent, fold, hl)
+  local first = #self.lines + 1
+  self:text(text, indent, fold, hl)
+  local close = code_blocks.closing(vim.list_slice(self.lines, first))
+  if close then
+    self:line(close, fold, hl)
+  end
+end
+
 function Writer:blank()
   if #self.lines > 0 and self.lines[#self.lines] ~= "" then
     self:line("")
@@ -58,17 +75,20 @@ local function content_item(w, item)
   if kind == "content" and type(item.content) == "table" then
     local block = item.content
     if block.type == "text" then
-      return w:text((block.text or ""):gsub("\n+$", ""), "  ", "1")
+      return w:markdown((block.text or ""):gsub("\n+$", ""), "  ", "1")
     end
     return w:line("  " .. reducer.text_of({ block }), "1")
   elseif kind == "diff" then
     w:line(("  diff %s"):format(vim.fn.fnamemodify(item.path or "?", ":~:.")), "1", "AcpEditorToolCall")
     local ok, diff = pcall(vim.diff, item.oldText or "", item.newText or "", { ctxlen = 1 })
     if ok and type(diff) == "string" then
+      local fence = code_blocks.fence_for(diff)
+      w:line("  " .. fence .. "diff", "1")
       for _, l in ipairs(vim.split(diff, "\n", { plain = true, trimempty = true })) do
         local hl = l:match("^%+") and "AcpEditorAdded" or l:match("^%-") and "AcpEditorRemoved" or nil
         w:line("  " .. l, "1", hl)
       end
+      w:line("  " .. fence, "1")
     end
   elseif kind == "terminal" then
     w:line(("  terminal %s (:AcpTerminal %s)"):format(item.terminalId, item.terminalId), "1")
@@ -106,7 +126,7 @@ local function entry(w, snap, e, prev)
     if e.role == "thought" then
       w:blank()
       w:line("▸ Thinking", ">1", "AcpEditorThought")
-      return w:text(text, "  ", "1", "AcpEditorThought")
+      return w:markdown(text, "  ", "1", "AcpEditorThought")
     end
     local role = ROLE[e.role] or { "## " .. tostring(e.role), "AcpEditorAgent" }
     -- Consecutive agent messages (around tool calls) read as one reply without repeated headers.
@@ -114,7 +134,7 @@ local function entry(w, snap, e, prev)
       w:blank()
       w:line(role[1], "0", role[2])
     end
-    w:text(text, "", "0")
+    w:markdown(text, "", "0")
     if e.queued then -- v2: sent while the agent worked; it takes it up when it can
       w:line("(queued: the agent takes it up when it is done with the work before it)", "0", "Comment")
     elseif e.dropped then
@@ -205,9 +225,9 @@ function M.render(snap, ctx)
   local agent = ctx.agent or {}
   local info = agent.agentInfo or {}
   local header = { "acp-editor", info.title or info.name or (agent.command and agent.command[1]) or "agent" }
-  local modes = snap and snap.modes
-  if type(modes) == "table" and modes.currentModeId then
-    table.insert(header, "mode: " .. modes.currentModeId)
+  local mode = summary.mode(snap)
+  if mode then
+    table.insert(header, "mode: " .. mode)
   end
   -- v2 agents say when their work waits on a question only the user can answer.
   local run = snap and type(snap.runState) == "table" and snap.runState.state
@@ -215,6 +235,17 @@ function M.render(snap, ctx)
     table.insert(header, "waiting for you…")
   else
     table.insert(header, (ctx.busy or run == "running") and "working…" or (agent.state or "starting"))
+  end
+  local model = summary.model(snap)
+  if model then
+    table.insert(header, model)
+  end
+  local usage = summary.usage(snap)
+  if usage then -- only what the agent reported: nothing at all before its first usage_update
+    table.insert(header, summary.tokens(usage, "tokens"))
+    if usage.cost then
+      table.insert(header, usage.cost)
+    end
   end
   w:line(table.concat(header, " · "), "0", "AcpEditorHeader")
   if agent.state == "failed" and agent.message then

@@ -1,0 +1,103 @@
+-- Knowing when the agent is done or needs you, while you work elsewhere.
+--
+-- Two `User` autocommands for your own hooks (a sound, a desktop notification, a lualine
+-- refresh): `AcpTurnEnd` when a turn of yours ends, `AcpQuestion` when a permission request
+-- waits. And a vim.notify when a turn ends while the chat is not in front (`notices.turn_end`:
+-- "hidden", the default, when the chat is not shown in the current tab or Neovim lost the
+-- focus; "always"; false). Questions need no notice of their own here: the permission module
+-- announces every request with vim.notify already.
+
+local store = require("acp_editor.store")
+
+local M = {
+  focused = true, ---@type boolean Neovim has the focus (FocusLost / FocusGained, when the terminal tells)
+  seen = 0, ---@type integer the last permission request announced (its seq)
+}
+
+local function fire(pattern, data)
+  vim.api.nvim_exec_autocmds("User", { pattern = pattern, modeline = false, data = data })
+end
+
+--- Whether the chat (transcript or prompt area) is shown in the current tab.
+function M.chat_visible()
+  local chat = package.loaded["acp_editor.chat"]
+  if not chat then
+    return false
+  end
+  for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
+    local buf = vim.api.nvim_win_get_buf(win)
+    if buf == chat.buf or buf == chat.prompt_buf then
+      return true
+    end
+  end
+  return false
+end
+
+--- The reply's first line, short enough for a notice.
+local function gist(result)
+  local reply = type(result.reply) == "string" and result.reply or ""
+  local line = vim.trim(reply):match("^[^\n]*") or ""
+  if vim.fn.strchars(line) > 80 then
+    line = vim.fn.strcharpart(line, 0, 79) .. "…"
+  end
+  return line
+end
+
+local function notice(result)
+  local how = store.config.notices.turn_end
+  local away = not M.focused or not M.chat_visible()
+  if not how or (how == "hidden" and not away) or result.stopReason == "cancelled" then
+    return -- a cancel is yours: you know it ended
+  end
+  local said = gist(result)
+  if result.stopReason == "end_turn" then
+    store.report("acp-editor: the agent is done" .. (said ~= "" and (": " .. said) or ""))
+  else
+    local message = ("acp-editor: the agent stopped (%s)"):format(tostring(result.stopReason))
+    store.report(message .. (said ~= "" and (": " .. said) or ""), vim.log.levels.WARN)
+  end
+end
+
+--- store "turn": (sid) when a prompt starts, (sid, result, err) when its turn ends.
+local function on_turn(sid, result, err)
+  if result == nil and err == nil then
+    return
+  end
+  fire("AcpTurnEnd", {
+    sessionId = result and result.sessionId or sid,
+    stopReason = result and result.stopReason or nil,
+    error = err and (err.message or vim.inspect(err)) or nil,
+  })
+  if result then
+    notice(result)
+  end
+end
+
+local function on_permissions()
+  local permissions = require("acp_editor.questions.permissions")
+  for _, entry in ipairs(permissions.pending) do
+    if entry.seq > M.seen then
+      M.seen = entry.seq
+      fire("AcpQuestion", {
+        kind = "permission",
+        sessionId = entry.params.sessionId,
+        title = permissions.describe(entry.params),
+      })
+    end
+  end
+end
+
+--- Listen to the store and to the focus (called once from setup).
+function M.subscribe()
+  store.on("turn", on_turn)
+  store.on("permissions", on_permissions)
+  local group = vim.api.nvim_create_augroup("acp_editor_notices", { clear = true })
+  vim.api.nvim_create_autocmd({ "FocusLost", "FocusGained" }, {
+    group = group,
+    callback = function(ev)
+      M.focused = ev.event == "FocusGained"
+    end,
+  })
+end
+
+return M
