@@ -7,8 +7,8 @@ against the real sidecar and the scripted agent, with no completion plugin:
   embedded ``resource``, since the agent takes embedded context);
 * ``/`` at the start of the prompt offers the agent's slash commands with their descriptions;
 * the attach menu attaches the current buffer, its diagnostics (as text), a URL and an image
-  (offered only to an agent that takes images); the window's bar lists them; one is removed
-  before sending and is not sent;
+  (offered only to an agent that takes images, as the demo agent does); the window's bar lists
+  them; one is removed before sending and is not sent;
 * ↑ on the first line walks the workspace's earlier prompts (``acp/promptHistory``), ↓ comes
   back to what the user was typing.
 
@@ -174,12 +174,11 @@ def test_attach_menu_and_removing_an_attachment(nv: PluginEditor, workspace: Pat
         hello,
     )
     nv.lua(
-        "vim.api.nvim_buf_set_mark(..., '<', 4, 0, {}); vim.api.nvim_buf_set_mark(..., '>', 5, 0, {})",
+        "local b = ...; vim.api.nvim_buf_set_mark(b, '<', 4, 0, {})"
+        " vim.api.nvim_buf_set_mark(b, '>', 5, 0, {})",
         hello,
     )
     nv.lua("vim.cmd('AcpChat')")
-    # The agent takes images: as if its initialize answer said so.
-    nv.lua("require('acp_editor.store').agent.agentCapabilities.promptCapabilities.image = true")
     nv.helper(
         "answer_script",
         [
@@ -231,6 +230,14 @@ def test_attach_menu_and_removing_an_attachment(nv: PluginEditor, workspace: Pat
     assert prompt[4]["type"] == "image" and prompt[4]["mimeType"] == "image/png", prompt
     assert base64.b64decode(prompt[4]["data"]) == PNG
     assert len(prompt) == 5, prompt
+
+    # An agent that takes no images is not offered one.
+    nv.lua("require('acp_editor.store').agent.agentCapabilities.promptCapabilities.image = false")
+    nv.helper("answer_script", [{"select": None}])
+    typed(nv, "<Esc><C-t>")
+    asked = "_G.acp_plugin_test.asked"
+    menu = poll(nv, f"{asked}[1] and {asked}[1].titles", "the attach menu")
+    assert "An image…" not in menu and "A URL…" in menu, menu
 
 
 def test_up_and_down_walk_the_history_and_keep_the_draft(nv: PluginEditor) -> None:
