@@ -31,7 +31,6 @@ local function file_items(files)
       word = "@" .. f.path,
       abbr = f.path,
       menu = f.open and "[buffer]" or "",
-      kind = "file",
       equal = 1,
       dup = 1,
       user_data = { acp_editor = { file = f } },
@@ -48,7 +47,6 @@ local function command_items(query)
       word = "/" .. c.name,
       menu = sources.short(c.description, 48),
       info = info ~= "" and info or nil,
-      kind = "command",
       equal = 1,
       user_data = { acp_editor = { command = c.name } },
     })
