@@ -5,10 +5,11 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from tests.e2e_lsp.conftest import StartEditor
-from tests.support.lsp import Editor, wait_until
+from tests.support.lsp import Editor
 
 
 async def entries(editor: Editor) -> list[dict[str, Any]]:
@@ -16,24 +17,20 @@ async def entries(editor: Editor) -> list[dict[str, Any]]:
     return list(snapshot["sessions"][0]["entries"]) if snapshot["sessions"] else []
 
 
+async def until(editor: Editor, check: Callable[[list[dict[str, Any]]], bool]) -> None:
+    """Ask for the transcript until ``check`` holds (10 s at most): the server's own schedule."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 10
+    while not check(await entries(editor)):
+        assert loop.time() < deadline, "timed out waiting for the transcript"
+
+
 async def queued_behind_a_turn(editor: Editor) -> tuple[asyncio.Future[Any], asyncio.Future[Any]]:
     """A turn that waits ("wait": until cancelled), and a prompt sent during it."""
     first = asyncio.ensure_future(editor.request("acp/prompt", {"prompt": "wait"}))
-    seen: list[list[dict[str, Any]]] = [[]]
-
-    async def look() -> None:
-        seen[0] = await entries(editor)
-
-    await look()
-    for _ in range(500):
-        if any(e["kind"] == "toolCall" for e in seen[0]):
-            break
-        await look()
+    await until(editor, lambda now: any(e["kind"] == "toolCall" for e in now))
     second = asyncio.ensure_future(editor.request("acp/prompt", {"prompt": "hello"}))
-    for _ in range(500):
-        if any(e.get("queued") for e in seen[0]):
-            break
-        await look()
+    await until(editor, lambda now: any(e.get("queued") for e in now))
     return first, second
 
 
@@ -66,7 +63,6 @@ async def test_a_withdrawn_prompt_is_dropped_and_answers_cancelled(
     assert (await second)["stopReason"] == "cancelled"
     await editor.request("acp/cancel", {"sessionId": sid, "dropQueued": True})
     assert (await first)["stopReason"] == "cancelled"
-    await wait_until(lambda: first.done())
     dropped = (await entries(editor))[index]
     assert dropped.get("dropped") is True and "queued" not in dropped
     assert len([e for e in await entries(editor) if e.get("role") == "user"]) == 2
