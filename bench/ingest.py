@@ -35,9 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from acp_editor import jsonio
 from acp_editor.agent.client import AcpClient
 from acp_editor.agent.config import AgentConfig
-from acp_editor.agent.framing import LineSplitter
 from acp_editor.agent.frontend import SilentFrontend
-from acp_editor.agent.rpc import JsonRpcPeer, Writer
+from acp_editor.agent.link.framing import LineSplitter
+from acp_editor.agent.link.rpc import JsonRpcPeer, Writer
 from acp_editor.agent.sessions import Session
 from acp_editor.editor.build import assemble
 from acp_editor.editor.lsp.features import ClientFeatures

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 from acp_editor.agent import mcp_servers
 from acp_editor.agent.asking import PermissionAsker
 from acp_editor.agent.config import AgentConfig
-from acp_editor.agent.connection import AgentConnection
 from acp_editor.agent.display_terminals import DisplayTerminals
 from acp_editor.agent.eliciting import Elicitor
 from acp_editor.agent.frontend import Frontend, SilentFrontend
+from acp_editor.agent.link.connection import AgentConnection
 from acp_editor.agent.mcp_over_acp import McpOverAcp
 from acp_editor.agent.prompt_turns import PromptTurns
 from acp_editor.agent.serving import AgentRequests
@@ -38,7 +38,7 @@ from acp_editor.services.terminals import TerminalManager
 from acp_editor.session.state import SessionState, SessionView
 
 if TYPE_CHECKING:
-    from acp_editor.agent.rpc import JsonRpcPeer
+    from acp_editor.agent.link.rpc import JsonRpcPeer
     from acp_editor.review.owner import Restore
 
 __all__ = ["AcpClient", "AgentConfig"]

@@ -16,7 +16,7 @@ from acp_editor.protocol import acp
 
 if TYPE_CHECKING:
     from acp_editor.agent.config import EditorContext
-    from acp_editor.agent.rpc import JsonRpcPeer
+    from acp_editor.agent.link.rpc import JsonRpcPeer
 
 
 log = get_logger("agent.mcp")

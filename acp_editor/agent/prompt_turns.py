@@ -17,7 +17,7 @@ from acp_editor.agent.prompting import send_prompt
 
 if TYPE_CHECKING:
     from acp_editor.agent.config import AgentConfig
-    from acp_editor.agent.connection import AgentConnection
+    from acp_editor.agent.link.connection import AgentConnection
     from acp_editor.agent.serving import AgentRequests
     from acp_editor.agent.sessions import Session, Waiting
     from acp_editor.review.owner import AgentReview

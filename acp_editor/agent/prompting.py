@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from acp_editor.protocol import acp
 
 if TYPE_CHECKING:
-    from acp_editor.agent.connection import AgentConnection
+    from acp_editor.agent.link.connection import AgentConnection
 
 
 @dataclass(eq=False)

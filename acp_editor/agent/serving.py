@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from acp_editor.agent.asking import PermissionAsker
     from acp_editor.agent.eliciting import Elicitor
     from acp_editor.agent.frontend import Frontend
-    from acp_editor.agent.rpc import JsonRpcPeer
+    from acp_editor.agent.link.rpc import JsonRpcPeer
     from acp_editor.agent.sessions import Session
     from acp_editor.services.documents import FileService
     from acp_editor.services.terminals import TerminalManager

@@ -22,8 +22,8 @@ from acp_editor.protocol.editor_context import SERVER_NAME
 
 if TYPE_CHECKING:
     from acp_editor.agent.config import AgentConfig
-    from acp_editor.agent.connection import AgentConnection
     from acp_editor.agent.frontend import Frontend
+    from acp_editor.agent.link.connection import AgentConnection
 
 log = get_logger("agent.setup")
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from acp_editor import log as logs
-from acp_editor.agent.rpc import JsonRpcPeer, Tracer, Writer
+from acp_editor.agent.link.rpc import JsonRpcPeer, Tracer, Writer
 from acp_editor.demo_agent.methods import ScriptedAgent
 from acp_editor.demo_agent.prompts import AS_IS, Tuning
 

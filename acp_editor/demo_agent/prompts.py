@@ -20,7 +20,7 @@ from acp_editor.log import get_logger
 from acp_editor.protocol.acp import obj_or_empty
 
 if TYPE_CHECKING:
-    from acp_editor.agent.rpc import JsonRpcPeer
+    from acp_editor.agent.link.rpc import JsonRpcPeer
 
 log = get_logger("demo_agent")
 

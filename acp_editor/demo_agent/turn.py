@@ -24,7 +24,7 @@ from acp_editor.errors import ConnectionClosed, ResourceNotFound, RpcError
 from acp_editor.log import get_logger
 
 if TYPE_CHECKING:
-    from acp_editor.agent.rpc import JsonRpcPeer
+    from acp_editor.agent.link.rpc import JsonRpcPeer
 
 FS_TIMEOUT = 30.0
 TERMINAL_TIMEOUT = 120.0

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from acp_editor import log as logs
-from acp_editor.agent.rpc import Tracer
+from acp_editor.agent.link.rpc import Tracer
 from acp_editor.demo_agent import cli
 from acp_editor.demo_agent.methods import ScriptedAgent
 from acp_editor.demo_agent.prompts import Tuning

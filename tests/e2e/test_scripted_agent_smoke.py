@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from acp_editor.agent.rpc import JsonRpcPeer, Writer
+from acp_editor.agent.link.rpc import JsonRpcPeer, Writer
 from acp_editor.errors import ResourceNotFound, RpcError
 from tests.support.starter import SCRIPTED_AGENT
 

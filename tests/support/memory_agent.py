@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from acp_editor.agent.rpc import JsonRpcPeer, Writer
+from acp_editor.agent.link.rpc import JsonRpcPeer, Writer
 
 Handler = Callable[[Any], Any]
 

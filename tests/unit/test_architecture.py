@@ -30,7 +30,7 @@ EDGES: dict[str, set[str]] = deps.graph()
 
 def test_the_graph_is_read() -> None:
     # A graph read wrongly would pass every check below: make sure it has the known edges.
-    assert "acp_editor.agent.rpc" in EDGES["acp_editor.agent.client"]
+    assert "acp_editor.agent.link.rpc" in EDGES["acp_editor.agent.client"]
     assert "acp_editor.editor.lsp.channel" in EDGES["acp_editor.editor.show.frontend"]
 
 
@@ -135,9 +135,9 @@ DEMO_AGENT = (
 NO_TEST_FILE = {
     "__main__.py": f"`python -m acp_editor`, one call of cli.main: every {E2E_LSP} test starts it",
     "agent/asking.py": "permission questions: through agent/test_client.py and the e2e tests",
-    "agent/connection.py": f"spawns and talks to a real agent process: {E2E}",
+    "agent/link/connection.py": f"spawns and talks to a real agent process: {E2E}",
     "agent/frontend.py": "the Frontend protocol and its harmless defaults: every agent test's fake",
-    "agent/process.py": f"the agent's process and shutdown ladder: {E2E}/test_client_lifecycle.py",
+    "agent/link/process.py": f"the process, its shutdown ladder: {E2E}/test_client_lifecycle.py",
     "agent/sessions.py": "a dataclass around a session's state: through agent/test_client.py",
     "agent/setup_calls.py": f"agent/test_client.py; signing in and retries: {E2E}/test_client_*.py",
     "context/bridge.py": f"the `acp-editor mcp` process: {E2E_LSP}/test_lsp_editor_context.py",

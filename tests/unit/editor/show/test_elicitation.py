@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from acp_editor.agent.handshake import initialize_params
+from acp_editor.agent.link.handshake import initialize_params
 from acp_editor.editor.lsp.features import ClientFeatures
 from acp_editor.editor.show.elicitation import modes, page_message
 

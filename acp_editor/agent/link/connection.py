@@ -8,9 +8,9 @@ import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from acp_editor.agent.handshake import AgentInfo, agreed_version, initialize_params
-from acp_editor.agent.process import AgentProcess
-from acp_editor.agent.rpc import JsonRpcPeer, Tracer, Writer
+from acp_editor.agent.link.handshake import AgentInfo, agreed_version, initialize_params
+from acp_editor.agent.link.process import AgentProcess
+from acp_editor.agent.link.rpc import JsonRpcPeer, Tracer, Writer
 from acp_editor.errors import AgentError, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from acp_editor.agent.rpc import JsonRpcPeer, Writer
+from acp_editor.agent.link.rpc import JsonRpcPeer, Writer
 from acp_editor.errors import ConnectionClosed, InvalidParams, RequestTimeout, RpcError
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from acp_editor.agent.framing import BadLine, LineSplitter, encode
+from acp_editor.agent.link.framing import BadLine, LineSplitter, encode
 
 
 def feed_all(splitter: LineSplitter, *chunks: bytes) -> list[object]:

@@ -10,8 +10,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from acp_editor.agent.framing import BadLine, LineSplitter
-from acp_editor.agent.rpc import JsonRpcPeer, Writer
+from acp_editor.agent.link.framing import BadLine, LineSplitter
+from acp_editor.agent.link.rpc import JsonRpcPeer, Writer
 
 chunks = st.lists(st.binary(max_size=200), max_size=30)
 jsonish = st.recursive(

@@ -25,7 +25,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from acp_editor.agent.framing import DEFAULT_MAX_LINE, BadLine, LineSplitter, encode
+from acp_editor.agent.link.framing import DEFAULT_MAX_LINE, BadLine, LineSplitter, encode
 from acp_editor.errors import (
     ConnectionClosed,
     InternalError,

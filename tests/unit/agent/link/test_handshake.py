@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from acp_editor.agent.handshake import AgentInfo, initialize_params
+from acp_editor.agent.link.handshake import AgentInfo, initialize_params
 from acp_editor.protocol import acp
 
 
