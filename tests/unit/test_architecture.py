@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -254,3 +255,19 @@ def test_the_exceptions_are_still_needed() -> None:
     assert sorted(NAMED_OTHERWISE.keys() - unit_test_files()) == []
     assert sorted(set(NAMED_OTHERWISE.values()) - modules) == []
     assert all(reason.strip() for reason in NO_TEST_FILE.values())
+
+
+DOCUMENTS = ["README.md", "SECURITY.md", "bench/README.md", *sorted((ROOT / "docs").glob("*.md"))]
+NAMED_FILE = re.compile(r"(?:acp_editor|scripts|bench|lua|tests)/[\w/.-]+\.(?:py|lua|ts|sh)\b")
+
+
+def test_the_documents_name_files_that_exist() -> None:
+    """A file moved or renamed leaves no stale path in the project's documents (SECURITY.md
+    names the test of each promise; the map names the modules)."""
+    stale = [
+        f"{doc}: {name}"
+        for doc in DOCUMENTS
+        for name in sorted(set(NAMED_FILE.findall((ROOT / doc).read_text(encoding="utf-8"))))
+        if not (ROOT / name).exists()
+    ]
+    assert stale == []
