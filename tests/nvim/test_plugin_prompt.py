@@ -120,6 +120,10 @@ def test_at_completes_files_and_attaches_the_chosen_one(nv: PluginEditor, worksp
     # The open buffer, chosen from a new mention, is attached too.
     typed(nv, " and @zz")
     poll(nv, f"{MENU}[1].word == '@zz_app_open.py'", "the menu for 'zz'")
+    typed(nv, "<BS><BS><BS>")  # the mention deleted: its menu goes with it
+    poll(nv, f"{PROMPT_TEXT}[1]:sub(-5) == ' and ' and not {MENU}", "no menu")
+    typed(nv, "@zz")
+    poll(nv, f"{MENU}[1].word == '@zz_app_open.py'", "the menu for 'zz' again")
     typed(nv, "<C-n><C-y>")
     assert poll(nv, f"{BAR}:find('zz') and {BAR}", "a second attachment") == (
         "Attached: [src/app.py] [zz_app_open.py]"

@@ -799,4 +799,7 @@ test(
   { timeoutMs: 150000 },
 );
 
+// The chat's prompt box: @-mentions, chips, the usage header, history, images (each stands alone).
+require('./prompt');
+
 exports.run = run;
