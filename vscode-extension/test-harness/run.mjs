@@ -375,6 +375,8 @@ async function main() {
                 scrollWidth: el.scrollWidth,
                 clientWidth: el.clientWidth,
                 box: { x: box.x, y: box.y, width: box.width, height: box.height },
+                // What a text field holds now (its text content is only what it started with).
+                ...(typeof el.value === 'string' ? { value: el.value } : {}),
               };
             }),
           )
@@ -398,6 +400,40 @@ async function main() {
       if (!page) throw new Error('no page yet');
       await page.keyboard.press(String(keys));
       return { ok: true };
+    },
+    /** Type text where the focus is, key by key, as the user would (each character's key
+     *  events and input). */
+    async type({ text }) {
+      if (!page) throw new Error('no page yet');
+      await page.keyboard.type(String(text));
+      return { ok: true };
+    },
+    /** Paste files into the first element matching `selector` in any frame: a `paste` event
+     *  whose clipboard data holds them, as the browser fires when the user pastes (say) a
+     *  screenshot. A headless browser's clipboard cannot hold files, hence the event. */
+    async pasteFiles({ selector, files }) {
+      if (!page) throw new Error('no page yet');
+      for (const frame of page.frames()) {
+        const pasted = await frame
+          .$eval(
+            String(selector),
+            (el, list) => {
+              const { DataTransfer, ClipboardEvent } = globalThis; // the page's: this runs in the browser
+              const data = new DataTransfer();
+              for (const f of list) {
+                const bytes = Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0));
+                data.items.add(new File([bytes], f.name, { type: f.type }));
+              }
+              el.focus();
+              el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+              return true;
+            },
+            Array.isArray(files) ? files : [],
+          )
+          .catch(() => false);
+        if (pasted) return { ok: true };
+      }
+      throw new Error(`nothing matches ${selector} to paste into`);
     },
     /** Resize the browser window's viewport (the workbench lays itself out again). */
     async viewport({ width, height }) {

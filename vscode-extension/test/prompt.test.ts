@@ -107,8 +107,9 @@ test("chips say what is attached: a file, lines, problems, a short address, an i
   assert.equal(shortUrl("https://example.com/"), "example.com");
   const image: Attachment = { kind: "image", name: "shot.png", mimeType: "image/png", data: "A".repeat(4096) };
   assert.equal(attachmentView(image).label, "shot.png (3 KB)");
-  assert.equal(sizeLabel(8), "6 B");
-  assert.equal(sizeLabel(4 * 1024 * 1024), "3.0 MB");
+  assert.equal(sizeLabel("AAAAAAAA"), "6 B");
+  assert.equal(sizeLabel("AAAAAA=="), "4 B");
+  assert.equal(sizeLabel("A".repeat(4 * 1024 * 1024)), "3.0 MB");
 });
 
 test("the same thing attached twice is one attachment", () => {

@@ -22,13 +22,10 @@ export class PromptHistory {
   /** Which earlier prompt is shown: -1 for none (the user's own text). */
   private index = -1;
   private draft = "";
-  /** Whether the sidecar's history arrived at least once. */
-  loaded = false;
 
   /** The sidecar's history (oldest first, as `acp/promptHistory` answers). Not while walking:
    *  the prompt shown would change under the user. */
   load(oldestFirst: readonly string[]): void {
-    this.loaded = true;
     if (this.index !== -1) return;
     this.prompts = [...oldestFirst].reverse();
   }

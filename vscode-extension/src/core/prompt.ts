@@ -72,9 +72,10 @@ export interface AttachmentView {
   title: string;
 }
 
-/** Size of base64 data in bytes, as a person reads it. */
-export function sizeLabel(base64Length: number): string {
-  const bytes = Math.floor((base64Length * 3) / 4);
+/** The size of base64 data, as a person reads it. */
+export function sizeLabel(base64: string): string {
+  const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
+  const bytes = Math.floor((base64.length * 3) / 4) - padding;
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`;
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
@@ -97,7 +98,7 @@ export function attachmentLabel(a: Attachment): string {
     case "url":
       return shortUrl(a.url);
     case "image":
-      return `${a.name} (${sizeLabel(a.data.length)})`;
+      return `${a.name} (${sizeLabel(a.data)})`;
   }
 }
 

@@ -264,7 +264,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
 <textarea id="input" rows="3" placeholder="Ask the agent (Enter to send, Shift+Enter for a new line, / for commands, @ for files, ↑ for earlier prompts)"></textarea>
 <div id="hint" hidden></div>
 <div id="actions"><button id="attachSelection" title="Attach the selection">+ Selection</button><button id="attachFile" title="Attach the current file">+ File</button><button id="attachMore" title="Attach a file's problems, a web page, an image or another file">+ …</button>
-<span class="spacer"></span><button id="cancel" disabled>■ Cancel</button><button id="send" class="primary">Send ➤</button></div></footer>
+<button id="cancel" title="Cancel the turn" aria-label="Cancel the turn" disabled>■</button><button id="send" class="primary">Send ➤</button></div></footer>
 <script nonce="${nonce}" src="${js.toString()}"></script>
 </body></html>`;
   }

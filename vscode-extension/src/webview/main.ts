@@ -107,6 +107,13 @@ function draw(): void {
   if (stick) toBottom();
 }
 
+/** A change that adds the user's prompt to the transcript. */
+function isUserMessage(change: unknown): boolean {
+  if (typeof change !== "object" || change === null) return false;
+  const c = change as { type?: unknown; entry?: { kind?: unknown; role?: unknown } };
+  return c.type === "entry" && c.entry?.kind === "message" && c.entry.role === "user";
+}
+
 window.addEventListener("message", (event: MessageEvent<HostMessage>) => {
   const m = event.data;
   if (m.type === "reset") {
@@ -116,6 +123,7 @@ window.addEventListener("message", (event: MessageEvent<HostMessage>) => {
     drawn = [];
   } else if (m.type === "changes") {
     if (session === null || session.sessionId !== m.sessionId) return;
+    if (m.changes.some(isUserMessage)) prompt.historyStale();
     try {
       applyChanges(session, m.changes);
     } catch (error) {

@@ -36,6 +36,11 @@ type Shown =
   | { kind: "mention"; mention: Mention; items: MentionItem[]; complete: boolean };
 
 const HINT_MS = 4000;
+/** While the sidecar's first listing runs (`complete: false`), the mention is asked again this
+ *  long after an answer when no key came meanwhile, at most `REASKS` times: a user who typed
+ *  `@hel` and stopped sees the files once they are listed. */
+const REASK_MS = 150;
+const REASKS = 40;
 
 export class PromptBox {
   private shown: Shown | null = null;
@@ -46,9 +51,14 @@ export class PromptBox {
   /** A mention closed with Escape stays closed until another one starts. */
   private dismissed: number | null = null;
   private readonly history = new PromptHistory();
+  /** Whether the history was asked for since the box last got the focus (other editors and
+   *  commands send prompts too: it is asked again at each focus). */
+  private fresh = false;
   /** ↑ came before the history did: taken once it arrives, if the box still holds `value`. */
   private pendingUp: string | null = null;
   private hintTimer: ReturnType<typeof setTimeout> | undefined;
+  private reask: ReturnType<typeof setTimeout> | undefined;
+  private reasked = 0;
 
   constructor(private readonly d: PromptBoxDeps) {
     const input = d.input;
@@ -58,7 +68,9 @@ export class PromptBox {
     });
     input.addEventListener("keydown", (e) => this.key(e));
     input.addEventListener("focus", () => {
-      if (!this.history.walking) d.post({ type: "history" });
+      if (this.history.walking) return;
+      this.fresh = false;
+      d.post({ type: "history" });
     });
     input.addEventListener("paste", (e) => this.paste(e));
     input.addEventListener("dragover", (e) => e.preventDefault());
@@ -67,11 +79,18 @@ export class PromptBox {
     d.list.addEventListener("mousedown", (e) => e.preventDefault());
   }
 
-  /** Put text into the box (the "Send a Prompt" command without text). */
+  /** Put text into the box and focus it; no text: only the focus ("ACP: Send a Prompt" without
+   *  text), what the user was writing kept. */
   setInput(text: string): void {
-    this.d.input.value = text;
+    if (text !== "") this.d.input.value = text;
     this.d.input.focus();
     this.update();
+  }
+
+  /** A prompt reached the session (from here, a command, another editor): the history is asked
+   *  again before the next ↑ walks it. */
+  historyStale(): void {
+    if (!this.history.walking) this.fresh = false;
   }
 
   /** The answer to a `findFiles`: drawn only if it answers the mention still being typed. */
@@ -82,10 +101,17 @@ export class PromptBox {
     this.shown = { kind: "mention", mention: now, items: mentionItems(now.query, files), complete };
     this.selected = Math.min(this.selected, Math.max(0, this.shown.items.length - 1));
     this.draw();
+    if (!complete && this.reasked < REASKS) {
+      this.reask = setTimeout(() => {
+        this.reasked += 1;
+        this.ask(now);
+      }, REASK_MS);
+    }
   }
 
   historyArrived(prompts: string[]): void {
     this.history.load(prompts);
+    this.fresh = true;
     const pending = this.pendingUp;
     this.pendingUp = null;
     if (pending !== null && pending === this.d.input.value) this.walk("up");
@@ -159,14 +185,21 @@ export class PromptBox {
     // Asked at every keystroke: the sidecar answers in about a millisecond once it has listed the
     // workspace, and `complete: false` says to ask again on the next one. Until the answer, the
     // list drawn stays (no flicker), pointed at the mention as it is now.
-    this.asked += 1;
-    this.asking = m;
-    this.d.post({ type: "findFiles", seq: this.asked, query: m.query });
+    this.reasked = 0;
+    this.ask(m);
     if (this.shown?.kind === "mention") this.shown.mention = m;
     else if (this.shown !== null) this.close();
   }
 
+  private ask(m: Mention): void {
+    clearTimeout(this.reask);
+    this.asked += 1;
+    this.asking = m;
+    this.d.post({ type: "findFiles", seq: this.asked, query: m.query });
+  }
+
   private close(): void {
+    clearTimeout(this.reask);
     this.shown = null;
     this.asking = null;
     this.draw();
@@ -232,7 +265,7 @@ export class PromptBox {
   private walk(way: "up" | "down"): boolean {
     const input = this.d.input;
     const caret = { start: input.selectionStart ?? 0, end: input.selectionEnd ?? 0 };
-    if (way === "up" && !this.history.loaded) {
+    if (way === "up" && !this.fresh && !this.history.walking) {
       // The first ↑ can come before the history: it is asked for, and this ↑ waits for it.
       if (input.value !== "" && !(caret.start === 0 && caret.end === 0)) return false;
       this.pendingUp = input.value;

@@ -332,7 +332,7 @@ export function renderUsage(usage: unknown): string {
 }
 
 const CHIP_ICONS: Readonly<Record<AttachmentView["kind"], string>> = {
-  file: "⎘",
+  file: "@",
   selection: "§",
   problems: "⚠",
   url: "↗",

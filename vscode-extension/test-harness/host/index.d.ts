@@ -25,6 +25,8 @@ export interface DrawnElement {
   scrollWidth: number;
   clientWidth: number;
   box: { x: number; y: number; width: number; height: number };
+  /** What a text field (textarea, input) holds now. */
+  value?: string;
 }
 
 /** Every element matching `selector` in the workbench and its webviews ([] outside the harness). */
@@ -79,3 +81,13 @@ export declare function underHarness(): boolean;
 /** Press a key combination in the workbench as the user would (playwright's names, e.g.
  *  `Control+Alt+KeyA`): VS Code's keybindings see it where the focus is. */
 export declare function press(keys: string): Promise<void>;
+
+/** Type text where the focus is, key by key, as the user would. */
+export declare function type(text: string): Promise<void>;
+
+/** Paste files into the first element matching `selector` (a paste event carrying them, as when
+ *  the user pastes a screenshot). */
+export declare function pasteFiles(
+  selector: string,
+  files: { name: string; type: string; base64: string }[],
+): Promise<void>;

@@ -242,6 +242,19 @@ async function press(keys) {
   await call('press', { keys }, 15000);
 }
 
+/** Type `text` where the focus is, key by key, as the user would. */
+async function type(text) {
+  if (!underHarness()) return;
+  await call('type', { text }, 15000);
+}
+
+/** Paste files (`[{name, type, base64}]`) into the first element matching `selector` in the
+ *  workbench or a webview, as the browser's paste event carries them (a pasted screenshot). */
+async function pasteFiles(selector, files) {
+  if (!underHarness()) return;
+  await call('pasteFiles', { selector, files }, 15000);
+}
+
 /** Resize the window the workbench is drawn in (CSS pixels; the runner starts at 1280x800). */
 async function viewport(width, height) {
   if (!underHarness()) return;
@@ -260,5 +273,7 @@ module.exports = {
   elements,
   toasts,
   press,
+  type,
+  pasteFiles,
   viewport,
 };
