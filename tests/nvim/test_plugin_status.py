@@ -5,7 +5,8 @@ agent:
   permission request waits, idle after, with the mode and the model (and works as a
   ``%!`` statusline);
 * ``User AcpQuestion`` fires when a request waits, ``User AcpTurnEnd`` when the turn ends; a
-  notice says the agent is done when the chat is not shown, and nothing when it is;
+  notice says the agent is done when the chat is not shown, and nothing when it is
+  (``notices.turn_end``, checked by setup());
 * usage the agent reports (``usage_update``, through the sidecar's ``acp/sessionChanged``) is in
   the chat's header and the statusline, and nothing is shown before it;
 * ``:AcpModel`` and ``:AcpConfig`` choose the session's config options with ``vim.ui.select``
@@ -92,6 +93,13 @@ def test_no_turn_end_notice_while_the_chat_is_shown(nv: PluginEditor) -> None:
     nv.lua("require('acp_editor.store').config.notices.turn_end = 'always'")
     nv.prompt("read")
     assert "acp-editor: the agent is done: Done: read." in nv.notes(), nv.notes()
+    bad = nv.lua(
+        "local ok, err = pcall(require('acp_editor.config').resolve, ...); return err",
+        {"notices": {"turn_end": "sometimes"}},
+    )
+    assert bad == (
+        'acp_editor.setup: notices.turn_end: expected "hidden", "always" or false, got "sometimes"'
+    )
 
 
 def test_usage_is_shown_once_the_agent_reports_it(nv: PluginEditor) -> None:
