@@ -9,6 +9,7 @@ import {
   renderPickers,
   renderPlan,
   renderStatus,
+  renderChips,
   renderToolCard,
 } from "../src/webview/render";
 
@@ -220,4 +221,44 @@ test("tool output keeps its indentation, and a terminal's output is not repeated
     extras({ terminals: { term: { output: "a.txt\nb.txt\n", exitStatus: { exitCode: 0, signal: null } } } }),
   );
   assert.equal(card.split("a.txt").length - 1, 1, card);
+});
+
+test("chips: the kind's mark, the label and its whole title escaped, a × that removes that one", () => {
+  const html = renderChips([
+    { kind: "file", label: "a.py", title: "file:///w/a.py" },
+    { kind: "url", label: "<x>", title: 'https://e.com/?q="1"' },
+  ]);
+  assert.equal(
+    html,
+    '<span class="chip chip-file" title="file:///w/a.py"><span class="chip-icon">@</span><span class="chip-label">a.py</span>' +
+      '<button data-act="removeAttachment" data-index="0" title="Remove a.py" aria-label="Remove a.py">×</button></span>' +
+      '<span class="chip chip-url" title="https://e.com/?q=&quot;1&quot;"><span class="chip-icon">↗</span><span class="chip-label">&lt;x&gt;</span>' +
+      '<button data-act="removeAttachment" data-index="1" title="Remove &lt;x&gt;" aria-label="Remove &lt;x&gt;">×</button></span>',
+  );
+  assert.equal(renderChips([]), "");
+});
+
+test("a file sent as its link and its text shows once, its text folded", () => {
+  const s = emptySnapshot("s", 1);
+  const html = renderEntry(
+    {
+      kind: "message",
+      role: "user",
+      messageId: null,
+      content: [
+        { type: "text", text: "look" },
+        { type: "resource_link", uri: "file:///w/a.py", name: "a.py" },
+        { type: "resource", resource: { uri: "file:///w/a.py", text: "x = 1", mimeType: "text/x-python" } },
+        { type: "resource_link", uri: "https://e.com/", name: "https://e.com/" },
+      ],
+    },
+    s,
+    extras(),
+  );
+  assert.equal((html.match(/>a\.py<\/a>/g) ?? []).length, 1, html);
+  assert.match(
+    html,
+    /<details class="resource"><summary>↗ <a data-act="open" data-target="file:\/\/\/w\/a.py">a.py<\/a><\/summary><pre>x = 1<\/pre><\/details>/,
+  );
+  assert.match(html, /https:\/\/e\.com\//);
 });
