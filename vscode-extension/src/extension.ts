@@ -7,18 +7,22 @@ import * as vscode from "vscode";
 import { needsRestart, type Settings } from "./core/settings";
 import { Store } from "./core/store";
 import { ChatView } from "./host/chatView";
+import { ChatPresence } from "./host/chatPresence";
 import { BundledSidecar } from "./host/bundled";
 import { Sidecar } from "./host/client";
 import { registerCommands } from "./host/commands";
 import { onSettingsChanged, readSettings } from "./host/config";
+import { ContextKeys } from "./host/contextKeys";
 import { Controller } from "./host/controller";
 import { ProposedDocs } from "./host/diffs";
 import { FollowView } from "./host/follow";
 import { Log } from "./host/log";
 import { Elicitations } from "./host/elicit";
 import { ReviewGroups } from "./host/groups";
+import { TurnNotices } from "./host/notices";
 import { Permissions, chooseAuthMethod } from "./host/permissions";
 import { InlineReview } from "./host/review";
+import { AgentStatusItem } from "./host/statusBar";
 import { AgentTerminals } from "./host/terminals";
 import { createApi, type AcpEditorApi } from "./host/testApi";
 
@@ -31,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
   const permissions = new Permissions(store, docs, log);
   const follow = new FollowView(store, log);
   const bundled = new BundledSidecar(context.extensionPath, context.globalStorageUri.fsPath, log);
-  const elicitations = new Elicitations(log);
+  const elicitations = new Elicitations(store, log);
   sidecar = new Sidecar(
     store,
     log,
@@ -56,6 +60,9 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
     terminals,
     groups,
   });
+  const presence = new ChatPresence();
+  presence.watch(chat);
+  const status = new AgentStatusItem(store, () => side.problem);
   let settings: Settings = readSettings(log);
 
   let problemShown = false;
@@ -67,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
       void vscode.commands.executeCommand("notifications.hideToasts");
     }
     chat.refresh();
+    status.update();
     if (settings.trace) log.show();
     if (!ok) {
       problemShown = true;
@@ -96,6 +104,9 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
     terminals,
     groups,
     chat,
+    status,
+    new TurnNotices(store, presence, log),
+    new ContextKeys(store),
     new InlineReview(store),
     ...registerCommands({
       store,
@@ -115,7 +126,17 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
       else if (followChanged && side.running) void side.setFollow(next.follow);
     }, log),
   );
-  return createApi({ ready: start(), store, sidecar: side, controller, permissions, docs, follow, terminals });
+  return createApi({
+    ready: start(),
+    store,
+    sidecar: side,
+    controller,
+    permissions,
+    docs,
+    follow,
+    terminals,
+    presence,
+  });
 }
 
 export async function deactivate(): Promise<void> {

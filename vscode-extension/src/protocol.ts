@@ -46,7 +46,13 @@ export const COMMANDS = {
   deleteSession: "acp-editor.deleteSession",
   logout: "acp-editor.logout",
   undoTurn: "acp-editor.undoTurn",
+  sendSelection: "acp-editor.sendSelection",
+  openTranscript: "acp-editor.openTranscript",
 } as const;
+
+/** The sidecar's zero-plugin command (in ZERO_PLUGIN_COMMANDS) answering the current session's
+ *  live Markdown transcript: `{sessionId, path, uri}`. */
+export const TRANSCRIPT_COMMAND = "acp.transcript";
 
 /** The chat view's id (package.json `contributes.views`). */
 export const CHAT_VIEW = "acp-editor.chat";

@@ -15,6 +15,7 @@ const doc = fs.readFileSync(path.join(REPO, "docs", "protocol.md"), "utf8");
 interface Package {
   contributes: {
     commands: { command: string }[];
+    keybindings: { command: string; key: string; mac: string; when?: string }[];
     views: Record<string, { id: string }[]>;
     configuration: { properties: Record<string, { default: unknown }> };
     walkthroughs: { steps: { media: { markdown: string }; completionEvents: string[] }[] }[];
@@ -67,6 +68,24 @@ test("features and zero-plugin commands are the document's, in its order", () =>
   const column = (name: string): string[] => [...section(name).matchAll(/^\| `([^`]+)`/gm)].map((m) => m[1] ?? "");
   assert.deepEqual([...P.FEATURES], column("features"));
   assert.deepEqual([...P.ZERO_PLUGIN_COMMANDS], column("commands"));
+  assert.ok(P.ZERO_PLUGIN_COMMANDS.includes(P.TRANSCRIPT_COMMAND));
+});
+
+test("every keybinding runs one of the extension's commands, on every platform, once per key", () => {
+  const ours = new Set<string>(Object.values(P.COMMANDS));
+  const keys = new Set<string>();
+  for (const k of pkg.contributes.keybindings) {
+    assert.ok(ours.has(k.command), k.command);
+    assert.ok(k.key && k.mac, `${k.command} has no key for every platform`);
+    assert.ok(!keys.has(k.key) && !keys.has(k.mac), `${k.key} twice`);
+    keys.add(k.key).add(k.mac);
+  }
+  // The hunk keys act on the hunk at the cursor only; cancel only while a turn runs.
+  const when = (command: string): string | undefined =>
+    pkg.contributes.keybindings.find((k) => k.command === command)?.when;
+  assert.match(when(P.COMMANDS.acceptHunk) ?? "", /acp-editor\.hunkAtCursor/);
+  assert.match(when(P.COMMANDS.rejectHunk) ?? "", /acp-editor\.hunkAtCursor/);
+  assert.match(when(P.COMMANDS.cancel) ?? "", /acp-editor\.busy/);
 });
 
 test("the extension's commands are exactly package.json's contributed commands", () => {

@@ -103,6 +103,37 @@ test("review: the latest view of a hunk wins; queries filter pending ones", () =
   assert.deepEqual(store.reviewSummary("c1"), { pending: 1, accepted: 0, rejected: 1 });
 });
 
+test("review: the pending hunk at a line (the accept/reject keys' hunk at the cursor)", () => {
+  const { store } = started();
+  const at = (id: string, start: number, end: number): ReviewHunk => ({
+    ...hunk(id, "pending"),
+    range: { start: { line: start, character: 0 }, end: { line: end, character: 0 } },
+  });
+  store.reviewChanged([at("h1", 2, 4), at("h2", 7, 7), { ...at("h3", 9, 10), state: "accepted" }]);
+  const uri = "file:///w/a.py";
+  assert.equal(store.pendingHunkAt(uri, 1), undefined);
+  assert.equal(store.pendingHunkAt(uri, 3)?.hunkId, "h1");
+  assert.equal(store.pendingHunkAt(uri, 7)?.hunkId, "h2"); // a deletion: an empty range on its line
+  assert.equal(store.pendingHunkAt(uri, 9), undefined); // decided already
+  assert.equal(store.pendingHunkAt("file:///w/b.py", 3), undefined);
+});
+
+test("questions waiting: permissions and the agent's own questions, each change one event", () => {
+  const { store, events } = started();
+  assert.equal(store.waiting(), 0);
+  store.setQuestion("elicit-1", true);
+  store.setQuestion("elicit-1", true);
+  store.addPermission({
+    id: "p1",
+    params: { sessionId: "s1", toolCall: { toolCallId: "c1" }, options: [], diffs: [] },
+  });
+  assert.equal(store.waiting(), 2);
+  store.setQuestion("elicit-1", false);
+  store.setQuestion("elicit-1", false);
+  assert.equal(store.waiting(), 1);
+  assert.equal(events.filter((e) => e.kind === "questions").length, 2);
+});
+
 test("busy state and the stop reason follow the turn", () => {
   const { store } = started();
   store.setBusy("s1", true);

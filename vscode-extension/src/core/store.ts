@@ -47,6 +47,7 @@ export type StoreEvent =
   | { kind: "review" }
   | { kind: "diff"; diff: DiffParams }
   | { kind: "permissions" }
+  | { kind: "questions" }
   | { kind: "busy" };
 
 export type Listener = (event: StoreEvent) => void;
@@ -67,6 +68,8 @@ export class Store {
   readonly groups = new Map<string, ReviewGroup>();
   readonly diffs = new Map<string, DiffParams>();
   readonly permissions = new Map<string, PendingPermission>();
+  /** The agent's other questions (`acp/elicit`: a form, a web page) waiting for an answer. */
+  readonly questions = new Set<string>();
   /** Sessions with a prompt turn running, and the stop reason of the last turn that ended. */
   readonly busy = new Set<string>();
   lastStopReason: string | null = null;
@@ -199,6 +202,19 @@ export class Store {
     if (this.permissions.delete(id)) this.emit({ kind: "permissions" });
   }
 
+  /** An `acp/elicit` question asked (true) or answered, declined or withdrawn (false). */
+  setQuestion(id: string, pending: boolean): void {
+    const changed = pending ? !this.questions.has(id) : this.questions.has(id);
+    if (pending) this.questions.add(id);
+    else this.questions.delete(id);
+    if (changed) this.emit({ kind: "questions" });
+  }
+
+  /** Questions of any kind waiting for the user. */
+  waiting(): number {
+    return this.permissions.size + this.questions.size;
+  }
+
   setBusy(sessionId: string, busy: boolean, stopReason?: string): void {
     if (busy) this.busy.add(sessionId);
     else this.busy.delete(sessionId);
@@ -214,6 +230,13 @@ export class Store {
         h.state === "pending" &&
         (filter.uri === undefined || h.uri === filter.uri) &&
         (filter.toolCallId === undefined || h.toolCallId === filter.toolCallId),
+    );
+  }
+
+  /** The pending hunk of a file whose lines hold `line` (0-based), if any. */
+  pendingHunkAt(uri: string, line: number): ReviewHunk | undefined {
+    return this.pendingHunks({ uri }).find(
+      (h) => h.range !== null && h.range.start.line <= line && line <= Math.max(h.range.start.line, h.range.end.line),
     );
   }
 

@@ -6,7 +6,7 @@
 
 import { chooseRegistryAgent } from "./registry";
 import * as vscode from "vscode";
-import { CHAT_VIEW, COMMANDS } from "../protocol";
+import { CHAT_VIEW, COMMANDS, TRANSCRIPT_COMMAND } from "../protocol";
 import type { Store } from "../core/store";
 import type { ReviewHunk } from "../wire";
 import type { Sidecar } from "./client";
@@ -38,13 +38,18 @@ function fileArg(arg: unknown): string | undefined {
 function hunkAtCursor(store: Store): ReviewHunk | undefined {
   const editor = vscode.window.activeTextEditor;
   if (editor === undefined) return undefined;
-  const hunks = store.pendingHunks({ uri: editor.document.uri.toString() });
-  const line = editor.selection.active.line;
-  return (
-    hunks.find(
-      (h) => h.range !== null && h.range.start.line <= line && line <= Math.max(h.range.start.line, h.range.end.line),
-    ) ?? hunks[0]
-  );
+  const uri = editor.document.uri.toString();
+  return store.pendingHunkAt(uri, editor.selection.active.line) ?? store.pendingHunks({ uri })[0];
+}
+
+/** Open the current session's transcript (read-only Markdown, kept up to date) in an editor. */
+async function openTranscript(sidecar: Sidecar): Promise<string> {
+  if (!sidecar.running) throw new Error(sidecar.problem ?? "acp-editor is not running (ACP: Restart the Sidecar)");
+  // A VS Code command too: the language client registers the server's commands.
+  const result = await vscode.commands.executeCommand<{ uri?: unknown } | undefined>(TRANSCRIPT_COMMAND);
+  if (typeof result?.uri !== "string") throw new Error("the sidecar named no transcript");
+  await vscode.window.showTextDocument(vscode.Uri.parse(result.uri), { preview: false });
+  return result.uri;
 }
 
 function required<T>(value: T | undefined | null, what: string): T {
@@ -124,6 +129,13 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     reg(COMMANDS.showGroupFiles, (id?: unknown) => c.guard("show the bulk change", () => d.groups.showFiles(str(id)))),
     reg(COMMANDS.attachSelection, () => c.attachSelection()),
     reg(COMMANDS.attachFile, () => c.attachFile()),
+    // The selection onto the prompt, then the chat in front to say what to do with it.
+    reg(COMMANDS.sendSelection, async () => {
+      if (!c.attachSelection()) return false;
+      await vscode.commands.executeCommand(`${CHAT_VIEW}.focus`);
+      return true;
+    }),
+    reg(COMMANDS.openTranscript, () => c.guard("open the transcript", () => openTranscript(sidecar))),
     reg(COMMANDS.restart, () => d.restart()),
     reg(COMMANDS.showLog, () => d.log.show()),
     reg(COMMANDS.focusChat, () => vscode.commands.executeCommand(`${CHAT_VIEW}.focus`)),

@@ -14,6 +14,7 @@
 
 import * as vscode from "vscode";
 import { choicesOf, defaults, fieldOrder, label, missing, parseInput, shown } from "../core/elicitForm";
+import type { Store } from "../core/store";
 import type * as w from "../wire";
 import type { Log } from "./log";
 
@@ -22,12 +23,22 @@ const CANCEL: w.ElicitResult = { action: "cancel" };
 const DISMISSED = Symbol("dismissed");
 
 export class Elicitations {
-  constructor(private readonly log: Log) {}
+  constructor(
+    private readonly store: Store,
+    private readonly log: Log,
+  ) {}
 
+  /** Answers the question; while it waits, the store counts it (the status bar says so). */
   readonly handle = async (params: w.ElicitParams, token: vscode.CancellationToken): Promise<w.ElicitResult> => {
-    const answer = params.mode === "url" ? await this.page(params, token) : await this.form(params, token);
-    if (token.isCancellationRequested) this.log.info(`${params.requestId}: withdrawn by the server`);
-    return answer;
+    const id = `elicit-${params.requestId}`;
+    this.store.setQuestion(id, true);
+    try {
+      const answer = params.mode === "url" ? await this.page(params, token) : await this.form(params, token);
+      if (token.isCancellationRequested) this.log.info(`${params.requestId}: withdrawn by the server`);
+      return answer;
+    } finally {
+      this.store.setQuestion(id, false);
+    }
   };
 
   private async page(params: w.ElicitParams, token: vscode.CancellationToken): Promise<w.ElicitResult> {

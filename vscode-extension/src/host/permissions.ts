@@ -2,8 +2,11 @@
  * The agent's permission questions (`acp/requestPermission`) and auth choices
  * (`acp/chooseAuthMethod`).
  *
- * A question is a non-modal notification with the options worded by kind, plus "Show diff" or
- * "Show command" where they apply; the chat card can answer it too, whichever comes first. When
+ * A question is a non-modal notification with at most three buttons, each drawn whole
+ * (core/permissionNotice.ts): the one-off "Allow once" and "Reject", and "More…", a quick pick
+ * with every option worded in full, the diff, the command and the chat (a question that fits in
+ * three buttons shows them all). The chat card has every option too; whichever answers first
+ * wins. When
  * the server withdraws the request (the turn was cancelled: the handler's CancellationToken
  * fires) the handler stops waiting at once; a late click on the stale notification is ignored.
  * Closing the notification does not answer: the question stays pending (badge, chat card) so
@@ -14,8 +17,10 @@
  */
 
 import * as vscode from "vscode";
-import { buttonLabel, optionsNote, permissionMessage } from "../core/format";
+import { optionsNote, permissionMessage } from "../core/format";
+import { moreChoices, notificationButtons, type Choice, type Extra } from "../core/permissionNotice";
 import type { Store } from "../core/store";
+import { CHAT_VIEW } from "../protocol";
 import { agentDisplayName } from "../core/viewModel";
 import type * as w from "../wire";
 import type { ProposedDocs } from "./diffs";
@@ -23,6 +28,8 @@ import type { Log } from "./log";
 
 interface Waiting {
   resolve: (optionId: string | null) => void;
+  /** Cancelled once the question is answered or withdrawn: closes its "More…" quick pick. */
+  done: vscode.CancellationTokenSource;
 }
 
 /** Tool kinds whose questions are only informational (no change to files or the system). */
@@ -50,11 +57,15 @@ export class Permissions {
         this.log.info(`${id}: withdrawn by the server (turn cancelled)`);
         this.answer(id, null);
       });
+      const done = new vscode.CancellationTokenSource();
       this.waiting.set(id, {
         resolve: (optionId) => {
           cancelled.dispose();
+          done.cancel();
+          done.dispose();
           resolve({ optionId });
         },
+        done,
       });
       this.store.addPermission({ id, params });
       void this.notify(id, params);
@@ -83,37 +94,54 @@ export class Permissions {
 
   private async notify(id: string, params: w.RequestPermissionParams): Promise<void> {
     const options = Array.isArray(params.options) ? params.options : [];
-    type Item = vscode.MessageItem & { optionId?: string; extra?: "diff" | "command" };
-    // Short buttons (VS Code cuts long ones off); the agent's full wording is in the message.
-    const items: Item[] = options.map((o) => ({
-      title: buttonLabel(o),
-      optionId: o.optionId,
-      isCloseAffordance: false,
-    }));
     const diffs = Array.isArray(params.diffs) ? params.diffs : [];
-    if (diffs.length > 0) items.push({ title: "Show diff", extra: "diff" });
-    if (typeof params.command === "string" && params.command.length > 0)
-      items.push({ title: "Show command", extra: "command" });
-    const note = optionsNote(options);
+    const extras: Extra[] = [];
+    if (diffs.length > 0) extras.push("diff");
+    if (typeof params.command === "string" && params.command.length > 0) extras.push("command");
+    extras.push("chat");
+    type Item = vscode.MessageItem & Choice;
+    const items: Item[] = notificationButtons(options, extras).map((c) => ({ ...c, isCloseAffordance: false }));
+    // What a button says less than the agent did is in the message, where it is read whole.
+    const note = optionsNote(options.filter((o) => items.some((i) => i.optionId === o.optionId)));
     const message = permissionMessage(params, agentDisplayName(this.store)) + (note ? `. Options: ${note}` : "");
     const kind = typeof params.toolCall.kind === "string" ? params.toolCall.kind : "";
-    // Each "Show ..." click closes the notification (VS Code closes it on any button), so it is
-    // shown again until the question is answered or withdrawn.
+    // A click closes the notification (VS Code closes it on any button), so after "Show ..." or
+    // a "More…" left without an answer it is shown again, until the question is answered or
+    // withdrawn.
     while (this.waiting.has(id)) {
       this.toasts.add(id);
-      const picked = QUIET_KINDS.has(kind)
+      const clicked = QUIET_KINDS.has(kind)
         ? await vscode.window.showInformationMessage<Item>(message, ...items)
         : await vscode.window.showWarningMessage<Item>(message, ...items);
       this.toasts.delete(id); // closed (a click, or the user): nothing to take away
       if (!this.waiting.has(id)) return; // answered elsewhere or withdrawn meanwhile
-      if (picked === undefined) {
+      if (clicked === undefined) {
         this.log.info(`${id}: notification closed; the question stays pending in the chat view`);
         return;
       }
-      if (picked.extra === "diff") await this.docs.show(params.toolCall.toolCallId, diffs[0]?.uri);
-      else if (picked.extra === "command") await this.docs.showCommand(params.command ?? "");
-      else if (picked.optionId !== undefined) this.answer(id, picked.optionId);
+      const picked = clicked.more ? await this.more(id, params, options, extras) : clicked;
+      if (!this.waiting.has(id)) return;
+      if (picked?.extra === "diff") await this.docs.show(params.toolCall.toolCallId, diffs[0]?.uri);
+      else if (picked?.extra === "command") await this.docs.showCommand(params.command ?? "");
+      else if (picked?.extra === "chat") {
+        await vscode.commands.executeCommand(`${CHAT_VIEW}.focus`);
+        return; // answered on the chat card
+      } else if (picked?.optionId !== undefined) this.answer(id, picked.optionId);
     }
+  }
+
+  /** "More…": every option worded in full and the extras, in a quick pick that closes when the
+   *  question is answered elsewhere or withdrawn; undefined when left without a choice. */
+  private async more(
+    id: string,
+    params: w.RequestPermissionParams,
+    options: w.PermissionOption[],
+    extras: Extra[],
+  ): Promise<Choice | undefined> {
+    const token = this.waiting.get(id)?.done.token;
+    const items = moreChoices(options, extras).map((c) => ({ ...c, label: c.title }));
+    const title = permissionMessage(params, agentDisplayName(this.store));
+    return vscode.window.showQuickPick(items, { title, placeHolder: "Answer the agent, or look first" }, token);
   }
 
   /** Withdraw everything (the sidecar stopped): each pending question answers "dismissed". */

@@ -8,6 +8,7 @@ import type { Store } from "../core/store";
 import { buildExtras } from "../core/viewModel";
 import type { ViewExtras } from "../webview/messages";
 import type * as w from "../wire";
+import type { ChatPresence } from "./chatPresence";
 import type { Sidecar } from "./client";
 import type { Controller } from "./controller";
 import type { ProposedDocs, ShownDiff } from "./diffs";
@@ -41,6 +42,8 @@ export interface AcpEditorApi {
   lastDiff(): ShownDiff | null;
   terminals(): { terminalId: string; output: string; exitStatus: w.ExitStatus | null }[];
   terminalNames(): string[];
+  /** Whether the chat view is on screen (its container open and the view expanded). */
+  chatVisible(): boolean;
 }
 
 export interface ApiDeps {
@@ -52,6 +55,7 @@ export interface ApiDeps {
   docs: ProposedDocs;
   follow: FollowView;
   terminals: AgentTerminals;
+  presence: ChatPresence;
 }
 
 export function createApi(d: ApiDeps): AcpEditorApi {
@@ -80,5 +84,6 @@ export function createApi(d: ApiDeps): AcpEditorApi {
         exitStatus: t.exitStatus,
       })),
     terminalNames: () => d.terminals.names(),
+    chatVisible: () => d.presence.visible,
   };
 }

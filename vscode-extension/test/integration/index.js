@@ -168,18 +168,25 @@ test(
     );
     assert.strictEqual(note.severity, 'warning');
     assert.match(note.message, /wants to edit: Edit hello\.py \(hello\.py \+1\b/);
-    assert.ok(note.titles.includes('Show diff'), note.titles.join(' | '));
-    for (const option of q.params.options) {
-      assert.ok(
-        note.items.some((i) => i.optionId === option.optionId),
-        `no button for ${option.optionId}: ${note.titles.join(' | ')}`,
+    // Three buttons, which VS Code draws whole (surface.js reads them drawn); "More…" has the rest.
+    assert.deepStrictEqual(note.titles, ['Allow once', 'Reject', 'More…']);
+    const script = quickInputScript([() => undefined]); // Escape: nothing chosen
+    try {
+      notifications.click(note, 'More…');
+      await until('the notification shown again after "More…" closed', () =>
+        notifications.calls.slice(shown).some((c) => c !== note && c.message === note.message),
       );
+    } finally {
+      script.restore();
     }
-    // Buttons VS Code shows whole ("Allow on…" was cut off before).
-    assert.ok(
-      note.titles.every((t) => t.length <= 16),
-      note.titles.join(' | '),
-    );
+    assert.deepStrictEqual(script.calls[0].labels, [
+      '$(check) Allow once',
+      '$(check-all) Always allow',
+      '$(close) Reject',
+      '$(circle-slash) Always reject',
+      '$(diff) Show the proposed diff',
+      '$(comment-discussion) Answer in the chat',
+    ]);
     const allow = q.params.options.find((o) => o.kind === 'allow_once');
     await until('the card in the chat view', () =>
       chat.toWebview.some((m) => m.type === 'extras' && m.extras.permissions.some((p) => p.id === q.id)),
@@ -798,6 +805,10 @@ test(
   },
   { timeoutMs: 150000 },
 );
+
+// What is drawn around the chat (status bar, notifications, keybindings, transcript): tests that
+// stand alone, after the ones above.
+require('./surface');
 
 // The chat's prompt box: @-mentions, chips, the usage header, history, images (each stands alone).
 require('./prompt');
