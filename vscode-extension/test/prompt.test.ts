@@ -58,10 +58,11 @@ test("a file's text read at sending goes embedded beside its link, only to agent
   });
 });
 
-test("without embeddedContext a selection goes into the text, fenced so it cannot close early", () => {
-  const [text, ...rest] = buildPrompt("look", [sel], plain);
-  assert.deepEqual(rest, []);
-  assert.equal(text?.["text"], "look\n\nb.py:3-5:\n````python\nx = '```'\n\n````");
+test("without embeddedContext a selection is a text block of its own, fenced so it cannot close early", () => {
+  assert.deepEqual(buildPrompt("look", [sel], plain), [
+    { type: "text", text: "look" },
+    { type: "text", text: "b.py:3-5:\n````python\nx = '```'\n\n````" },
+  ]);
 });
 
 test("problems go as a text block, a web page as a link, an image only to agents that take images", () => {

@@ -170,15 +170,16 @@ function fence(text: string): string {
  * - a file: a `resource_link` always (every agent must accept those), and its text as an
  *   embedded `resource` too when the agent announced `promptCapabilities.embeddedContext`;
  * - a selection: an embedded `resource` (its lines in the URI's fragment) with
- *   `embeddedContext`, else a fenced block inside the text;
+ *   `embeddedContext`, else a `text` block of its own, fenced;
  * - a file's problems: a `text` block of their own;
  * - a web page: a `resource_link` to its address;
  * - an image: an `image` block when the agent announced `promptCapabilities.image`, else nothing
  *   (the prompt box does not take images for such an agent).
+ * The first block is what the user typed, alone: what is attached follows in blocks of its own
+ * (the sidecar's prompt history keeps the typed text).
  */
 export function buildPrompt(text: string, attachments: readonly Attachment[], caps: PromptCaps): ContentBlock[] {
   const blocks: ContentBlock[] = [];
-  let body = text;
   for (const a of attachments) {
     switch (a.kind) {
       case "file":
@@ -193,7 +194,7 @@ export function buildPrompt(text: string, attachments: readonly Attachment[], ca
           blocks.push({ type: "resource", resource: { uri, text: a.text, mimeType: mimeOf(a.languageId) } });
         } else {
           const f = fence(a.text);
-          body += `\n\n${attachmentLabel(a)}:\n${f}${a.languageId}\n${a.text}\n${f}`;
+          blocks.push({ type: "text", text: `${attachmentLabel(a)}:\n${f}${a.languageId}\n${a.text}\n${f}` });
         }
         break;
       case "problems":
@@ -207,7 +208,7 @@ export function buildPrompt(text: string, attachments: readonly Attachment[], ca
         break;
     }
   }
-  return [{ type: "text", text: body }, ...blocks];
+  return [{ type: "text", text }, ...blocks];
 }
 
 function mimeOf(languageId: string | undefined): string {
