@@ -105,7 +105,7 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
     groups,
     chat,
     status,
-    new TurnNotices(store, presence, log),
+    new TurnNotices(store, presence, log, () => settings.turnEndNotice),
     new ContextKeys(store),
     new InlineReview(store),
     ...registerCommands({

@@ -148,8 +148,10 @@ test("the editor-context server and the user's own MCP servers reach the sidecar
   assert.match(bad.problems[0] ?? "", /mcpServers: not a list of objects/);
 });
 
-test("a restart is needed for command-line and init changes, not for follow", () => {
+test("a restart is needed for command-line and init changes, not for follow or the notice", () => {
   assert.equal(needsRestart(DEFAULTS, { ...DEFAULTS, follow: false }), false);
+  assert.equal(needsRestart(DEFAULTS, { ...DEFAULTS, turnEndNotice: false }), false);
+  assert.equal(from({ turnEndNotice: false }).settings.turnEndNotice, false);
   assert.equal(needsRestart(DEFAULTS, { ...DEFAULTS, trace: true }), true);
   assert.equal(needsRestart(DEFAULTS, { ...DEFAULTS, autoApprove: ["read"] }), true);
 });

@@ -63,6 +63,11 @@ test("idle, working and waiting for you, with the mode and the model", () => {
   assert.equal(statusItem(input()).background, null);
 });
 
+test("the usage the agent reports is in the tooltip", () => {
+  assert.match(statusItem(input({ usage: "53k / 200k tokens" })).tooltip, /\nContext: 53k \/ 200k tokens\n/);
+  assert.doesNotMatch(statusItem(input()).tooltip, /Context:/);
+});
+
 test("starting and stopped say no mode; stopped says why", () => {
   assert.equal(statusItem(input({ agent: null, session: null })).text, "$(loading~spin) ACP: starting");
   const stopped = statusItem(input({ problem: "acp-editor did not start" }));

@@ -44,6 +44,8 @@ export interface Settings {
   mcpServers: object[];
   trace: boolean;
   serverArgs: string[];
+  /** Notify when a turn ends while the window is unfocused or the chat hidden. */
+  turnEndNotice: boolean;
 }
 
 export const DEFAULTS: Settings = {
@@ -60,6 +62,7 @@ export const DEFAULTS: Settings = {
   mcpServers: [],
   trace: false,
   serverArgs: [],
+  turnEndNotice: true,
 };
 
 export interface Parsed {
@@ -126,6 +129,7 @@ export function parseSettings(get: (key: string) => unknown): Parsed {
       mcpServers: objects("mcpServers"),
       trace: bool("trace", DEFAULTS.trace),
       serverArgs: strings("serverArgs"),
+      turnEndNotice: bool("turnEndNotice", DEFAULTS.turnEndNotice),
     },
     problems,
   };

@@ -1,7 +1,7 @@
 /**
  * A notice when a turn ends while the user is elsewhere: an information notification (never
  * modal, it takes no focus) only when the window is not focused or the chat is hidden, with
- * "Open the chat". A question that waits is its own notification already (permissions.ts,
+ * "Open the chat" (`acp-editor.turnEndNotice` turns it off). A question that waits is its own notification already (permissions.ts,
  * elicit.ts), whatever the user looks at.
  */
 
@@ -22,6 +22,8 @@ export class TurnNotices implements vscode.Disposable {
     private readonly store: Store,
     private readonly chat: ChatPresence,
     private readonly log: Log,
+    /** `acp-editor.turnEndNotice`, read when a turn ends. */
+    private readonly enabled: () => boolean,
   ) {
     this.unsubscribe = store.subscribe((e) => {
       if (e.kind === "busy") this.busyChanged();
@@ -31,7 +33,7 @@ export class TurnNotices implements vscode.Disposable {
   private busyChanged(): void {
     const ended = [...this.running].filter((id) => !this.store.busy.has(id));
     this.running = new Set(this.store.busy);
-    if (ended.length === 0) return;
+    if (ended.length === 0 || !this.enabled()) return;
     const where = { windowFocused: vscode.window.state.focused, chatVisible: this.chat.visible };
     if (!noticeWanted(where)) return;
     const pending = this.store.pendingHunks().length + this.store.pendingGroups().length;

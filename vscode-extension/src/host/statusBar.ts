@@ -1,12 +1,13 @@
 /**
  * The agent's status bar item: working, waiting for you (a question pending), idle, starting or
- * stopped, with the session's mode and model when the agent says them (core/statusItem.ts
- * words it). A click opens the chat. Beside it, the follow toggle (follow.ts) stays as it was.
+ * stopped, with the session's mode and model when the agent says them, and its usage in the
+ * tooltip (core/statusItem.ts words it). A click opens the chat. Beside it, the follow toggle (follow.ts) stays as it was.
  */
 
 import * as vscode from "vscode";
 import { statusItem, type StatusView } from "../core/statusItem";
 import type { Store } from "../core/store";
+import { usageLabel } from "../core/usage";
 import { agentDisplayName } from "../core/viewModel";
 import { COMMANDS } from "../protocol";
 
@@ -43,6 +44,7 @@ export class AgentStatusItem implements vscode.Disposable {
       waiting: s.waiting(),
       session: s.current(),
       agentName: agentDisplayName(s),
+      usage: usageLabel(s.current()?.usage)?.text ?? null,
     });
     const last = this.shown;
     if (last && last.text === view.text && last.tooltip === view.tooltip && last.background === view.background) return;

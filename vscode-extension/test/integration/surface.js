@@ -204,3 +204,67 @@ test('ACP: Open Transcript opens the session as Markdown in an editor', async ()
   );
   await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 });
+
+test(
+  'Ctrl+Alt+] accepts and Ctrl+Alt+[ rejects the hunk at the cursor; Ctrl+Alt+K sends the selection',
+  async () => {
+    const api = await ready();
+    const hello = vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, 'hello.py');
+    const before = fs.readFileSync(hello.fsPath, 'utf8');
+    const known = new Set(api.reviewHunks().map((h) => h.hunkId));
+    const turn = api.prompt('hunks'); // two hunks: the first line changed, a line added at the end
+    const q = await until('the permission question', () => api.pendingPermissions()[0]);
+    api.answerPermission(q.id, q.params.options.find((o) => o.kind === 'allow_once').optionId);
+    assert.strictEqual((await turn).stopReason, 'end_turn');
+    const mine = () => api.reviewHunks().filter((h) => !known.has(h.hunkId) && h.uri === hello.toString());
+    const [first, last] = await until('two pending hunks', () => {
+      const pending = mine().filter((h) => h.state === 'pending');
+      return pending.length === 2 ? pending.sort((a, b) => a.range.start.line - b.range.start.line) : null;
+    });
+    const editor = await vscode.window.showTextDocument(hello, { preview: false });
+    await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+    /** Put the cursor on `hunk`'s line and press `keys` until the hunk is decided (a press before
+     *  the cursor's context key reached the workbench does nothing). */
+    const decide = async (hunk, keys) => {
+      const line = hunk.range.start.line;
+      editor.selection = new vscode.Selection(line, 0, line, 0);
+      return until(
+        `${keys} deciding the hunk on line ${line + 1}`,
+        async () => {
+          const state = mine().find((h) => h.hunkId === hunk.hunkId).state;
+          if (state !== 'pending') return state;
+          await press(keys);
+          return null;
+        },
+        5000,
+        200,
+      );
+    };
+    assert.strictEqual(await decide(first, 'Control+Alt+BracketRight'), 'accepted');
+    assert.strictEqual(await decide(last, 'Control+Alt+BracketLeft'), 'rejected');
+    await until(
+      'the rejected line gone from disk',
+      () => !fs.readFileSync(hello.fsPath, 'utf8').includes(last.newLines[0]),
+    );
+
+    // The selection onto the prompt, the chat in view; the next prompt carries it.
+    editor.selection = new vscode.Selection(0, 0, 1, 0);
+    await vscode.commands.executeCommand('workbench.view.explorer');
+    await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
+    const attached = api.extras().attachments.length;
+    await press('Control+Alt+KeyK');
+    await until(
+      'the selection attached and the chat in view',
+      () => api.extras().attachments.length > attached && api.chatVisible(),
+    );
+    assert.strictEqual((await api.prompt('usage')).stopReason, 'end_turn');
+    const sent = api
+      .session()
+      .entries.filter((e) => e.kind === 'message' && e.role === 'user')
+      .pop();
+    assert.ok(sent.content.length > 1, `the prompt went without the selection: ${JSON.stringify(sent.content)}`);
+    assert.deepStrictEqual(api.extras().attachments, []);
+    fs.writeFileSync(hello.fsPath, before);
+  },
+  { timeoutMs: 30000 },
+);
