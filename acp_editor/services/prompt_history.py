@@ -2,7 +2,7 @@
 
 One small JSON file per workspace root in the state directory, shared by every editor and every
 run there; at most ``KEPT`` prompts, oldest first, and a prompt sent twice in a row kept once.
-Only a prompt's text is kept (attached files and images are not: they may have changed since).
+Only what the user typed is kept (what was attached is not: it may have changed since).
 """
 
 from __future__ import annotations
@@ -21,10 +21,12 @@ KEPT = 200
 
 
 def prompt_text(blocks: list[dict[str, Any]]) -> str:
-    """What the user typed: the prompt's text blocks, joined."""
-    return "".join(
-        b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str)
-    ).strip()
+    """What the user typed: the prompt's first text block. The editors send it first; what
+    follows is attached (a selection or a file's diagnostics as text, files as links)."""
+    for block in blocks:
+        if block.get("type") == "text" and isinstance(block.get("text"), str):
+            return str(block["text"]).strip()
+    return ""
 
 
 class PromptHistory:

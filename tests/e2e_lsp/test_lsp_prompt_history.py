@@ -16,7 +16,8 @@ async def test_prompts_sent_either_way_come_back_after_a_restart(
     assert (await first.request("acp/promptHistory", {}))["prompts"] == []
     await first.request("acp/prompt", {"prompt": "hello there"})
     await first.command("acp.prompt", "edit")
-    blocks = [{"type": "text", "text": "hello "}, {"type": "text", "text": "again"}]
+    attached = {"type": "text", "text": "Diagnostics of hello.py: none"}  # attached, not typed
+    blocks = [{"type": "text", "text": "hello again"}, attached]
     await first.request("acp/prompt", {"prompt": blocks})
     expected = ["hello there", "edit", "hello again"]
     assert (await first.request("acp/promptHistory", {}))["prompts"] == expected

@@ -39,10 +39,11 @@ async def test_a_broken_history_file_reads_as_empty_and_is_replaced(tmp_path: Pa
     assert await history.recent() == ["after"]
 
 
-def test_a_prompts_text_is_its_text_blocks() -> None:
+def test_a_prompts_text_is_what_the_user_typed_not_what_was_attached() -> None:
     blocks = [
-        {"type": "text", "text": "Explain "},
         {"type": "resource_link", "uri": "file:///w/a.py", "name": "a.py"},
-        {"type": "text", "text": "this file\n"},
+        {"type": "text", "text": "Explain this file\n"},
+        {"type": "text", "text": "Diagnostics of a.py: line 3: undefined name"},
     ]
     assert prompt_text(blocks) == "Explain this file"
+    assert prompt_text([{"type": "image", "data": "", "mimeType": "image/png"}]) == ""
