@@ -87,10 +87,22 @@ local function on_permissions()
   end
 end
 
+--- store "questions": (entry) when the agent asks a form or to open a page, () when one goes.
+local function on_question(entry)
+  if entry then
+    fire("AcpQuestion", {
+      kind = entry.params.mode == "url" and "url" or "form",
+      sessionId = entry.params.sessionId,
+      title = entry.params.message,
+    })
+  end
+end
+
 --- Listen to the store and to the focus (called once from setup).
 function M.subscribe()
   store.on("turn", on_turn)
   store.on("permissions", on_permissions)
+  store.on("questions", on_question)
   local group = vim.api.nvim_create_augroup("acp_editor_notices", { clear = true })
   vim.api.nvim_create_autocmd({ "FocusLost", "FocusGained" }, {
     group = group,

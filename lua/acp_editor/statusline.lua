@@ -111,7 +111,7 @@ function M.subscribe()
       end
     end)
   end
-  for _, event in ipairs({ "session", "agent", "permissions", "turn", "stopped" }) do
+  for _, event in ipairs({ "session", "agent", "permissions", "questions", "turn", "stopped" }) do
     store.on(event, soon)
   end
 end

@@ -135,8 +135,18 @@ def test_a_web_page_opens_only_after_open(
 def test_cancelling_the_turn_withdraws_the_question(nv: PluginEditor) -> None:
     play(nv, [])
     nv.setup()
+    nv.lua(
+        """_G.acp_questions = {}
+        vim.api.nvim_create_autocmd("User", { pattern = "AcpQuestion", callback = function(ev)
+          table.insert(_G.acp_questions, ev.data)
+        end })"""
+    )
     turn = nv.prompt_async("ask-form")
     nv.wait_until(f"#{ELICIT}.pending == 1", "the question to arrive")
+    # A form waits as a permission does: told to the user's hooks and the status line.
+    (told,) = nv.lua("return _G.acp_questions")
+    assert told["kind"] == "form" and told["title"], told
+    assert nv.lua("return require('acp_editor').statusline()").startswith("acp: waiting for you")
     learnt = nv.lua(f"return {ELICIT}.pending[1].request_id")
     assert isinstance(learnt, str) and learnt, "the request's JSON-RPC id was learnt"
     nv.lua("vim.cmd('AcpCancel')")

@@ -212,6 +212,7 @@ local function forget(entry)
   for i, e in ipairs(M.pending) do
     if e == entry then
       table.remove(M.pending, i)
+      store.emit("questions")
       return
     end
   end
@@ -225,6 +226,7 @@ function M.handle(_, params, ctx)
   end
   local entry = { params = params, waiting = waiting, request_id = asyncreq.request_id(ctx.method) }
   table.insert(M.pending, entry)
+  store.emit("questions", entry) -- the status line and `User AcpQuestion`
   local what = params.mode == "url" and "to open a web page" or "to fill in a form"
   store.report(("acp-editor: %s asks you %s: %s (:AcpAnswer)"):format(params.agent, what, params.message))
   return asyncreq.wait()
@@ -275,6 +277,7 @@ function M.reset()
     entry.withdrawn = true
   end
   M.pending = {}
+  store.emit("questions")
 end
 
 return M
