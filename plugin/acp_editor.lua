@@ -49,6 +49,9 @@ command("AcpConfig", run("config"), {
   end,
   desc = "acp-editor: choose one of the session's options (model, reasoning, ...)",
 })
+command("AcpAttach", run("attach"), {
+  desc = "acp-editor: attach the current buffer, a selection, diagnostics, a URL... to the next prompt",
+})
 command("AcpTranscript", run("transcript"), {
   desc = "acp-editor: open the session's live Markdown transcript (read-only)",
 })

@@ -124,6 +124,16 @@ function M.config(o)
   end
 end
 
+--- :AcpAttach: the prompt's attach menu from any buffer (the current one is what it offers
+--- first); the chat opens so that what is attached shows above its prompt.
+function M.attach()
+  if ensure() then
+    local prompt = require("acp_editor.chat.prompt")
+    require("acp_editor.chat").open()
+    prompt.menu()
+  end
+end
+
 --- :AcpTranscript: the session's live Markdown transcript, read-only.
 function M.transcript()
   if ensure() then

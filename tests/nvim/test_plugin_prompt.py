@@ -345,3 +345,15 @@ def test_nvim_cmp_and_blink_cmp_get_sources(nv: PluginEditor, workspace: Path) -
     poll(nv, f"{PROMPT_TEXT}[1] == '@ap'", "typed")
     assert nv.lua("return require('acp_editor.complete.builtin').seq") == 0, "nothing asked"
     assert not nv.lua(f"return {MENU}")
+
+
+def test_acp_attach_from_a_file_buffer_opens_the_chat_with_that_buffer_attached(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    nv.setup()
+    nv.edit(workspace / "hello.py")
+    nv.helper("answer_script", [{"select": "Current buffer: hello.py"}])
+    nv.lua("vim.cmd('AcpAttach')")
+    assert poll(nv, BAR, "the attachment bar") == "Attached: [hello.py]"
+    menu = nv.lua("return _G.acp_plugin_test.asked")[-1]["titles"]
+    assert menu[0] == "Current buffer: hello.py", menu
