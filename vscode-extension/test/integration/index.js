@@ -172,7 +172,7 @@ test(
     assert.deepStrictEqual(note.titles, ['Allow once', 'Reject', 'More…']);
     const script = quickInputScript([() => undefined]); // Escape: nothing chosen
     try {
-      notifications.click(note, 'More…');
+      notifications.click(note, (item) => item.title === 'More…');
       await until('the notification shown again after "More…" closed', () =>
         notifications.calls.slice(shown).some((c) => c !== note && c.message === note.message),
       );

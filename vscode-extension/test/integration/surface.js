@@ -29,12 +29,20 @@ const reading = (activity) => new RegExp(`^ACP: ${activity} · (Ask|Code) · Dem
 // Installed when index.js loads this file, before the extension activates; wraps index.js's own.
 const notifications = notificationSpy();
 
-/** The extension's test API once the sidecar and its agent are ready. */
+/** The extension's test API once the sidecar and the demo agent are ready (a test before may
+ *  have restarted the sidecar with the demo agent again just now). */
 async function ready() {
   const extension = vscode.extensions.getExtension(EXTENSION_ID);
   const api = extension.isActive ? extension.exports : await extension.activate();
   assert.strictEqual(await api.ready, true, String(api.problem()));
-  await until('the agent ready', () => api.extras().agent && api.extras().agent.state === 'ready', 20000);
+  await until(
+    'the demo agent ready',
+    () => {
+      const agent = api.server() && api.extras().agent;
+      return agent && agent.state === 'ready' && (agent.command || []).includes('acp_editor.demo_agent');
+    },
+    20000,
+  );
   return api;
 }
 
@@ -145,7 +153,10 @@ test(
       const [notice] = ended(from);
       assert.ok(notice, 'no notice of the turn');
       assert.strictEqual(notice.severity, 'info');
-      assert.strictEqual(notice.message, 'acp-editor demo agent finished its turn.');
+      assert.match(
+        notice.message,
+        /^acp-editor demo agent finished its turn(; \d+ changes? waits? for your review)?\.$/,
+      );
       assert.deepStrictEqual(notice.titles, ['Open the chat']);
       const shown = await until('the notice drawn', () => toastSaying('finished its turn'));
       assert.deepStrictEqual(
