@@ -9,12 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import pytest
-
-from tests.nvim.plugin_driver import PLUGIN_ROOT, SERVER
-from tests.nvim.test_plugin_install import nvim_binary
-from tests.nvim.test_plugin_screens import _json, keep, svg, terminal
-from tests.support.starter import SCRIPTED_AGENT
+from tests.nvim.test_plugin_screens import keep, svg, terminal, user_init
 
 SGR = re.compile(r"\x1b\[[0-9;:]*m")
 
@@ -39,29 +34,16 @@ def style_of(screen: str, text: str) -> str:
 
 
 def test_the_markdown_chat_as_a_user_sees_it(tmp_path: Path, workspace: Path) -> None:
-    nvim = nvim_binary()
-    if nvim is None:
-        pytest.skip("no nvim")
-    init = tmp_path / "init.lua"
-    options = {
-        "server_cmd": SERVER,
-        "agents": {"demo": {"cmd": [*SCRIPTED_AGENT, "--fast"]}},
-        "default_agent": "demo",
-        "root_dir": str(workspace),
-    }
-    init.write_text(
-        f"vim.opt.rtp:prepend({str(PLUGIN_ROOT)!r})\n"
-        "vim.cmd.runtime('plugin/acp_editor.lua')\n"
-        "vim.o.termguicolors = true\n"
-        f"require('acp_editor').setup(vim.json.decode({_json(options)!r}))\n"
-        f"vim.cmd.edit({str(workspace / 'hello.py')!r})\n"
+    command = user_init(
+        tmp_path,
+        workspace,
         # One statusline for all windows, with the plugin's words in it (as lualine would).
-        "vim.o.laststatus = 3\n"
-        "vim.o.statusline = \"%f%=%{v:lua.require'acp_editor'.statusline()} \"\n"
-        "vim.cmd('AcpChat')\n"
-        "vim.schedule(function() require('acp_editor').prompt('look') end)\n"
+        "vim.o.laststatus = 3",
+        "vim.o.statusline = \"%f%=%{v:lua.require'acp_editor'.statusline()} \"",
+        "vim.cmd('AcpChat')",
+        "vim.schedule(function() require('acp_editor').prompt('look') end)",
     )
-    with terminal(f"{nvim} --clean -n -u {init}", workspace) as term:
+    with terminal(command, workspace) as term:
         term.wait_for("Done: look.")
         screen = term.wait_for("acp: idle · code · Demo fast")
         assert "## Agent" in screen and 'print("hello")' in screen, screen

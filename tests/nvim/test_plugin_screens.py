@@ -92,7 +92,9 @@ def keep(name: str, picture: str, tmp_path: Path) -> Path:
     return target
 
 
-def test_the_permission_window_as_a_user_sees_it(tmp_path: Path, workspace: Path) -> None:
+def user_init(tmp_path: Path, workspace: Path, *lines: str) -> str:
+    """The command line of a Neovim as a user starts it: the plugin set up with the demo agent,
+    colours on, hello.py open, then ``lines`` of Lua. Skips the test without Neovim."""
     nvim = nvim_binary()
     if nvim is None:
         pytest.skip("no nvim")
@@ -108,10 +110,16 @@ def test_the_permission_window_as_a_user_sees_it(tmp_path: Path, workspace: Path
         "vim.cmd.runtime('plugin/acp_editor.lua')\n"
         "vim.o.termguicolors = true\n"
         f"require('acp_editor').setup(vim.json.decode({_json(options)!r}))\n"
-        f"vim.cmd.edit({str(workspace / 'hello.py')!r})\n"
-        "vim.schedule(function() require('acp_editor').prompt('edit') end)\n"
+        f"vim.cmd.edit({str(workspace / 'hello.py')!r})\n" + "".join(f"{line}\n" for line in lines)
     )
-    with terminal(f"{nvim} --clean -n -u {init}", workspace) as term:
+    return f"{nvim} --clean -n -u {init}"
+
+
+def test_the_permission_window_as_a_user_sees_it(tmp_path: Path, workspace: Path) -> None:
+    command = user_init(
+        tmp_path, workspace, "vim.schedule(function() require('acp_editor').prompt('edit') end)"
+    )
+    with terminal(command, workspace) as term:
         screen = term.wait_for("acp-editor: permission")
         assert "The agent asks: Edit hello.py" in screen, screen
         assert "y  Allow" in screen and "n  Reject" in screen, screen

@@ -5,18 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from acp_editor.review.queue import ReviewQueue
-from acp_editor.review.turns import TurnWatch
 from acp_editor.review.undo import TurnUndo
-from acp_editor.services.checkpoints import CheckpointStore
-from acp_editor.services.documents import DiskDocuments
-
-
-def watch(root: Path) -> tuple[TurnWatch, ReviewQueue]:
-    queue = ReviewQueue(DiskDocuments())
-    turns = TurnWatch(queue, lambda r: CheckpointStore(r, root.parent / "store"))
-    queue.on_written = turns.written
-    return turns, queue
+from tests.unit.review.test_turns import watch  # the same turn watch on a real store
 
 
 def workspace(tmp_path: Path) -> Path:
