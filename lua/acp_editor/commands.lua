@@ -48,9 +48,10 @@ function M.prompt(o)
   vim.ui.input({ prompt = "Ask the agent: " }, send)
 end
 
+--- :AcpCancel: when prompts wait after the turn, asks whether they still go.
 function M.cancel()
   if ensure() then
-    requests().cancel(report_error("cancel"))
+    require("acp_editor.chat.queue").cancel(report_error("cancel"))
   end
 end
 

@@ -95,6 +95,8 @@ function M.defaults()
         reject_always = "R",
         choose = "p", -- transcript: open the picker for it
         yank_code = "gy", -- transcript: yank the code block under the cursor
+        edit_prompt = "e", -- transcript: your prompt under the cursor to the prompt area (to change or send again)
+        remove_prompt = "x", -- transcript: the waiting prompt under the cursor will not go
         close = "q",
         help = "?", -- the chat's keys, in a float
       },

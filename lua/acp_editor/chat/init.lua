@@ -20,6 +20,8 @@ local M = {
   lines = {},
   ---@type string[] foldexpr values of the lines last drawn
   folds = {},
+  ---@type table<integer, integer> line → index of the session entry drawn there (chat/queue.lua)
+  entry_at = {},
 }
 
 --- foldexpr of the transcript window (`v:lua.require'acp_editor.chat'.foldexpr()`).
@@ -52,7 +54,7 @@ local function buffers()
   pcall(vim.treesitter.start, M.buf, "markdown") -- the parser ships with Neovim 0.11
   vim.bo[M.buf].modifiable = false
   M.prompt_buf = scratch("acp-editor://prompt", "markdown")
-  M.lines, M.folds = {}, {}
+  M.lines, M.folds, M.entry_at = {}, {}, {}
   map(M.buf, "n", keys.allow, function()
     permissions.answer_oldest("allow_once")
   end, "allow")
@@ -71,12 +73,18 @@ local function buffers()
   map(M.buf, "n", keys.yank_code, function()
     require("acp_editor.chat.code_blocks").yank()
   end, "yank the code block under the cursor")
+  map(M.buf, "n", keys.edit_prompt, function()
+    require("acp_editor.chat.queue").edit()
+  end, "edit your prompt under the cursor (a waiting one in place, an earlier one to send again)")
+  map(M.buf, "n", keys.remove_prompt, function()
+    require("acp_editor.chat.queue").remove()
+  end, "remove the waiting prompt under the cursor")
   map(M.prompt_buf, "i", keys.cancel, function()
-    requests.cancel()
+    require("acp_editor.chat.queue").cancel()
   end, "cancel the turn")
   for _, buf in ipairs({ M.buf, M.prompt_buf }) do
     map(buf, "n", keys.cancel, function()
-      requests.cancel()
+      require("acp_editor.chat.queue").cancel()
     end, "cancel the turn")
     map(buf, "n", keys.close, function()
       M.close()
@@ -198,7 +206,7 @@ function M.redraw()
   for _, win in ipairs(vim.fn.win_findbuf(buf)) do
     tails[win] = vim.api.nvim_win_get_cursor(win)[1] >= count
   end
-  M.folds = drawn.folds
+  M.folds, M.entry_at = drawn.folds, drawn.entry_at
   if first <= #drawn.lines or #drawn.lines ~= #M.lines then
     vim.bo[buf].modifiable = true
     vim.api.nvim_buf_set_lines(buf, first - 1, -1, false, vim.list_slice(drawn.lines, first))

@@ -1,6 +1,7 @@
 -- The chat's prompt area beyond its text: what is attached to the next prompt (shown in the
 -- window's bar above the text, removable before sending), `@`/`/` completion, the attach menu,
--- prompt history on ↑/↓, and sending it all.
+-- prompt history on ↑/↓, an earlier or waiting prompt being edited (chat/queue.lua), and sending
+-- it all.
 --
 -- chat/init.lua owns the buffer and its window; it calls `attach` once for the buffer and `send`
 -- on the send keys.
@@ -11,9 +12,19 @@ local requests = require("acp_editor.session.requests")
 local sources = require("acp_editor.complete.sources")
 local store = require("acp_editor.store")
 
+---@class acp_editor.PromptEdit what the prompt area holds instead of a new prompt
+---@field kind "queued"|"resend" a prompt waiting its turn, changed; an earlier one, sent again
+---@field session_id? string queued: the session it waits in
+---@field index? integer queued: its entry index (0-based, as the protocol counts)
+---@field rest table[] the blocks it had after its text (what was attached), sent along as they are
+---@field draft? string[] what the prompt area held before the edit, back once it is sent
+---@field draft_attached? acp_editor.Attachment[]
+
 local M = {
   ---@type acp_editor.Attachment[] attached to the next prompt, in order
   attached = {},
+  ---@type acp_editor.PromptEdit?
+  editing = nil,
   ---@type integer?
   buf = nil,
   ---@type integer? the last file buffer the user was in (the "current buffer" seen from the chat)
@@ -44,16 +55,26 @@ function M.current_file_buf()
   end
 end
 
---- What the prompt window's bar shows: the attachments, or nothing.
+--- What the prompt window's bar shows: the prompt being edited, if one is, and the attachments.
 ---@return string
 function M.bar()
-  if #M.attached == 0 then
-    return ""
+  local parts = {}
+  local edit = M.editing
+  if edit then
+    local kept = #edit.rest > 0 and (" (and %d attached as before)"):format(#edit.rest) or ""
+    table.insert(
+      parts,
+      edit.kind == "queued" and ("Editing the waiting prompt%s: sending changes it"):format(kept)
+        or ("Editing an earlier prompt%s: sending asks where it goes"):format(kept)
+    )
   end
-  local labels = vim.tbl_map(function(a)
-    return "[" .. a.label .. "]"
-  end, M.attached)
-  return "Attached: " .. table.concat(labels, " ")
+  if #M.attached > 0 then
+    local labels = vim.tbl_map(function(a)
+      return "[" .. a.label .. "]"
+    end, M.attached)
+    table.insert(parts, "Attached: " .. table.concat(labels, " "))
+  end
+  return table.concat(parts, " · ")
 end
 
 --- Draw the attachments in the bar of every window showing the prompt.
@@ -64,10 +85,42 @@ function M.redraw()
   end
   local text = M.bar()
   -- Escaped for the bar; too long for the window, the first labels give way (the newest stays).
-  local bar = text == "" and "" or ("%#AcpEditorAttached#" .. text:gsub("%%", "%%%%"):gsub("^Attached: ", "%0%%<"))
+  local bar = text == "" and "" or ("%#AcpEditorAttached#" .. text:gsub("%%", "%%%%"):gsub("Attached: ", "%0%%<"))
   for _, win in ipairs(vim.fn.win_findbuf(buf)) do
     vim.api.nvim_set_option_value("winbar", bar, { scope = "local", win = win })
   end
+end
+
+local function set_text(buf, lines)
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  local win = vim.fn.bufwinid(buf)
+  if win ~= -1 then
+    vim.api.nvim_win_set_cursor(win, { #lines, #lines[#lines] })
+  end
+end
+
+--- Put a prompt's text in the prompt area to edit (chat/queue.lua): what was typed there is
+--- put aside, with its attachments, and comes back once the edited prompt is sent.
+---@param buf integer the prompt buffer
+---@param text string
+---@param edit acp_editor.PromptEdit
+function M.edit(buf, text, edit)
+  local before = M.editing
+  edit.draft = before and before.draft or vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+  edit.draft_attached = before and before.draft_attached or M.attached
+  M.editing, M.attached = edit, {}
+  history.reset()
+  set_text(buf, vim.split(text, "\n", { plain = true }))
+  M.redraw()
+end
+
+--- The edit is over (sent, or its text emptied): what was typed before it comes back.
+local function end_edit(buf)
+  local edit = M.editing
+  M.editing = nil
+  M.attached = edit and edit.draft_attached or {}
+  set_text(buf, edit and edit.draft or { "" })
+  M.redraw()
 end
 
 --- Attach `a` to the next prompt (once).
@@ -182,19 +235,40 @@ function M.menu()
 end
 
 --- Send what the prompt area holds with its attachments, and empty both. Nothing is sent while
---- both are empty.
+--- both are empty (an edit whose text was emptied ends there). An edited waiting prompt is
+--- changed in place; an edited earlier prompt goes where the user then says (chat/queue.lua).
 ---@param buf integer
 function M.send(buf)
   local text = vim.trim(table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n"))
+  local edit = M.editing
   if text == "" and #M.attached == 0 then
-    return
+    return edit and end_edit(buf)
   end
   local prompt = attachments.prompt(text, nil, M.attached)
-  M.attached = {}
-  history.reset()
-  vim.api.nvim_buf_set_lines(buf, 0, -1, false, {})
-  M.redraw()
-  requests.prompt(prompt)
+  if edit and #edit.rest > 0 then -- typed text first, then what it had, then what was added
+    prompt = text ~= "" and { { type = "text", text = text } } or {}
+    vim.list_extend(prompt, edit.rest)
+    for _, a in ipairs(M.attached) do
+      vim.list_extend(prompt, attachments.blocks(a))
+    end
+  end
+  local function sent()
+    history.reset()
+    if M.editing then
+      return end_edit(buf)
+    end
+    M.attached = {}
+    vim.api.nvim_buf_set_lines(buf, 0, -1, false, {})
+    M.redraw()
+  end
+  if not edit then
+    sent()
+    return requests.prompt(prompt)
+  elseif edit.kind == "queued" then
+    sent()
+    return require("acp_editor.chat.queue").change(edit, prompt, text)
+  end
+  require("acp_editor.chat.queue").resend(prompt, sent)
 end
 
 local function map(buf, modes, lhs, rhs, desc, expr)

@@ -18,6 +18,7 @@ local summary = require("acp_editor.session.summary")
 ---@field lines string[]
 ---@field folds string[] foldexpr value per line (">1" opens a section, "1" is inside, "0" outside)
 ---@field hls {[1]: integer, [2]: string}[] (0-based line, highlight group) pairs
+---@field entry_at table<integer, integer> line → the index (1-based) of the session entry drawn there
 
 local M = {}
 
@@ -35,12 +36,13 @@ local Writer = {}
 Writer.__index = Writer
 
 local function writer()
-  return setmetatable({ lines = {}, folds = {}, hls = {} }, Writer)
+  return setmetatable({ lines = {}, folds = {}, hls = {}, entry_at = {} }, Writer)
 end
 
 function Writer:line(text, fold, hl)
   table.insert(self.lines, (text:gsub("\n", " ")))
   table.insert(self.folds, fold or "0")
+  self.entry_at[#self.lines] = self.entry
   if hl then
     table.insert(self.hls, { #self.lines - 1, hl })
   end
@@ -115,12 +117,38 @@ local function tool_call(w, call)
   end
 end
 
+--- The line under a prompt that waits its turn, or that was withdrawn before it: what it is,
+--- and (v1: the queue is the sidecar's) the keys that change or remove it. v2 agents queue
+--- prompts themselves: those cannot be changed.
+---@return string?
+function M.marker(snap, e, keys)
+  local v1 = not (snap and (snap.protocolVersion or 1) >= 2)
+  if e.queued and v1 then
+    local hints = {}
+    if keys.edit_prompt then
+      table.insert(hints, keys.edit_prompt .. " edit")
+    end
+    if keys.remove_prompt then
+      table.insert(hints, keys.remove_prompt .. " remove")
+    end
+    local how = #hints > 0 and (" — " .. table.concat(hints, ", ") .. ";") or ":"
+    return ("(queued%s it goes when the turn before it ends)"):format(how)
+  elseif e.queued then
+    return "(queued: the agent takes it up when it is done with the work before it; it cannot be changed)"
+  elseif e.dropped and v1 then
+    local again = keys.edit_prompt and (" · %s edits it to send again"):format(keys.edit_prompt) or ""
+    return ("(not sent: removed before its turn%s)"):format(again)
+  elseif e.dropped then
+    return "(not sent on: the agent's work was cancelled before it took this up)"
+  end
+end
+
 local ROLE = {
   user = { "## You", "AcpEditorUser" },
   agent = { "## Agent", "AcpEditorAgent" },
 }
 
-local function entry(w, snap, e, prev)
+local function entry(w, snap, e, prev, keys)
   if e.kind == "message" then
     local text = reducer.text_of(e.content)
     if e.role == "thought" then
@@ -135,10 +163,9 @@ local function entry(w, snap, e, prev)
       w:line(role[1], "0", role[2])
     end
     w:markdown(text, "", "0")
-    if e.queued then -- v2: sent while the agent worked; it takes it up when it can
-      w:line("(queued: the agent takes it up when it is done with the work before it)", "0", "Comment")
-    elseif e.dropped then
-      w:line("(not sent on: the agent's work was cancelled before it took this up)", "0", "Comment")
+    local marker = e.role == "user" and M.marker(snap, e, keys)
+    if marker then
+      w:line(marker, "0", "Comment")
     end
     if e.role == "user" and type(e.turn) == "number" then
       -- The workspace was checkpointed before this prompt: say how to go back to it.
@@ -252,10 +279,12 @@ function M.render(snap, ctx)
     w:text(agent.message .. (agent.stderrTail and ("\n" .. agent.stderrTail) or ""), "  ", "0", "ErrorMsg")
   end
   local prev
-  for _, e in ipairs(snap and snap.entries or {}) do
-    entry(w, snap, e, prev)
+  for i, e in ipairs(snap and snap.entries or {}) do
+    w.entry = i
+    entry(w, snap, e, prev, ctx.keys or {})
     prev = e
   end
+  w.entry = nil
   plan(w, snap, ctx.plan_at)
   for _, p in ipairs(ctx.permissions or {}) do
     permission(w, p, ctx.keys)

@@ -1,4 +1,5 @@
--- The requests that drive a session (prompt, cancel, new, load, fork, delete, list, mode), and
+-- The requests that drive a session (prompt, cancel, a waiting prompt changed or withdrawn, new,
+-- load, fork, delete, list, mode), and
 -- what the agent said it can do, so views call one function each. A session the server answers
 -- with becomes a mirror through acp_editor.session.sync.
 
@@ -50,15 +51,28 @@ function M.busy(session_id)
 end
 
 --- Cancel the current turn: acp/cancel when the session is known, else withdraw the prompt.
-function M.cancel(callback)
+--- `drop_queued`: the prompts waiting after it (v1) are dropped too, instead of going next.
+---@param callback? fun(err: table?, result: table?)
+---@param drop_queued? boolean
+function M.cancel(callback, drop_queued)
   local sid = store.current_session
   if sid then
-    return client.request(method.CANCEL, { sessionId = sid }, callback)
+    return client.request(method.CANCEL, { sessionId = sid, dropQueued = drop_queued or nil }, callback)
   end
   client.cancel_request(store.turns[""])
   if callback then
     callback(nil, {})
   end
+end
+
+--- acp/editPrompt: the prompt waiting its turn at entry `index` (0-based) says `prompt` instead.
+function M.edit_prompt(session_id, index, prompt, callback)
+  client.request(method.EDIT_PROMPT, { sessionId = session_id, index = index, prompt = prompt }, callback)
+end
+
+--- acp/withdrawPrompt: the prompt waiting its turn at entry `index` (0-based) will not go.
+function M.withdraw_prompt(session_id, index, callback)
+  client.request(method.WITHDRAW_PROMPT, { sessionId = session_id, index = index }, callback)
 end
 
 function M.new_session(callback)
