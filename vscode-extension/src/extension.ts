@@ -21,6 +21,7 @@ import { Elicitations } from "./host/elicit";
 import { ReviewGroups } from "./host/groups";
 import { TurnNotices } from "./host/notices";
 import { Permissions, chooseAuthMethod } from "./host/permissions";
+import { Prompts } from "./host/prompts";
 import { InlineReview } from "./host/review";
 import { AgentStatusItem } from "./host/statusBar";
 import { AgentTerminals } from "./host/terminals";
@@ -49,12 +50,14 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
   );
   const side = sidecar;
   const controller = new Controller(store, side, log);
+  const prompts = new Prompts(store, side, controller);
   const terminals = new AgentTerminals(store);
   const groups = new ReviewGroups(store, controller, side);
   const chat = new ChatView(context.extensionUri, {
     store,
     sidecar: side,
     controller,
+    prompts,
     permissions,
     docs,
     terminals,
@@ -112,6 +115,7 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
       store,
       sidecar: side,
       controller,
+      prompts,
       docs,
       groups,
       log,
@@ -131,6 +135,7 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
     store,
     sidecar: side,
     controller,
+    prompts,
     permissions,
     docs,
     follow,

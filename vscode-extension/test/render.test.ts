@@ -58,26 +58,67 @@ test("a user message of a checkpointed turn offers to restore the files to befor
   assert.doesNotMatch(agent, /data-act="restore"/);
 });
 
-test("v2: a queued prompt says so, a dropped one too; the status says when the agent waits for you", () => {
+test("v2: a queued prompt says the agent holds it (no Edit or Remove), a dropped one says so; the status says when the agent waits for you", () => {
   const s = emptySnapshot("s", 2);
   const text = [{ type: "text", text: "next" }];
   const queued = renderEntry(
     { kind: "message", role: "user", messageId: null, content: text, queued: true },
     s,
     extras(),
+    4,
   );
-  assert.match(queued, /Queued: the agent takes it up/);
+  assert.match(queued, /Queued by the agent: .*cannot be changed or removed here/);
+  assert.doesNotMatch(queued, /data-act="(editQueued|withdrawQueued|editResend)"/);
+  assert.match(queued, /class="msg user queued"/);
   const dropped = renderEntry(
     { kind: "message", role: "user", messageId: null, content: text, dropped: true },
     s,
     extras(),
+    4,
   );
-  assert.match(dropped, /Not taken up/);
+  assert.match(dropped, /✕ Not sent: the agent's work was cancelled/);
+  assert.match(dropped, /class="msg user dropped"/);
   const taken = renderEntry({ kind: "message", role: "user", messageId: "u1", content: text }, s, extras());
-  assert.doesNotMatch(taken, /Queued|Not taken up/);
+  assert.doesNotMatch(taken, /Queued|Not sent/);
   assert.match(renderStatus(extras(), { state: "requires_action" }), /waiting for you/);
   assert.match(renderStatus(extras(), { state: "running" }), /working…/);
   assert.doesNotMatch(renderStatus(extras(), { state: "idle", stopReason: "end_turn" }), /working|waiting/);
+});
+
+test("v1: a waiting prompt offers Edit and Remove, naming its entry; a removed one is marked; earlier prompts offer Edit and resend", () => {
+  const s = emptySnapshot("s", 1);
+  const text = [{ type: "text", text: "next" }];
+  const queued = renderEntry(
+    { kind: "message", role: "user", messageId: null, content: text, queued: true },
+    s,
+    extras(),
+    7,
+  );
+  assert.match(queued, /⏳ Waiting: it goes when the turn before it ends/);
+  assert.match(queued, /<button class="" data-act="editQueued" data-index="7">Edit<\/button>/);
+  assert.match(queued, /<button class="reject" data-act="withdrawQueued" data-index="7">Remove<\/button>/);
+  assert.doesNotMatch(queued, /editResend/, "a waiting prompt is edited in place, not resent");
+  const dropped = renderEntry(
+    { kind: "message", role: "user", messageId: null, content: text, dropped: true },
+    s,
+    extras(),
+    7,
+  );
+  assert.match(dropped, /✕ Not sent: removed, or dropped with a cancel, before its turn/);
+  assert.doesNotMatch(dropped, /editQueued|withdrawQueued/);
+  assert.match(dropped, /data-act="editResend" data-index="7">Edit and resend</);
+  const earlier = renderEntry(
+    { kind: "message", role: "user", messageId: null, content: text, turn: 2 },
+    s,
+    extras(),
+    0,
+  );
+  assert.match(
+    earlier,
+    /data-act="editResend" data-index="0">Edit and resend<\/button><button class="" data-act="restore"/,
+  );
+  const agent = renderEntry({ kind: "message", role: "agent", messageId: null, content: text }, s, extras(), 1);
+  assert.doesNotMatch(agent, /editResend/);
 });
 
 test("images only as base64 data of image types; unknown blocks shown as escaped JSON", () => {

@@ -143,6 +143,20 @@ test("busy state and the stop reason follow the turn", () => {
   assert.equal(store.lastStopReason, "end_turn");
 });
 
+test("a prompt sent while a turn runs keeps the session busy until the last one is answered", () => {
+  const { store } = started();
+  store.setBusy("s1", true);
+  store.setBusy("s1", true); // waits its turn
+  store.setBusy("s1", false, "end_turn");
+  assert.equal(buildExtras(store, []).busy, true, "the waiting prompt's turn runs now");
+  store.setBusy("s1", false, "cancelled");
+  assert.equal(buildExtras(store, []).busy, false);
+  assert.equal(store.lastStopReason, "cancelled");
+  store.setBusy("s1", false); // an answer nobody counted does not go below idle
+  store.setBusy("s1", true);
+  assert.equal(buildExtras(store, []).busy, true);
+});
+
 test("extras: permissions worded, terminals and review of the current session only", () => {
   const { store } = started();
   store.sessionChanged({

@@ -70,8 +70,12 @@ export class Store {
   readonly permissions = new Map<string, PendingPermission>();
   /** The agent's other questions (`acp/elicit`: a form, a web page) waiting for an answer. */
   readonly questions = new Set<string>();
-  /** Sessions with a prompt turn running, and the stop reason of the last turn that ended. */
+  /** Sessions with a prompt turn running (or prompts waiting for theirs), and the stop reason of
+   *  the last turn that ended. */
   readonly busy = new Set<string>();
+  /** Prompts sent and not answered yet, by session: a prompt sent while a turn runs waits its
+   *  turn, so a session stays busy until the last one is answered. */
+  private readonly prompts = new Map<string, number>();
   lastStopReason: string | null = null;
   private readonly listeners = new Set<Listener>();
 
@@ -215,9 +219,16 @@ export class Store {
     return this.permissions.size + this.questions.size;
   }
 
+  /** A prompt of the session sent (true) or answered (false). */
   setBusy(sessionId: string, busy: boolean, stopReason?: string): void {
-    if (busy) this.busy.add(sessionId);
-    else this.busy.delete(sessionId);
+    const n = Math.max(0, (this.prompts.get(sessionId) ?? 0) + (busy ? 1 : -1));
+    if (n > 0) {
+      this.prompts.set(sessionId, n);
+      this.busy.add(sessionId);
+    } else {
+      this.prompts.delete(sessionId);
+      this.busy.delete(sessionId);
+    }
     if (stopReason !== undefined) this.lastStopReason = stopReason;
     this.emit({ kind: "busy" });
   }

@@ -21,6 +21,7 @@ import type { Controller } from "./controller";
 import type { ProposedDocs } from "./diffs";
 import type { ReviewGroups } from "./groups";
 import type { Permissions } from "./permissions";
+import type { Prompts } from "./prompts";
 import type { AgentTerminals } from "./terminals";
 import type { Sidecar } from "./client";
 
@@ -28,6 +29,7 @@ export interface ChatDeps {
   store: Store;
   sidecar: Sidecar;
   controller: Controller;
+  prompts: Prompts;
   permissions: Permissions;
   docs: ProposedDocs;
   terminals: AgentTerminals;
@@ -136,7 +138,26 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
         await c.guard("prompt", () => c.prompt(m.text));
         return;
       case "cancel":
-        await c.guard("cancel", () => sidecar.cancel());
+        await c.guard("cancel", () => this.deps.prompts.cancel());
+        return;
+      case "editQueued":
+        await c.guard("change the waiting prompt", () => this.deps.prompts.edit(m.index, m.text));
+        return;
+      case "withdrawQueued":
+        await c.guard("remove the waiting prompt", () => this.deps.prompts.withdraw(m.index));
+        return;
+      case "editResend": {
+        const draft = await c.guard("edit the prompt", () => Promise.resolve(this.deps.prompts.draft(m.index)));
+        if (draft !== undefined)
+          this.post({ type: "setInput", text: draft.text, mode: "resend", leftOut: draft.leftOut });
+        return;
+      }
+      case "resend":
+        await c.guard("resend the prompt", async () => {
+          // Nothing chosen: the text goes back into the box, still to be resent.
+          if ((await this.deps.prompts.resend(m.text)) === undefined)
+            this.post({ type: "setInput", text: m.text, mode: "resend", leftOut: 0 });
+        });
         return;
       case "newSession":
         await c.guard("new session", () => sidecar.newSession());
@@ -261,6 +282,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
 <div id="empty">Ask the agent something below. Type / for its commands.</div>
 <div id="orphans"></div>
 <footer><div id="attachments"></div><div id="completions" role="listbox" hidden></div>
+<div id="mode" hidden></div>
 <textarea id="input" rows="3" placeholder="Ask the agent (Enter to send, Shift+Enter for a new line, / for commands, @ for files, ↑ for earlier prompts)"></textarea>
 <div id="hint" hidden></div>
 <div id="actions"><button id="attachSelection" title="Attach the selection">+ Selection</button><button id="attachFile" title="Attach the current file">+ File</button><button id="attachMore" title="Attach a file's problems, a web page, an image or another file">+ …</button>

@@ -218,11 +218,22 @@ export class Sidecar implements vscode.Disposable {
     }
   }
 
-  async cancel(): Promise<boolean> {
+  /** Cancel the current session's turn; `dropQueued`: the prompts waiting after it go too. */
+  async cancel(dropQueued = false): Promise<boolean> {
     const sessionId = this.store.currentSessionId;
     if (sessionId === null || !this.store.busy.has(sessionId)) return false;
-    await this.need().sendRequest(P.CANCEL, { sessionId });
+    await this.need().sendRequest(P.CANCEL, dropQueued ? { sessionId, dropQueued } : { sessionId });
     return true;
+  }
+
+  /** Change what a prompt waiting its turn says (`acp/editPrompt`; entry `index`). */
+  async editPrompt(sessionId: string, index: number, prompt: string | w.ContentBlock[]): Promise<void> {
+    await this.need().sendRequest(P.EDIT_PROMPT, { sessionId, index, prompt });
+  }
+
+  /** A prompt waiting its turn will not go (`acp/withdrawPrompt`): its entry is marked dropped. */
+  async withdrawPrompt(sessionId: string, index: number): Promise<void> {
+    await this.need().sendRequest(P.WITHDRAW_PROMPT, { sessionId, index });
   }
 
   async setMode(modeId: string): Promise<void> {

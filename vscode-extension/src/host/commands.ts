@@ -14,11 +14,13 @@ import type { Controller } from "./controller";
 import type { ProposedDocs } from "./diffs";
 import type { ReviewGroups } from "./groups";
 import type { Log } from "./log";
+import type { Prompts } from "./prompts";
 
 export interface CommandDeps {
   store: Store;
   sidecar: Sidecar;
   controller: Controller;
+  prompts: Prompts;
   docs: ProposedDocs;
   groups: ReviewGroups;
   log: Log;
@@ -71,7 +73,8 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       d.setChatInput("");
       return undefined;
     }),
-    reg(COMMANDS.cancel, () => c.guard("cancel", () => sidecar.cancel())),
+    // Asks first whether the prompts waiting after the turn go too, when some wait.
+    reg(COMMANDS.cancel, () => c.guard("cancel", () => d.prompts.cancel())),
     reg(COMMANDS.newSession, () => c.guard("new session", () => sidecar.newSession())),
     reg(COMMANDS.loadSession, (id?: unknown) =>
       c.guard("load session", () => (typeof id === "string" ? sidecar.loadSession(id) : c.loadSession())),

@@ -71,6 +71,12 @@ export class Controller {
     this.attachmentsChanged.fire();
   }
 
+  /** Put these attachments on the next prompt instead of what is attached now. */
+  replaceAttachments(attachments: Attachment[]): void {
+    this.attachments = [...attachments];
+    this.attachmentsChanged.fire();
+  }
+
   removeAttachment(index: number): void {
     this.attachments.splice(index, 1);
     this.attachmentsChanged.fire();

@@ -14,6 +14,7 @@ import type { Controller } from "./controller";
 import type { ProposedDocs, ShownDiff } from "./diffs";
 import type { FollowView } from "./follow";
 import type { Permissions } from "./permissions";
+import type { Prompts } from "./prompts";
 import type { AgentTerminals } from "./terminals";
 
 export interface AcpEditorApi {
@@ -27,7 +28,10 @@ export interface AcpEditorApi {
   /** What the chat view shows besides the transcript (agent, permissions, terminals, review...). */
   extras(): ViewExtras;
   prompt(text: string): Promise<w.PromptResult>;
+  /** Cancel as the command does: asks first when prompts wait after the turn. */
   cancel(): Promise<boolean>;
+  /** The choices the last cancel question offered, in order. */
+  cancelChoices(): string[];
   newSession(): Promise<string>;
   /** The last `acp/follow` received, and where the agent cursor is drawn now. */
   lastFollow(): w.FollowParams | null;
@@ -51,6 +55,7 @@ export interface ApiDeps {
   store: Store;
   sidecar: Sidecar;
   controller: Controller;
+  prompts: Prompts;
   permissions: Permissions;
   docs: ProposedDocs;
   follow: FollowView;
@@ -67,7 +72,8 @@ export function createApi(d: ApiDeps): AcpEditorApi {
     session: () => copy(d.store.current()),
     extras: () => copy(buildExtras(d.store, d.controller.attachmentLabels(), d.sidecar.problem)),
     prompt: (text) => d.controller.prompt(text),
-    cancel: () => d.sidecar.cancel(),
+    cancel: () => d.prompts.cancel(),
+    cancelChoices: () => [...d.prompts.lastCancelChoices],
     newSession: () => d.sidecar.newSession(),
     lastFollow: () => copy(d.store.lastFollow),
     followMark: () => d.follow.markedAt(),

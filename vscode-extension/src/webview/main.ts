@@ -48,6 +48,7 @@ const prompt = new PromptBox({
   input: $<HTMLTextAreaElement>("input"),
   list: $("completions"),
   hint: $("hint"),
+  mode: $("mode"),
   post,
   session: () => session,
   extras: () => extras,
@@ -89,7 +90,7 @@ function draw(): void {
     drawn = [];
   }
   entries.forEach((entry, i) => {
-    const html = session === null || extras === null ? "" : renderEntry(entry, session, extras);
+    const html = session === null || extras === null ? "" : renderEntry(entry, session, extras, i);
     if (drawn[i] === html) return;
     let node = transcript.children[i] as HTMLElement | undefined;
     if (node === undefined) {
@@ -135,7 +136,7 @@ window.addEventListener("message", (event: MessageEvent<HostMessage>) => {
   } else if (m.type === "extras") {
     extras = m.extras;
   } else if (m.type === "setInput") {
-    prompt.setInput(m.text);
+    prompt.setInput(m.text, m.mode, m.leftOut);
   } else if (m.type === "files") {
     prompt.files(m.seq, m.files, m.complete);
     return;
@@ -175,6 +176,18 @@ document.addEventListener("click", (event) => {
       break;
     case "restore":
       post({ type: "restore", turn: Number(d["turn"]) });
+      break;
+    case "editQueued":
+      prompt.editQueued(Number(d["index"]));
+      break;
+    case "withdrawQueued":
+      post({ type: "withdrawQueued", index: Number(d["index"]) });
+      break;
+    case "editResend":
+      post({ type: "editResend", index: Number(d["index"]) });
+      break;
+    case "leaveMode":
+      prompt.leaveMode();
       break;
     case "removeAttachment":
       post({ type: "removeAttachment", index: Number(d["index"]) });

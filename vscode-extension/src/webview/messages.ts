@@ -54,7 +54,9 @@ export type HostMessage =
   | { type: "reset"; session: SessionSnapshot | null; extras: ViewExtras }
   | { type: "changes"; sessionId: string; changes: unknown[] }
   | { type: "extras"; extras: ViewExtras }
-  | { type: "setInput"; text: string }
+  /** Text for the prompt box; `mode: "resend"`: an earlier prompt to edit, sent through a
+   *  question of where (`leftOut`: its blocks that did not come back as chips). */
+  | { type: "setInput"; text: string; mode?: "resend"; leftOut?: number }
   /** The answer to `findFiles` number `seq` (`acp/findFiles`; none when the sidecar could not say). */
   | { type: "files"; seq: number; files: FoundFile[]; complete: boolean }
   /** The workspace's earlier prompts, oldest first (`acp/promptHistory`). */
@@ -65,6 +67,13 @@ export type ViewMessage =
   | { type: "resync" }
   | { type: "prompt"; text: string }
   | { type: "cancel" }
+  /** A prompt waiting its turn (entry `index`): its new text, or withdrawn. */
+  | { type: "editQueued"; index: number; text: string }
+  | { type: "withdrawQueued"; index: number }
+  /** "Edit and resend" on the earlier prompt at entry `index`; then the edited text sent through
+   *  the question of where. */
+  | { type: "editResend"; index: number }
+  | { type: "resend"; text: string }
   | { type: "newSession" }
   | { type: "loadSession" }
   | { type: "setMode"; modeId: string }

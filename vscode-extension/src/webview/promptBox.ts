@@ -3,6 +3,10 @@
  * address for an `@`-mention, asked of the sidecar at each keystroke), ↑/↓ through earlier
  * prompts, and images pasted or dropped in. What it attaches goes to the host, which keeps the
  * attachments and draws them back as chips.
+ *
+ * It also edits: a prompt waiting its turn (its text saved with `acp/editPrompt`) and an earlier
+ * prompt brought back to be resent (the host then asks where). A line above the box says which,
+ * with a × to stop; Escape stops too.
  */
 
 import { escapeHtml as esc } from "../core/markdown";
@@ -16,6 +20,7 @@ import {
   type Mention,
   type MentionItem,
 } from "../core/mention";
+import { typedText, userMessageAt } from "../core/queue";
 import { IMAGE_TYPES, MAX_IMAGE_BYTES, commandItems, matchCommands, type CommandItem } from "../core/prompt";
 import type { FoundFile, SessionSnapshot } from "../wire";
 import type { ViewExtras, ViewMessage } from "./messages";
@@ -24,12 +29,18 @@ export interface PromptBoxDeps {
   input: HTMLTextAreaElement;
   list: HTMLElement;
   hint: HTMLElement;
+  /** The line above the box saying what Enter does when it is not a new prompt. */
+  mode: HTMLElement;
   post(message: ViewMessage): void;
   session(): SessionSnapshot | null;
   extras(): ViewExtras | null;
   /** The user sent a prompt (the transcript follows its newest message again). */
   sent(): void;
 }
+
+/** What the box holds when it is not a new prompt: a waiting prompt's text (entry `index`), or an
+ *  earlier prompt to resend (`leftOut`: its blocks that did not come back as chips). */
+type Mode = { kind: "queued"; index: number } | { kind: "resend"; leftOut: number };
 
 type Shown =
   | { kind: "commands"; items: CommandItem[] }
@@ -44,6 +55,7 @@ const REASKS = 40;
 
 export class PromptBox {
   private shown: Shown | null = null;
+  private mode: Mode | null = null;
   private selected = 0;
   /** The last `findFiles` asked, and for which mention. */
   private asked = 0;
@@ -81,10 +93,48 @@ export class PromptBox {
 
   /** Put text into the box and focus it; no text: only the focus ("ACP: Send a Prompt" without
    *  text), what the user was writing kept. */
-  setInput(text: string): void {
+  setInput(text: string, mode?: "resend", leftOut = 0): void {
     if (text !== "") this.d.input.value = text;
+    if (mode === "resend") this.enter({ kind: "resend", leftOut });
     this.d.input.focus();
+    const end = this.d.input.value.length;
+    this.d.input.setSelectionRange(end, end);
     this.update();
+  }
+
+  /** "Edit" on a waiting prompt: its text into the box, Enter saves it in place. */
+  editQueued(index: number): void {
+    const entry = userMessageAt(this.d.session(), index);
+    if (entry === null || entry.queued !== true) return;
+    this.enter({ kind: "queued", index });
+    this.d.input.value = typedText(entry.content);
+    this.setInput("");
+  }
+
+  /** Stop editing: a waiting prompt's edit is dropped (the box emptied), an earlier prompt's
+   *  text stays, to be sent as a new prompt. */
+  leaveMode(): void {
+    if (this.mode?.kind === "queued") this.d.input.value = "";
+    this.enter(null);
+    this.d.input.focus();
+  }
+
+  private enter(mode: Mode | null): void {
+    this.mode = mode;
+    const line = this.d.mode;
+    line.hidden = mode === null;
+    const stop = `<button data-act="leaveMode" title="Stop editing (Escape)" aria-label="Stop editing">×</button>`;
+    if (mode === null) line.innerHTML = "";
+    else if (mode.kind === "queued") {
+      line.innerHTML = `<span>✎ Editing the waiting prompt: Enter saves it, Escape stops.</span>${stop}`;
+    } else {
+      const left =
+        mode.leftOut > 0
+          ? ` ${mode.leftOut} attached block${mode.leftOut === 1 ? "" : "s"} (text) not brought back.`
+          : "";
+      line.innerHTML = `<span>↻ Edit and resend: Enter asks where it goes (this session, a fork, a new session).${esc(left)}</span>${stop}`;
+    }
+    this.d.input.classList.toggle("editing", mode !== null);
   }
 
   /** A prompt reached the session (from here, a command, another editor): the history is asked
@@ -120,6 +170,14 @@ export class PromptBox {
   /** The box's content may need another list (the session's commands changed). */
   refresh(): void {
     if (this.shown?.kind === "commands") this.update();
+    // The waiting prompt being edited went to the agent (or was removed) meanwhile.
+    const mode = this.mode;
+    if (mode?.kind === "queued" && userMessageAt(this.d.session(), mode.index)?.queued !== true) {
+      this.enter(null);
+      this.hint(
+        "That prompt is no longer waiting (it went to the agent, or was removed): Enter sends this as a new prompt.",
+      );
+    }
   }
 
   choose(index: number): void {
@@ -152,7 +210,11 @@ export class PromptBox {
     if (text === "") return;
     this.d.sent();
     this.history.sent(text);
-    this.d.post({ type: "prompt", text });
+    const mode = this.mode;
+    this.enter(null);
+    if (mode?.kind === "queued") this.d.post({ type: "editQueued", index: mode.index, text });
+    else if (mode?.kind === "resend") this.d.post({ type: "resend", text });
+    else this.d.post({ type: "prompt", text });
     input.value = "";
     this.close();
   }
@@ -250,6 +312,9 @@ export class PromptBox {
     } else if (e.key === "Escape" && shown !== null) {
       if (shown.kind === "mention") this.dismissed = shown.mention.start;
       this.close();
+      e.preventDefault();
+    } else if (e.key === "Escape" && this.mode !== null) {
+      this.leaveMode();
       e.preventDefault();
     } else if (e.key === "Escape") {
       this.d.post({ type: "cancel" });

@@ -11,6 +11,7 @@ import { basename, countsLabel, diffCounts, kindIcon, oneLine, statusLabel, tool
 import { stringOf } from "../core/json";
 import { escapeHtml as esc, renderInline, renderMarkdown } from "../core/markdown";
 import type { AttachmentView } from "../core/prompt";
+import { queueEditable } from "../core/queue";
 import { usageLabel } from "../core/usage";
 import type { Entry, RunState, SessionSnapshot, ToolCall } from "../wire";
 import type { GroupView, PermissionView, ViewExtras } from "./messages";
@@ -76,7 +77,28 @@ export function renderBlock(block: unknown): string {
   }
 }
 
-function renderMessage(entry: Extract<Entry, { kind: "message" }>): string {
+/** What a prompt waiting its turn offers: to change or remove it while the sidecar holds it (a
+ *  v1 agent), only a word when the agent holds it itself (v2); and what a dropped one says. */
+function waitingLine(entry: Extract<Entry, { kind: "message" }>, index: number, editable: boolean): string {
+  if (entry.queued) {
+    if (!editable) {
+      return `<div class="turn queued">⏳ Queued by the agent: it takes it up when it is done with the work before it (the agent holds it, so it cannot be changed or removed here).</div>`;
+    }
+    return (
+      `<div class="turn queued">⏳ Waiting: it goes when the turn before it ends. ` +
+      `${button("Edit", "editQueued", { index })}${button("Remove", "withdrawQueued", { index }, "reject")}</div>`
+    );
+  }
+  if (entry.dropped) {
+    const why = editable
+      ? "removed, or dropped with a cancel, before its turn"
+      : "the agent's work was cancelled before it took it up";
+    return `<div class="turn dropped">✕ Not sent: ${why}.</div>`;
+  }
+  return "";
+}
+
+function renderMessage(entry: Extract<Entry, { kind: "message" }>, index: number, editable: boolean): string {
   const blocks = Array.isArray(entry.content) ? entry.content : [];
   // A file the user attached goes as a link and, for agents that take it, its text too: one line.
   const embedded = new Set(blocks.flatMap((b) => (b.type === "resource" ? [stringOf(resourceOf(b)["uri"])] : [])));
@@ -88,18 +110,18 @@ function renderMessage(entry: Extract<Entry, { kind: "message" }>): string {
     return `<details class="thought"><summary>✱ Thinking</summary>${body}</details>`;
   }
   const role = entry.role === "user" ? "user" : entry.role === "agent" ? "agent" : "other";
-  // The workspace was checkpointed before this prompt: offer to go back to it.
-  const undo =
-    entry.role === "user" && typeof entry.turn === "number"
-      ? `<div class="turn">${button("Restore to before this turn", "restore", { turn: entry.turn })}</div>`
+  // An earlier prompt can come back into the prompt box, to be changed and sent again; the
+  // workspace was checkpointed before it: offer to go back to it.
+  const actions =
+    entry.role === "user" && !entry.queued
+      ? [
+          button("Edit and resend", "editResend", { index }),
+          typeof entry.turn === "number" ? button("Restore to before this turn", "restore", { turn: entry.turn }) : "",
+        ].join("")
       : "";
-  // v2: a prompt sent while the agent worked waits its turn; a cancel may drop it.
-  const waiting = entry.queued
-    ? `<div class="turn">Queued: the agent takes it up when it is done with the work before it.</div>`
-    : entry.dropped
-      ? `<div class="turn">Not taken up: the agent's work was cancelled first.</div>`
-      : "";
-  return `<div class="msg ${role}">${body}${waiting}${undo}</div>`;
+  const waiting = entry.role === "user" ? waitingLine(entry, index, editable) : "";
+  const state = entry.queued ? " queued" : entry.dropped ? " dropped" : "";
+  return `<div class="msg ${role}${state}">${body}${waiting}${actions ? `<div class="turn">${actions}</div>` : ""}</div>`;
 }
 
 function locationLinks(tc: ToolCall): string {
@@ -233,10 +255,12 @@ export function renderToolCard(tc: ToolCall, extras: ViewExtras): string {
   );
 }
 
-export function renderEntry(entry: Entry, snapshot: SessionSnapshot, extras: ViewExtras): string {
+/** One transcript entry; `index` is its place in the session's entries (what the buttons of a
+ *  user message name). */
+export function renderEntry(entry: Entry, snapshot: SessionSnapshot, extras: ViewExtras, index = -1): string {
   switch (entry.kind) {
     case "message":
-      return renderMessage(entry);
+      return renderMessage(entry, index, queueEditable(snapshot));
     case "toolCall": {
       const tc = snapshot.toolCalls[entry.toolCallId] ?? { toolCallId: entry.toolCallId };
       return renderToolCard(tc, extras);

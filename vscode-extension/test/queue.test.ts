@@ -1,0 +1,110 @@
+/** Prompts again: waiting prompts, what a cancel asks, and an earlier prompt taken apart to resend. */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import {
+  cancelChoices,
+  editedPrompt,
+  queueEditable,
+  resendChoices,
+  resendParts,
+  typedText,
+  userMessageAt,
+  waitingPrompts,
+} from "../src/core/queue";
+import { emptySnapshot } from "../src/core/reducer";
+import type { ContentBlock, Entry } from "../src/wire";
+
+const user = (text: string, over: Partial<Extract<Entry, { kind: "message" }>> = {}): Entry => ({
+  kind: "message",
+  role: "user",
+  messageId: null,
+  content: [{ type: "text", text }],
+  ...over,
+});
+
+test("the waiting prompts are the queued user messages, by entry index; only v1's can be changed", () => {
+  const s = emptySnapshot("s", 1);
+  s.entries = [
+    user("first"),
+    { kind: "message", role: "agent", messageId: null, content: [{ type: "text", text: "working" }] },
+    user("second", { queued: true }),
+    user("gone", { dropped: true }),
+    user("third", { queued: true }),
+  ];
+  assert.deepEqual(waitingPrompts(s), [
+    { index: 2, text: "second" },
+    { index: 4, text: "third" },
+  ]);
+  assert.equal(queueEditable(s), true);
+  assert.equal(queueEditable({ ...s, protocolVersion: 2 }), false);
+  assert.equal(queueEditable(null), false);
+  assert.deepEqual(waitingPrompts(null), []);
+  assert.equal(userMessageAt(s, 1), null, "an agent message is no prompt");
+  assert.equal(userMessageAt(s, 9), null);
+  assert.equal(typedText(userMessageAt(s, 3)?.content), "gone");
+});
+
+test("a waiting prompt's new text replaces its first text block; what it attached stays", () => {
+  const link: ContentBlock = { type: "resource_link", uri: "file:///w/a.py", name: "a.py" };
+  assert.deepEqual(editedPrompt([{ type: "text", text: "old" }, link], "new"), [{ type: "text", text: "new" }, link]);
+  assert.deepEqual(editedPrompt([link], "new"), [{ type: "text", text: "new" }, link]);
+  assert.deepEqual(editedPrompt(undefined, "new"), [{ type: "text", text: "new" }]);
+});
+
+test("a cancel with prompts waiting offers to keep them first, then to drop them", () => {
+  assert.deepEqual(
+    cancelChoices(2).map((c) => [c.label, c.dropQueued]),
+    [
+      ["Keep the 2 waiting prompts", false],
+      ["Drop them", true],
+    ],
+  );
+  assert.equal(cancelChoices(1)[0]?.label, "Keep the waiting prompt");
+  assert.match(cancelChoices(1)[0]?.description ?? "", /after the cancelled turn/);
+});
+
+test("resending asks this session first, a fork only when the agent can fork, and a new session", () => {
+  assert.deepEqual(
+    resendChoices(true).map((c) => [c.label, c.target]),
+    [
+      ["In this session", "session"],
+      ["In a fork of the session", "fork"],
+      ["In a new session", "new"],
+    ],
+  );
+  assert.deepEqual(
+    resendChoices(false).map((c) => c.target),
+    ["session", "new"],
+  );
+});
+
+test("an earlier prompt comes back as its typed text and chips for files, selections, pages and images", () => {
+  const parts = resendParts([
+    { type: "text", text: "look at @a.py" },
+    { type: "resource_link", uri: "file:///w/a.py", name: "a.py" },
+    { type: "resource", resource: { uri: "file:///w/a.py", text: "x = 1\n", mimeType: "text/x-python" } },
+    { type: "resource", resource: { uri: "file:///w/b.ts#L3-4", text: "let y;\n", mimeType: "text/x-typescript" } },
+    { type: "resource_link", uri: "https://example.com/page", name: "https://example.com/page" },
+    { type: "text", text: "The editor reports no problems in a.py." },
+    { type: "image", mimeType: "image/png", data: "AAAA" },
+    { type: "resource", resource: { uri: "file:///w/c.md", text: "# C" } },
+  ]);
+  assert.equal(parts.text, "look at @a.py");
+  assert.deepEqual(parts.attachments, [
+    { kind: "file", uri: "file:///w/a.py", name: "a.py" },
+    {
+      kind: "selection",
+      uri: "file:///w/b.ts",
+      name: "b.ts",
+      startLine: 2,
+      endLine: 3,
+      text: "let y;\n",
+      languageId: "typescript",
+    },
+    { kind: "url", url: "https://example.com/page" },
+    { kind: "image", name: "image", mimeType: "image/png", data: "AAAA" },
+    { kind: "file", uri: "file:///w/c.md", name: "c.md" },
+  ]);
+  assert.equal(parts.leftOut, 1, "the problems' text is not a chip");
+  assert.deepEqual(resendParts(undefined), { text: "", attachments: [], leftOut: 0 });
+});
