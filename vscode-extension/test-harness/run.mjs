@@ -408,6 +408,20 @@ async function main() {
       await page.keyboard.type(String(text));
       return { ok: true };
     },
+    /** Click the first element matching `selector` in any frame (webviews are frames) with the
+     *  mouse, as the user would: playwright scrolls it into view and waits until it can be
+     *  clicked (visible, enabled, not covered). */
+    async click({ selector }) {
+      if (!page) throw new Error('no page yet');
+      for (const frame of page.frames()) {
+        const handle = await frame.$(String(selector)).catch(() => null);
+        if (handle) {
+          await handle.click({ timeout: 5000 });
+          return { ok: true };
+        }
+      }
+      throw new Error(`nothing matches ${selector} to click`);
+    },
     /** Paste files into the first element matching `selector` in any frame: a `paste` event
      *  whose clipboard data holds them, as the browser fires when the user pastes (say) a
      *  screenshot. A headless browser's clipboard cannot hold files, hence the event. */

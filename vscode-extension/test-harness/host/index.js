@@ -248,6 +248,13 @@ async function type(text) {
   await call('type', { text }, 15000);
 }
 
+/** Click the first element matching `selector` in the workbench or a webview with the mouse, as
+ *  the user would (scrolled into view first; it must be visible and enabled). */
+async function click(selector) {
+  if (!underHarness()) return;
+  await call('click', { selector }, 15000);
+}
+
 /** Paste files (`[{name, type, base64}]`) into the first element matching `selector` in the
  *  workbench or a webview, as the browser's paste event carries them (a pasted screenshot). */
 async function pasteFiles(selector, files) {
@@ -275,5 +282,6 @@ module.exports = {
   press,
   type,
   pasteFiles,
+  click,
   viewport,
 };
