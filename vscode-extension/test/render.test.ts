@@ -94,7 +94,7 @@ test("v1: a waiting prompt offers Edit and Remove, naming its entry; a removed o
     extras(),
     7,
   );
-  assert.match(queued, /⏳ Waiting: it goes when the turn before it ends/);
+  assert.match(queued, /◷ Waiting: it goes when the turn before it ends/);
   assert.match(queued, /<button class="" data-act="editQueued" data-index="7">Edit<\/button>/);
   assert.match(queued, /<button class="reject" data-act="withdrawQueued" data-index="7">Remove<\/button>/);
   assert.doesNotMatch(queued, /editResend/, "a waiting prompt is edited in place, not resent");

@@ -169,6 +169,12 @@ export class Sidecar implements vscode.Disposable {
     this.disposables.push(...subs);
   }
 
+  /** The sidecar's own state (`acp/snapshot`), of one session when it is named: what the sidecar
+   *  holds, not this mirror of it (the test API reads it). */
+  async snapshot(sessionId?: string): Promise<w.SnapshotResult> {
+    return this.need().sendRequest(P.SNAPSHOT, sessionId === undefined ? {} : { sessionId });
+  }
+
   /** Fetch the whole state again (on start, and when the mirror missed a change). */
   async resync(): Promise<void> {
     if (this.client === null || this.resyncing) return;

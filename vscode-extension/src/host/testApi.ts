@@ -25,6 +25,8 @@ export interface AcpEditorApi {
   server(): { path: string; source: string } | null;
   /** The current session as the chat mirrors it, or null before the first session. */
   session(): w.SessionSnapshot | null;
+  /** A session as the sidecar holds it (`acp/snapshot`; default: the current one), or null. */
+  sidecarSession(sessionId?: string): Promise<w.SessionSnapshot | null>;
   /** What the chat view shows besides the transcript (agent, permissions, terminals, review...). */
   extras(): ViewExtras;
   prompt(text: string): Promise<w.PromptResult>;
@@ -70,6 +72,11 @@ export function createApi(d: ApiDeps): AcpEditorApi {
     problem: () => d.sidecar.problem,
     server: () => copy(d.sidecar.server),
     session: () => copy(d.store.current()),
+    sidecarSession: async (sessionId) => {
+      const id = sessionId ?? d.store.currentSessionId;
+      if (id === null) return null;
+      return (await d.sidecar.snapshot(id)).sessions.find((s) => s.sessionId === id) ?? null;
+    },
     extras: () => copy(buildExtras(d.store, d.controller.attachmentLabels(), d.sidecar.problem)),
     prompt: (text) => d.controller.prompt(text),
     cancel: () => d.prompts.cancel(),

@@ -82,10 +82,10 @@ export function renderBlock(block: unknown): string {
 function waitingLine(entry: Extract<Entry, { kind: "message" }>, index: number, editable: boolean): string {
   if (entry.queued) {
     if (!editable) {
-      return `<div class="turn queued">⏳ Queued by the agent: it takes it up when it is done with the work before it (the agent holds it, so it cannot be changed or removed here).</div>`;
+      return `<div class="turn queued">◷ Queued by the agent: it takes it up when it is done with the work before it (the agent holds it, so it cannot be changed or removed here).</div>`;
     }
     return (
-      `<div class="turn queued">⏳ Waiting: it goes when the turn before it ends. ` +
+      `<div class="turn queued">◷ Waiting: it goes when the turn before it ends. ` +
       `${button("Edit", "editQueued", { index })}${button("Remove", "withdrawQueued", { index }, "reject")}</div>`
     );
   }

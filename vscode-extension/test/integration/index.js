@@ -813,4 +813,7 @@ require('./surface');
 // The chat's prompt box: @-mentions, chips, the usage header, history, images (each stands alone).
 require('./prompt');
 
+// Prompts again: waiting prompts edited and removed, a cancel that asks, edit and resend (each stands alone).
+require('./queue');
+
 exports.run = run;

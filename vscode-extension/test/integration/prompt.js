@@ -11,54 +11,15 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { test, screenshot, elements, press, type, pasteFiles } = require(
-  path.join(__dirname, '..', '..', 'test-harness', 'host'),
-);
+const { test, screenshot, press, type, pasteFiles } = require(path.join(__dirname, '..', '..', 'test-harness', 'host'));
 const { until, quickInputScript } = require('./probes');
+const { ready, drawn, chips, promptText, focusPrompt, clearPrompt, userMessages } = require('./chat');
 
-const EXTENSION_ID = 'acp-editor.acp-editor';
 const root = vscode.workspace.workspaceFolders[0].uri;
 const hello = vscode.Uri.joinPath(root, 'hello.py');
 const notes = vscode.Uri.joinPath(root, 'docs', 'hello-notes.md');
 // A 1x1 PNG.
 const DOT = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
-
-async function ready() {
-  const extension = vscode.extensions.getExtension(EXTENSION_ID);
-  const api = extension.isActive ? extension.exports : await extension.activate();
-  assert.strictEqual(await api.ready, true, String(api.problem()));
-  await until('the agent ready', () => api.extras().agent && api.extras().agent.state === 'ready', 20000);
-  return api;
-}
-
-/** What is drawn in the chat's webview for `selector`, each element's inner text. */
-const drawn = async (selector) => (await elements(selector)).map((e) => e.innerText.trim());
-const chips = () => drawn('#attachments .chip .chip-label');
-const promptText = async () => {
-  const [box] = await elements('textarea#input');
-  return box ? box.value : undefined;
-};
-
-/** Focus the chat's prompt box as "ACP: Send a Prompt" without text does; wait until keys go there. */
-async function focusPrompt() {
-  // The first time, the chat view is made: its script must be running (it draws the status) first.
-  await vscode.commands.executeCommand('acp-editor.focusChat');
-  await until('the chat drawn', async () => (await drawn('#status')).some(Boolean), 10000);
-  await vscode.commands.executeCommand('acp-editor.prompt');
-  await until('the focus in the prompt box', async () => (await elements('textarea#input:focus')).length > 0, 5000);
-}
-
-/** Empty the focused prompt box key by key (a webview's Control+A goes round the workbench and
- *  selects later than the keys typed after it). */
-async function clearPrompt() {
-  const text = (await promptText()) || '';
-  await press('End');
-  for (let i = 0; i < text.length; i += 1) await press('Backspace');
-  await until('the prompt box empty', async () => (await promptText()) === '', 5000);
-}
-
-const userMessages = (api) =>
-  (api.session() ? api.session().entries : []).filter((e) => e.kind === 'message' && e.role === 'user');
 
 /** Resolves with the next user message once its turn has ended. */
 async function nextTurn(api, send) {
