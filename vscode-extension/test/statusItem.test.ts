@@ -63,8 +63,11 @@ test("idle, working and waiting for you, with the mode and the model", () => {
   assert.equal(statusItem(input()).background, null);
 });
 
-test("the usage the agent reports is in the tooltip", () => {
-  assert.match(statusItem(input({ usage: "53k / 200k tokens" })).tooltip, /\nContext: 53k \/ 200k tokens\n/);
+test("the usage the agent reports is in the tooltip, its share of the context in the text", () => {
+  const view = statusItem(input({ usage: "53k / 200k tokens", contextPercent: 27 }));
+  assert.match(view.tooltip, /\nContext: 53k \/ 200k tokens\n/);
+  assert.match(view.text, / · 27%$/);
+  assert.doesNotMatch(statusItem(input({ usage: null, contextPercent: null })).text, /%/);
   assert.doesNotMatch(statusItem(input()).tooltip, /Context:/);
 });
 

@@ -1,6 +1,7 @@
 /**
  * The status bar item: what the agent is doing (working, waiting for you, idle; starting or
- * stopped), and the session's mode and model when the agent says them. Pure (no vscode): the host
+ * stopped), and the session's mode, model and share of the context window used when the agent
+ * says them. Pure (no vscode): the host
  * draws what `statusItem` returns, the unit tests read it.
  */
 
@@ -20,6 +21,8 @@ export interface StatusInput {
   agentName: string;
   /** The session's usage, worded ("53k / 200k tokens · $0.045"), when the agent reports it. */
   usage?: string | null;
+  /** The share of the context window used (0-100), when the agent reports it. */
+  contextPercent?: number | null;
 }
 
 export interface StatusView {
@@ -103,7 +106,8 @@ export function statusItem(input: StatusInput): StatusView {
   const activity = activityOf(input);
   const mode = currentMode(input.session);
   const model = currentModel(input.session);
-  const shown = activity === "stopped" || activity === "starting" ? [] : [mode, model];
+  const context = typeof input.contextPercent === "number" ? `${input.contextPercent}%` : null;
+  const shown = activity === "stopped" || activity === "starting" ? [] : [mode, model, context];
   const parts = [`ACP: ${WORDS[activity]}`, ...shown.filter((x): x is string => x !== null)];
   const lines = [`${input.agentName}: ${WORDS[activity]}`];
   if (activity === "waiting") {

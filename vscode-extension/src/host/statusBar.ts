@@ -37,6 +37,7 @@ export class AgentStatusItem implements vscode.Disposable {
   update(): void {
     const s = this.store;
     const sessionId = s.currentSessionId;
+    const usage = usageLabel(s.current()?.usage);
     const view = statusItem({
       agent: s.agent,
       problem: this.problem(),
@@ -44,7 +45,8 @@ export class AgentStatusItem implements vscode.Disposable {
       waiting: s.waiting(),
       session: s.current(),
       agentName: agentDisplayName(s),
-      usage: usageLabel(s.current()?.usage)?.text ?? null,
+      usage: usage?.text ?? null,
+      contextPercent: usage?.percent ?? null,
     });
     const last = this.shown;
     if (last && last.text === view.text && last.tooltip === view.tooltip && last.background === view.background) return;

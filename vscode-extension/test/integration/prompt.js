@@ -11,7 +11,9 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { test, screenshot, press, type, pasteFiles } = require(path.join(__dirname, '..', '..', 'test-harness', 'host'));
+const { test, screenshot, press, type, pasteFiles, elements } = require(
+  path.join(__dirname, '..', '..', 'test-harness', 'host'),
+);
 const { until, quickInputScript } = require('./probes');
 const { ready, drawn, chips, promptText, focusPrompt, clearPrompt, userMessages } = require('./chat');
 
@@ -97,6 +99,12 @@ test(
     await api.prompt('Report the usage, please');
     const [usage] = await until('the usage drawn', async () => (await drawn('#usage')).filter(Boolean), 5000);
     assert.strictEqual(usage, '53k / 200k tokens (27%) · $0.045');
+    // The status bar item says the share of the context window too, as drawn.
+    const item = '[id="acp-editor.acp-editor.status"]';
+    await until('the status bar item with the share of the context', async () => {
+      const [drawnItem] = await elements(item);
+      return drawnItem && drawnItem.visible && / · 27%$/.test(drawnItem.innerText.trim());
+    });
   },
   { timeoutMs: 30000 },
 );
