@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from acp_editor.services.workspace_files import listing
 from acp_editor.services.workspace_files.listing import WorkspaceFiles
 
 
@@ -89,3 +90,17 @@ async def test_two_roots_are_searched_together(tmp_path: Path, files: WorkspaceF
     await files.settle()
     found = await files.find([str(one), str(two)], "app", 10)
     assert found.paths == [one / "src" / "app.ts", two / "lib" / "application.py"]
+
+
+async def test_a_long_walk_tells_what_it_has_so_far(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Outside a repository git says nothing until its walk ends, unless read as it writes:
+    what has come after ``PARTLY_S`` answers a first search meanwhile."""
+    root = tmp_path / "plain"
+    files_of(root)
+    monkeypatch.setattr(listing, "PARTLY_S", 0.0)  # at the first chunk
+    told: list[list[str]] = []
+    found = await listing._others(root, False, told.append)
+    assert sorted(found) == [".gitignore", "src/app.ts"]
+    assert len(told) == 1 and set(told[0]) <= set(found) and told[0]
