@@ -107,6 +107,7 @@ def assemble(
         turn_ended=frontend.turn_ended,
         workspace_folders=workspace_folders,
     )
+    frontend.follow.policy.front = lambda: agents.current_session
     return EditorSide(
         slot,
         status,

@@ -215,6 +215,15 @@ class AgentSupervisor:
         log.info("the restarted agent carries on with session %s", lost)
         return True
 
+    async def select_session(self, session_id: str) -> str:
+        """An open session comes to the front: prompts without a session go to it, and its
+        agent is the one followed."""
+        agent = await self.ensure_agent()
+        if session_id not in agent.session_ids():
+            raise InvalidParams(f"unknown session: {session_id!r} (open sessions: acp.status)")
+        self.current_session = session_id
+        return session_id
+
     async def load_session(self, session_id: str, cwd: str | None = None) -> str:
         agent = await self.ensure_agent()
         resume = not agent.supports(acp.SESSION_LOAD) and agent.supports(acp.SESSION_RESUME)

@@ -34,6 +34,7 @@ __all__ = [
     "ACP_REVIEW_DECIDE",
     "ACP_REVIEW_GROUP_FILES",
     "ACP_SELECTION",
+    "ACP_SELECT_SESSION",
     "ACP_SESSION_CHANGED",
     "ACP_SET_CONFIG_OPTION",
     "ACP_SET_FOLLOW",
@@ -61,6 +62,7 @@ __all__ = [
     "CMD_REJECT_GROUP",
     "CMD_REJECT_HUNK",
     "CMD_RESTORE_CHECKPOINT",
+    "CMD_SELECT_SESSION",
     "CMD_SET_MODE",
     "CMD_STATUS",
     "CMD_TAKE_AGENT_VERSION",
@@ -108,6 +110,7 @@ ACP_SET_CONFIG_OPTION = "acp/setConfigOption"
 ACP_LIST_SESSIONS = "acp/listSessions"
 ACP_LOAD_SESSION = "acp/loadSession"
 ACP_SET_FOLLOW = "acp/setFollow"
+ACP_SELECT_SESSION = "acp/selectSession"
 ACP_SESSION_CHANGED = "acp/sessionChanged"
 ACP_AGENT_STATUS = "acp/agentStatus"
 ACP_FOLLOW = "acp/follow"
@@ -141,6 +144,7 @@ MESSAGES: dict[str, Message] = {
     ACP_LIST_SESSIONS: Message(ACP_LIST_SESSIONS, "editor → server", "request"),
     ACP_LOAD_SESSION: Message(ACP_LOAD_SESSION, "editor → server", "request"),
     ACP_SET_FOLLOW: Message(ACP_SET_FOLLOW, "editor → server", "request"),
+    ACP_SELECT_SESSION: Message(ACP_SELECT_SESSION, "editor → server", "request"),
     ACP_SESSION_CHANGED: Message(ACP_SESSION_CHANGED, "server → editor", "notification"),
     ACP_AGENT_STATUS: Message(ACP_AGENT_STATUS, "server → editor", "notification"),
     ACP_FOLLOW: Message(ACP_FOLLOW, "server → editor", "notification"),
@@ -192,6 +196,7 @@ CMD_PROMPT_ASYNC = "acp.promptAsync"
 CMD_TRANSCRIPT = "acp.transcript"
 CMD_CANCEL = "acp.cancel"
 CMD_NEW_SESSION = "acp.newSession"
+CMD_SELECT_SESSION = "acp.selectSession"
 CMD_SET_MODE = "acp.setMode"
 CMD_FOLLOW = "acp.follow"
 CMD_STATUS = "acp.status"
@@ -216,6 +221,7 @@ COMMANDS = (
     CMD_TRANSCRIPT,
     CMD_CANCEL,
     CMD_NEW_SESSION,
+    CMD_SELECT_SESSION,
     CMD_SET_MODE,
     CMD_FOLLOW,
     CMD_STATUS,

@@ -99,7 +99,8 @@ async def test_modes_config_follow_and_sessions(editor_factory: StartEditor) -> 
     value = next(o["value"] for o in option["options"] if o["value"] != option["currentValue"])
     params = {"sessionId": sid, "configId": option["id"], "value": value}
     assert await editor.request(proto.ACP_SET_CONFIG_OPTION, params) == {}
-    assert await editor.request(proto.ACP_SET_FOLLOW, {"enabled": False}) == {"enabled": False}
+    off = {"enabled": False, "allSessions": False}
+    assert await editor.request(proto.ACP_SET_FOLLOW, {"enabled": False}) == off
     listed = await editor.request(proto.ACP_LIST_SESSIONS, {})
     assert sid in [s["sessionId"] for s in listed["sessions"]]
     loaded = await editor.request(proto.ACP_LOAD_SESSION, {"sessionId": sid})
@@ -156,6 +157,9 @@ BAD_PARAMS = [
     (proto.ACP_EDIT_PROMPT, {"sessionId": "s", "index": -1, "prompt": "x"}),
     (proto.ACP_WITHDRAW_PROMPT, {"sessionId": "s", "index": "0"}),
     (proto.ACP_WITHDRAW_PROMPT, {"sessionId": "s", "index": 99}),
+    (proto.ACP_SELECT_SESSION, {}),
+    (proto.ACP_SELECT_SESSION, {"sessionId": "nope"}),
+    (proto.ACP_SET_FOLLOW, {"enabled": True, "allSessions": "yes"}),
 ]
 REQUESTS = [
     m.method
@@ -176,4 +180,5 @@ async def test_bad_params_are_answered_with_invalid_params(editor_factory: Start
             await asyncio.wait_for(editor.request(method, params), 10)
         assert err.value.code == -32602, (method, params, err.value)
     # The server is still fine afterwards.
-    assert (await editor.request(proto.ACP_SET_FOLLOW, {"enabled": True})) == {"enabled": True}
+    on = {"enabled": True, "allSessions": False}
+    assert (await editor.request(proto.ACP_SET_FOLLOW, {"enabled": True})) == on

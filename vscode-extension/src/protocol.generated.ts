@@ -24,6 +24,7 @@ export const SET_CONFIG_OPTION = new RequestType<w.SetConfigOptionParams, w.SetC
 export const LIST_SESSIONS = new RequestType<w.ListSessionsParams, w.ListSessionsResult, void>("acp/listSessions");
 export const LOAD_SESSION = new RequestType<w.LoadSessionParams, w.LoadSessionResult, void>("acp/loadSession");
 export const SET_FOLLOW = new RequestType<w.SetFollowParams, w.SetFollowResult, void>("acp/setFollow");
+export const SELECT_SESSION = new RequestType<w.SelectSessionParams, w.SelectSessionResult, void>("acp/selectSession");
 export const SESSION_CHANGED = new NotificationType<w.SessionChangedParams>("acp/sessionChanged");
 export const AGENT_STATUS = new NotificationType<w.AgentStatusParams>("acp/agentStatus");
 export const FOLLOW = new NotificationType<w.FollowParams>("acp/follow");
@@ -58,6 +59,7 @@ export const MESSAGES: Readonly<Record<string, { direction: Direction; kind: Kin
   "acp/listSessions": { direction: "editor → server", kind: "request" },
   "acp/loadSession": { direction: "editor → server", kind: "request" },
   "acp/setFollow": { direction: "editor → server", kind: "request" },
+  "acp/selectSession": { direction: "editor → server", kind: "request" },
   "acp/sessionChanged": { direction: "server → editor", kind: "notification" },
   "acp/agentStatus": { direction: "server → editor", kind: "notification" },
   "acp/follow": { direction: "server → editor", kind: "notification" },
@@ -101,6 +103,7 @@ export const ZERO_PLUGIN_COMMANDS: readonly string[] = [
   "acp.transcript",
   "acp.cancel",
   "acp.newSession",
+  "acp.selectSession",
   "acp.setMode",
   "acp.follow",
   "acp.status",

@@ -344,9 +344,19 @@ export interface LoadSessionResult {
 
 export interface SetFollowParams {
   enabled: boolean;
+  /** Follow every live session's agent, not only the session in front (default: as before). */
+  allSessions?: boolean;
 }
 export interface SetFollowResult {
   enabled: boolean;
+  allSessions: boolean;
+}
+/** `acp/selectSession`: an open session comes to the front. */
+export interface SelectSessionParams {
+  sessionId: SessionId;
+}
+export interface SelectSessionResult {
+  sessionId: SessionId;
 }
 
 export interface SessionChangedParams {

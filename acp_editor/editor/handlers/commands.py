@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
-from acp_editor.editor.lsp.handling import prompt_blocks, register_commands
+from acp_editor.editor.lsp.handling import one_string, prompt_blocks, register_commands
 from acp_editor.editor.show.replies import TurnSummary, announcement
 from acp_editor.errors import InvalidParams, RpcError
 from acp_editor.log import get_logger
@@ -52,6 +52,7 @@ class Commands:
                 proto.CMD_TRANSCRIPT: self.transcript,
                 proto.CMD_CANCEL: self.cancel,
                 proto.CMD_NEW_SESSION: self.new_session,
+                proto.CMD_SELECT_SESSION: self.select_session,
                 proto.CMD_SET_MODE: self.set_mode,
                 proto.CMD_FOLLOW: self.set_follow,
                 proto.CMD_STATUS: self.agent_status,
@@ -111,6 +112,10 @@ class Commands:
     async def cancel(self, *args: Any) -> dict[str, Any] | None:
         sid = await self.agents.cancel()
         return {"sessionId": sid} if sid else None
+
+    async def select_session(self, *args: Any) -> dict[str, Any]:
+        sid = one_string(args, "the id of an open session (acp.status lists them)")
+        return {"sessionId": await self.agents.select_session(sid)}
 
     async def new_session(self, *args: Any) -> dict[str, Any]:
         return {"sessionId": await self.agents.new_session()}

@@ -44,6 +44,7 @@ class RichRequests:
                 proto.ACP_PROMPT_HISTORY: self.prompt_history,
                 proto.ACP_EDIT_PROMPT: self.edit_prompt,
                 proto.ACP_WITHDRAW_PROMPT: self.withdraw_prompt,
+                proto.ACP_SELECT_SESSION: self.select_session,
             },
         )
 
@@ -141,11 +142,21 @@ class RichRequests:
         return {"prompts": await self.agents.history().recent(limit)}
 
     async def set_follow(self, params: Any) -> dict[str, Any]:
-        enabled = obj_or_empty(params).get("enabled")
+        p = obj_or_empty(params)
+        enabled = p.get("enabled")
         if not isinstance(enabled, bool):
             raise InvalidParams("params.enabled must be a boolean")
+        policy = self.frontend.follow.policy
+        every = p.get("allSessions", policy.all_sessions)
+        if not isinstance(every, bool):
+            raise InvalidParams("params.allSessions must be a boolean")
         self.frontend.follow.set_enabled(enabled)
-        return {"enabled": enabled}
+        policy.all_sessions = every
+        return {"enabled": enabled, "allSessions": every}
+
+    async def select_session(self, params: Any) -> dict[str, Any]:
+        sid = nonempty_str(obj(params), "sessionId")
+        return {"sessionId": await self.agents.select_session(sid)}
 
 
 def _index(params: dict[str, Any]) -> int:

@@ -5,7 +5,8 @@ would make the editor flicker and steal the user's attention, so jumps are rate-
 latest winning, and within one tool call's stream of locations in one file the view never moves
 backwards (a stale update must not yank the cursor up). ``FollowPolicy`` decides (pure, no I/O);
 ``Follower`` shows what it lets through: ``acp/follow`` for rich editors, else
-``window/showDocument`` without taking focus.
+``window/showDocument`` without taking focus. With several sessions live, only the one in front
+(the editor's current session) is followed, unless the editor asks for all of them.
 """
 
 from __future__ import annotations
@@ -56,6 +57,10 @@ class FollowPolicy:
     ) -> None:
         self._send = send
         self.enabled = enabled
+        self.front: Callable[[], str | None] = lambda: None
+        """The session in front (the editor's current one): only its agent is followed, unless
+        ``all_sessions``; None: any session's."""
+        self.all_sessions = False
         self._interval = min_interval
         self._loop = loop
         self._last_sent = float("-inf")
@@ -66,6 +71,10 @@ class FollowPolicy:
     def offer(self, jump: Jump) -> None:
         if not self.enabled:
             return
+        if not self.all_sessions:
+            front = self.front()
+            if front is not None and jump.session_id != front:
+                return  # a session in the background works where the user is not looking
         if jump.tool_call_id is not None and jump.line is not None:
             key = (jump.tool_call_id, jump.path)
             furthest = self._furthest.get(key)

@@ -106,7 +106,11 @@ def test_typescript_takes_the_type_names_the_document_declares() -> None:
     ("old", "new", "says"),
     [
         ("- **Direction:** editor → server, request\n\nSends", "\nSends", "acp/prompt"),
-        ("interface SetFollowResult { enabled: boolean }\n", "", "one ...Params and one ...Result"),
+        (
+            "interface SelectSessionResult { sessionId: SessionId }\n",
+            "",
+            "one ...Params and one ...Result",
+        ),
         ("by `kind`: `allow_once`", "by kind: `allow_once`", "option kinds"),
         ('review?: "after-write"', 'reviewMode?: "after-write"', "review?:"),
     ],

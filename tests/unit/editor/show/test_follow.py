@@ -112,3 +112,26 @@ def test_only_the_latest_tool_calls_are_remembered_but_they_still_never_go_backw
     assert sent[-1] == latest
     follow.offer(jump(4, call="first"))  # forgotten: shown (the memory stays bounded)
     assert sent[-1] == jump(4, call="first")
+
+
+def test_only_the_session_in_front_is_followed_unless_all_are() -> None:
+    follow, sent, loop = policy()
+    front = ["s1"]
+    follow.front = lambda: front[0]
+    follow.offer(Jump("s2", "/w/b.py", 3, "location", "c2"))  # in the background: not followed
+    assert sent == []
+    follow.offer(Jump("s1", "/w/a.py", 1, "location", "c1"))
+    assert [j.session_id for j in sent] == ["s1"]
+    front[0] = "s2"  # the user brings s2 to the front
+    loop.advance(1)
+    follow.offer(Jump("s2", "/w/b.py", 4, "location", "c2"))
+    assert [j.session_id for j in sent] == ["s1", "s2"]
+    follow.all_sessions = True  # every session's agent, each jump naming its session
+    loop.advance(1)
+    follow.offer(Jump("s1", "/w/a.py", 2, "location", "c1"))
+    assert [j.session_id for j in sent] == ["s1", "s2", "s1"]
+    front[0] = None  # no session in front yet: any session's
+    follow.all_sessions = False
+    loop.advance(1)
+    follow.offer(Jump("s3", "/w/c.py", 1, "location", "c3"))
+    assert sent[-1].session_id == "s3"
