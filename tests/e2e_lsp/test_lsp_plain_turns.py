@@ -131,3 +131,21 @@ async def test_without_show_document_or_progress_the_log_says_where_the_agent_is
     assert "acp-editor: Read hello.py (lines 1-20) (in_progress)" in logged
     assert "acp-editor: Read hello.py (lines 1-20) (completed)" in logged
     assert not editor.client.shown_documents and not editor.client.progress_reports
+
+
+async def test_each_sessions_transcript_by_its_id_and_a_plugin_opens_it_itself(
+    editor_factory: StartEditor,
+) -> None:
+    """The zero-plugin path lists (acp.status), starts (acp.newSession) and switches
+    (acp.selectSession) sessions; each one's transcript comes by its id. An editor with a plugin
+    (a rich feature declared) opens the file itself: no window/showDocument for it."""
+    editor = await editor_factory(capabilities=VSCODE, features=["stream"])
+    one = (await editor.command("acp.newSession"))["sessionId"]
+    await editor.command("acp.prompt", "hello from the first")
+    two = (await editor.command("acp.newSession"))["sessionId"]
+    assert set((await editor.command("acp.status"))["sessions"]) == {one, two}
+    first = await editor.command("acp.transcript", one)
+    assert first["sessionId"] == one
+    assert "hello from the first" in Path(first["path"]).read_text()
+    assert (await editor.command("acp.transcript"))["sessionId"] == two  # the one in front
+    assert editor.client.shown_documents == []

@@ -93,11 +93,15 @@ class Commands:
         self.channel.show_message(announcement(said, stop), kind)
 
     async def transcript(self, *args: Any) -> dict[str, Any]:
-        """The current session's live transcript file, shown when the editor can show files."""
-        sid = await self.agents.session_id()
+        """A session's live transcript file (the current one's, else the one named), shown when
+        the editor can show files and does not open it itself (a plugin does)."""
+        if len(args) > 1 or (args and not isinstance(args[0], str)):
+            raise InvalidParams(f"{proto.CMD_TRANSCRIPT} takes no argument, or a session id")
+        sid = await self.agents.session_id(args[0] if args else None)
         path = self.transcripts.open(sid)
         uri = path_to_uri(str(path))
-        if self.channel.features.show_document:
+        features = self.channel.features
+        if features.show_document and not features.rich:
             self.channel.background(self._show(uri))
         return {"sessionId": sid, "path": str(path), "uri": uri}
 
