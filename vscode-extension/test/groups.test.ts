@@ -15,7 +15,7 @@ import { lensSpecs } from "../src/core/lenses";
 import { emptySnapshot } from "../src/core/reducer";
 import { Store } from "../src/core/store";
 import { buildExtras } from "../src/core/viewModel";
-import type { ViewExtras } from "../src/webview/messages";
+import { viewExtras as extras } from "./helpers";
 import { renderGroup, renderToolCard } from "../src/webview/render";
 import type { ReviewGroup, ReviewHunk, SnapshotResult } from "../src/wire";
 
@@ -202,24 +202,6 @@ test("lenses: a file in a pending group's folder gets its title with Accept, Rej
   assert.deepEqual(lensSpecs("file:///w/generated-other/a.js", [], [], "", groups), []); // not inside the folder
   assert.deepEqual(lensSpecs("file:///w/dist/a.js", [], [], "", groups), []); // decided
   assert.ok(inGroupFolder("file:///w/generated/sub/x.js", group("g", { uri: "file:///w/generated/" })));
-});
-
-const extras = (over: Partial<ViewExtras> = {}): ViewExtras => ({
-  agent: null,
-  problem: null,
-  follow: true,
-  busy: false,
-  stopReason: null,
-  permissions: [],
-  terminals: {},
-  review: {},
-  groups: [],
-  diffs: {},
-  attachments: [],
-  canAttachImages: false,
-  canListSessions: false,
-  canLoadSessions: false,
-  ...over,
 });
 
 test("chat: a command's card shows its pending group with its own buttons, a decided one its state", () => {

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { emptySnapshot } from "../src/core/reducer";
-import type { ViewExtras } from "../src/webview/messages";
+import { viewExtras as extras } from "./helpers";
 import {
   renderBlock,
   renderEntry,
@@ -12,24 +12,6 @@ import {
   renderChips,
   renderToolCard,
 } from "../src/webview/render";
-
-const extras = (over: Partial<ViewExtras> = {}): ViewExtras => ({
-  agent: null,
-  problem: null,
-  follow: true,
-  busy: false,
-  stopReason: null,
-  permissions: [],
-  terminals: {},
-  review: {},
-  groups: [],
-  diffs: {},
-  attachments: [],
-  canAttachImages: false,
-  canListSessions: false,
-  canLoadSessions: false,
-  ...over,
-});
 
 test("messages render Markdown; thoughts are collapsible; nothing from the agent is markup", () => {
   const s = emptySnapshot("s", 1);
