@@ -218,10 +218,7 @@ class AgentSupervisor:
     async def select_session(self, session_id: str) -> str:
         """An open session comes to the front: prompts without a session go to it, and its
         agent is the one followed."""
-        agent = await self.ensure_agent()
-        if session_id not in agent.session_ids():
-            raise InvalidParams(f"unknown session: {session_id!r} (open sessions: acp.status)")
-        self.current_session = session_id
+        self.current_session = await self.session_id(session_id)  # refuses an unknown one
         return session_id
 
     async def load_session(self, session_id: str, cwd: str | None = None) -> str:

@@ -75,11 +75,16 @@ function M.withdraw_prompt(session_id, index, callback)
   client.request(method.WITHDRAW_PROMPT, { sessionId = session_id, index = index }, callback)
 end
 
+--- A session the sidecar opened (new, loaded, forked) becomes the current one, its mirror in step.
+local function opened(result)
+  store.current_session = result.sessionId
+  sync.adopt(result.snapshot or reducer.new(result.sessionId))
+end
+
 function M.new_session(callback)
   client.request(method.NEW_SESSION, {}, function(err, result)
     if result then
-      store.current_session = result.sessionId
-      sync.adopt(result.snapshot or reducer.new(result.sessionId))
+      opened(result)
     end
     if callback then
       callback(err, result)
@@ -90,8 +95,7 @@ end
 function M.load(session_id, callback)
   client.request(method.LOAD_SESSION, { sessionId = session_id }, function(err, result)
     if result then
-      store.current_session = result.sessionId
-      sync.adopt(result.snapshot or reducer.new(result.sessionId))
+      opened(result)
     elseif err then
       store.report("acp-editor: could not load the session: " .. (err.message or ""), vim.log.levels.ERROR)
     end
@@ -118,8 +122,7 @@ end
 function M.fork(callback)
   client.request(method.FORK_SESSION, { sessionId = store.current_session }, function(err, result)
     if result then
-      store.current_session = result.sessionId
-      sync.adopt(result.snapshot or reducer.new(result.sessionId))
+      opened(result)
     end
     callback(err, result)
   end)
