@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 __all__ = [
+    "ACP_AGENTS",
     "ACP_AGENT_STATUS",
     "ACP_CANCEL",
     "ACP_CHOOSE_AUTH_METHOD",
@@ -100,6 +101,7 @@ class Message:
 
 
 ACP_NEW_SESSION = "acp/newSession"
+ACP_AGENTS = "acp/agents"
 ACP_PROMPT = "acp/prompt"
 ACP_CANCEL = "acp/cancel"
 ACP_EDIT_PROMPT = "acp/editPrompt"
@@ -134,6 +136,7 @@ ACP_SELECTION = "acp/selection"
 
 MESSAGES: dict[str, Message] = {
     ACP_NEW_SESSION: Message(ACP_NEW_SESSION, "editor → server", "request"),
+    ACP_AGENTS: Message(ACP_AGENTS, "editor → server", "request"),
     ACP_PROMPT: Message(ACP_PROMPT, "editor → server", "request"),
     ACP_CANCEL: Message(ACP_CANCEL, "editor → server", "request"),
     ACP_EDIT_PROMPT: Message(ACP_EDIT_PROMPT, "editor → server", "request"),

@@ -17,6 +17,7 @@ local M = {}
 ---@type table<string, acp_editor.Message>
 M.messages = {
   NEW_SESSION = { method = "acp/newSession", direction = "editor → server", kind = "request" },
+  AGENTS = { method = "acp/agents", direction = "editor → server", kind = "request" },
   PROMPT = { method = "acp/prompt", direction = "editor → server", kind = "request" },
   CANCEL = { method = "acp/cancel", direction = "editor → server", kind = "request" },
   EDIT_PROMPT = { method = "acp/editPrompt", direction = "editor → server", kind = "request" },

@@ -14,6 +14,7 @@ export type Kind = "request" | "notification";
 
 // One constant per message, typed with the params and result its section's ts block names.
 export const NEW_SESSION = new RequestType<w.NewSessionParams, w.NewSessionResult, void>("acp/newSession");
+export const AGENTS = new RequestType<w.AgentsParams, w.AgentsResult, void>("acp/agents");
 export const PROMPT = new RequestType<w.PromptParams, w.PromptResult, void>("acp/prompt");
 export const CANCEL = new RequestType<w.CancelParams, w.CancelResult, void>("acp/cancel");
 export const EDIT_PROMPT = new RequestType<w.EditPromptParams, w.EditPromptResult, void>("acp/editPrompt");
@@ -49,6 +50,7 @@ export const SELECTION = new RequestType<w.SelectionParams, w.SelectionResult, v
 /** Every message with its direction and kind, as the document's **Direction** lines say. */
 export const MESSAGES: Readonly<Record<string, { direction: Direction; kind: Kind }>> = {
   "acp/newSession": { direction: "editor → server", kind: "request" },
+  "acp/agents": { direction: "editor → server", kind: "request" },
   "acp/prompt": { direction: "editor → server", kind: "request" },
   "acp/cancel": { direction: "editor → server", kind: "request" },
   "acp/editPrompt": { direction: "editor → server", kind: "request" },

@@ -49,6 +49,8 @@ export interface Range {
 export type AgentState = "starting" | "ready" | "exited" | "failed";
 
 export interface AgentStatus {
+  /** The agent's id: its preset name, "default" (the command after --) or "demo". */
+  agent: string;
   state: AgentState;
   command: string[];
   agentInfo?: { name?: string; title?: string; version?: string };
@@ -57,6 +59,16 @@ export interface AgentStatus {
   message?: string;
   exitCode?: number | null;
   stderrTail?: string;
+}
+
+/** An agent sessions may run in (docs/protocol.md, "Several agents"). */
+export interface AgentInfo {
+  id: string;
+  command: string[];
+  /** The server's own: sessions that name no agent run in it. */
+  default: boolean;
+  /** null: not started in this server's life. */
+  status: AgentStatus | null;
 }
 
 export type MessageRole = "user" | "agent" | "thought";
@@ -130,6 +142,8 @@ export type RestoreCheckpointResult = RestoreResult;
 
 export interface SessionSnapshot {
   sessionId: SessionId;
+  /** The id of the agent the session runs in. */
+  agent?: string;
   protocolVersion: number;
   entries: Entry[];
   toolCalls: { [id: ToolCallId]: ToolCall };
@@ -142,7 +156,8 @@ export interface SessionSnapshot {
   info: { [field: string]: unknown };
   /** v2: every plan by its `planId` (`plan` is the one updated last). */
   plans: { [planId: string]: unknown } | null;
-  /** v2: the agent's foreground work: `state` running, idle (with `stopReason`) or requires_action. */
+  /** The foreground work: `state` running, idle (with `stopReason`) or requires_action (v2: the
+   *  agent's; v1: the server's, from the turn and the questions waiting for an answer). */
   runState: RunState | null;
 }
 
@@ -248,6 +263,8 @@ export interface InitializationOptions {
     autoApprove?: string[];
     editorContext?: boolean;
     mcpServers?: object[];
+    /** More agents sessions may run in, by id (acp/newSession's `agent`). */
+    agents?: { [id: string]: { command: string[]; env?: { [name: string]: string }; mode?: string } };
   };
 }
 
@@ -255,10 +272,17 @@ export interface InitializationOptions {
 
 export interface NewSessionParams {
   cwd?: string;
+  /** The id of the agent to run it in (acp/agents); default: the server's own. */
+  agent?: string;
 }
 export interface NewSessionResult {
   sessionId: SessionId;
   snapshot: SessionSnapshot;
+}
+
+export type AgentsParams = Record<string, never>;
+export interface AgentsResult {
+  agents: AgentInfo[];
 }
 
 export interface PromptParams {
@@ -297,7 +321,10 @@ export interface SnapshotParams {
   sessionId?: SessionId;
 }
 export interface SnapshotResult {
+  /** The current session's agent, else the server's own. */
   agent: AgentStatus;
+  /** Every agent sessions may run in. */
+  agents: AgentInfo[];
   sessions: SessionSnapshot[];
   currentSessionId: SessionId | null;
   follow: boolean;

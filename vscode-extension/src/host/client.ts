@@ -162,7 +162,7 @@ export class Sidecar implements vscode.Disposable {
       client.onDidChangeState((e) => {
         if (e.newState === State.Stopped && this.client === client) {
           this.problem = "acp-editor stopped: see the log (ACP: Show the Log), then ACP: Restart the Sidecar.";
-          s.setAgent({ ...(s.agent ?? { command: [] }), state: "exited", message: this.problem });
+          s.setAgent({ ...(s.agent ?? { agent: "default", command: [] }), state: "exited", message: this.problem });
         }
       }),
     ];
