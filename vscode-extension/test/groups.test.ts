@@ -48,7 +48,8 @@ const hunk = (id: string, toolCallId = "c1"): ReviewHunk => ({
 function started(reviewGroups: ReviewGroup[] = []): Store {
   const store = new Store();
   const snapshot: SnapshotResult = {
-    agent: { state: "ready", command: ["demo"] },
+    agent: { agent: "demo", state: "ready", command: ["demo"] },
+    agents: [],
     sessions: [emptySnapshot("s1", 1)],
     currentSessionId: "s1",
     follow: true,

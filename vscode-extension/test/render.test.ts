@@ -214,7 +214,10 @@ test("the plan, the pickers and the status line", () => {
   assert.match(p, /<option value="b" selected>B<\/option>/);
   assert.match(p, /type="checkbox" data-act="setConfig" data-config="x" checked/);
   const st = renderStatus(
-    extras({ agent: { state: "failed", command: ["x"], message: "no key", stderrTail: "<err>" }, busy: true }),
+    extras({
+      agent: { agent: "x", state: "failed", command: ["x"], message: "no key", stderrTail: "<err>" },
+      busy: true,
+    }),
   );
   assert.match(st, /x: failed/);
   assert.match(st, /working…/);

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import { currentMode, currentModel, statusItem, type StatusInput } from "../src/core/statusItem";
 import type { AgentStatus, SessionSnapshot } from "../src/wire";
 
-const READY: AgentStatus = { state: "ready", command: ["demo"] };
+const READY: AgentStatus = { agent: "demo", state: "ready", command: ["demo"] };
 
 function session(over: Partial<SessionSnapshot> = {}): SessionSnapshot {
   return {

@@ -12,11 +12,13 @@ function started(): { store: Store; events: StoreEvent[] } {
   store.subscribe((e) => events.push(e));
   const snapshot: SnapshotResult = {
     agent: {
+      agent: "demo",
       state: "ready",
       command: ["demo"],
       agentInfo: { name: "demo" },
       agentCapabilities: { loadSession: true, sessionCapabilities: { list: {} } },
     },
+    agents: [],
     sessions: [emptySnapshot("s1", 1)],
     currentSessionId: "s1",
     follow: true,
