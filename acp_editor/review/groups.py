@@ -64,6 +64,9 @@ class ReviewGroup:
     message: str | None = None
     reported: bool = False
     """The agent was told it was rejected."""
+    sessions: list[str] = field(default_factory=list)
+    """Every session that may have made it, when which one did is not certain (turns of
+    several ran then: ``review.attribution``); empty: ``session_id`` did."""
 
     def add(self, changes: Iterable[Change], tree: str) -> None:
         """Fold a look's changes in: a file seen before keeps what it was before the group."""
@@ -112,6 +115,8 @@ class ReviewGroup:
         }
         if self.message:
             shown["message"] = self.message
+        if self.sessions:
+            shown["sessions"] = list(self.sessions)
         return shown
 
     def file_views(self) -> list[dict[str, Any]]:
@@ -131,6 +136,7 @@ class ReviewGroup:
             "folder": self.folder,
             "trees": sorted(self.trees),
             "files": [[rel, f.before, f.mode, f.after] for rel, f in self.files.items()],
+            **({"sessions": self.sessions} if self.sessions else {}),
         }
 
     @classmethod
@@ -152,6 +158,7 @@ class ReviewGroup:
             str(data["folder"]),
             files,
             {str(t) for t in data.get("trees", [])},
+            sessions=[str(s) for s in data.get("sessions", [])],
         )
 
 

@@ -47,6 +47,12 @@ class ReviewHunk:
     lost: bool = False
     """A change the queue followed fell on the hunk's lines (the user typed in them) or left its
     place in doubt: looking for it by its lines could take a look-alike, so it is not decided."""
+    sessions: tuple[str, ...] = ()
+    """Every session that may have made it, when which one did is not certain (turns of several
+    ran then: ``review.attribution``); empty: ``session_id`` did."""
+    conflicts_with: tuple[str, ...] = ()
+    """Pending hunks of other sessions whose lines this change changed again (each stays its
+    own: ``review.queue`` does not fold another session's hunks into this one)."""
 
     @property
     def block(self) -> tuple[str, ...]:
@@ -77,6 +83,10 @@ class ReviewHunk:
         }
         if self.message:
             out["message"] = self.message
+        if self.sessions:
+            out["sessions"] = list(self.sessions)
+        if self.conflicts_with:
+            out["conflictsWith"] = list(self.conflicts_with)
         return out
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
-from acp_editor.protocol.acp import is_finished, is_read_only
+from acp_editor.protocol.acp import is_finished, is_read_only, paths_named
 from acp_editor.services.watcher import DirectoryWatch
 from acp_editor.text.merge import merge3
 
@@ -58,6 +58,7 @@ class ReviewingDocuments:
         self._running: dict[str, dict[str, None]] = {}
         """Session -> its tool calls not finished yet, oldest first: live finds go to the last
         (a dict used as an ordered set: O(1) with the thousands an agent may leave open)."""
+        self._states: dict[str, SessionView] = {}
         self._watches: dict[str, DirectoryWatch] = {}
         self._starting: dict[str, object] = {}
         """Session -> the token of the watch being set up (gone: unwatched meanwhile)."""
@@ -88,6 +89,7 @@ class ReviewingDocuments:
         old = await self._current(path)
         if self.queue.mode == "before-write":
             held = _merged(base, old, text)
+            self.turns.wrote(session_id, path)
             await self.queue.hold_write(session_id, tool_call_id, path, old, held)
             return None  # what was accepted of it is in the file now
         written = await self.inner.write_text(
@@ -96,6 +98,7 @@ class ReviewingDocuments:
         new = text if written is None else written  # the agent's change, merged into unsaved text
         self.queue.record_applied(session_id, tool_call_id, path, old, new)
         self.turns.written(path, new)  # reviewed already: the turn watch must not count it
+        self.turns.wrote(session_id, path)  # its turn changed it: undoing the turn puts it back
         return written
 
     async def disk_changed(self, path: Path, before: str | None, after: str | None) -> None:
@@ -119,6 +122,7 @@ class ReviewingDocuments:
         look, at the latest the turn's end."""
         if self.queue.mode == "off":
             return
+        self._states[state.session_id] = state  # what its tool calls name (``named``)
         running = self._running.get(state.session_id)
         if running is None:
             running = self._running[state.session_id] = {}
@@ -289,6 +293,28 @@ class ReviewingDocuments:
         did: changes the file watch reports now are most likely its last writes."""
         call, when = self._changer.get(session_id, ("", 0.0))
         return call if call and asyncio.get_running_loop().time() - when <= LATE_S else None
+
+    # -- who a change is of, when several sessions run turns (``review.attribution``) ------------
+
+    def current(self, session_id: str) -> str | None:
+        """The tool call a change found now goes to: the last one running, else one that may
+        change files and ended a moment ago (its last writes)."""
+        running = self._running.get(session_id)
+        return next(reversed(running)) if running else self.just_ended(session_id)
+
+    def named(self, session_id: str, also: str | None) -> frozenset[str]:
+        """Every path the session's running tool calls name (and ``also``, the tool call a look
+        of its goes to; and the one that ended a moment ago)."""
+        state = self._states.get(session_id)
+        if state is None:
+            return frozenset()
+        calls = [*self._running.get(session_id, {}), also, self.just_ended(session_id)]
+        found: set[str] = set()
+        for call_id in dict.fromkeys(c for c in calls if c is not None):
+            call = state.peek_tool_call(call_id)
+            if call is not None:
+                found.update(paths_named(call))
+        return frozenset(found)
 
     async def _looks(self, session_id: str) -> None:
         while session_id in self._ended and self.turns.running(session_id):

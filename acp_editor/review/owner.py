@@ -6,10 +6,10 @@ The parts (see docs/architecture.md, "The path of a change an agent makes itself
 * ``review.queue.ReviewQueue``: the hunks and the decisions on them, with ``review.bulk``'s
   groups of bulk changes;
 * ``review.persist.PendingReview``: what is pending, kept on disk for the workspace root;
-* per agent (``for_agent``): ``review.turns.TurnWatch`` (checkpoints compared; what a look
-  finds is recorded by ``review.recording.ChangeRecorder``), ``review.intake.ReviewingDocuments``
-  (the agent's writes, tool call ends and live looks) and ``review.undo.TurnUndo`` (undoing a
-  turn).
+* per agent (``for_agent``): its share of the one ``review.turns.TurnWatch`` (checkpoints
+  compared; what a look finds is recorded by ``review.recording.ChangeRecorder``, given to the
+  session that made it by ``review.attribution``), ``review.intake.ReviewingDocuments`` (the
+  agent's writes, tool call ends and live looks) and ``review.undo.TurnUndo`` (undoing a turn).
 
 The editor side makes one ``Review`` for the server's life and hands it to every agent it starts,
 so pending review shows before an agent starts and outlives one that crashes; an agent side on
@@ -128,7 +128,7 @@ class AgentReview:
         between turns, where it did) and watch them: the turn's number, None when checkpoints
         are off."""
         since = self.documents.begin_paths(session_id, roots)
-        turn = await self.turns.begin(session_id, roots, since)
+        turn = await self.turns.begin(session_id, roots, since, self.documents)
         if turn is None:
             return None
         await self.documents.watch(session_id)
@@ -160,13 +160,19 @@ class Review:
         self.pending: PendingReview | None = None
         self._loading = False
         self._opened = False
+        self._turns: TurnWatch | None = None
 
     def for_agent(self) -> AgentReview:
         """The parts of review one agent needs, built around this queue: a change the agent
-        makes, written through us or found on disk, is recorded here and told as an event."""
-        turns = TurnWatch(self.queue, self._store_for, self.documents)
-        turns.recorder.on_found = self._found
-        turns.on_notice = lambda message: self.listener(ReviewEvent(notice=message))
+        makes, written through us or found on disk, is recorded here and told as an event.
+        Every agent shares one turn watch (one checkpoint store per root, one "last seen" of
+        it): two agents' looks neither race for a store nor find one change twice, and who made
+        a change is told across agents (``review.attribution``)."""
+        turns = self._turns
+        if turns is None:
+            turns = self._turns = TurnWatch(self.queue, self._store_for, self.documents)
+            turns.recorder.on_found = self._found
+            turns.on_notice = lambda message: self.listener(ReviewEvent(notice=message))
         intake = ReviewingDocuments(self.documents, self.queue, turns)
         return AgentReview(turns, intake, TurnUndo(turns))
 

@@ -49,6 +49,7 @@ def to_json(hunk: ReviewHunk) -> dict[str, Any]:
         "hint": hunk.hint,
         "fileChange": hunk.file_change,
         "foundOnDisk": hunk.found_on_disk,
+        **({"sessions": list(hunk.sessions)} if hunk.sessions else {}),
         "anchor": {
             "old": list(a.old_lines),
             "new": list(a.new_lines),
@@ -88,6 +89,7 @@ def from_json(data: Any) -> dict[str, Any]:
         if data.get("fileChange") in ("created", "deleted")
         else None,
         "found_on_disk": data.get("foundOnDisk") is True,
+        "sessions": _strings(data.get("sessions", [])),
     }
 
 

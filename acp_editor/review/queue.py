@@ -30,10 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from acp_editor.log import get_logger
-from acp_editor.review.anchor import (
-    anchors_for,
-    folded,
-)
+from acp_editor.review.anchor import anchors_for, folded, locate
 from acp_editor.review.bulk import BulkReview
 from acp_editor.review.decisions import FileDecisions
 from acp_editor.review.hunk import (
@@ -43,7 +40,9 @@ from acp_editor.review.hunk import (
     ReviewHunk,
     describe,
 )
+from acp_editor.review.overlaps import falls_on, placed_by, reject_in_order
 from acp_editor.review.tracking import Tracking
+from acp_editor.text.hunks import compute_hunks
 
 if TYPE_CHECKING:
     from acp_editor.services.documents import DocumentSource
@@ -120,31 +119,69 @@ class ReviewQueue:
         new: str | None,
         *,
         found_on_disk: bool = False,
+        shared: tuple[str, ...] = (),
     ) -> list[ReviewHunk]:
-        """A change that is already in the file (``None``: the file did not / does not exist)."""
+        """A change that is already in the file (``None``: the file did not / does not exist);
+        ``shared``: every session it may be of, when that is not certain."""
         if self.mode == "off" or old == new:
             return []
-        base, folded, changes = self._fold(path, old, new)
+        under = self._under(path, session_id, old, new)
+        base, folded, changes = self._fold(path, old, new, session_id)
         made = self._make(
             session_id, tool_call_id, path, base or "", new or "", applied=True, hunks=changes
         )
         created = old is None or any(h.file_change == "created" for h in folded)
         kind: FileChange = "created" if created else "deleted" if new is None else None
+        kept = tuple(dict.fromkeys(i for h in folded for i in h.conflicts_with))
         for hunk in made:
-            hunk.file_change, hunk.found_on_disk = kind, found_on_disk
+            hunk.file_change, hunk.found_on_disk, hunk.sessions = kind, found_on_disk, shared
+            hunk.conflicts_with = kept  # what the hunks it holds conflicted with, it does
+        for other, falling in under:
+            for hunk in placed_by(made, falling):
+                hunk.conflicts_with = (*hunk.conflicts_with, other.hunk_id)
         if made or folded:
             self.on_change(folded + made)
         return made
 
+    def _under(
+        self, path: Path, session_id: str, old: str | None, new: str | None
+    ) -> list[tuple[ReviewHunk, list[Hunk]]]:
+        """Pending hunks of other sessions whose lines this change falls on, each with the parts
+        of the change that do (``review.overlaps``): they are not folded into it."""
+        others = [
+            h
+            for h in self.of_path(str(path))
+            if h.applied and h.state == "pending" and h.session_id != session_id
+        ]
+        if old is None or new is None or not others:
+            return []
+        if self.tracking.known.get(str(path)) != old:
+            self.tracking.know(path, old)  # their places in the text the change started from
+        changes = compute_hunks(old, new)
+        found = []
+        for hunk in others:
+            at = self.tracking.exactly(hunk, old)
+            if at is None and not hunk.lost:
+                at = locate(old, hunk.anchor.new_lines, hunk.anchor, hunk.hint)
+            falling = falls_on(changes, at, len(hunk.anchor.new_lines)) if at is not None else []
+            if falling:
+                found.append((hunk, falling))
+        return found
+
     def _fold(
-        self, path: Path, old: str | None, new: str | None
+        self, path: Path, old: str | None, new: str | None, session_id: str
     ) -> tuple[str | None, list[ReviewHunk], list[Hunk] | None]:
-        """Pending applied hunks of ``path`` this change touches give way to it: the change is
-        made against the text before them (see ``anchor.folded``), and they are superseded.
-        Returns that text, the hunks folded, and its diff to ``new`` when already made."""
+        """Pending applied hunks of the session in ``path`` this change touches give way to it:
+        the change is made against the text before them (see ``anchor.folded``), and they are
+        superseded. Another session's are not (``review.overlaps``). Returns that text, the
+        hunks folded, and its diff to ``new`` when already made."""
         if old is not None:
             self.tracking.know(path, old)  # where this change started from, if not the known text
-        pending = [h for h in self.of_path(str(path)) if h.applied and h.state == "pending"]
+        pending = [
+            h
+            for h in self.of_path(str(path))
+            if h.applied and h.state == "pending" and h.session_id == session_id
+        ]
         if old is None or new is None or not pending:
             changes = self.tracking.carry(path, old, old, new, [], None)
             return old, [], changes
@@ -267,13 +304,26 @@ class ReviewQueue:
         results: list[dict[str, Any]] = []
         async with self._lock:
             for path, group in _by_path(hunks).items():
-                results += await self._decisions.decide(Path(path), group, accept)
+                results += await self._decide_file(Path(path), group, accept)
         self.on_change(hunks)
         writes = {id(h.write): h.write for h in hunks if h.write is not None}
         for write in writes.values():
             if all(h.state != "pending" for h in write.hunks) and not write.done.done():
                 write.done.set_result(None)
         return results
+
+    async def _decide_file(
+        self, path: Path, hunks: list[ReviewHunk], accept: bool
+    ) -> list[dict[str, Any]]:
+        """A decision on one file's hunks; rejections where another session built on a hunk's
+        lines go in the order that works, or are refused (``review.overlaps``)."""
+        if accept or not any(h.conflicts_with for h in self.of_path(str(path))):
+            return await self._decisions.decide(path, hunks, accept)
+
+        async def decide(wave: list[ReviewHunk]) -> list[dict[str, Any]]:
+            return await self._decisions.decide(path, wave, accept)
+
+        return await reject_in_order(hunks, self.of_path(str(path)), decide)
 
     # -- for the next prompt --------------------------------------------------------------------
 

@@ -29,6 +29,8 @@ log = get_logger("review.recording")
 
 Found = Callable[[str, str | None, str, str | None, str | None], None]
 """(session, tool call or None, path, before, after): a change found on disk."""
+Who = tuple[str, str | None, tuple[str, ...]]
+"""(session, tool call or None, every session it may be of when not certain, else ())."""
 _NOTHING = object()
 
 
@@ -52,11 +54,13 @@ class ChangeRecorder:
         self.on_found: Found | None = None
         """Told each change found, before it goes to review (the front end's diff previews)."""
 
-    def new_turn(self, session_id: str) -> None:
-        """A turn begins from a new checkpoint: what we wrote before is in it now."""
+    def new_turn(self, session_id: str, alone: bool = True) -> None:
+        """A turn begins from a new checkpoint: what we wrote before is in it now (unless other
+        sessions' turns run: a look of theirs may not have reached it yet)."""
         self._singles.pop(session_id, None)
         self._bursts.pop(session_id, None)
-        self._written.clear()
+        if alone:
+            self._written.clear()
 
     def written(self, path: Path, text: str | None) -> None:
         """A change we made ourselves during a turn (see ``TurnWatch.written``)."""
@@ -69,8 +73,10 @@ class ChangeRecorder:
         changes: list[Change],
         session_id: str,
         call: str | None,
+        shared: tuple[str, ...] = (),
     ) -> list[Change]:
-        """Put a look's changes in review: a hunk per file, or groups for bursts. A burst may be
+        """Put a look's changes in review: a hunk per file, or groups for bursts (``shared``:
+        every session they may be of, when not certain: ``review.attribution``). A burst may be
         found over several looks (live looks while its command runs): more of a burst this
         turn already has a group for joins it however few, and files reviewed one
         by one before the burst was seen as one join the group that forms. A burst's looks
@@ -87,7 +93,8 @@ class ChangeRecorder:
         joined = {c.path for more in joining.values() for c in more}
         single, new = split(store.root, [c for c in pool if c.path not in joined], alone)
         single = [c for c in single if c.path in now]
-        found = [c for c in single if await self._review(store, seen, c, session_id, call)]
+        who = (session_id, call, shared)
+        found = [c for c in single if await self._review(store, seen, c, who)]
         self._remember(session_id, found)
         bursts: list[tuple[ReviewGroup | None, Path, list[Change]]] = [
             (bulk.groups[g], Path(bulk.groups[g].folder), m) for g, m in joining.items()
@@ -97,7 +104,7 @@ class ChangeRecorder:
             taken = [earlier[c.path] for c in members if c.path in earlier]
             self.queue.into_group([str(c.path) for c in taken])
             fresh = [c for c in members if c.path in now]
-            await self._group(store, seen, (group, folder), taken, fresh, session_id, call)
+            await self._group(store, seen, (group, folder), taken, fresh, who)
             found += fresh
         return found
 
@@ -132,15 +139,16 @@ class ChangeRecorder:
         where: tuple[ReviewGroup | None, Path],
         earlier: list[Change],
         changes: list[Change],
-        session_id: str,
-        tool_call_id: str | None,
+        who: Who,
     ) -> None:
         """Many files at once: one review item (new, or more of the group ``where`` names), and
         only the open buffers among them read."""
         into, folder = where
+        session_id, tool_call_id, shared = who
         group = await self.queue.bulk.record(
             session_id, tool_call_id, store.root, folder, earlier + changes, seen, into
         )
+        group.sessions = sorted({*group.sessions, *shared})
         self._bursts.setdefault(session_id, set()).add(group.group_id)
         documents = self.documents
         held = documents.held_paths()
@@ -157,9 +165,9 @@ class ChangeRecorder:
         store: CheckpointStore,
         seen: str,
         change: Change,
-        session_id: str,
-        tool_call_id: str | None,
+        who: Who,
     ) -> bool:
+        session_id, tool_call_id, shared = who
         after = None if change.status == "deleted" else await read_text(change.path)
         if change.status != "deleted" and after is None:
             return _not_text(change)
@@ -181,7 +189,7 @@ class ChangeRecorder:
         if self.on_found is not None:
             self.on_found(session_id, tool_call_id, str(change.path), before, after)
         self.queue.record_applied(
-            session_id, tool_call_id, change.path, before, after, found_on_disk=True
+            session_id, tool_call_id, change.path, before, after, found_on_disk=True, shared=shared
         )
         return True
 

@@ -5,7 +5,8 @@ tool call ends, and when the turn ends, a new checkpoint is compared with the la
 that changed (by the agent's own edit tools, by a command it ran, by anything) becomes applied
 hunks in the review queue, attributed to the tool call that just ended, else to the turn.
 Changes that went through us (``fs/write_text_file``, the queue's own reverts) were reviewed
-already: they are told here (``written``) and not counted twice.
+already: they are told here (``written``) and not counted twice. When several sessions run
+turns, one look finds a change for all of them, and ``review.attribution`` says whose it is.
 """
 
 from __future__ import annotations
@@ -21,12 +22,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from acp_editor.log import get_logger
+from acp_editor.review.attribution import by_owner, claims_of
 from acp_editor.review.recording import ChangeRecorder
+from acp_editor.review.turn_record import TurnRecord
 from acp_editor.services.checkpoints import Change, CheckpointError, CheckpointStore
 from acp_editor.services.retention.plumbing import session_ref
 from acp_editor.storage import per_root, write_atomically
 
 if TYPE_CHECKING:
+    from acp_editor.review.attribution import Claims
     from acp_editor.review.queue import ReviewQueue
     from acp_editor.services.documents import DocumentSource
 
@@ -52,8 +56,8 @@ class TurnCheckpoints:
     number: int
     base: dict[Path, str] = field(default_factory=dict)
     """Root -> the checkpoint before the turn."""
-    seen: dict[Path, str] = field(default_factory=dict)
-    """Root -> the checkpoint changes were last looked for against."""
+    claims: Claims | None = None
+    """What the session's tool calls name, when other sessions run turns too."""
     pending: dict[Path, tuple[asyncio.Task[str], int]] = field(default_factory=dict)
     """Root -> a first checkpoint still being taken after the prompt went, and when it went."""
 
@@ -74,11 +78,12 @@ class TurnWatch:
         self._stores: dict[Path, CheckpointStore] = {}
         self._turns: dict[str, TurnCheckpoints] = {}
         self._numbers: dict[str, int] = {}
-        self._full_s: dict[Path, float] = {}
-        """Root -> how long its last look everywhere took."""
+        self._full_s: dict[Path, float] = {}  # root -> how long its last look everywhere took
+        self._seen: dict[Path, str] = {}  # root -> what any turn's last look there saw
+        # (one for every turn running there: a change is found once, see ``attribution``)
         self._lock = asyncio.Lock()  # looks compare with "seen": one at a time
-        self.disabled: str | None = None
-        """Why checkpoints are off (git missing or failing), else None."""
+        self.record = TurnRecord()  # which files each turn changed (what undo may put back)
+        self.disabled: str | None = None  # why checkpoints are off (git missing or failing)
         self.on_notice: Callable[[str], None] | None = None
         """Told what the user should know of (changes that could not be reviewed)."""
         self.recorder = ChangeRecorder(queue, self.documents)
@@ -127,29 +132,49 @@ class TurnWatch:
         return tree
 
     async def begin(
-        self, session_id: str, roots: list[str], paths: set[Path] | None = None
+        self,
+        session_id: str,
+        roots: list[str],
+        paths: set[Path] | None = None,
+        claims: Claims | None = None,
     ) -> TurnCheckpoints | None:
         """Checkpoint the session's roots before a turn; None when checkpoints are off.
         ``paths``: the only places files changed since the last checkpoint (what a file watch
-        kept between turns saw), else None: everywhere."""
+        kept between turns saw), else None: everywhere. ``claims``: what the session's tool
+        calls name (who a change is of, when other sessions run turns too)."""
         if self.disabled is not None or self.queue.mode == "off":
             return None
-        turn = TurnCheckpoints(session_id, 0)
+        turn = TurnCheckpoints(session_id, 0, claims=claims)
         try:
             number = await self._next_number(session_id, roots)
             turn.number = number
             for raw in dict.fromkeys(roots):
                 root = await asyncio.to_thread(Path(raw).resolve)
-                tree = await self._first_or_snapshot(turn, self.store(root), paths)
-                if tree is not None:
-                    await self._based(turn, root, tree)
+                async with self._lock:  # one "seen" per root: no look in between
+                    await self._checkpoint(turn, root, paths)
         except CheckpointError as exc:
             self._disable(exc)
             return None
         self._numbers[session_id] = number
         self._turns[session_id] = turn
-        self.recorder.new_turn(session_id)
+        self.recorder.new_turn(session_id, alone=len(self._turns) == 1)
         return turn
+
+    async def _checkpoint(self, turn: TurnCheckpoints, root: Path, paths: set[Path] | None) -> None:
+        others = self._running_at(root)
+        if not others:
+            tree = await self._first_or_snapshot(turn, self.store(root), paths)
+        else:
+            # Other sessions' turns run here: what changed since their last look is theirs,
+            # and the look that finds it is this turn's checkpoint.
+            for other in others:
+                await self._ready(other)
+            tree = (await self._compare(root, paths, None, None))[0]
+        if tree is not None:
+            await self._based(turn, root, tree)
+
+    def _running_at(self, root: Path) -> list[TurnCheckpoints]:
+        return [t for t in self._turns.values() if root in t.base or root in t.pending]
 
     async def _first_or_snapshot(
         self, turn: TurnCheckpoints, store: CheckpointStore, paths: set[Path] | None
@@ -170,7 +195,8 @@ class TurnWatch:
     async def _based(self, turn: TurnCheckpoints, root: Path, tree: str) -> None:
         await self.store(root).keep(self.turn_name(turn.session_id, turn.number), tree)
         await asyncio.to_thread(_remember_last, root, turn.session_id)
-        turn.base[root] = turn.seen[root] = tree
+        await self.record.began(root, turn.session_id, turn.number)
+        turn.base[root] = self._seen[root] = tree
 
     def pending(self, session_id: str) -> bool:
         """Whether the session's turn still waits for a first checkpoint."""
@@ -246,16 +272,50 @@ class TurnWatch:
                 return found
             try:
                 await self._ready(turn)
-                for root, seen in list(turn.seen.items()):
-                    store = self.store(root)
-                    now = await self._snapshot(store, paths)
-                    call = tool_call_id() if callable(tool_call_id) else tool_call_id
-                    changes = await store.changes(seen, now)
-                    found += await self.recorder.record(store, seen, changes, session_id, call)
-                    turn.seen[root] = now
+                for root in list(turn.base):
+                    found += (await self._compare(root, paths, session_id, tool_call_id))[1]
             except CheckpointError as exc:
                 self._disable(exc)
             return found
+
+    async def _compare(
+        self,
+        root: Path,
+        paths: set[Path] | None,
+        session_id: str | None,
+        tool_call_id: str | Attribute | None,
+    ) -> tuple[str, list[Change]]:
+        """Compare the root with what the last look there saw, put what changed in review, each
+        change given to its session (``attribution``): the new checkpoint, and what was put in
+        review. Under the lock. ``session_id``: whose look it is (None: theirs all)."""
+        store = self.store(root)
+        seen = self._seen[root]
+        now = await self._snapshot(store, paths)
+        call = tool_call_id() if callable(tool_call_id) else tool_call_id
+        changes = await store.changes(seen, now)
+        looking = self._turns.get(session_id or "")
+        running = [(t.session_id, t.claims) for t in self._running_at(root)] if changes else []
+        claims = claims_of(session_id, call, looking.claims if looking else None, running)
+        found: list[Change] = []
+        for (claim, shared), part in by_owner(changes, root, claims).items():
+            found += await self.recorder.record(
+                store, seen, part, claim.session_id, claim.call, shared
+            )
+            self._note(root, claim.session_id, shared, [str(c.path) for c in part])
+        self._seen[root] = now
+        return now, found
+
+    def _note(self, root: Path, session_id: str, shared: tuple[str, ...], paths: list[str]) -> None:
+        """The record of which files each turn changed (what undoing it may put back)."""
+        for sid in shared or (session_id,):
+            turn = self._turns.get(sid)
+            if turn is not None:
+                self.record.changed(root, sid, turn.number, paths, bool(shared))
+
+    def wrote(self, session_id: str, path: Path) -> None:
+        """The session's agent wrote ``path`` through us: its turn changed it all the same."""
+        for root in [r for r in map(Path, self.roots(session_id)) if path.is_relative_to(r)]:
+            self._note(root, session_id, (), [str(path)])
 
     async def directories(self, session_id: str, everywhere: bool = False) -> list[Path]:
         """The directories the running turn's checkpoints hold files in (where to watch);
@@ -285,7 +345,10 @@ class TurnWatch:
         changed since the last look (a file watch that has taken in the whole turn), else
         None: everywhere."""
         found = await self.look(session_id, late, paths)
-        self._turns.pop(session_id, None)
+        turn = self._turns.pop(session_id, None)
+        if turn is not None:
+            for root in turn.base:
+                await self.record.ended(root, session_id, turn.number)
         return found
 
     def _disable(self, exc: Exception) -> None:

@@ -1,4 +1,5 @@
-"""Undoing a turn: every file of a session's roots put back as it was before the turn.
+"""Undoing a turn: every file of a session's roots put back as it was before the turn, but
+those only other sessions changed since (``review.turn_record``).
 
 The turn watch (``review.turns``) keeps a checkpoint before each turn under the session's name;
 undoing a turn compares that checkpoint with the disk now, asks (through the editor side) with
@@ -32,6 +33,9 @@ class Restore:
     path: Path
     before: str | None
     now: str | None
+    shared: bool = False
+    """Another session changed the file too since (or may have: turns of both ran when it
+    changed): putting it back takes that session's change out as well."""
 
 
 class TurnUndo:
@@ -75,12 +79,17 @@ class TurnUndo:
                 continue  # a root the turn did not have (a folder added since)
             found = True
             now = await store.snapshot()
+            scope = await self.watch.record.scope(root, session_id, number)
             for change in await store.changes(base, now):
+                if scope is not None and scope.keeps(str(change.path)):
+                    continue  # only other sessions changed it since: theirs to undo
                 raw_before = await store.read(base, change.path)
                 before = decode(raw_before) if raw_before is not None else None
                 if raw_before is not None and before is None:
                     continue  # not text: left as it is
-                plan.append(Restore(change.path, before, await read_text(change.path)))
+                shared = scope is not None and str(change.path) in scope.shared
+                now_text = await read_text(change.path)
+                plan.append(Restore(change.path, before, now_text, shared))
         if not found:
             raise CheckpointError(f"there is no checkpoint before turn {number}")
         return plan

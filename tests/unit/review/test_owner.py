@@ -68,3 +68,22 @@ async def test_what_review_cannot_see_is_a_notice_in_the_same_stream(root: Path)
     assert turns.on_notice is not None
     turns.on_notice("3 files changed before the first checkpoint")
     assert [e.notice for e in events] == ["3 files changed before the first checkpoint"]
+
+
+async def test_every_agent_shares_one_turn_watch_so_a_change_is_found_once(root: Path) -> None:
+    """Two agents, a session each, turns at once: one look finds the change for both (one
+    store and one "last seen" per root), and it is recorded once."""
+    events: list[ReviewEvent] = []
+    review = Review(DiskDocuments(), listener=events.append)
+    first, second = review.for_agent(), review.for_agent()
+    assert first.turns is second.turns and first.documents is not second.documents
+    assert await first.begin_turn("s1", [str(root)]) is not None
+    assert await second.begin_turn("s2", [str(root)]) is not None
+    (root / "a.txt").write_text("one\nTWO\n")
+    await second.end_turn("s2", [str(root)])
+    await first.end_turn("s1", [str(root)])
+    (hunk,) = review.hunks()
+    assert hunk.sessions == ("s1", "s2")  # nobody's tool call named it: either's
+    assert [e.found.path for e in events if e.found] == [str(root / "a.txt")]
+    await first.documents.close()
+    await second.documents.close()
