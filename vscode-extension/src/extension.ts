@@ -23,6 +23,7 @@ import { TurnNotices } from "./host/notices";
 import { Permissions, chooseAuthMethod } from "./host/permissions";
 import { Prompts } from "./host/prompts";
 import { InlineReview } from "./host/review";
+import { Sessions } from "./host/sessions";
 import { AgentStatusItem } from "./host/statusBar";
 import { AgentTerminals } from "./host/terminals";
 import { createApi, type AcpEditorApi } from "./host/testApi";
@@ -33,10 +34,13 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
   const log = new Log();
   const store = new Store();
   const docs = new ProposedDocs(store);
-  const permissions = new Permissions(store, docs, log);
+  // A question asked in a session not in front is announced with "Show", which brings the session
+  // to the front (`sessions` exists by the time anyone clicks it).
+  const showSession = (sessionId: string): Promise<void> => sessions.show(sessionId);
+  const permissions = new Permissions(store, docs, log, showSession);
   const follow = new FollowView(store, log);
   const bundled = new BundledSidecar(context.extensionPath, context.globalStorageUri.fsPath, log);
-  const elicitations = new Elicitations(store, log);
+  const elicitations = new Elicitations(store, log, showSession);
   sidecar = new Sidecar(
     store,
     log,
@@ -49,6 +53,7 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
     bundled,
   );
   const side = sidecar;
+  const sessions = new Sessions(store, side, log);
   const controller = new Controller(store, side, log);
   const prompts = new Prompts(store, side, controller);
   const terminals = new AgentTerminals(store);
@@ -62,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
     docs,
     terminals,
     groups,
+    sessions,
   });
   const presence = new ChatPresence();
   presence.watch(chat);
@@ -118,6 +124,7 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
       prompts,
       docs,
       groups,
+      sessions,
       log,
       restart: start,
       setChatInput: (t) => chat.setInput(t),
@@ -141,6 +148,7 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
     follow,
     terminals,
     presence,
+    sessions,
   });
 }
 

@@ -21,6 +21,8 @@ export const COMMANDS = {
   prompt: "acp-editor.prompt",
   cancel: "acp-editor.cancel",
   newSession: "acp-editor.newSession",
+  newSessionWithAgent: "acp-editor.newSessionWithAgent",
+  switchSession: "acp-editor.switchSession",
   loadSession: "acp-editor.loadSession",
   setMode: "acp-editor.setMode",
   toggleFollow: "acp-editor.toggleFollow",

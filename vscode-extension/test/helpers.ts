@@ -24,5 +24,6 @@ export const viewExtras = (over: Partial<ViewExtras> = {}): ViewExtras => ({
   canAttachImages: false,
   canListSessions: false,
   canLoadSessions: false,
+  sessions: [],
   ...over,
 });

@@ -166,3 +166,17 @@ test("a registry agent runs through the sidecar's --agent when no default agent 
   assert.ok(picked !== null && !("error" in picked) && picked.name === "mine");
   assert.ok(!serverArgs(named, picked).includes("--agent"));
 });
+
+test("every configured agent goes to the sidecar by name, so sessions of several can run (issue 28)", () => {
+  const { settings } = from({
+    agents: [
+      { name: "claude", command: "npx", args: ["@agentclientprotocol/claude-agent-acp"], mode: "default" },
+      { name: "codex", command: "codex-acp", env: { CODEX_HOME: "/h" } },
+    ],
+  });
+  assert.deepEqual(initializationOptions(settings).acp?.agents, {
+    claude: { command: ["npx", "@agentclientprotocol/claude-agent-acp"], mode: "default" },
+    codex: { command: ["codex-acp"], env: { CODEX_HOME: "/h" } },
+  });
+  assert.equal(initializationOptions(DEFAULTS).acp?.agents, undefined, "none configured: none sent");
+});

@@ -12,6 +12,8 @@
  * - A proposed edit with no review hunks yet (asked about, not written) gets "Show proposed diff"
  *   on its first hunk, and its hunks are marked where the old lines are, but only while the file
  *   still holds the old text (otherwise the hunk ranges point at the wrong lines).
+ * - While several sessions are open, each item names who made it (`Author`): its first lens
+ *   starts with the agent's id ("claude: ✓ Accept hunk"), its hover with the agent and session.
  */
 
 import { countsLabel } from "./format";
@@ -62,6 +64,24 @@ function lastLine(start: number, end: { line: number; character: number }): numb
   return end.character === 0 && end.line > start ? end.line - 1 : end.line;
 }
 
+/** Who made the changes of a session (the agent's id and the session's title), or null when
+ *  nobody needs telling (one session open). */
+export type Author = (sessionId: string) => { agent: string; session: string } | null;
+
+const nobody: Author = () => null;
+
+/** The lens title with the agent's id before it, when there is one to name. */
+function by(author: Author, sessionId: string, title: string): string {
+  const who = author(sessionId);
+  return who === null ? title : `${who.agent}: ${title}`;
+}
+
+/** The hover with who made the change first, when there is one to name. */
+function byHover(author: Author, sessionId: string, hover: string): string {
+  const who = author(sessionId);
+  return who === null ? hover : `By ${who.agent} in session "${who.session}".\n\n${hover}`;
+}
+
 function fenced(lines: string[]): string {
   return ["```", ...lines, "```"].join("\n");
 }
@@ -72,11 +92,13 @@ export function lensSpecs(
   diffs: readonly DiffParams[],
   docText: string,
   groups: readonly ReviewGroup[] = [],
+  author: Author = nobody,
 ): LensSpec[] {
   const specs: LensSpec[] = [];
   for (const g of groups) {
     if (g.state !== "pending" || !inGroupFolder(uri, g)) continue;
-    specs.push({ line: 0, title: `▦ ${g.title}: Accept`, action: "acceptGroup", arg: g.groupId });
+    const title = by(author, g.sessionId, `▦ ${g.title}: Accept`);
+    specs.push({ line: 0, title, action: "acceptGroup", arg: g.groupId });
     specs.push({ line: 0, title: "Reject", action: "rejectGroup", arg: g.groupId });
     specs.push({ line: 0, title: "Show files", action: "showGroupFiles", arg: g.groupId });
   }
@@ -87,16 +109,25 @@ export function lensSpecs(
   for (const h of pending) {
     const line = h.range?.start.line ?? 0;
     const tool = h.toolCallId;
+    let named = false;
     if (tool !== null && !firstOfTool.has(tool)) {
       firstOfTool.add(tool);
       const n = pending.filter((x) => x.toolCallId === tool).length;
       if (n > 1) {
-        specs.push({ line, title: `Accept edit (${n} hunks)`, action: "acceptToolCall", arg: tool });
+        const title = by(author, h.sessionId, `Accept edit (${n} hunks)`);
+        specs.push({ line, title, action: "acceptToolCall", arg: tool });
         specs.push({ line, title: "Reject edit", action: "rejectToolCall", arg: tool });
+        named = true;
       }
     }
     const counts = countsLabel(h.newLines.length, h.oldLines.length);
-    specs.push({ line, title: `✓ Accept hunk ${counts}`, action: "acceptHunk", arg: h.hunkId });
+    const accept = `✓ Accept hunk ${counts}`;
+    specs.push({
+      line,
+      title: named ? accept : by(author, h.sessionId, accept),
+      action: "acceptHunk",
+      arg: h.hunkId,
+    });
     specs.push({ line, title: "✗ Reject hunk", action: "rejectHunk", arg: h.hunkId });
     if (tool !== null && specs.filter((s) => s.action === "showDiff" && s.arg === tool).length === 0) {
       specs.push({ line, title: "Show diff", action: "showDiff", arg: tool, uri });
@@ -108,7 +139,7 @@ export function lensSpecs(
     const line = d.oldText === docText ? (d.hunks[0]?.range.start.line ?? 0) : 0;
     specs.push({
       line,
-      title: `Show proposed diff ${countsLabel(d.added, d.removed)}`,
+      title: by(author, d.sessionId, `Show proposed diff ${countsLabel(d.added, d.removed)}`),
       action: "showDiff",
       arg: d.toolCallId,
       uri,
@@ -122,6 +153,7 @@ export function decorationSpecs(
   hunks: readonly ReviewHunk[],
   diffs: readonly DiffParams[],
   docText: string,
+  author: Author = nobody,
 ): DecorationSpecs {
   const added: LineSpan[] = [];
   const replaced: LineSpan[] = [];
@@ -139,7 +171,7 @@ export function decorationSpecs(
         added.push({
           startLine: start,
           endLine: start,
-          hover: `The agent removed:\n\n${fenced(h.oldLines)}`,
+          hover: byHover(author, h.sessionId, `The agent removed:\n\n${fenced(h.oldLines)}`),
           note: `−${h.oldLines.length} removed`,
         });
       } else {
@@ -147,13 +179,14 @@ export function decorationSpecs(
         added.push({
           startLine: start,
           endLine: lastLine(start, h.range.end),
-          hover,
+          hover: byHover(author, h.sessionId, hover),
           note: "agent edit: pending review",
         });
       }
     } else {
       const end = h.range.end.character === 0 ? h.range.end.line : h.range.end.line + 1;
-      pending(start, end, h.oldLines, `The agent wants to write:\n\n${fenced(h.newLines)}`, "held until you accept");
+      const hover = byHover(author, h.sessionId, `The agent wants to write:\n\n${fenced(h.newLines)}`);
+      pending(start, end, h.oldLines, hover, "held until you accept");
     }
   }
   const reviewed = new Set(hunks.filter((h) => h.uri === uri).map((h) => h.toolCallId));
@@ -162,7 +195,8 @@ export function decorationSpecs(
     for (const h of d.hunks) {
       const end = h.range.end.character === 0 ? h.range.end.line : h.range.end.line + 1;
       const note = `proposed ${countsLabel(h.newLines.length, h.oldLines.length)}`;
-      pending(h.range.start.line, end, h.oldLines, `Proposed by the agent:\n\n${fenced(h.newLines)}`, note);
+      const hover = byHover(author, d.sessionId, `Proposed by the agent:\n\n${fenced(h.newLines)}`);
+      pending(h.range.start.line, end, h.oldLines, hover, note);
     }
   }
   return { added, replaced, inserts };

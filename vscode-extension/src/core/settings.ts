@@ -222,8 +222,24 @@ export function initializationOptions(settings: Settings): InitializationOptions
       autoApprove: [...settings.autoApprove],
       editorContext: settings.editorContext,
       mcpServers: [...settings.mcpServers],
+      // Every configured agent, by name: sessions of any of them can run side by side
+      // (acp/newSession's `agent`, "ACP: New Session with Agent...").
+      ...(settings.agents.length > 0 ? { agents: agentTable(settings.agents) } : {}),
     },
   };
+}
+
+/** `initializationOptions.acp.agents`: the configured agents by name. */
+function agentTable(agents: readonly AgentSetting[]): NonNullable<NonNullable<InitializationOptions["acp"]>["agents"]> {
+  const table: NonNullable<NonNullable<InitializationOptions["acp"]>["agents"]> = {};
+  for (const a of agents) {
+    table[a.name] = {
+      command: [a.command, ...a.args],
+      ...(Object.keys(a.env).length > 0 ? { env: { ...a.env } } : {}),
+      ...(a.mode !== undefined ? { mode: a.mode } : {}),
+    };
+  }
+  return table;
 }
 
 /** Whether a settings change needs the sidecar restarted (its command line or init options). */

@@ -1,7 +1,7 @@
 /**
  * The status bar item: what the agent is doing (working, waiting for you, idle; starting or
  * stopped), and the session's mode, model and share of the context window used when the agent
- * says them. Pure (no vscode): the host
+ * says them; while several sessions are open, how many wait for the user ("2 waiting"). Pure (no vscode): the host
  * draws what `statusItem` returns, the unit tests read it.
  */
 
@@ -15,7 +15,7 @@ export interface StatusInput {
   problem: string | null;
   /** A prompt turn of the current session runs. */
   busy: boolean;
-  /** Questions (permissions, forms, web pages) waiting for the user's answer. */
+  /** Questions (permissions, forms, web pages) of the front session waiting for the user's answer. */
   waiting: number;
   session: SessionSnapshot | null;
   agentName: string;
@@ -23,6 +23,10 @@ export interface StatusInput {
   usage?: string | null;
   /** The share of the context window used (0-100), when the agent reports it. */
   contextPercent?: number | null;
+  /** Several sessions live at once: how many are open, and the ones waiting for the user (each
+   *  "agent · title"). The count is shown while more than one session is open. */
+  sessions?: number;
+  waitingSessions?: string[];
 }
 
 export interface StatusView {
@@ -109,9 +113,16 @@ export function statusItem(input: StatusInput): StatusView {
   const context = typeof input.contextPercent === "number" ? `${input.contextPercent}%` : null;
   const shown = activity === "stopped" || activity === "starting" ? [] : [mode, model, context];
   const parts = [`ACP: ${WORDS[activity]}`, ...shown.filter((x): x is string => x !== null)];
+  const waitingSessions = input.waitingSessions ?? [];
+  const counted = (input.sessions ?? 1) > 1 && waitingSessions.length > 0 && activity !== "stopped";
+  if (counted) parts.push(`$(bell-dot) ${waitingSessions.length} waiting`);
   const lines = [`${input.agentName}: ${WORDS[activity]}`];
   if (activity === "waiting") {
     lines[0] += ` (${input.waiting || 1} question${input.waiting > 1 ? "s" : ""})`;
+  }
+  if (counted) {
+    const n = waitingSessions.length;
+    lines.push(`${n} session${n === 1 ? "" : "s"} waiting for you: ${waitingSessions.join("; ")}`);
   }
   if (activity === "stopped") lines.push(input.problem ?? input.agent?.message ?? "The agent stopped.");
   if (mode !== null) lines.push(`Mode: ${mode}`);
@@ -123,7 +134,7 @@ export function statusItem(input: StatusInput): StatusView {
     text: `${ICONS[activity]} ${parts.join(" · ")}`,
     tooltip: lines.join("\n"),
     background:
-      activity === "waiting"
+      activity === "waiting" || counted
         ? "statusBarItem.warningBackground"
         : activity === "stopped"
           ? "statusBarItem.errorBackground"

@@ -5,10 +5,16 @@
  * terminals, status bar) subscribe to it, and the integration-test API reads it. Sessions are
  * mirrored with the reducer; a change that does not fit (a missed notification) is reported so
  * the caller fetches a fresh `acp/snapshot` instead of drawing a wrong transcript.
+ *
+ * Several sessions live at once, of one agent or of several (docs/protocol.md, "Several
+ * agents"): every session's mirror is kept, one of them is in front (`currentSessionId`, what the
+ * chat shows and commands act on), and each agent's status is kept by its id. `agent` is the
+ * status of the front session's agent.
  */
 
 import { MirrorError, applyChanges } from "./reducer";
 import type {
+  AgentInfo,
   AgentStatus,
   DiffParams,
   ExitStatus,
@@ -56,8 +62,19 @@ export function diffKey(toolCallId: string, uri: string): string {
   return `${toolCallId}\u0000${uri}`;
 }
 
+/** The id an agent status is kept under: a sidecar older than several agents names none. */
+export function agentId(status: AgentStatus): string {
+  return typeof status.agent === "string" && status.agent !== "" ? status.agent : "default";
+}
+
 export class Store {
+  /** The status of the front session's agent (else the last one heard of). */
   agent: AgentStatus | null = null;
+  /** Every agent's last status, by its id (`acp/agentStatus` names it). */
+  readonly agents = new Map<string, AgentStatus>();
+  /** The agents sessions may run in, as the last snapshot listed them (`acp/agents` refreshes it). */
+  agentList: AgentInfo[] = [];
+  /** Every live session's mirror, in the order they were opened. */
   readonly sessions = new Map<string, SessionSnapshot>();
   currentSessionId: string | null = null;
   follow = true;
@@ -68,15 +85,18 @@ export class Store {
   readonly groups = new Map<string, ReviewGroup>();
   readonly diffs = new Map<string, DiffParams>();
   readonly permissions = new Map<string, PendingPermission>();
-  /** The agent's other questions (`acp/elicit`: a form, a web page) waiting for an answer. */
-  readonly questions = new Set<string>();
+  /** The agent's other questions (`acp/elicit`: a form, a web page) waiting for an answer, with
+   *  the session each is about (null: none, e.g. a sign-in). */
+  readonly questions = new Map<string, string | null>();
   /** Sessions with a prompt turn running (or prompts waiting for theirs), and the stop reason of
    *  the last turn that ended. */
   readonly busy = new Set<string>();
   /** Prompts sent and not answered yet, by session: a prompt sent while a turn runs waits its
    *  turn, so a session stays busy until the last one is answered. */
   private readonly prompts = new Map<string, number>();
+  /** The stop reason of the last turn that ended, of any session and by session. */
   lastStopReason: string | null = null;
+  readonly stopReasons = new Map<string, string>();
   private readonly listeners = new Set<Listener>();
 
   subscribe(listener: Listener): () => void {
@@ -103,6 +123,11 @@ export class Store {
 
   /** Replace everything with an `acp/snapshot` answer (on start and after a missed change). */
   loadSnapshot(result: SnapshotResult): void {
+    this.agents.clear();
+    // A sidecar older than several agents sends no list.
+    this.agentList = Array.isArray(result.agents) ? result.agents : [];
+    for (const a of this.agentList) if (a.status) this.agents.set(a.id, a.status);
+    this.agents.set(agentId(result.agent), result.agent);
     this.agent = result.agent;
     this.sessions.clear();
     for (const s of result.sessions) this.sessions.set(s.sessionId, s);
@@ -122,7 +147,32 @@ export class Store {
   setSession(snapshot: SessionSnapshot): void {
     this.sessions.set(snapshot.sessionId, snapshot);
     this.currentSessionId = snapshot.sessionId;
+    this.agent = this.agentOf(snapshot.sessionId) ?? this.agent;
     this.emit({ kind: "reset" });
+  }
+
+  /** Bring a live session to the front, from its mirror (no round trip: the caller tells the
+   *  sidecar after). False when no such session is open. */
+  select(sessionId: string): boolean {
+    if (!this.sessions.has(sessionId)) return false;
+    if (this.currentSessionId === sessionId) return true;
+    this.currentSessionId = sessionId;
+    this.agent = this.agentOf(sessionId) ?? this.agent;
+    this.emit({ kind: "reset" });
+    return true;
+  }
+
+  /** The status of the agent a session runs in, when known. */
+  agentOf(sessionId: string): AgentStatus | null {
+    const id = this.sessions.get(sessionId)?.agent;
+    return id === undefined ? null : (this.agents.get(id) ?? null);
+  }
+
+  /** A session's agent as a person reads it: its title or name, else its id. */
+  agentNameOf(sessionId: string): string {
+    const status = this.agentOf(sessionId);
+    const info = status?.agentInfo;
+    return info?.title ?? info?.name ?? this.sessions.get(sessionId)?.agent ?? "The agent";
   }
 
   /** A session the agent deleted: gone from the mirror (and no longer current). */
@@ -149,9 +199,20 @@ export class Store {
     return true;
   }
 
+  /** `acp/agentStatus`: kept under the agent's id; it is `agent` too when the front session runs
+   *  in that agent (or names none: a sidecar older than several agents). */
   setAgent(status: AgentStatus): void {
-    this.agent = status;
+    const id = agentId(status);
+    this.agents.set(id, status);
+    const front = this.current()?.agent;
+    if (front === undefined || front === id || this.agent === null) this.agent = status;
     this.emit({ kind: "agent" });
+  }
+
+  /** The agents sessions may run in (`acp/agents`). */
+  setAgentList(agents: AgentInfo[]): void {
+    this.agentList = agents;
+    for (const a of agents) if (a.status && !this.agents.has(a.id)) this.agents.set(a.id, a.status);
   }
 
   setFollow(enabled: boolean): void {
@@ -206,17 +267,22 @@ export class Store {
     if (this.permissions.delete(id)) this.emit({ kind: "permissions" });
   }
 
-  /** An `acp/elicit` question asked (true) or answered, declined or withdrawn (false). */
-  setQuestion(id: string, pending: boolean): void {
+  /** An `acp/elicit` question asked (true) or answered, declined or withdrawn (false); the
+   *  session it is about, if any. */
+  setQuestion(id: string, pending: boolean, sessionId: string | null = null): void {
     const changed = pending ? !this.questions.has(id) : this.questions.has(id);
-    if (pending) this.questions.add(id);
+    if (pending) this.questions.set(id, sessionId);
     else this.questions.delete(id);
     if (changed) this.emit({ kind: "questions" });
   }
 
-  /** Questions of any kind waiting for the user. */
-  waiting(): number {
-    return this.permissions.size + this.questions.size;
+  /** Questions of any kind waiting for the user; of one session when it is given. */
+  waiting(sessionId?: string): number {
+    if (sessionId === undefined) return this.permissions.size + this.questions.size;
+    let n = 0;
+    for (const p of this.permissions.values()) if (p.params.sessionId === sessionId) n += 1;
+    for (const s of this.questions.values()) if (s === sessionId) n += 1;
+    return n;
   }
 
   /** A prompt of the session sent (true) or answered (false). */
@@ -229,7 +295,10 @@ export class Store {
       this.prompts.delete(sessionId);
       this.busy.delete(sessionId);
     }
-    if (stopReason !== undefined) this.lastStopReason = stopReason;
+    if (stopReason !== undefined) {
+      this.lastStopReason = stopReason;
+      this.stopReasons.set(sessionId, stopReason);
+    }
     this.emit({ kind: "busy" });
   }
 

@@ -7,6 +7,7 @@ import type { GroupView, ViewExtras, PermissionView } from "../webview/messages"
 import type { ReviewGroup } from "../wire";
 import { optionLabel, permissionMessage, toolTitle } from "./format";
 import { promptCaps, type AttachmentView } from "./prompt";
+import { sessionTabs } from "./sessions";
 import type { PendingPermission, Store } from "./store";
 
 export function permissionView(p: PendingPermission, agentName?: string): PermissionView {
@@ -64,7 +65,7 @@ export function buildExtras(store: Store, attachments: AttachmentView[], problem
     problem,
     follow: store.follow,
     busy: sessionId !== null && store.busy.has(sessionId),
-    stopReason: store.lastStopReason,
+    stopReason: sessionId === null ? store.lastStopReason : (store.stopReasons.get(sessionId) ?? null),
     permissions: [...store.permissions.values()].filter((p) => ofSession(p.params)).map((p) => permissionView(p, name)),
     terminals,
     review,
@@ -74,5 +75,6 @@ export function buildExtras(store: Store, attachments: AttachmentView[], problem
     canAttachImages: promptCaps(store.capabilities()).image,
     canListSessions: store.canListSessions(),
     canLoadSessions: store.canLoadSessions(),
+    sessions: sessionTabs(store),
   };
 }

@@ -4,7 +4,9 @@
  *
  * The webview mirrors the current session itself (a snapshot on `reset`, then the change
  * batches); the small rest of the state goes as `extras`, coalesced to one message per 50 ms.
- * Pending permission questions show as a badge on the view. The prompt box asks for files to
+ * Pending permission questions show as a badge on the view. Several sessions live at once: the
+ * strip above the chat (in `extras`) lists them, and a click on one brings it to the front from
+ * the store's mirror (a `reset` with its snapshot at once; the sidecar is told after). The prompt box asks for files to
  * complete an `@`-mention with (`acp/findFiles`) and for earlier prompts (`acp/promptHistory`)
  * through here; what it attaches is kept by the controller and drawn back as chips.
  */
@@ -24,6 +26,7 @@ import type { Permissions } from "./permissions";
 import type { Prompts } from "./prompts";
 import type { AgentTerminals } from "./terminals";
 import type { Sidecar } from "./client";
+import type { Sessions } from "./sessions";
 
 export interface ChatDeps {
   store: Store;
@@ -34,6 +37,7 @@ export interface ChatDeps {
   docs: ProposedDocs;
   terminals: AgentTerminals;
   groups: ReviewGroups;
+  sessions: Sessions;
 }
 
 export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
@@ -162,6 +166,9 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
       case "newSession":
         await c.guard("new session", () => sidecar.newSession());
         return;
+      case "selectSession":
+        this.deps.sessions.select(m.sessionId);
+        return;
       case "loadSession":
         await c.guard("load session", () => c.loadSession());
         return;
@@ -274,7 +281,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="${css.toString()}"><title>ACP chat</title></head>
 <body>
-<header><div id="status"></div><div id="usage"></div><div id="toolbar">
+<header><nav id="sessions" aria-label="Live sessions"></nav><output id="switched" hidden></output><div id="status"></div><div id="usage"></div><div id="toolbar">
 <button id="new" title="New session">+ New</button><button id="load" title="Load an earlier session" hidden>⟲ Load</button>
 <button id="follow" title="Follow the agent in the editor">◉</button></div><div id="pickers"></div></header>
 <div id="plan"></div>

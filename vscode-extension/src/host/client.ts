@@ -202,12 +202,28 @@ export class Sidecar implements vscode.Disposable {
     return this.newSession();
   }
 
-  async newSession(): Promise<string> {
+  /** A new session, of the agent named (an id of `acp/agents`) or the sidecar's own; it comes
+   *  to the front. */
+  async newSession(agent?: string): Promise<string> {
     const folder = vscode.workspace.workspaceFolders?.[0];
     const params: w.NewSessionParams = folder?.uri.scheme === "file" ? { cwd: folder.uri.fsPath } : {};
+    if (agent !== undefined) params.agent = agent;
     const result = await this.need().sendRequest(P.NEW_SESSION, params);
     this.store.setSession(result.snapshot);
     return result.sessionId;
+  }
+
+  /** The agents sessions may run in (`acp/agents`); the store keeps the list. */
+  async agents(): Promise<w.AgentInfo[]> {
+    const result = await this.need().sendRequest(P.AGENTS, {});
+    this.store.setAgentList(result.agents);
+    return result.agents;
+  }
+
+  /** Tell the sidecar which session is in front (`acp/selectSession`): prompts and commands
+   *  without a session, and follow-along, go to it. The store switched already. */
+  async selectSession(sessionId: string): Promise<void> {
+    await this.need().sendRequest(P.SELECT_SESSION, { sessionId });
   }
 
   async prompt(prompt: string | w.ContentBlock[], token?: vscode.CancellationToken): Promise<w.PromptResult> {

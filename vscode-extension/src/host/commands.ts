@@ -15,6 +15,7 @@ import type { ProposedDocs } from "./diffs";
 import type { ReviewGroups } from "./groups";
 import type { Log } from "./log";
 import type { Prompts } from "./prompts";
+import type { Sessions } from "./sessions";
 
 export interface CommandDeps {
   store: Store;
@@ -23,6 +24,7 @@ export interface CommandDeps {
   prompts: Prompts;
   docs: ProposedDocs;
   groups: ReviewGroups;
+  sessions: Sessions;
   log: Log;
   restart: () => Promise<boolean>;
   setChatInput: (text: string) => void;
@@ -76,6 +78,12 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     // Asks first whether the prompts waiting after the turn go too, when some wait.
     reg(COMMANDS.cancel, () => c.guard("cancel", () => d.prompts.cancel())),
     reg(COMMANDS.newSession, () => c.guard("new session", () => sidecar.newSession())),
+    // An agent id (of acp/agents), else the user picks one; the new session comes to the front.
+    reg(COMMANDS.newSessionWithAgent, (agent?: unknown) =>
+      c.guard("new session", () => d.sessions.newWithAgent(str(agent))),
+    ),
+    // A session id, else the user picks one of the live sessions (with their agent and status).
+    reg(COMMANDS.switchSession, (id?: unknown) => c.guard("switch session", () => d.sessions.switchSession(str(id)))),
     reg(COMMANDS.loadSession, (id?: unknown) =>
       c.guard("load session", () => (typeof id === "string" ? sidecar.loadSession(id) : c.loadSession())),
     ),

@@ -10,10 +10,16 @@
  * or "Decline". Escape in any of them cancels. Closing the notification leaves the question
  * unanswered; the server's withdrawal (the turn was cancelled) closes whatever is open (the
  * CancellationToken).
+ *
+ * A question of a session that is not in front (several live at once) is first only announced,
+ * naming the agent and the session, with "Show": that brings the session to the front, then the
+ * question is asked as above. Closing the announcement leaves it unanswered (cancel), as closing
+ * the question does.
  */
 
 import * as vscode from "vscode";
 import { choicesOf, defaults, fieldOrder, label, missing, parseInput, shown } from "../core/elicitForm";
+import { SHOW, askerName, backgroundQuestion, inBackground, sessionTitle } from "../core/sessions";
 import type { Store } from "../core/store";
 import type * as w from "../wire";
 import type { Log } from "./log";
@@ -26,13 +32,23 @@ export class Elicitations {
   constructor(
     private readonly store: Store,
     private readonly log: Log,
+    /** Bring a session to the front and show the chat ("Show" on a background question). */
+    private readonly showSession: (sessionId: string) => Promise<void> = async () => {},
   ) {}
 
   /** Answers the question; while it waits, the store counts it (the status bar says so). */
   readonly handle = async (params: w.ElicitParams, token: vscode.CancellationToken): Promise<w.ElicitResult> => {
     const id = `elicit-${params.requestId}`;
-    this.store.setQuestion(id, true);
+    const sessionId = params.sessionId ?? null;
+    this.store.setQuestion(id, true, sessionId);
     try {
+      if (sessionId !== null && inBackground(this.store, sessionId)) {
+        const what = `${askerName(this.store, sessionId)} asks: ${params.message}`;
+        const message = backgroundQuestion(what, sessionTitle(this.store.sessions.get(sessionId)));
+        const clicked = await raceToken(vscode.window.showInformationMessage(message, SHOW), token);
+        if (clicked !== SHOW || token.isCancellationRequested) return CANCEL;
+        await this.showSession(sessionId);
+      }
       const answer = params.mode === "url" ? await this.page(params, token) : await this.form(params, token);
       if (token.isCancellationRequested) this.log.info(`${params.requestId}: withdrawn by the server`);
       return answer;

@@ -14,11 +14,16 @@
  * takes its toast away: VS Code has no call to close one notification, so the toasts are hidden
  * (`notifications.hideToasts`: they stay in the notification centre, where a late click is
  * ignored).
+ *
+ * A question of a session that is not in front (several live at once) is only announced: a
+ * non-modal notification naming the agent and the session, with "Show", which brings that session
+ * to the front; it is answered on that session's chat card. Nothing takes the focus.
  */
 
 import * as vscode from "vscode";
 import { optionsNote, permissionMessage } from "../core/format";
 import { moreChoices, notificationButtons, type Choice, type Extra } from "../core/permissionNotice";
+import { SHOW, askerName, backgroundQuestion, inBackground, sessionTitle } from "../core/sessions";
 import type { Store } from "../core/store";
 import { CHAT_VIEW } from "../protocol";
 import { agentDisplayName } from "../core/viewModel";
@@ -45,6 +50,8 @@ export class Permissions {
     private readonly store: Store,
     private readonly docs: ProposedDocs,
     private readonly log: Log,
+    /** Bring a session to the front and show the chat ("Show" on a background question). */
+    private readonly showSession: (sessionId: string) => Promise<void> = async () => {},
   ) {}
 
   readonly handle = (
@@ -93,6 +100,7 @@ export class Permissions {
   }
 
   private async notify(id: string, params: w.RequestPermissionParams): Promise<void> {
+    if (inBackground(this.store, params.sessionId)) return this.announce(id, params);
     const options = Array.isArray(params.options) ? params.options : [];
     const diffs = Array.isArray(params.diffs) ? params.diffs : [];
     const extras: Extra[] = [];
@@ -128,6 +136,18 @@ export class Permissions {
         return; // answered on the chat card
       } else if (picked?.optionId !== undefined) this.answer(id, picked.optionId);
     }
+  }
+
+  /** A question of a session not in front: "Show" brings it to the front (its chat card answers). */
+  private async announce(id: string, params: w.RequestPermissionParams): Promise<void> {
+    const sessionId = params.sessionId;
+    const what = permissionMessage(params, askerName(this.store, sessionId));
+    const message = backgroundQuestion(what, sessionTitle(this.store.sessions.get(sessionId)));
+    this.log.info(`${id}: asked in session ${sessionId}, not in front: announced`);
+    this.toasts.add(id);
+    const clicked = await vscode.window.showInformationMessage(message, SHOW);
+    this.toasts.delete(id);
+    if (clicked === SHOW && this.waiting.has(id)) await this.showSession(sessionId);
   }
 
   /** "More…": every option worded in full and the extras, in a quick pick that closes when the

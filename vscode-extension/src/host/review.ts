@@ -8,7 +8,8 @@
 
 import * as vscode from "vscode";
 import { COMMANDS } from "../protocol";
-import { decorationSpecs, lensSpecs, type LensAction, type LineSpan } from "../core/lenses";
+import { decorationSpecs, lensSpecs, type Author, type LensAction, type LineSpan } from "../core/lenses";
+import { reviewAuthor } from "../core/sessions";
 import type { Store } from "../core/store";
 
 const ACTION_COMMANDS: Readonly<Record<LensAction, string>> = {
@@ -41,7 +42,11 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
   private readonly disposables: vscode.Disposable[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
 
+  /** Who made a change: named while several sessions are open. */
+  private readonly author: Author;
+
   constructor(private readonly store: Store) {
+    this.author = (sessionId) => reviewAuthor(store, sessionId);
     this.disposables.push(
       vscode.languages.registerCodeLensProvider({ scheme: "file" }, this),
       vscode.window.onDidChangeVisibleTextEditors(() => this.schedule()),
@@ -72,6 +77,7 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
         [...this.store.review.values()],
         [...this.store.diffs.values()],
         editor.document.getText(),
+        this.author,
       );
       editor.setDecorations(
         this.added,
@@ -109,9 +115,14 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
     const uri = doc.uri.toString();
-    const specs = lensSpecs(uri, [...this.store.review.values()], [...this.store.diffs.values()], doc.getText(), [
-      ...this.store.groups.values(),
-    ]);
+    const specs = lensSpecs(
+      uri,
+      [...this.store.review.values()],
+      [...this.store.diffs.values()],
+      doc.getText(),
+      [...this.store.groups.values()],
+      this.author,
+    );
     const last = Math.max(0, doc.lineCount - 1);
     return specs.map((s) => {
       const line = Math.min(s.line, last);

@@ -1,10 +1,11 @@
 /**
  * The agent's status bar item: working, waiting for you (a question pending), idle, starting or
  * stopped, with the session's mode and model when the agent says them, and its usage in the
- * tooltip (core/statusItem.ts words it). A click opens the chat. Beside it, the follow toggle (follow.ts) stays as it was.
+ * tooltip (core/statusItem.ts words it); while several sessions are open, how many wait for you. A click opens the chat. Beside it, the follow toggle (follow.ts) stays as it was.
  */
 
 import * as vscode from "vscode";
+import { sessionTabs } from "../core/sessions";
 import { statusItem, type StatusView } from "../core/statusItem";
 import type { Store } from "../core/store";
 import { usageLabel } from "../core/usage";
@@ -38,11 +39,16 @@ export class AgentStatusItem implements vscode.Disposable {
     const s = this.store;
     const sessionId = s.currentSessionId;
     const usage = usageLabel(s.current()?.usage);
+    const tabs = sessionTabs(s);
+    // The front session's questions, and those of no session (a sign-in) which are everyone's.
+    const unscoped = [...s.questions.values()].filter((id) => id === null).length;
     const view = statusItem({
       agent: s.agent,
       problem: this.problem(),
       busy: sessionId !== null && s.busy.has(sessionId),
-      waiting: s.waiting(),
+      waiting: sessionId === null ? s.waiting() : s.waiting(sessionId) + unscoped,
+      sessions: tabs.length,
+      waitingSessions: tabs.filter((t) => t.status === "waiting").map((t) => `${t.agent || t.agentName} · ${t.title}`),
       session: s.current(),
       agentName: agentDisplayName(s),
       usage: usage?.text ?? null,

@@ -4,6 +4,7 @@
  * function; nothing here is needed by the extension itself.
  */
 
+import { sessionTabs, type SessionTab } from "../core/sessions";
 import type { Store } from "../core/store";
 import { buildExtras } from "../core/viewModel";
 import type { ViewExtras } from "../webview/messages";
@@ -15,6 +16,7 @@ import type { ProposedDocs, ShownDiff } from "./diffs";
 import type { FollowView } from "./follow";
 import type { Permissions } from "./permissions";
 import type { Prompts } from "./prompts";
+import type { Sessions } from "./sessions";
 import type { AgentTerminals } from "./terminals";
 
 export interface AcpEditorApi {
@@ -34,7 +36,14 @@ export interface AcpEditorApi {
   cancel(): Promise<boolean>;
   /** The choices the last cancel question offered, in order. */
   cancelChoices(): string[];
-  newSession(): Promise<string>;
+  /** A new session (of the agent named, an id of `acp/agents`); it comes to the front. */
+  newSession(agent?: string): Promise<string>;
+  /** Every live session as the strip and the switch quick pick show it. */
+  sessions(): SessionTab[];
+  /** A live session's mirror (the chat's), or null. */
+  sessionOf(sessionId: string): w.SessionSnapshot | null;
+  /** Bring a live session to the front as a click on the strip does. */
+  selectSession(sessionId: string): boolean;
   /** The last `acp/follow` received, and where the agent cursor is drawn now. */
   lastFollow(): w.FollowParams | null;
   followMark(): { uri: string; line: number } | null;
@@ -63,6 +72,7 @@ export interface ApiDeps {
   follow: FollowView;
   terminals: AgentTerminals;
   presence: ChatPresence;
+  sessions: Sessions;
 }
 
 export function createApi(d: ApiDeps): AcpEditorApi {
@@ -81,7 +91,10 @@ export function createApi(d: ApiDeps): AcpEditorApi {
     prompt: (text) => d.controller.prompt(text),
     cancel: () => d.prompts.cancel(),
     cancelChoices: () => [...d.prompts.lastCancelChoices],
-    newSession: () => d.sidecar.newSession(),
+    newSession: (agent) => d.sidecar.newSession(agent),
+    sessions: () => copy(sessionTabs(d.store)),
+    sessionOf: (sessionId) => copy(d.store.sessions.get(sessionId) ?? null),
+    selectSession: (sessionId) => d.sessions.select(sessionId),
     lastFollow: () => copy(d.store.lastFollow),
     followMark: () => d.follow.markedAt(),
     pendingPermissions: () => [...d.store.permissions.values()].map((p) => copy({ id: p.id, params: p.params })),

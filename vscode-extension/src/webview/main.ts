@@ -1,12 +1,18 @@
 /**
  * The chat webview's script: keeps its own mirror of the current session (the shared reducer),
  * redraws only the entries a change touched, and turns clicks and keys into messages for the host.
+ *
+ * Several sessions live at once: the strip above the chat lists them, a click on one asks the
+ * host to bring it to the front (which answers with that session's snapshot from its own
+ * mirror). What the user left in the session that goes (the prompt being written, the scroll
+ * position) is kept and comes back with it.
  */
 
 import { MirrorError, applyChanges } from "../core/reducer";
+import { SessionMemory } from "../core/sessionMemory";
 import type { SessionSnapshot } from "../wire";
 import type { HostMessage, ViewExtras, ViewMessage } from "./messages";
-import { PromptBox } from "./promptBox";
+import { PromptBox, type PromptDraft } from "./promptBox";
 import {
   renderChips,
   renderEntry,
@@ -14,6 +20,7 @@ import {
   renderPermission,
   renderPickers,
   renderPlan,
+  renderSessions,
   renderStatus,
   renderUsage,
 } from "./render";
@@ -38,6 +45,13 @@ transcript.addEventListener("scroll", () => {
 new ResizeObserver(() => {
   if (stick) toBottom();
 }).observe(transcript);
+
+/** What each session not in front had on screen: its prompt draft, its scroll position. */
+const memory = new SessionMemory<{ draft: PromptDraft; scrollTop: number; stick: boolean }>();
+/** A scroll position to put back once the session that came to the front is drawn. */
+let scrollBack: number | null = null;
+/** A session of the strip clicked, and when: the time to its drawing is written in #switched. */
+let switching: { sessionId: string; at: number } | null = null;
 
 let session: SessionSnapshot | null = null;
 let extras: ViewExtras | null = null;
@@ -64,6 +78,7 @@ function schedule(): void {
 function draw(): void {
   frame = 0;
   if (extras === null) return;
+  $("sessions").innerHTML = renderSessions(extras.sessions);
   $("status").innerHTML = renderStatus(extras, session?.runState ?? null);
   $("pickers").innerHTML = renderPickers(session);
   $("plan").innerHTML = renderPlan(session?.plan ?? null);
@@ -105,7 +120,24 @@ function draw(): void {
     drawn[i] = html;
   });
   $("empty").toggleAttribute("hidden", entries.length > 0);
+  if (scrollBack !== null && !stick) transcript.scrollTop = scrollBack;
+  scrollBack = null;
   if (stick) toBottom();
+  if (switching !== null && session?.sessionId === switching.sessionId) {
+    $("switched").textContent = `${Math.round(performance.now() - switching.at)}`;
+    switching = null;
+  }
+}
+
+/** The chat draws another session (a switch): keep what the one before had, bring back what the
+ *  new one had. */
+function switchedTo(next: SessionSnapshot | null): void {
+  const saved = { draft: prompt.draft(), scrollTop: transcript.scrollTop, stick };
+  const { switched, restored } = memory.switchTo(next?.sessionId ?? null, () => saved);
+  if (!switched) return;
+  prompt.restore(restored?.draft);
+  stick = restored?.stick ?? true;
+  scrollBack = restored?.scrollTop ?? null;
 }
 
 /** A change that adds the user's prompt to the transcript. */
@@ -118,6 +150,8 @@ function isUserMessage(change: unknown): boolean {
 window.addEventListener("message", (event: MessageEvent<HostMessage>) => {
   const m = event.data;
   if (m.type === "reset") {
+    switchedTo(m.session);
+    memory.keepOnly(m.extras.sessions.map((t) => t.sessionId));
     session = m.session;
     extras = m.extras;
     transcript.innerHTML = "";
@@ -195,6 +229,13 @@ document.addEventListener("click", (event) => {
     case "pick":
       prompt.choose(Number(d["index"]));
       break;
+    case "selectSession": {
+      const sessionId = d["session"] ?? "";
+      if (sessionId === session?.sessionId) break;
+      switching = { sessionId, at: performance.now() };
+      post({ type: "selectSession", sessionId });
+      break;
+    }
     default:
       break;
   }

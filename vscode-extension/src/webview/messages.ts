@@ -8,6 +8,7 @@
  */
 
 import type { AttachmentView } from "../core/prompt";
+import type { SessionTab } from "../core/sessions";
 import type { AgentStatus, ExitStatus, FoundFile, SessionSnapshot } from "../wire";
 
 export interface PermissionView {
@@ -48,6 +49,8 @@ export interface ViewExtras {
   canAttachImages: boolean;
   canListSessions: boolean;
   canLoadSessions: boolean;
+  /** Every live session (the strip above the chat, drawn while more than one is open). */
+  sessions: SessionTab[];
 }
 
 export type HostMessage =
@@ -75,6 +78,8 @@ export type ViewMessage =
   | { type: "editResend"; index: number }
   | { type: "resend"; text: string }
   | { type: "newSession" }
+  /** A session of the strip clicked: it comes to the front. */
+  | { type: "selectSession"; sessionId: string }
   | { type: "loadSession" }
   | { type: "setMode"; modeId: string }
   | { type: "setConfig"; configId: string; value: string | boolean }

@@ -42,6 +42,13 @@ export interface PromptBoxDeps {
  *  earlier prompt to resend (`leftOut`: its blocks that did not come back as chips). */
 type Mode = { kind: "queued"; index: number } | { kind: "resend"; leftOut: number };
 
+/** What the box holds for one session: kept while another session is in front. */
+export interface PromptDraft {
+  text: string;
+  caret: number;
+  mode: Mode | null;
+}
+
 type Shown =
   | { kind: "commands"; items: CommandItem[] }
   | { kind: "mention"; mention: Mention; items: MentionItem[]; complete: boolean };
@@ -109,6 +116,23 @@ export class PromptBox {
     this.enter({ kind: "queued", index });
     this.d.input.value = typedText(entry.content);
     this.setInput("");
+  }
+
+  /** What the box holds now, for the session in front (kept while another one is). */
+  draft(): PromptDraft {
+    const input = this.d.input;
+    return { text: input.value, caret: input.selectionStart ?? input.value.length, mode: this.mode };
+  }
+
+  /** Put back what the box held for the session now in front (undefined: empty). The focus stays
+   *  where it is. */
+  restore(draft: PromptDraft | undefined): void {
+    this.close();
+    const input = this.d.input;
+    input.value = draft?.text ?? "";
+    this.enter(draft?.mode ?? null);
+    const caret = Math.min(draft?.caret ?? 0, input.value.length);
+    input.setSelectionRange(caret, caret);
   }
 
   /** Stop editing: a waiting prompt's edit is dropped (the box emptied), an earlier prompt's

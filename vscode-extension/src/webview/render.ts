@@ -11,6 +11,7 @@ import { basename, countsLabel, diffCounts, kindIcon, oneLine, statusLabel, tool
 import { stringOf } from "../core/json";
 import { escapeHtml as esc, renderInline, renderMarkdown } from "../core/markdown";
 import type { AttachmentView } from "../core/prompt";
+import { STATUS_WORDS, type SessionTab } from "../core/sessions";
 import { queueEditable } from "../core/queue";
 import { usageLabel } from "../core/usage";
 import type { Entry, RunState, SessionSnapshot, ToolCall } from "../wire";
@@ -344,6 +345,26 @@ export function renderStatus(extras: ViewExtras, runState: RunState | null = nul
       : "";
   const sidecar = extras.problem ? `<div class="problem">${esc(extras.problem)}</div>` : "";
   return `<span class="agent state-${esc(state)}">${esc(name)}: ${esc(state)}</span> ${busy}${problem}${sidecar}`;
+}
+
+/** The strip of live sessions above the chat, drawn while more than one is open: each a button
+ *  with its title, its agent and what it is doing; a click brings it to the front. */
+export function renderSessions(tabs: readonly SessionTab[]): string {
+  if (tabs.length < 2) return "";
+  return tabs
+    .map((t) => {
+      const word = STATUS_WORDS[t.status];
+      const agent = t.agent === "" ? t.agentName : t.agent;
+      const hover = `${t.title} — ${t.agentName}, ${word}${t.current ? " (in front)" : ""}`;
+      const cls = `session st-${t.status}${t.current ? " current" : ""}`;
+      return (
+        `<button class="${cls}" data-act="selectSession"${attrs({ session: t.sessionId })} title="${esc(hover)}" ` +
+        `aria-pressed="${t.current ? "true" : "false"}"><span class="dot" aria-hidden="true">●</span>` +
+        `<span class="session-title">${esc(t.title)}</span>` +
+        `<span class="session-meta">${esc(agent)} · ${esc(word)}</span></button>`
+      );
+    })
+    .join("");
 }
 
 /** The session's usage for the header: tokens used of the context window and the cost, when

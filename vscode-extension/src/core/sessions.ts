@@ -1,0 +1,145 @@
+/**
+ * The live sessions as the user sees them: a short title, the agent each runs in and what it is
+ * doing (running, waiting for you, idle), for the chat's session strip, the "ACP: Switch
+ * Session" quick pick, the status bar's count and the announcement of a question asked in a
+ * session that is not in front.
+ *
+ * Pure (no vscode, no DOM): the host and the unit tests read the same rules.
+ */
+
+import type { SessionSnapshot } from "../wire";
+import type { Store } from "./store";
+
+/** What a session is doing. `waiting`: a question of it (a permission, a form, a web page) waits
+ *  for the user, or the agent says it needs them (runState `requires_action`). `stopped`: its
+ *  agent exited or failed. */
+export type SessionStatus = "running" | "waiting" | "idle" | "stopped";
+
+export const STATUS_WORDS: Readonly<Record<SessionStatus, string>> = {
+  running: "running",
+  waiting: "waiting for you",
+  idle: "idle",
+  stopped: "stopped",
+};
+
+/** One session of the strip and the quick pick. */
+export interface SessionTab {
+  sessionId: string;
+  /** Its first prompt (one line, shortened), the title the agent gave it, or "New session". */
+  title: string;
+  /** The id of the agent it runs in ("" when the sidecar does not say). */
+  agent: string;
+  /** That agent's name as it announced it (its title or name), else its id. */
+  agentName: string;
+  status: SessionStatus;
+  /** Questions of this session waiting for the user. */
+  waiting: number;
+  /** In front: what the chat shows and commands act on. */
+  current: boolean;
+}
+
+export const TITLE_MAX = 40;
+export const NEW_SESSION = "New session";
+
+function firstLine(text: string): string {
+  return (
+    text
+      .split("\n")
+      .map((l) => l.trim())
+      .find((l) => l !== "") ?? ""
+  );
+}
+
+function shorten(text: string, max = TITLE_MAX): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
+}
+
+/** A session's short title: the agent's own title for it (`info.title`), else its first prompt's
+ *  first line, else "New session". */
+export function sessionTitle(session: SessionSnapshot | null | undefined): string {
+  if (!session) return NEW_SESSION;
+  const own = session.info?.["title"];
+  if (typeof own === "string" && own.trim() !== "") return shorten(firstLine(own));
+  for (const e of session.entries) {
+    if (e.kind !== "message" || e.role !== "user" || !Array.isArray(e.content)) continue;
+    const text = e.content.map((b) => (b.type === "text" && typeof b["text"] === "string" ? b["text"] : "")).join(" ");
+    const line = firstLine(text);
+    if (line !== "") return shorten(line);
+  }
+  return NEW_SESSION;
+}
+
+/** What one session is doing, from the store's questions, prompts and the session's runState. */
+export function sessionStatus(store: Store, sessionId: string): SessionStatus {
+  const session = store.sessions.get(sessionId);
+  const state = store.agentOf(sessionId)?.state;
+  if (state === "exited" || state === "failed") return "stopped";
+  if (store.waiting(sessionId) > 0 || session?.runState?.state === "requires_action") return "waiting";
+  if (store.busy.has(sessionId) || session?.runState?.state === "running") return "running";
+  return "idle";
+}
+
+/** Every live session, in the order they were opened. */
+export function sessionTabs(store: Store): SessionTab[] {
+  return [...store.sessions.values()].map((s) => ({
+    sessionId: s.sessionId,
+    title: sessionTitle(s),
+    agent: s.agent ?? "",
+    agentName: store.agentNameOf(s.sessionId),
+    status: sessionStatus(store, s.sessionId),
+    waiting: store.waiting(s.sessionId),
+    current: s.sessionId === store.currentSessionId,
+  }));
+}
+
+/** How many sessions wait for the user (the status bar counts them). */
+export function waitingSessions(store: Store): number {
+  return sessionTabs(store).filter((t) => t.status === "waiting").length;
+}
+
+/** Whether a question of `sessionId` is asked out of sight: another session is in front. */
+export function inBackground(store: Store, sessionId: string | null | undefined): boolean {
+  return (
+    typeof sessionId === "string" &&
+    store.currentSessionId !== null &&
+    store.currentSessionId !== sessionId &&
+    store.sessions.has(sessionId)
+  );
+}
+
+/** The announcement of a question asked in a session not in front: `what` is the question
+ *  worded with the agent's name (as the chat words it), `title` the session's. */
+export function backgroundQuestion(what: string, title: string): string {
+  return `${what} — in session "${title}", not in front: answer it in that session's chat.`;
+}
+
+/** The name a background question gives its agent: the agent's id when the sidecar says it
+ *  (several may run), else its name. */
+export function askerName(store: Store, sessionId: string): string {
+  return store.sessions.get(sessionId)?.agent ?? store.agentNameOf(sessionId);
+}
+
+/** The button of a background question's notification: it brings that session to the front. */
+export const SHOW = "Show";
+
+/** The quick pick's row of a session: the label, the agent and status beside it. */
+export function sessionPickItem(tab: SessionTab): { label: string; description: string; detail: string } {
+  const icon = tab.status === "waiting" ? "$(bell-dot)" : tab.status === "running" ? "$(loading~spin)" : "$(comment)";
+  const agent = tab.agent === "" ? tab.agentName : tab.agent;
+  const waiting = tab.waiting > 1 ? ` (${tab.waiting} questions)` : "";
+  return {
+    label: `${icon} ${tab.title}`,
+    description: `${agent} · ${STATUS_WORDS[tab.status]}${waiting}${tab.current ? " · in front" : ""}`,
+    detail: tab.sessionId,
+  };
+}
+
+/** Who did a review item (its lens and hover name them): the agent of its session and the
+ *  session's title, only while several sessions are open (with one there is nobody to mistake it
+ *  for) and the sidecar names the session's agent; null otherwise. */
+export function reviewAuthor(store: Store, sessionId: string): { agent: string; session: string } | null {
+  if (store.sessions.size < 2) return null;
+  const session = store.sessions.get(sessionId);
+  if (session?.agent === undefined) return null;
+  return { agent: session.agent, session: sessionTitle(session) };
+}
