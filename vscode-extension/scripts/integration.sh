@@ -4,7 +4,7 @@
 #   bash scripts/integration.sh [--update-screenshots[=NAME,...]] [--only REGEX]
 # Exits non-zero when any test fails (or the harness times out or crashes), and ends with the
 # harness's closing `N passed, N failed` line. --update-screenshots copies the run's screenshots
-# to media/screenshot-{chat,diff,permission,review,group,walkthrough,status,prompt,queue}.png (the README's),
+# to media/screenshot-{chat,diff,permission,review,group,walkthrough,status,prompt,queue,sessions}.png (the README's),
 # only after a passing run; =NAME,... copies only those. --only REGEX runs only the tests whose
 # names it matches (the others count as skipped; each test the filter picks must stand alone).
 # On a failure the run's screenshots and workbench.log are kept (the path is printed).
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 EXT=$(pwd)
 REPO=$(cd .. && pwd)
 HARNESS=$EXT/test-harness/run.mjs
-SHOTS="chat diff permission review group walkthrough status prompt queue"
+SHOTS="chat diff permission review group walkthrough status prompt queue sessions"
 UPDATE=0
 usage() { echo "usage: bash scripts/integration.sh [--update-screenshots[=NAME,...]] [--only REGEX]" >&2; exit 2; }
 while [ $# -gt 0 ]; do

@@ -209,6 +209,10 @@ test("the status bar counts the sessions waiting for you while several are open"
   assert.equal(two.text, "$(comment-discussion) ACP: idle · $(bell-dot) 2 waiting");
   assert.equal(two.background, "statusBarItem.warningBackground");
   assert.match(two.tooltip, /2 sessions waiting for you: codex · b; claude · c/);
+  const front = statusItem({ ...base, waiting: 1, sessions: 3, waitingSessions: ["claude · c"] });
+  assert.equal(front.text, "$(bell-dot) ACP: waiting for you", "only the front one waits: said already");
+  const both = statusItem({ ...base, waiting: 1, sessions: 3, waitingSessions: ["claude · c", "codex · b"] });
+  assert.equal(both.text, "$(bell-dot) ACP: waiting for you · $(bell-dot) 2 waiting");
   const none = statusItem({ ...base, waiting: 0, sessions: 3, waitingSessions: [] });
   assert.equal(none.text, "$(comment-discussion) ACP: idle");
 });

@@ -24,7 +24,7 @@ export interface StatusInput {
   /** The share of the context window used (0-100), when the agent reports it. */
   contextPercent?: number | null;
   /** Several sessions live at once: how many are open, and the ones waiting for the user (each
-   *  "agent · title"). The count is shown while more than one session is open. */
+   *  "agent · title"). The count is shown when one besides the front one waits. */
   sessions?: number;
   waitingSessions?: string[];
 }
@@ -114,7 +114,9 @@ export function statusItem(input: StatusInput): StatusView {
   const shown = activity === "stopped" || activity === "starting" ? [] : [mode, model, context];
   const parts = [`ACP: ${WORDS[activity]}`, ...shown.filter((x): x is string => x !== null)];
   const waitingSessions = input.waitingSessions ?? [];
-  const counted = (input.sessions ?? 1) > 1 && waitingSessions.length > 0 && activity !== "stopped";
+  // Counted when a session besides the front one waits: the front one's wait is said already.
+  const others = waitingSessions.length - (activity === "waiting" ? 1 : 0);
+  const counted = (input.sessions ?? 1) > 1 && others > 0 && activity !== "stopped";
   if (counted) parts.push(`$(bell-dot) ${waitingSessions.length} waiting`);
   const lines = [`${input.agentName}: ${WORDS[activity]}`];
   if (activity === "waiting") {

@@ -226,9 +226,14 @@ export class Sidecar implements vscode.Disposable {
     await this.need().sendRequest(P.SELECT_SESSION, { sessionId });
   }
 
-  async prompt(prompt: string | w.ContentBlock[], token?: vscode.CancellationToken): Promise<w.PromptResult> {
+  /** A prompt to the session given (a live one), else to the one in front. */
+  async prompt(
+    prompt: string | w.ContentBlock[],
+    token?: vscode.CancellationToken,
+    to?: string,
+  ): Promise<w.PromptResult> {
     const client = this.need();
-    const sessionId = await this.session();
+    const sessionId = to ?? (await this.session());
     this.store.setBusy(sessionId, true);
     let stopReason = "error";
     try {

@@ -50,13 +50,14 @@ export class Controller {
   }
 
   /** Send a prompt with the current attachments (which are then cleared), as the content
-   *  blocks the agent takes (`core/prompt.ts`); attached files carry their text as it is now. */
-  async prompt(text: string): Promise<w.PromptResult> {
+   *  blocks the agent takes (`core/prompt.ts`); attached files carry their text as it is now.
+   *  To the session given (a live one), else to the one in front. */
+  async prompt(text: string, sessionId?: string): Promise<w.PromptResult> {
     const caps = promptCaps(this.store.capabilities());
     const attached = this.attachments;
     this.attachments = [];
     this.attachmentsChanged.fire();
-    return this.sidecar.prompt(buildPrompt(text, await withTexts(attached, caps), caps));
+    return this.sidecar.prompt(buildPrompt(text, await withTexts(attached, caps), caps), undefined, sessionId);
   }
 
   /** The chips: what each attachment says, its kind and what a hover shows. */

@@ -31,7 +31,8 @@ export interface AcpEditorApi {
   sidecarSession(sessionId?: string): Promise<w.SessionSnapshot | null>;
   /** What the chat view shows besides the transcript (agent, permissions, terminals, review...). */
   extras(): ViewExtras;
-  prompt(text: string): Promise<w.PromptResult>;
+  /** A prompt to the session in front, or to the live session given. */
+  prompt(text: string, sessionId?: string): Promise<w.PromptResult>;
   /** Cancel as the command does: asks first when prompts wait after the turn. */
   cancel(): Promise<boolean>;
   /** The choices the last cancel question offered, in order. */
@@ -88,7 +89,7 @@ export function createApi(d: ApiDeps): AcpEditorApi {
       return (await d.sidecar.snapshot(id)).sessions.find((s) => s.sessionId === id) ?? null;
     },
     extras: () => copy(buildExtras(d.store, d.controller.attachmentLabels(), d.sidecar.problem)),
-    prompt: (text) => d.controller.prompt(text),
+    prompt: (text, sessionId) => d.controller.prompt(text, sessionId),
     cancel: () => d.prompts.cancel(),
     cancelChoices: () => [...d.prompts.lastCancelChoices],
     newSession: (agent) => d.sidecar.newSession(agent),

@@ -816,4 +816,7 @@ require('./prompt');
 // Prompts again: waiting prompts edited and removed, a cancel that asks, edit and resend (each stands alone).
 require('./queue');
 
+// Several live sessions: the strip, switching, a background session's question (each stands alone).
+require('./sessions');
+
 exports.run = run;
