@@ -4,8 +4,9 @@
 // focus stays in the editor, then answered on that session's chat card. What is drawn is read
 // from the webview and the workbench.
 //
-// Both tests use two sessions of the demo agent (sessions of one agent; a second agent's are the
-// same to the extension: the strip names each session's agent). Each test stands alone:
+// The first two use sessions of the sidecar's own agent ("default"); the third starts a session
+// of a second agent ("demo": integration.sh's acp-editor.agents, which the extension passes on as
+// initializationOptions.acp.agents) through "ACP: New Session with Agent...". Each test stands alone:
 // `bash scripts/integration.sh --only 'sessions'`.
 'use strict';
 
@@ -13,7 +14,7 @@ const assert = require('assert');
 const path = require('path');
 const vscode = require('vscode');
 const { test, click, type, screenshot, elements } = require(path.join(__dirname, '..', '..', 'test-harness', 'host'));
-const { until, notificationSpy, editorWithFocus } = require('./probes');
+const { until, notificationSpy, editorWithFocus, quickInputScript } = require('./probes');
 const { ready, drawn, promptText, focusPrompt, clearPrompt } = require('./chat');
 
 // Installed when index.js loads this file, before the extension activates.
@@ -121,6 +122,35 @@ test(
     assert.strictEqual(api.pendingPermissions().length, 0);
     await until('the rejection in its transcript', async () => (await transcript()).includes('was rejected'));
     await focusPrompt(); // leave the focus where the other tests expect it
+  },
+  { timeoutMs: 60000 },
+);
+
+test(
+  'sessions: "New Session with Agent..." lists the agents (acp/agents) and runs a session of a second agent beside the first',
+  async () => {
+    const api = await ready();
+    const first = await sessionSaying(api, 'charlie three');
+    const script = quickInputScript([(items) => items.find((i) => i.label === 'demo')]);
+    let second;
+    try {
+      second = await vscode.commands.executeCommand('acp-editor.newSessionWithAgent');
+    } finally {
+      script.restore();
+    }
+    console.log(`    the agents offered: ${script.calls[0].labels.join(', ')}`);
+    assert.ok(script.calls[0].labels.includes('default') && script.calls[0].labels.includes('demo'));
+    assert.strictEqual(typeof second, 'string', 'no session started');
+    assert.strictEqual(api.session().sessionId, second);
+    assert.strictEqual(api.session().agent, 'demo');
+    assert.strictEqual((await api.prompt('delta four')).stopReason, 'end_turn');
+    await focusPrompt();
+    const shown = await until('both agents in the strip', async () => {
+      const [a] = await drawn(tab(first));
+      const [b] = await drawn(tab(second));
+      return a && b && /default · idle/.test(a) && /delta four[\s\S]*demo · idle/.test(b) ? [a, b] : null;
+    });
+    console.log(`    drawn: ${shown.map((t) => t.replace(/\s+/g, ' ')).join(' | ')}`);
   },
   { timeoutMs: 60000 },
 );
