@@ -5,7 +5,8 @@ keeps one "last seen" checkpoint per root), so each change is recorded once, and
 to one session: the session whose running tool call names the file (its locations, a diff's
 path, the path in its raw input: ``protocol.acp.paths_named``); else the only session with a
 turn running; else nobody can say, and the change is recorded as "either": under the session
-whose look found it, with every session it may be of (``sessions`` on the hunk and the group).
+of the newest of those turns, with every session it may be of (``sessions`` on the hunk and the
+group).
 With one session running, everything it finds is its own, as before several could run.
 """
 
@@ -44,23 +45,19 @@ class Claims(Protocol):
 
 
 def claims_of(
-    looking: str | None,
-    call: str | None,
-    asked: Claims | None,
-    running: Sequence[tuple[str, Claims | None]],
+    looking: str | None, call: str | None, running: Sequence[tuple[str, Claims | None]]
 ) -> list[Claim]:
-    """The sessions with turns running where a look found changes, the looking one first (with
-    ``call``, its look's tool call); ``asked``: what follows the looking session's tool calls,
-    ``running``: each running session with what follows its own. Alone, a session's look
-    finds only its own changes, and nothing is asked."""
-    others = [(sid, claims) for sid, claims in running if sid != looking]
+    """The sessions with turns running where a look found changes (``running``: each with what
+    follows its tool calls, in the order their turns began). The looking one's changes go to
+    ``call``, its look's tool call; alone, all it finds is its own, and nothing is asked."""
+    if len(running) == 1 and running[0][0] == looking:
+        return [Claim(running[0][0], call)]
     found = []
-    if looking is not None:
-        named = asked.named(looking, call) if asked is not None and others else frozenset()
-        found.append(Claim(looking, call, named))
-    for sid, claims in others:
+    for sid, claims in running:
         if claims is None:
-            found.append(Claim(sid, None))
+            found.append(Claim(sid, call if sid == looking else None))
+        elif sid == looking:
+            found.append(Claim(sid, call, claims.named(sid, call)))
         else:
             found.append(Claim(sid, claims.current(sid), claims.named(sid, None)))
     return found
@@ -71,7 +68,9 @@ Owner = tuple[Claim, tuple[str, ...]]
 
 
 def owner(path: Path, root: Path, claims: Sequence[Claim]) -> Owner:
-    """Who made the change to ``path``; ``claims[0]`` is the session whose look found it."""
+    """Who made the change to ``path``, of ``claims`` in the order their turns began. Not
+    certain: the newest turn's session, so that every look of a burst gives it the same one
+    (its files found over several looks stay one group)."""
     if len(claims) == 1:
         return claims[0], ()
     names = {str(path)}
@@ -81,8 +80,7 @@ def owner(path: Path, root: Path, claims: Sequence[Claim]) -> Owner:
     if len(naming) == 1:
         return naming[0], ()
     among = naming or list(claims)
-    who = claims[0] if claims[0] in among else among[0]
-    return who, tuple(sorted(c.session_id for c in among))
+    return among[-1], tuple(sorted(c.session_id for c in among))
 
 
 def by_owner(

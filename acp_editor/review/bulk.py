@@ -72,14 +72,17 @@ class BulkReview:
         changes: list[Change],
         tree: str,
         into: ReviewGroup | None = None,
+        shared: tuple[str, ...] = (),
     ) -> ReviewGroup:
         """A look found ``changes`` (since checkpoint ``tree``) in ``folder``: a new group, or
-        more of ``into``."""
+        more of ``into``; ``shared``: every session they may be of, when not certain."""
         group = into
         if group is None:
             group_id = f"g{self._run}-{next(self._ids)}"
             group = ReviewGroup(group_id, session_id, tool_call_id, str(root), str(folder))
             self.groups[group.group_id] = group
+        if shared:
+            group.sessions = sorted({*group.sessions, *shared})
         if tree not in group.trees:
             await self.store(group.root).keep(f"{HELD}/{tree}", tree)
         group.add(changes, tree)

@@ -146,9 +146,8 @@ class ChangeRecorder:
         into, folder = where
         session_id, tool_call_id, shared = who
         group = await self.queue.bulk.record(
-            session_id, tool_call_id, store.root, folder, earlier + changes, seen, into
+            session_id, tool_call_id, store.root, folder, earlier + changes, seen, into, shared
         )
-        group.sessions = sorted({*group.sessions, *shared})
         self._bursts.setdefault(session_id, set()).add(group.group_id)
         documents = self.documents
         held = documents.held_paths()

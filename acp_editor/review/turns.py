@@ -293,9 +293,8 @@ class TurnWatch:
         now = await self._snapshot(store, paths)
         call = tool_call_id() if callable(tool_call_id) else tool_call_id
         changes = await store.changes(seen, now)
-        looking = self._turns.get(session_id or "")
         running = [(t.session_id, t.claims) for t in self._running_at(root)] if changes else []
-        claims = claims_of(session_id, call, looking.claims if looking else None, running)
+        claims = claims_of(session_id, call, running)
         found: list[Change] = []
         for (claim, shared), part in by_owner(changes, root, claims).items():
             found += await self.recorder.record(

@@ -27,15 +27,15 @@ def test_the_session_whose_tool_call_names_the_file_wins_absolute_or_relative() 
     assert owner(ROOT / "other.py", ROOT, [looking, naming]) == (looking, ())
 
 
-def test_nobody_or_both_naming_it_is_either_under_the_looking_session() -> None:
-    looking, other = Claim("b", "call-2"), Claim("a", "call-1")
-    who, shared = owner(ROOT / "x.py", ROOT, [looking, other])
-    assert who is looking and shared == ("a", "b")
+def test_nobody_or_both_naming_it_is_either_under_the_newest_turn_s_session() -> None:
+    older, newer = Claim("a", "call-1"), Claim("b", "call-2")
+    who, shared = owner(ROOT / "x.py", ROOT, [older, newer])
+    assert who is newer and shared == ("a", "b")  # whichever session's look found it
     both = [Claim("b", None, frozenset({"x.py"})), Claim("a", None, frozenset({"/w/x.py"}))]
-    assert owner(ROOT / "x.py", ROOT, both) == (both[0], ("a", "b"))
+    assert owner(ROOT / "x.py", ROOT, both) == (both[1], ("a", "b"))
     # Two of three name it: either of those two, not the third.
-    three = [Claim("c", None), *both]
-    assert owner(ROOT / "x.py", ROOT, three) == (both[0], ("a", "b"))
+    three = [*both, Claim("c", None)]
+    assert owner(ROOT / "x.py", ROOT, three) == (both[1], ("a", "b"))
 
 
 def test_a_look_s_changes_are_split_by_owner_in_the_order_found() -> None:
@@ -44,7 +44,7 @@ def test_a_look_s_changes_are_split_by_owner_in_the_order_found() -> None:
     assert [
         (who.session_id, shared, [c.path.name for c in part])
         for (who, shared), part in found.items()
-    ] == [("b", (), ["b.py"]), ("a", (), ["a.py"]), ("a", ("a", "b"), ["c.py"])]
+    ] == [("b", (), ["b.py"]), ("a", (), ["a.py"]), ("b", ("a", "b"), ["c.py"])]
 
 
 class Calls:
@@ -64,17 +64,18 @@ class Calls:
 
 def test_claims_ask_nothing_of_a_session_alone() -> None:
     calls = Calls()
-    assert claims_of("a", "t1", calls, [("a", calls)]) == [Claim("a", "t1")]
+    assert claims_of("a", "t1", [("a", calls)]) == [Claim("a", "t1")]
     assert calls.asked == []
 
 
-def test_claims_of_running_sessions_come_after_the_looking_one() -> None:
+def test_claims_keep_the_order_the_turns_began_in() -> None:
     calls = Calls()
-    claims = claims_of("a", "t1", calls, [("b", calls), ("a", calls), ("c", None)])
+    claims = claims_of("a", "t1", [("b", calls), ("a", calls), ("c", None)])
     assert claims == [
-        Claim("a", "t1", frozenset({"a.py"})),
         Claim("b", "b-call", frozenset({"b.py"})),
+        Claim("a", "t1", frozenset({"a.py"})),  # the looking one: its look's tool call
         Claim("c", None),
     ]
-    # A look of nobody's (a new turn's checkpoint): only the running sessions.
-    assert [c.session_id for c in claims_of(None, None, None, [("b", calls)])] == ["b"]
+    assert "named a t1" in calls.asked
+    # A look of nobody's (a new turn's checkpoint): the running sessions as they say.
+    assert claims_of(None, None, [("b", calls)]) == [Claim("b", "b-call", frozenset({"b.py"}))]

@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from acp_editor.review import persist
+from acp_editor.review.groups import ReviewGroup
 from acp_editor.review.intake import ReviewingDocuments
 from acp_editor.review.turns import TurnWatch
 from acp_editor.services.documents import DiskDocuments
@@ -57,6 +59,7 @@ async def test_a_change_no_tool_call_names_is_either_session_s(tmp_path: Path) -
     (hunk,) = queue.hunks.values()
     assert (hunk.session_id, hunk.tool_call_id, hunk.sessions) == ("b", "tb", ("a", "b"))
     assert hunk.view(None)["sessions"] == ["a", "b"]
+    assert persist.from_json(persist.to_json(hunk))["sessions"] == ("a", "b")  # kept on disk too
 
 
 async def test_what_changed_before_another_session_began_stays_the_first_one_s(
@@ -126,3 +129,20 @@ async def test_the_paths_a_running_tool_call_names_come_from_its_session_s_updat
         "new.txt": ("b", "tb", ("a", "b")),
     }
     await reviewing.close()
+
+
+async def test_a_burst_of_either_session_is_one_group_that_says_so(tmp_path: Path) -> None:
+    root = workspace(tmp_path)
+    turns, queue = watch(root)
+    await two_turns(turns, root)
+    (root / "gen").mkdir()
+    for n in range(30):
+        (root / "gen" / f"f{n}.txt").write_text(f"{n}\n")
+    await turns.look("a", "ta")
+    await turns.end("a")
+    await turns.end("b")
+    (group,) = queue.bulk.groups.values()
+    assert (group.session_id, group.tool_call_id, group.sessions) == ("b", "tb", ["a", "b"])
+    assert group.view()["sessions"] == ["a", "b"] and len(group.files) == 30
+    assert not queue.hunks
+    assert ReviewGroup.from_json("g", group.to_json()).sessions == ["a", "b"]  # kept on disk too
