@@ -18,6 +18,7 @@ import {
   groupsNotice,
   NOTICES_AT_ONCE,
 } from "../core/groups";
+import { reviewAuthor } from "../core/sessions";
 import type { Store } from "../core/store";
 import type * as w from "../wire";
 import type { Sidecar } from "./client";
@@ -66,7 +67,7 @@ export class ReviewGroups implements vscode.Disposable {
     }
     for (const g of fresh) {
       void vscode.window
-        .showInformationMessage(groupNotice(g), GROUP_BUTTONS.accept, GROUP_BUTTONS.reject, GROUP_BUTTONS.files)
+        .showInformationMessage(this.notice(g), GROUP_BUTTONS.accept, GROUP_BUTTONS.reject, GROUP_BUTTONS.files)
         .then((choice) => {
           const c = this.controller;
           if (choice === GROUP_BUTTONS.accept)
@@ -76,6 +77,12 @@ export class ReviewGroups implements vscode.Disposable {
           if (choice === GROUP_BUTTONS.files) void c.guard("show the bulk change", () => this.showFiles(g.groupId));
         });
     }
+  }
+
+  /** A group's notification, naming the agent and session it came from while several are open. */
+  private notice(g: w.ReviewGroup): string {
+    const who = reviewAuthor(this.store, g.sessionId);
+    return who === null ? groupNotice(g) : `${who.agent} in "${who.session}": ${groupNotice(g)}`;
   }
 
   /** The group a command means: the one named, else the only pending one, else the user's pick. */
