@@ -69,8 +69,23 @@ command("AcpUndo", run("undo"), {
   nargs = "?",
   desc = "acp-editor: restore the files to before a turn (default: the last)",
 })
-command("AcpSessions", run("sessions"), { desc = "acp-editor: load an earlier session" })
-command("AcpNewSession", run("new_session"), { desc = "acp-editor: start a new session" })
+command("AcpSessions", run("sessions"), {
+  desc = "acp-editor: switch between live sessions (or load an earlier one)",
+})
+command("AcpSwitch", run("switch"), {
+  nargs = "?",
+  complete = function(arglead)
+    return require("acp_editor.commands").complete_sessions(arglead)
+  end,
+  desc = "acp-editor: bring a live session to the front",
+})
+command("AcpNewSession", run("new_session"), {
+  nargs = "?",
+  complete = function(arglead)
+    return require("acp_editor.commands").complete_agents(arglead)
+  end,
+  desc = "acp-editor: start a new session (optionally of another agent)",
+})
 command("AcpDeleteSession", run("delete_session"), { desc = "acp-editor: delete the current session (asks first)" })
 command("AcpFork", run("fork"), { desc = "acp-editor: fork the current session" })
 command("AcpLogout", run("logout"), { desc = "acp-editor: log out of the agent (asks first)" })

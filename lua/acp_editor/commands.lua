@@ -214,39 +214,96 @@ function M.review_groups()
   end
 end
 
+--- :AcpSessions: the live sessions (title, agent, what each does), to bring one to the front;
+--- then, when the agent can list them, its earlier sessions, to load one.
 function M.sessions()
   if not ensure() then
     return
   end
-  if not requests().can_list() then
-    return store.report("acp-editor: this agent cannot list its sessions", vim.log.levels.WARN)
-  end
-  requests().list(function(err, result)
-    if err then
-      return report_error("listing sessions")(err)
+  local live = require("acp_editor.session.live")
+  local function pick(earlier)
+    local items = {}
+    for _, sid in ipairs(live.ids()) do
+      table.insert(items, { sessionId = sid, live = true })
     end
-    local listed = result and result.sessions or {}
-    if #listed == 0 then
-      return store.report("acp-editor: the agent has no earlier sessions")
+    for _, s in ipairs(earlier) do
+      if not store.sessions[s.sessionId] then
+        table.insert(items, { sessionId = s.sessionId, listed = s })
+      end
     end
-    vim.ui.select(listed, {
-      prompt = "Load a session:",
+    if #items == 0 then
+      return store.report("acp-editor: no session yet: send a prompt, or :AcpNewSession")
+    end
+    vim.ui.select(items, {
+      prompt = "Sessions (live ones first: ▸ is in front):",
       kind = "acp_editor.session",
-      format_item = function(s)
-        return ("%s  %s  %s"):format(s.title or s.sessionId, s.updatedAt or "", s.cwd or "")
+      format_item = function(item)
+        if item.live then
+          return live.describe(item.sessionId)
+        end
+        local s = item.listed
+        return ("  load: %s  %s  %s"):format(s.title or s.sessionId, s.updatedAt or "", s.cwd or "")
       end,
     }, function(choice)
-      if choice then
+      if choice and choice.live then
+        live.select(choice.sessionId)
+      elseif choice then
         requests().load(choice.sessionId)
       end
     end)
+  end
+  if not requests().can_list() then
+    return pick({})
+  end
+  requests().list(function(err, result)
+    if err then
+      store.report("acp-editor: listing earlier sessions failed: " .. (err.message or ""), vim.log.levels.WARN)
+    end
+    pick(result and result.sessions or {})
   end)
 end
 
-function M.new_session()
-  if ensure() then
-    requests().new_session(report_error("starting a session"))
+--- :AcpSwitch {sessionId}: bring a live session to the front (its chat shows in the chat window).
+function M.switch(o)
+  if not ensure() then
+    return
+  elseif o.args == "" then
+    return M.sessions()
   end
+  require("acp_editor.session.live").select(o.args)
+end
+
+function M.complete_sessions(arglead)
+  return vim.tbl_filter(function(sid)
+    return vim.startswith(sid, arglead or "")
+  end, require("acp_editor.session.live").ids())
+end
+
+--- :AcpNewSession [agent]: a new session, of the agent named (acp/agents; default: the one the
+--- sidecar started with), in front.
+function M.new_session(o)
+  if not ensure() then
+    return
+  end
+  local live = require("acp_editor.session.live")
+  local name = o and o.args or ""
+  requests().new_session(function(err, result)
+    if err then
+      return report_error("starting a session")(err)
+    end
+    local label = name ~= "" and name or live.agent_label(store.agent_id(result.sessionId))
+    store.report(("acp-editor: new session %s of %s, in front"):format(result.sessionId, label))
+  end, live.agent_param(name))
+end
+
+function M.complete_agents(arglead)
+  local live = require("acp_editor.session.live")
+  if store.client_id then
+    live.fetch_agents() -- for the next <Tab>: completion cannot wait for the answer
+  end
+  return vim.tbl_filter(function(id)
+    return vim.startswith(id, arglead or "")
+  end, live.agent_ids())
 end
 
 --- :AcpDeleteSession: the agent forgets the current session, after asking (keeping it first).

@@ -56,6 +56,18 @@ local function subscribe()
     permissions.sweep(sid)
     review.prune(sid)
   end)
+  store.on("current", permissions.on_switch)
+  -- Hunks name their session's agent, and the session while several are live.
+  store.on("current", function()
+    store.config.schedule(preview.render_all) -- after the switch itself, which stays instant
+  end)
+  store.on("agent", function()
+    local live = require("acp_editor.session.live")
+    if live.agents == nil and store.agent and store.agent.state == "ready" then
+      live.agents = {} -- asked once (:AcpNewSession's completion asks again)
+      live.fetch_agents()
+    end
+  end)
   store.on("review", preview.render_all)
   store.on("review", review.refresh_quickfix)
   store.on("stopped", function()
@@ -64,6 +76,7 @@ local function subscribe()
     review.reset()
     preview.reset()
     require("acp_editor.follow").clear()
+    require("acp_editor.session.live").reset()
   end)
   -- A buffer opened after the previews were drawn gets its own.
   vim.api.nvim_create_autocmd("BufWinEnter", {

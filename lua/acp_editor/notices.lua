@@ -26,7 +26,7 @@ function M.chat_visible()
   end
   for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
     local buf = vim.api.nvim_win_get_buf(win)
-    if buf == chat.buf or buf == chat.prompt_buf then
+    if vim.b[buf].acp_editor_transcript or buf == chat.prompt_buf then
       return true
     end
   end

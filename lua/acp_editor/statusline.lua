@@ -1,6 +1,7 @@
 -- The agent in a few words for a statusline (lualine, heirline, or a plain 'statusline'): what
--- it does now (working, waiting for you, idle), the session's mode and model, and what the
--- session used when the agent reports it.
+-- the session in front does now (working, waiting for you, idle), its mode and model, what it
+-- used when the agent reports it, and, while several sessions are live, how many of them wait
+-- for you (a question in the background counts there, not in the front session's state).
 --
 -- Cheap on every redraw: `status()` reads a few fields the store already holds (no request, no
 -- formatting of the transcript), and returns nil before the sidecar runs without loading
@@ -32,26 +33,23 @@ M.LABELS = {
 ---@field model? string the current model's name
 ---@field tokens? string `12.3k/200k (6%)`: tokens used of the context window, when reported
 ---@field cost? string `$0.42`, when reported
+---@field sessions integer live sessions
+---@field waiting integer live sessions waiting for you (a question, or the agent says so)
 
-local function questions_wait()
-  local permissions = package.loaded["acp_editor.questions.permissions"]
-  local elicit = package.loaded["acp_editor.questions.elicit"]
-  return (permissions and #permissions.pending > 0) or (elicit and #elicit.pending > 0) or false
-end
-
-local function state(snap)
+local function state(snap, live)
   local agent = store.agent
   if not agent or agent.state == "starting" then
     return "starting"
   elseif agent.state == "failed" or agent.state == "exited" then
     return agent.state
   end
+  local sid = store.current_session
   local run = snap and type(snap.runState) == "table" and snap.runState.state or nil
-  if questions_wait() or run == "requires_action" then
+  if live.asks(sid) or run == "requires_action" then
     return "waiting"
   end
   local requests = package.loaded["acp_editor.session.requests"]
-  if (requests and requests.busy(store.current_session)) or run == "running" then
+  if (requests and requests.busy(sid)) or run == "running" then
     return "working"
   end
   return "idle"
@@ -63,8 +61,9 @@ function M.status()
   if not store.client_id then
     return nil
   end
+  local live = require("acp_editor.session.live")
   local snap = store.current()
-  local s = state(snap)
+  local s = state(snap, live)
   local info = store.agent and store.agent.agentInfo or {}
   local usage = summary.usage(snap)
   return {
@@ -75,10 +74,13 @@ function M.status()
     model = summary.model(snap),
     tokens = usage and summary.tokens(usage),
     cost = usage and usage.cost,
+    sessions = #live.ids(),
+    waiting = live.waiting_count(),
   }
 end
 
---- `acp: working · ask · Demo fast · 12.3k/200k (6%) · $0.42`; "" while the sidecar does not run.
+--- `acp: working · ask · Demo fast · 12.3k/200k (6%) · $0.42`, and `· 2 sessions waiting` while
+--- several sessions are live and some wait for you; "" while the sidecar does not run.
 ---@return string
 function M.statusline()
   local s = M.status()
@@ -90,6 +92,9 @@ function M.statusline()
     if s[key] then
       table.insert(parts, s[key])
     end
+  end
+  if s.sessions > 1 and s.waiting > 0 then
+    table.insert(parts, s.waiting == 1 and "1 session waiting" or ("%d sessions waiting"):format(s.waiting))
   end
   return table.concat(parts, " · ")
 end
@@ -111,7 +116,7 @@ function M.subscribe()
       end
     end)
   end
-  for _, event in ipairs({ "session", "agent", "permissions", "questions", "turn", "stopped" }) do
+  for _, event in ipairs({ "session", "agent", "current", "permissions", "questions", "turn", "stopped" }) do
     store.on(event, soon)
   end
 end

@@ -9,9 +9,11 @@
 ---@class acp_editor.Store
 ---@field config acp_editor.Config
 ---@field client_id? integer the LSP client of the sidecar
----@field agent? table the last acp/agentStatus
+---@field agent? table the acp/agentStatus of the current session's agent (else the server's own)
+---@field agents table<string, table> the last acp/agentStatus of each agent, by its id
 ---@field sessions table<string, table> session mirrors by id (see acp_editor.session.reducer)
----@field current_session? string the session prompts go to
+---@field order string[] the live sessions' ids, in the order they opened (the switcher's order)
+---@field current_session? string the session in front: prompts go to it, its chat is shown
 ---@field turns table<string, integer> sessions with a prompt of ours in flight → request id
 ---@field plan_at table<string, integer> session → how many entries it had when its plan last changed
 ---@field follow boolean follow-along on (the server's setting, as last known)
@@ -20,7 +22,9 @@ local M = {
   config = nil,
   client_id = nil,
   agent = nil,
+  agents = {},
   sessions = {},
+  order = {},
   current_session = nil,
   turns = {},
   plan_at = {},
@@ -28,7 +32,8 @@ local M = {
   listeners = {},
 }
 
---- Events: "agent", "session" (id, changes), "permissions", "review", "diff", "terminal" (id),
+--- Events: "agent" (agent id), "session" (id, changes), "current" (id, previous id): another
+--- session came to the front, "permissions", "questions", "review", "diff", "terminal" (id),
 --- "follow", "turn" (id, result?), "stopped".
 ---@param event string
 ---@param fn fun(...)
@@ -68,10 +73,64 @@ function M.current()
   return M.current_session and M.sessions[M.current_session] or nil
 end
 
+--- The id of the agent `session_id` runs in ("default": the server's own, also before the
+--- server said).
+---@param session_id? string
+---@return string
+function M.agent_id(session_id)
+  local snap = session_id and M.sessions[session_id]
+  return snap and type(snap.agent) == "string" and snap.agent or "default"
+end
+
+--- The last status of the agent `session_id` runs in (the server's own's when not known).
+---@param session_id? string
+---@return table?
+function M.agent_of(session_id)
+  return M.agents[M.agent_id(session_id)] or M.agents.default or M.agent
+end
+
+--- Remember a live session (mirrors are made in several places: a change, an answer, a snapshot).
+---@param session_id string
+function M.track(session_id)
+  if not vim.tbl_contains(M.order, session_id) then
+    table.insert(M.order, session_id)
+  end
+end
+
+--- Bring `session_id` to the front (the plugin's record only: acp_editor.session.live tells the
+--- server). The "current" event lets the chat show that session's transcript.
+---@param session_id? string
+function M.set_current(session_id)
+  local previous = M.current_session
+  M.current_session = session_id
+  if session_id then
+    M.track(session_id)
+  end
+  M.agent = M.agent_of(session_id)
+  if previous ~= session_id then
+    M.emit("current", session_id, previous)
+  end
+end
+
+--- A session that ended (deleted): out of the switcher; the front goes to another live one.
+---@param session_id string
+function M.forget(session_id)
+  M.sessions[session_id] = nil
+  for i, sid in ipairs(M.order) do
+    if sid == session_id then
+      table.remove(M.order, i)
+      break
+    end
+  end
+  if M.current_session == session_id then
+    M.set_current(nil)
+  end
+end
+
 --- Forget everything about a sidecar that stopped (its sessions ended with it).
 function M.reset()
   M.client_id, M.agent, M.current_session = nil, nil, nil
-  M.sessions, M.turns, M.plan_at = {}, {}, {}
+  M.sessions, M.turns, M.plan_at, M.agents, M.order = {}, {}, {}, {}, {}
 end
 
 return M

@@ -107,7 +107,7 @@ def test_a_proposed_edit_is_previewed_and_accepting_it_answers_the_permission(
 
     marks = nv.extmarks(buf, PREVIEW_NS)
     assert any(m["virt_lines"] == [f"+ {AGENT_LINE}"] for m in marks), marks
-    assert any((m["virt_text"] or "").startswith(" agent proposal") for m in marks), marks
+    assert any((m["virt_text"] or "").startswith(" proposal by ") for m in marks), marks
 
     nv.feed(ACCEPT)  # anywhere: the only change in the buffer
     result = nv.wait_turn(turn)

@@ -29,7 +29,15 @@ local M = {
   buf = nil,
   ---@type integer? the last file buffer the user was in (the "current buffer" seen from the chat)
   last_file_buf = nil,
+  ---@type table<string, acp_editor.PromptDraft> what the prompt area held for each session not in front
+  drafts = {},
 }
+
+---@class acp_editor.PromptDraft a session's prompt area, put aside while another session is in front
+---@field lines string[]
+---@field cursor? integer[] the cursor in the prompt window
+---@field attached acp_editor.Attachment[]
+---@field editing? acp_editor.PromptEdit
 
 local function is_file(buf)
   return buf and vim.api.nvim_buf_is_valid(buf) and attachments.buffer(buf) ~= nil
@@ -120,6 +128,36 @@ local function end_edit(buf)
   M.editing = nil
   M.attached = edit and edit.draft_attached or {}
   set_text(buf, edit and edit.draft or { "" })
+  M.redraw()
+end
+
+--- Another session came to the front (chat/init.lua): the prompt area's text, cursor,
+--- attachments and the prompt being edited are put aside for `from`, and `to`'s come back
+--- (an empty prompt for a session never in front).
+---@param buf integer the prompt buffer
+---@param from string the session that was in front ("" before any)
+---@param to string
+function M.switch(buf, from, to)
+  if from == to then
+    return
+  end
+  local win = vim.fn.bufwinid(buf)
+  M.drafts[from] = {
+    lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false),
+    cursor = win ~= -1 and vim.api.nvim_win_get_cursor(win) or nil,
+    attached = M.attached,
+    editing = M.editing,
+  }
+  local draft = M.drafts[to] or { lines = { "" }, attached = {} }
+  M.drafts[to] = nil
+  M.attached, M.editing = draft.attached, draft.editing
+  history.reset()
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, draft.lines)
+  if win ~= -1 then
+    local cursor = draft.cursor or { #draft.lines, 0 }
+    local last = vim.api.nvim_buf_line_count(buf)
+    pcall(vim.api.nvim_win_set_cursor, win, { math.min(cursor[1], last), cursor[2] })
+  end
   M.redraw()
 end
 

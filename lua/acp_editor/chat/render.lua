@@ -243,6 +243,7 @@ end
 ---@field plan_at? integer how many entries the session had when its plan last changed
 ---@field permissions? table[] pending permission requests, listed at the end
 ---@field keys table<string, string|false> the chat's keys, named in the permission hint
+---@field session? string which of the live sessions this is ("session 2 of 3"), when several are
 
 ---@param snap? acp_editor.SessionSnapshot
 ---@param ctx acp_editor.RenderContext
@@ -252,6 +253,9 @@ function M.render(snap, ctx)
   local agent = ctx.agent or {}
   local info = agent.agentInfo or {}
   local header = { "acp-editor", info.title or info.name or (agent.command and agent.command[1]) or "agent" }
+  if ctx.session then
+    table.insert(header, ctx.session)
+  end
   local mode = summary.mode(snap)
   if mode then
     table.insert(header, "mode: " .. mode)

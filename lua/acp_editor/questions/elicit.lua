@@ -6,7 +6,8 @@
 -- for review: pick a field to change it, "Send" or "Decline". Dismissing any question (<Esc>)
 -- cancels the whole form. A web page is one vim.ui.select naming the agent, the site and the
 -- whole address, "Decline" first; only "Open" opens it (vim.ui.open, the system's browser). The
--- server checks a form's answers again.
+-- server checks a form's answers again. A question of a session in the background says which
+-- session asks and how to get there (:AcpSwitch); :AcpAnswer asks the front session's first.
 
 local asyncreq = require("acp_editor.sidecar.asyncreq")
 local protocol = require("acp_editor.protocol")
@@ -228,14 +229,41 @@ function M.handle(_, params, ctx)
   table.insert(M.pending, entry)
   store.emit("questions", entry) -- the status line and `User AcpQuestion`
   local what = params.mode == "url" and "to open a web page" or "to fill in a form"
-  store.report(("acp-editor: %s asks you %s: %s (:AcpAnswer)"):format(params.agent, what, params.message))
+  local sid = params.sessionId
+  if sid and store.current_session and sid ~= store.current_session then
+    local title = require("acp_editor.session.live").title(store.sessions[sid])
+    store.report(
+      ("acp-editor: %s asks you %s in session %s (%s): %s — :AcpSwitch %s, then :AcpAnswer"):format(
+        params.agent,
+        what,
+        sid,
+        title,
+        params.message,
+        sid
+      ),
+      vim.log.levels.WARN
+    )
+  else
+    store.report(("acp-editor: %s asks you %s: %s (:AcpAnswer)"):format(params.agent, what, params.message))
+  end
   return asyncreq.wait()
 end
 
---- :AcpAnswer: ask the oldest question nobody is answering yet.
+--- The questions in asking order: the front session's (and those naming no session) first.
+local function in_order()
+  local front, others = {}, {}
+  for _, entry in ipairs(M.pending) do
+    local sid = entry.params.sessionId
+    local mine = sid == nil or store.current_session == nil or sid == store.current_session
+    table.insert(mine and front or others, entry)
+  end
+  return vim.list_extend(front, others)
+end
+
+--- :AcpAnswer: ask the oldest question nobody is answering yet (the front session's first).
 ---@return boolean asked whether there was one
 function M.answer()
-  for _, entry in ipairs(M.pending) do
+  for _, entry in ipairs(in_order()) do
     if not entry.started then
       entry.started = true
       local function finish(answer)

@@ -7,6 +7,10 @@
 -- Neovim's own vim.ui.select is never used for them: it takes over the screen and the keyboard,
 -- and whatever the user was typing went into it. A picker plugin's (telescope, fzf-lua, snacks
 -- replace vim.ui.select) is, since the user chose it.
+-- Only the session in front asks like that: a request of a session in the background is
+-- announced (vim.notify, naming the agent and the session and how to get there) and waits,
+-- listed in that session's chat, until the user brings the session to the front
+-- (:AcpSwitch); then it is shown like any other.
 -- A request goes away when it is answered, when the server withdraws it ($/cancelRequest), when
 -- its tool call is cancelled, or when its session's turn ends (nobody is waiting any more).
 
@@ -68,6 +72,30 @@ function M.option_of_kind(params, kind)
       return option
     end
   end
+end
+
+--- Whether a request belongs to the session in front (a request naming no session does, and
+--- all do before any session is known).
+---@param entry acp_editor.Permission
+function M.in_front(entry)
+  local sid = entry.params.sessionId
+  return sid == nil or store.current_session == nil or sid == store.current_session
+end
+
+--- The pending requests of `session_id` (nil: of the session in front), oldest first.
+---@param session_id? string
+---@return acp_editor.Permission[]
+function M.of_session(session_id)
+  return vim.tbl_filter(function(entry)
+    local sid = entry.params.sessionId
+    return sid == session_id or (sid == nil and session_id == store.current_session)
+  end, M.pending)
+end
+
+--- The oldest pending request of `session_id`.
+---@return acp_editor.Permission?
+function M.oldest(session_id)
+  return M.of_session(session_id)[1]
 end
 
 local function auto_choice(params)
@@ -177,7 +205,7 @@ function M.pump(entry)
   end
   if not entry then
     for _, p in ipairs(M.pending) do
-      if not p.dismissed then
+      if not p.dismissed and M.in_front(p) then
         entry = p
         break
       end
@@ -207,12 +235,15 @@ function M.answer(entry, option_id)
   return true
 end
 
---- Answer the oldest pending request with its first option of `kind` (for chat keymaps).
+--- Answer the oldest pending request of a session (default: the one in front) with its first
+--- option of `kind` (for chat keymaps).
+---@param kind string
+---@param session_id? string
 ---@return boolean
-function M.answer_oldest(kind)
-  local entry = M.pending[1]
+function M.answer_oldest(kind, session_id)
+  local entry = M.oldest(session_id or store.current_session)
   if not entry then
-    store.report("acp-editor: no permission request is pending")
+    store.report("acp-editor: no permission request is pending in this session")
     return false
   end
   local option = M.option_of_kind(entry.params, kind)
@@ -271,6 +302,35 @@ function M.sweep(session_id, turn_ended)
   end
 end
 
+--- A request of a session in the background: said, not shown (no window, no picker, the
+--- cursor stays where it is); the user answers it in that session's chat.
+---@param entry acp_editor.Permission
+function M.announce(entry)
+  local live = require("acp_editor.session.live")
+  local sid = entry.params.sessionId
+  store.report(
+    ("acp-editor: %s asks in session %s (%s): %s — answer in its chat: :AcpSwitch %s"):format(
+      live.who(sid),
+      sid,
+      live.title(store.sessions[sid]),
+      M.describe(entry.params),
+      sid
+    ),
+    vim.log.levels.WARN
+  )
+end
+
+--- Another session came to the front (listener of the store's "current"): a window showing a
+--- question of another session closes (the question waits in that session's chat), and the
+--- new front session's oldest question is shown. A picker plugin's cannot be closed from here.
+function M.on_switch()
+  if M.picking and not M.in_front(M.picking) and window.shown() then
+    M.picking = nil
+    window.close()
+  end
+  M.pump()
+end
+
 --- The acp/requestPermission handler (runs in the coroutine Neovim gives each server request).
 function M.handle(_, params, ctx)
   local auto = auto_choice(params)
@@ -287,7 +347,11 @@ function M.handle(_, params, ctx)
   local entry = { seq = seq, request_id = asyncreq.request_id(ctx.method), params = params, waiting = waiting }
   table.insert(M.pending, entry)
   store.emit("permissions")
-  store.report(("acp-editor: permission needed: %s"):format(M.describe(params)))
+  if M.in_front(entry) then
+    store.report(("acp-editor: permission needed: %s"):format(M.describe(params)))
+  else
+    M.announce(entry)
+  end
   store.config.schedule(function()
     M.pump()
   end)

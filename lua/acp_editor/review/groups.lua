@@ -16,11 +16,17 @@ local M = {}
 
 M.ACCEPT, M.REJECT, M.LIST = "Accept", "Reject", "List files"
 
+--- A group as the picker lists it; while several sessions are live, with who made it.
 ---@param group acp_editor.ReviewGroup
 ---@return string
 function M.describe(group)
   local message = type(group.message) == "string" and group.message or nil
-  return message and ("%s (%s)"):format(group.title, message) or group.title
+  local text = message and ("%s (%s)"):format(group.title, message) or group.title
+  local live = require("acp_editor.session.live")
+  if #live.ids() > 1 then
+    text = ("%s · by %s"):format(text, live.owner(group.sessionId))
+  end
+  return text
 end
 
 --- acp/reviewGroupFiles, then the files in a new quickfix list titled after the group.

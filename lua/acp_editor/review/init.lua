@@ -221,8 +221,10 @@ function M.decide(decision, selector, callback)
   end)
 end
 
---- Quickfix items: every pending hunk, then every proposed edit not yet written.
+--- Quickfix items: every pending hunk, then every proposed edit not yet written, each with
+--- who made it (the agent, and the session while several are live).
 function M.quickfix_items()
+  local live = require("acp_editor.session.live")
   local items = {}
   for _, hunk in ipairs(M.pending()) do
     table.insert(items, {
@@ -230,7 +232,8 @@ function M.quickfix_items()
       lnum = hunk.range and hunk.range.start.line + 1 or 1,
       col = 1,
       type = "I",
-      text = ("%s %s +%d -%d%s"):format(
+      text = ("[%s] %s %s +%d -%d%s"):format(
+        live.owner(hunk.sessionId),
         hunk.applied and "written, pending review" or "held until accepted",
         hunk.hunkId,
         #hunk.newLines,
@@ -247,7 +250,12 @@ function M.quickfix_items()
         lnum = h.range.start.line + 1,
         col = 1,
         type = "I",
-        text = ("proposed by %s +%d -%d"):format(diff.toolCallId, #h.newLines, #h.oldLines),
+        text = ("[%s] proposed by %s +%d -%d"):format(
+          live.owner(diff.sessionId),
+          diff.toolCallId,
+          #h.newLines,
+          #h.oldLines
+        ),
         user_data = { toolCallId = diff.toolCallId },
       })
     end

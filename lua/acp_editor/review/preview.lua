@@ -68,8 +68,9 @@ local function draw(buf, item, start)
   local row = math.min(start, count - 1)
   item.at_end = #here == 0 and start >= count -- an insertion after the last line
   local keys = store.config.keymaps.preview
-  local hint = ("agent %s%s"):format(
+  local hint = ("%s by %s%s"):format(
     item.kind == "applied" and "edit" or "proposal",
+    require("acp_editor.session.live").owner(item.sessionId),
     keys.accept and (" · %s accept · %s reject"):format(keys.accept, keys.reject or "-") or ""
   )
   item.mark = vim.api.nvim_buf_set_extmark(buf, M.ns, row, 0, {

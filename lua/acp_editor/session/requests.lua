@@ -27,7 +27,9 @@ function M.prompt(prompt, callback, session_id)
       end
     end
     if result and result.sessionId then
-      store.current_session = session_id and store.current_session or result.sessionId
+      if not session_id then
+        store.set_current(result.sessionId)
+      end
       require("acp_editor.questions.permissions").sweep(result.sessionId, true)
     end
     if err then
@@ -75,16 +77,23 @@ function M.withdraw_prompt(session_id, index, callback)
   client.request(method.WITHDRAW_PROMPT, { sessionId = session_id, index = index }, callback)
 end
 
---- A session the sidecar opened (new, loaded, forked) becomes the current one, its mirror in step.
-local function opened(result)
-  store.current_session = result.sessionId
-  sync.adopt(result.snapshot or reducer.new(result.sessionId))
+--- A session the sidecar opened (new, loaded, forked) becomes the current one (the server made
+--- it so), its mirror in step.
+---@param agent? string the agent it was asked of, when the snapshot does not say
+local function opened(result, agent)
+  local snap = result.snapshot or reducer.new(result.sessionId)
+  snap.agent = snap.agent or agent
+  sync.adopt(snap)
+  store.set_current(result.sessionId)
 end
 
-function M.new_session(callback)
-  client.request(method.NEW_SESSION, {}, function(err, result)
+--- acp/newSession, in the server's own agent or in the agent `agent` (an id of acp/agents).
+---@param callback? fun(err: table?, result: table?)
+---@param agent? string
+function M.new_session(callback, agent)
+  client.request(method.NEW_SESSION, { agent = agent }, function(err, result)
     if result then
-      opened(result)
+      opened(result, agent)
     end
     if callback then
       callback(err, result)
@@ -93,9 +102,10 @@ function M.new_session(callback)
 end
 
 function M.load(session_id, callback)
+  local agent = store.agent_id(store.current_session) -- the current session's agent loads it
   client.request(method.LOAD_SESSION, { sessionId = session_id }, function(err, result)
     if result then
-      opened(result)
+      opened(result, agent)
     elseif err then
       store.report("acp-editor: could not load the session: " .. (err.message or ""), vim.log.levels.ERROR)
     end
@@ -120,9 +130,10 @@ end
 
 --- acp/forkSession of the current session; the fork becomes current.
 function M.fork(callback)
+  local agent = store.agent_id(store.current_session)
   client.request(method.FORK_SESSION, { sessionId = store.current_session }, function(err, result)
     if result then
-      opened(result)
+      opened(result, agent)
     end
     callback(err, result)
   end)
@@ -130,8 +141,8 @@ end
 
 function M.delete(session_id, callback)
   client.request(method.DELETE_SESSION, { sessionId = session_id }, function(err, result)
-    if result and store.current_session == session_id then
-      store.current_session = nil
+    if result then
+      store.forget(session_id)
     end
     callback(err, result)
   end)

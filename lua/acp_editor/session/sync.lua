@@ -3,7 +3,8 @@
 -- acp/sessionChanged is applied to the mirror (acp_editor.session.reducer); when a change cannot
 -- apply (one was missed, or the plugin connected late) the session is fetched whole with
 -- acp/snapshot. A snapshot the server sends with an answer (new, load, fork) replaces the mirror
--- the same way. acp/agentStatus is kept as the store's `agent`.
+-- the same way. acp/agentStatus is kept per agent (`store.agents`, by its `agent` id); the
+-- store's `agent` is the status of the agent of the session in front.
 
 local client = require("acp_editor.sidecar.client")
 local protocol = require("acp_editor.protocol")
@@ -16,6 +17,7 @@ local method = protocol.method
 --- Replace (or create) a mirror from a SessionSnapshot the server sent.
 function M.adopt(snapshot)
   store.sessions[snapshot.sessionId] = snapshot
+  store.track(snapshot.sessionId)
   snapshot.entries = snapshot.entries or {}
   snapshot.toolCalls = snapshot.toolCalls or {}
   snapshot.info = snapshot.info or {}
@@ -40,10 +42,18 @@ end
 function M.on_changed(_, params)
   local sid = params.sessionId
   local snap = store.sessions[sid]
+  local fresh = false
   if not snap then
     snap = reducer.new(sid, store.agent and store.agent.protocolVersion)
+    -- Changes do not say which agent a session runs in: most likely the front session's (a
+    -- prompt without a session goes there), and the server's snapshot, asked below, says.
+    snap.agent = store.agent_id(store.current_session)
     store.sessions[sid] = snap
-    store.current_session = store.current_session or sid
+    store.track(sid)
+    if not store.current_session then
+      store.set_current(sid)
+    end
+    fresh = true
   end
   local ok, err = reducer.apply_all(snap, params.changes or {})
   for _, change in ipairs(params.changes or {}) do
@@ -57,12 +67,19 @@ function M.on_changed(_, params)
     return M.resync(sid)
   end
   store.emit("session", sid, params.changes or {})
+  if fresh then
+    M.resync(sid)
+  end
 end
 
 --- acp/agentStatus
 function M.on_agent_status(_, params)
-  store.agent = params
-  store.emit("agent")
+  local id = type(params.agent) == "string" and params.agent or "default"
+  store.agents[id] = params
+  if id == store.agent_id(store.current_session) or not store.agent then
+    store.agent = params
+  end
+  store.emit("agent", id)
 end
 
 return M

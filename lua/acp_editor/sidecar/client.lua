@@ -38,8 +38,26 @@ function M.command(cfg, agent_name)
   return cmd, spec and spec.env or nil
 end
 
+--- The plugin's other `agents` (all but the one the sidecar runs after `--`), for sessions of
+--- several agents at once (`:AcpNewSession {name}`): initializationOptions.acp.agents.
 ---@param cfg acp_editor.Config
-function M.init_options(cfg)
+---@param agent_name? string the one started
+---@return table? nil when there are none (an empty table would go out as a list)
+function M.more_agents(cfg, agent_name)
+  local started = agent_name or cfg.default_agent
+  local out = nil
+  for name, spec in pairs(cfg.agents) do
+    if name ~= started then
+      out = out or {}
+      out[name] = { command = spec.cmd, env = spec.env, mode = spec.mode }
+    end
+  end
+  return out
+end
+
+---@param cfg acp_editor.Config
+---@param agent_name? string the agent the sidecar runs after `--`
+function M.init_options(cfg, agent_name)
   local acp = {
     features = vim.deepcopy(protocol.features),
     savesAfterApply = cfg.saves_after_apply,
@@ -50,6 +68,7 @@ function M.init_options(cfg)
   if #cfg.mcp_servers > 0 then -- an empty table would go out as an object
     acp.mcpServers = cfg.mcp_servers
   end
+  acp.agents = M.more_agents(cfg, agent_name)
   return { acp = acp }
 end
 
@@ -117,7 +136,7 @@ function M.start(cfg, handlers, agent_name)
     cmd = cmd,
     cmd_env = env,
     root_dir = root,
-    init_options = M.init_options(cfg),
+    init_options = M.init_options(cfg, agent_name),
     handlers = handlers,
     -- didChange at once, not after Neovim's usual 150 ms: the server reads the buffer right after
     -- its own workspace/applyEdit (to place review hunks), and must see the edit it just made.

@@ -1,0 +1,234 @@
+-- The live sessions side by side: what the switcher (:AcpSessions, :AcpSwitch), the statusline
+-- and the background-question notices say about each, and bringing one to the front.
+--
+-- Every live session keeps its mirror in the store whether it is in front or not (acp_editor.
+-- session.sync applies every acp/sessionChanged); switching only changes which one is in front:
+-- the store's `current_session` at once (the chat shows that session's buffers in the same
+-- tick), and `acp/selectSession` so the server agrees (prompts without a session, follow-along).
+-- The agents sessions can run in come from `acp/agents`, asked once and again on each :AcpNewSession
+-- completion or picker.
+
+local client = require("acp_editor.sidecar.client")
+local protocol = require("acp_editor.protocol")
+local reducer = require("acp_editor.session.reducer")
+local store = require("acp_editor.store")
+
+local M = {
+  ---@type table[]? AgentInfo[] of the last acp/agents answer
+  agents = nil,
+}
+
+local TITLE_CHARS = 40
+
+--- The session's short title: its first prompt's first line, or "new session".
+---@param snap? table
+---@return string
+function M.title(snap)
+  for _, e in ipairs(snap and snap.entries or {}) do
+    if e.kind == "message" and e.role == "user" then
+      local line = vim.trim(reducer.text_of(e.content or {})):match("^[^\n]*") or ""
+      if line ~= "" then
+        if vim.fn.strchars(line) > TITLE_CHARS then
+          line = vim.fn.strcharpart(line, 0, TITLE_CHARS - 1) .. "…"
+        end
+        return line
+      end
+    end
+  end
+  return "new session"
+end
+
+--- The name the user knows an agent by: the plugin's `default_agent` for the server's own.
+---@param id string
+---@return string
+function M.agent_label(id)
+  if id == "default" and store.config and store.config.default_agent then
+    return store.config.default_agent
+  end
+  return id
+end
+
+--- The agent of `session_id` in words: its own title or name, else its id.
+---@param session_id? string
+---@return string
+function M.agent_name(session_id)
+  local status = store.agent_of(session_id)
+  local info = status and status.agentInfo or {}
+  return info.title or info.name or M.agent_label(store.agent_id(session_id))
+end
+
+--- The agent of `session_id` as a notice names it: its name, and the id it goes by while
+--- several agents run (two of one program differ only there).
+---@param session_id? string
+---@return string
+function M.who(session_id)
+  local name = M.agent_name(session_id)
+  local label = M.agent_label(store.agent_id(session_id))
+  if #vim.tbl_keys(store.agents) > 1 and label ~= name then
+    name = ("%s (%s)"):format(name, label)
+  end
+  return name
+end
+
+--- Who made a change of `session_id`, for review: the agent's name, and the session's title
+--- while several sessions are live; "an earlier session" for one that is not live (a hunk kept
+--- from before a restart).
+---@param session_id? string
+---@return string
+function M.owner(session_id)
+  if not (session_id and store.sessions[session_id]) then
+    return "an earlier session"
+  end
+  local name = M.who(session_id)
+  if #M.ids() > 1 then
+    name = ("%s: %s"):format(name, M.title(store.sessions[session_id]))
+  end
+  return name
+end
+
+--- Whether `session_id` has a question for the user: a permission request or a form / web page
+--- of that session still pending (a question naming no session counts for the one in front).
+---@param session_id? string
+---@return boolean
+function M.asks(session_id)
+  for _, name in ipairs({ "acp_editor.questions.permissions", "acp_editor.questions.elicit" }) do
+    local module = package.loaded[name]
+    for _, entry in ipairs(module and module.pending or {}) do
+      local sid = entry.params and entry.params.sessionId
+      if sid == session_id or (sid == nil and session_id == store.current_session) then
+        return true
+      end
+    end
+  end
+  return false
+end
+
+--- What a session does now: "waiting" (for you: a question, or the agent says it needs you),
+--- "running" (a turn runs) or "idle".
+---@param session_id string
+---@return "waiting"|"running"|"idle"
+function M.state(session_id)
+  local snap = store.sessions[session_id]
+  local run = snap and type(snap.runState) == "table" and snap.runState.state or nil
+  if run == "requires_action" or M.asks(session_id) then
+    return "waiting"
+  end
+  if run == "running" or store.turns[session_id] ~= nil then
+    return "running"
+  end
+  return "idle"
+end
+
+M.STATE_WORDS = { waiting = "waiting for you", running = "running", idle = "idle" }
+
+--- The live sessions, in the order they opened.
+---@return string[]
+function M.ids()
+  return vim.tbl_filter(function(sid)
+    return store.sessions[sid] ~= nil
+  end, store.order)
+end
+
+--- How many live sessions wait for the user.
+---@return integer
+function M.waiting_count()
+  local n = 0
+  for _, sid in ipairs(M.ids()) do
+    if M.state(sid) == "waiting" then
+      n = n + 1
+    end
+  end
+  return n
+end
+
+--- One line of the switcher: `▸ fix the test · demo · waiting for you · s2`.
+---@param session_id string
+---@return string
+function M.describe(session_id)
+  local front = session_id == store.current_session and "▸ " or "  "
+  local parts = {
+    M.title(store.sessions[session_id]),
+    M.agent_label(store.agent_id(session_id)),
+    M.STATE_WORDS[M.state(session_id)],
+    session_id,
+  }
+  return front .. table.concat(parts, " · ")
+end
+
+--- Bring `session_id` to the front: its chat is shown at once, and the server is told
+--- (acp/selectSession).
+---@param session_id string
+---@param callback? fun(err: table?, result: table?)
+---@return boolean switched false when it is not a live session
+function M.select(session_id, callback)
+  if not store.sessions[session_id] then
+    store.report(("acp-editor: no live session %s (:AcpSessions lists them)"):format(session_id), vim.log.levels.WARN)
+    return false
+  end
+  store.set_current(session_id)
+  client.request(protocol.method.SELECT_SESSION, { sessionId = session_id }, function(err, result)
+    if err then
+      store.report("acp-editor: the sidecar did not switch sessions: " .. (err.message or ""), vim.log.levels.WARN)
+    end
+    if callback then
+      callback(err, result)
+    end
+  end)
+  return true
+end
+
+--- acp/agents: the agents sessions may run in (kept in `M.agents`).
+---@param callback? fun(agents: table[])
+function M.fetch_agents(callback)
+  client.request(protocol.method.AGENTS, {}, function(err, result)
+    if not err and result and type(result.agents) == "table" then
+      M.agents = result.agents
+    end
+    if callback then
+      callback(M.agents or {})
+    end
+  end)
+end
+
+--- The agent ids the user can name (for :AcpNewSession): those of acp/agents as last known,
+--- the agents seen running, and the plugin's own `agents`.
+---@return string[]
+function M.agent_ids()
+  local seen, out = {}, {}
+  local function add(id)
+    if type(id) == "string" and not seen[id] then
+      seen[id] = true
+      table.insert(out, id)
+    end
+  end
+  for _, info in ipairs(M.agents or {}) do
+    add(M.agent_label(info.id))
+  end
+  for id in pairs(store.agents) do
+    add(M.agent_label(id))
+  end
+  for id in pairs(store.config and store.config.agents or {}) do
+    add(id)
+  end
+  table.sort(out)
+  return out
+end
+
+--- The id to send for an agent the user named: the plugin's `default_agent` is the server's own.
+---@param name? string
+---@return string?
+function M.agent_param(name)
+  if name == nil or name == "" or name == "default" then
+    return nil
+  end
+  if store.config and name == store.config.default_agent then
+    return nil
+  end
+  return name
+end
+
+function M.reset()
+  M.agents = nil
+end
+
+return M
