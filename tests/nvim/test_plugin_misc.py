@@ -5,7 +5,8 @@
 * bad options fail in setup() with a message naming the field;
 * only user commands exist until one is used (nothing of the plugin is loaded at startup);
 * an agent's command output is in a scratch buffer that fills as it runs;
-* ``:AcpSessions`` lists the agent's sessions and loads the chosen one;
+* ``:AcpSessions`` lists the sessions (live ones, then the agent's earlier ones) and brings the
+  chosen one back (a live one to the front); loading a session again shows it once;
 * with ``saves_after_apply`` the plugin saves the buffers the server edits;
 * the help file's tags are valid (``:helptags`` accepts it);
 * an agent that needs a login gets the method the user picks in ``vim.ui.select``.
