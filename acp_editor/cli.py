@@ -11,8 +11,17 @@ from pathlib import Path
 
 from acp_editor import __version__
 from acp_editor.log import configure
-from acp_editor.presets import Preset, PresetError, default_config_path, resolve
+from acp_editor.presets import (
+    Preset,
+    PresetError,
+    default_config_path,
+    load_presets,
+    resolve,
+)
 from acp_editor.services.permissions import Rule, parse_setting
+
+COMMAND_LINE = "command line"
+"""The name of the preset the command after ``--`` makes."""
 
 
 def split_agent(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -177,7 +186,7 @@ def add_agent_options(parser: argparse.ArgumentParser) -> None:
 def agent_command(args: argparse.Namespace, agent: list[str]) -> Preset:
     """The agent after ``--``, else the ``--agent`` preset (or the default one), else the demo
     (an empty command); ``--mode`` wins over the preset's mode."""
-    chosen = Preset("command line", agent)
+    chosen = Preset(COMMAND_LINE, agent)
     if not agent:
         try:
             chosen = resolve(args.agent, args.config or default_config_path()) or chosen
@@ -192,6 +201,25 @@ def agent_command(args: argparse.Namespace, agent: list[str]) -> Preset:
     if getattr(args, "mode", None):
         chosen.mode = args.mode
     return chosen
+
+
+def agent_id(preset: Preset) -> str:
+    """The server's own agent's id in the editor protocol: ``demo`` for the built-in one,
+    ``default`` for the command after ``--``, else the preset's (or registry entry's) name."""
+    if not preset.command:
+        return "demo"
+    return "default" if preset.name == COMMAND_LINE else preset.name
+
+
+def other_presets(args: argparse.Namespace, own: str) -> dict[str, Preset]:
+    """The presets sessions may also run in (``acp/newSession``'s ``agent``). A presets file
+    that cannot be read costs only them: the server's own agent was chosen already."""
+    try:
+        presets = load_presets(args.config or default_config_path())
+    except PresetError as exc:
+        print(f"acp-editor: {exc}", file=sys.stderr)
+        return {}
+    return {name: p for name, p in presets.items() if name != own}
 
 
 def auto_approve_rules(values: list[str]) -> list[Rule]:
@@ -292,6 +320,7 @@ def serve(args: argparse.Namespace, preset: Preset) -> int:
 
     config = AgentConfig(
         command=preset.command or DEMO_AGENT,
+        name=agent_id(preset),
         env=preset.env,
         initial_mode=preset.mode,
         protocol_version=args.protocol_version,
@@ -305,7 +334,12 @@ def serve(args: argparse.Namespace, preset: Preset) -> int:
         if args.env_allow is not None
         else None,
     )
-    server = create_server(ServerOptions(agent=config, editor_context=not args.no_editor_context))
+    options = ServerOptions(
+        agent=config,
+        editor_context=not args.no_editor_context,
+        presets=other_presets(args, config.name),
+    )
+    server = create_server(options)
     logging.getLogger(LOGGER_NAME).addHandler(LspLogHandler(server))
     server.on_initialized.append(tune_gc)
     code = 1

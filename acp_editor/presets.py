@@ -55,11 +55,14 @@ def load_presets(path: Path) -> dict[str, Preset]:
     agents = data.get("agents", {})
     if not isinstance(agents, dict):
         raise PresetError(f"{path}: [agents] must be a table of presets")
-    return {name: _preset(path, name, spec) for name, spec in agents.items()}
+    return {
+        name: checked_preset(f"{path}: agents.{name}", name, spec) for name, spec in agents.items()
+    }
 
 
-def _preset(path: Path, name: str, spec: Any) -> Preset:
-    where = f"{path}: agents.{name}"
+def checked_preset(where: str, name: str, spec: Any) -> Preset:
+    """A preset from its table (a TOML file's, or an editor's setting); ``PresetError`` says
+    what is wrong with it, starting with ``where``."""
     if not isinstance(spec, dict):
         raise PresetError(f"{where} must be a table")
     command = spec.get("command")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from acp_editor.log import get_logger
@@ -27,6 +28,8 @@ class PermissionAsker:
         self.frontend = frontend
         self.policy = policy
         self._ids = itertools.count(1)
+        self.waiting_changed: Callable[[Session], None] = lambda session: None
+        """Called when a question to the user starts or stops waiting (``session.questions``)."""
 
     async def ask(
         self,
@@ -43,7 +46,13 @@ class PermissionAsker:
         if automatic is not None:
             log.info("permission for %s answered by a rule: %s", tool_call.get("title"), automatic)
             return acp.selected_outcome(automatic)
-        outcome = await self._ask_user(session, tool_call, options, words)
+        session.questions += 1
+        self.waiting_changed(session)
+        try:
+            outcome = await self._ask_user(session, tool_call, options, words)
+        finally:
+            session.questions -= 1
+            self.waiting_changed(session)
         kind = acp.kind_of_option(options, outcome["outcome"].get("optionId"))
         if kind is not None:
             rule = await asyncio.to_thread(self.policy.remember, session.cwd, tool_call, kind)

@@ -13,7 +13,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from acp_editor.agent import mcp_servers
+from acp_editor.agent import mcp_servers, run_state
 from acp_editor.agent.asking import PermissionAsker
 from acp_editor.agent.config import AgentConfig
 from acp_editor.agent.display_terminals import DisplayTerminals
@@ -88,6 +88,9 @@ class AcpClient:
             [self.display.update],
             self.elicitor,
         )
+        self.asker.waiting_changed = lambda session: self.requests.emit(
+            session, run_state.changes(session)
+        )
         self.mcp_links = McpOverAcp(config.editor_context)
         self.connection = AgentConnection(config, self._register, self._agent_exited)
         self.setup = SetupCalls(config, self.connection, self.frontend)
@@ -117,7 +120,7 @@ class AcpClient:
         for session in self.sessions.values():
             self.asker.abandon(session)
             session.foreground.fail(AgentError(f"the agent exited (code {code})"))
-        self.frontend.agent_exited(code, stderr_tail, expected)
+        self.frontend.agent_exited(self.config.name, code, stderr_tail, expected)
 
     # -- what the agent can do, and the sessions' state ------------------------------------------
 

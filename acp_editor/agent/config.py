@@ -49,6 +49,9 @@ class EditorContext(Protocol):
 @dataclass
 class AgentConfig:
     command: list[str]
+    name: str = "default"
+    """The agent's id in the editor protocol: its preset's name, ``default`` for the command
+    after ``--``, ``demo`` for the built-in demo agent."""
     env: dict[str, str] = field(default_factory=dict)
     """Extra environment variables on top of the sidecar's own."""
     protocol_version: int = acp.PROTOCOL_VERSION

@@ -68,7 +68,9 @@ class Frontend(Protocol):
         """A terminal's command ended with ``{"exitCode", "signal"}``."""
         return None
 
-    def agent_exited(self, returncode: int | None, stderr_tail: str, expected: bool) -> None:
+    def agent_exited(
+        self, agent: str, returncode: int | None, stderr_tail: str, expected: bool
+    ) -> None:
         """The agent process ended; ``expected`` is False for a crash."""
         return None
 

@@ -12,7 +12,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from acp_editor.agent import prompt_queue
+from acp_editor.agent import prompt_queue, run_state
 from acp_editor.agent.prompting import send_prompt
 
 if TYPE_CHECKING:
@@ -63,8 +63,8 @@ class PromptTurns:
                 changes = session.state.start_queued(waiting.index, blocks, number)
             else:
                 changes = session.state.add_user_prompt(blocks, number, queued=queued)
-            self.requests.emit(session, changes)
             session.prompts += 1
+            self.requests.emit(session, changes + run_state.changes(session))
         finally:
             session.starting -= 1
             if waiting is not None:
@@ -73,10 +73,14 @@ class PromptTurns:
 
     async def _send(self, session: Session, blocks: list[dict[str, Any]]) -> dict[str, Any]:
         params = {"sessionId": session.id, "prompt": blocks}
+        stop_reason: str | None = None
         try:
-            return await send_prompt(
+            result = await send_prompt(
                 self.connection, session.foreground, params, self.config.prompt_timeout
             )
+            reason = result.get("stopReason")
+            stop_reason = reason if isinstance(reason, str) else None
+            return result
         except asyncio.CancelledError:
             # Whoever waited for the turn gave up: the agent must stop too.
             await asyncio.shield(self._cancel(session.id))
@@ -85,7 +89,8 @@ class PromptTurns:
             session.prompts -= 1
             if session.prompts == 0:
                 session.cancelling = False
-                self.requests.emit(session, session.state.settle_prompts())
+                ended = run_state.changes(session, stop_reason)
+                self.requests.emit(session, session.state.settle_prompts() + ended)
                 roots = session.roots if self._is_open(session.id) else []  # closed meanwhile
                 await asyncio.shield(self.review.end_turn(session.id, roots))
                 prompt_queue.next_turn(session)

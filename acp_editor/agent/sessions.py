@@ -41,6 +41,8 @@ class Session:
     answered ``cancelled`` at once."""
     permissions: dict[int, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
     """Pending permission requests: the future resolves to the outcome sent to the agent."""
+    questions: int = 0
+    """Permission questions the user has not answered yet (v1's run state: ``agent.run_state``)."""
 
     @property
     def prompting(self) -> bool:

@@ -219,7 +219,9 @@ class TerminalView(Frontend):
     def terminal_exited(self, session_id: str, terminal_id: str, status: dict[str, Any]) -> None:
         self.line(f"  terminal {terminal_id} exited: {status}", "dim")
 
-    def agent_exited(self, returncode: int | None, stderr_tail: str, expected: bool) -> None:
+    def agent_exited(
+        self, agent: str, returncode: int | None, stderr_tail: str, expected: bool
+    ) -> None:
         if not expected:
             self.line(f"the agent exited unexpectedly (code {returncode})", "red")
             for tail_line in stderr_tail.splitlines()[-10:]:

@@ -1,4 +1,4 @@
-"""The editor side's one view of the agent side: what it may call, and which agent is current.
+"""The editor side's one view of the agent side: what it may call, and which agents run.
 
 ``editor.supervisor`` starts agents through an ``AgentFactory`` and drives them through
 ``AgentSide``; nothing in ``editor/`` imports ``agent.client``. ``editor.build`` passes the real
@@ -121,11 +121,12 @@ outlives every agent)."""
 
 
 class AgentSlot:
-    """The agent the editor talks to now: None before the first start and while one restarts.
-    Whoever only reads (review, edit labels) is given the slot, not the link that fills it."""
+    """The agents the editor talks to now, by id: none before the first start, one missing while
+    it starts again. Whoever only reads (review, edit labels) is given the slot, not the links
+    that fill it; a session is found in whichever agent has it."""
 
     def __init__(self) -> None:
-        self.agent: AgentSide | None = None
+        self.agents: dict[str, AgentSide] = {}
         self.review: ReviewView | None = None
         """Review of the server's life, there before any agent and after each: read, and the
         user's decisions, through its view only."""
@@ -133,12 +134,20 @@ class AgentSlot:
     def review_view(self) -> ReviewView | None:
         return self.review
 
+    def agent_of(self, session_id: str) -> AgentSide | None:
+        for agent in self.agents.values():
+            if session_id in agent.session_ids():
+                return agent
+        return None
+
     def session_state(self, session_id: str) -> SessionView | None:
-        return self.agent.session_state(session_id) if self.agent is not None else None
+        agent = self.agent_of(session_id)
+        return agent.session_state(session_id) if agent is not None else None
 
     def add_update(self, session_id: str, update: dict[str, Any]) -> None:
-        if self.agent is not None:
-            self.agent.add_update(session_id, update)
+        agent = self.agent_of(session_id)
+        if agent is not None:
+            agent.add_update(session_id, update)
 
     def tool_call_title(self, session_id: str, tool_call_id: str | None) -> str | None:
         state = self.session_state(session_id)

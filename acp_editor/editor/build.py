@@ -29,7 +29,7 @@ from acp_editor.editor.handlers.rich import RichRequests
 from acp_editor.editor.handlers.session_admin import SessionAdmin
 from acp_editor.editor.lsp.server import AcpLanguageServer
 from acp_editor.editor.show.frontend import EditorFrontend
-from acp_editor.editor.show.status import AgentStatus
+from acp_editor.editor.show.status import AgentStatuses
 from acp_editor.editor.show.transcript import Transcripts
 from acp_editor.editor.supervisor import AgentSupervisor, ServerOptions
 from acp_editor.review.owner import Review
@@ -46,7 +46,7 @@ class EditorSide:
     """The parts of the editor side, built around one channel."""
 
     slot: AgentSlot
-    status: AgentStatus
+    statuses: AgentStatuses
     documents: EditorDocuments
     review: EditorReview
     frontend: EditorFrontend
@@ -81,7 +81,7 @@ def assemble(
     workspace_folders: Callable[[], list[str]] = list,
 ) -> EditorSide:
     slot = AgentSlot()
-    status = AgentStatus(channel, options.agent.command)
+    statuses = AgentStatuses(channel)
     conflicts = Conflicts(channel)
     documents = EditorDocuments(channel, slot.tool_call_title, conflicts=conflicts)
     shown = ContextCalls(slot.session_state, slot.add_update)
@@ -91,14 +91,14 @@ def assemble(
         options = replace(options, agent=replace(options.agent, editor_context=context))
     review = EditorReview(channel, documents, slot, conflicts)
     transcripts = Transcripts(slot.session_state)
-    frontend = EditorFrontend(channel, documents, review, status, transcripts)
+    frontend = EditorFrontend(channel, documents, review, statuses, transcripts)
     frontend.observers.append(shown.session_changed)
     kept = Review(documents, options.agent.review_mode, frontend.review_changed)
     slot.review = kept
     agents = AgentSupervisor(
         options,
         slot=slot,
-        status=status,
+        statuses=statuses,
         frontend=frontend,
         documents=documents,
         review=kept,
@@ -108,15 +108,16 @@ def assemble(
         workspace_folders=workspace_folders,
     )
     frontend.follow.policy.front = lambda: agents.current_session
+    frontend.agent_of = agents.agent_of
     return EditorSide(
         slot,
-        status,
+        statuses,
         documents,
         review,
         frontend,
         agents,
         context,
-        Commands(channel, agents, frontend.follow, status, frontend.questions, transcripts),
+        Commands(channel, agents, frontend.follow, frontend.questions, transcripts),
         RichRequests(agents, frontend, review),
         ReviewHandlers(review, documents.changed),
         SessionAdmin(agents, frontend),

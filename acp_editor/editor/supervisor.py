@@ -1,20 +1,20 @@
-"""The agent behind the editor: started on demand, restarted after a crash, and its sessions.
+"""The agents behind the editor and their sessions: which session is in front, and which agent
+each session runs in.
 
-Editor requests (commands and ``acp/...`` requests alike) come here; this module knows which
-session is current and turns agent failures into one clear error the editor can show. It reaches
-the agent side only through ``editor.agent_port``.
+Editor requests (commands and ``acp/...`` requests alike) come here. Each agent a session asks
+for has a runner (``editor.agent_runner``: started on demand, again after a crash); a request
+that names a session goes to that session's agent, one that names none to the current
+session's, and a new session to the agent named or the server's own. Agent failures become one
+clear error the editor can show. The agent side is reached only through ``editor.agent_port``.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import os
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from acp_editor.editor.agent_runner import AgentRunners, ServerOptions
 from acp_editor.editor.show.replies import TurnSummary, summarize
 from acp_editor.errors import AgentError, InvalidParams, RpcError
 from acp_editor.log import get_logger
@@ -23,12 +23,15 @@ from acp_editor.protocol import editor as proto
 from acp_editor.services.prompt_history import PromptHistory, prompt_text
 
 if TYPE_CHECKING:
-    from acp_editor.agent.config import AgentConfig
     from acp_editor.agent.frontend import Frontend
     from acp_editor.editor.agent_port import AgentFactory, AgentSide, AgentSlot
-    from acp_editor.editor.show.status import AgentStatus
+    from acp_editor.editor.show.status import AgentStatus, AgentStatuses
     from acp_editor.review.owner import Restore, Review
     from acp_editor.services.documents import DocumentSource
+
+__all__ = ["AgentSupervisor", "AgentUnavailable", "ServerOptions"]
+# ``ServerOptions`` lives with the runners it configures; it is imported from here by the entry
+# points, which know the supervisor only.
 
 log = get_logger("editor.supervisor")
 T = TypeVar("T")
@@ -39,21 +42,13 @@ class AgentUnavailable(RpcError):
     MESSAGE = "The agent is not available"
 
 
-@dataclass
-class ServerOptions:
-    agent: AgentConfig
-    server_cwd: str = field(default_factory=os.getcwd)
-    editor_context: bool = True
-    """Give every session the editor-context MCP server (``context/server.py``)."""
-
-
 class AgentSupervisor:
     def __init__(
         self,
         options: ServerOptions,
         *,
         slot: AgentSlot,
-        status: AgentStatus,
+        statuses: AgentStatuses,
         frontend: Frontend,
         documents: DocumentSource,
         review: Review,
@@ -64,11 +59,7 @@ class AgentSupervisor:
     ) -> None:
         self.options = options
         self.slot = slot
-        self.status = status
-        self.frontend = frontend
-        self.documents = documents
-        self.review = review
-        self._start_agent = start_agent
+        self.statuses = statuses
         self._workspace_root = workspace_root
         self._workspace_folders = workspace_folders
         self._histories: dict[Path, PromptHistory] = {}
@@ -76,16 +67,19 @@ class AgentSupervisor:
         """Called with the session id before a prompt is answered: the editor must have the
         turn's last state before it learns the turn ended."""
         self.current_session: str | None = None
-        self._starting: asyncio.Task[AgentSide] | None = None
-        self._lost_session: str | None = None
-        """The current session of an agent that crashed: loaded again when the agent can."""
+        self.runners = AgentRunners(
+            options,
+            statuses,
+            frontend=frontend,
+            documents=documents,
+            review=review,
+            start_agent=start_agent,
+        )
+        self._agent_of: dict[str, str] = {}
+        """Each session's agent id, kept after the agent crashed (its sessions come back)."""
         self._closed = False
 
-    @property
-    def agent(self) -> AgentSide | None:
-        return self.slot.agent
-
-    # -- the agent ------------------------------------------------------------------------------
+    # -- the agents -----------------------------------------------------------------------------
 
     def workspace_root(self) -> str:
         """The editor's first workspace folder or root, else the server's own directory."""
@@ -103,60 +97,50 @@ class AgentSupervisor:
         """Every folder of the workspace, the first one first (what a session is given)."""
         return list(dict.fromkeys([self.workspace_root(), *self._workspace_folders()]))
 
-    async def ensure_agent(self) -> AgentSide:
+    @property
+    def default_agent(self) -> str:
+        return self.options.agent.name
+
+    def agents_info(self) -> list[dict[str, Any]]:
+        return self.runners.infos()
+
+    def status(self) -> AgentStatus:
+        """The status of the current session's agent, else the server's own."""
+        return self.runners.get(self.agent_of(self.current_session)).status
+
+    def agent_of(self, session_id: str | None) -> str:
+        """The id of the session's agent (the server's own for a session it does not know)."""
+        if session_id is None:
+            return self.default_agent
+        return self._agent_of.get(session_id, self.default_agent)
+
+    async def ensure_agent(self, agent_id: str | None = None) -> AgentSide:
+        """The agent (the server's own unless named), started if it does not run."""
         if self._closed:
             raise AgentUnavailable("the server is shutting down")
-        agent = self.slot.agent
-        if agent is not None and not agent.exited.is_set():
-            return agent
-        if self._starting is None or self._starting.done():
-            self._starting = asyncio.ensure_future(self._start())
+        runner = self.runners.get(agent_id or self.default_agent)
         try:
-            return await asyncio.shield(self._starting)
+            agent = await runner.ensure(self.workspace_root())
         except AgentError as exc:
             raise AgentUnavailable(str(exc)) from exc
-
-    async def _start(self) -> AgentSide:
-        old = self.slot.agent
-        if old is not None:  # a crashed agent: its sessions are gone with it
-            await old.shutdown()
-            self._lost_session = self.current_session or self._lost_session
-            self.slot.agent, self.current_session = None, None
-        self.status.set(state="starting")
-        agent = self._start_agent(self.options.agent, self.frontend, self.documents, self.review)
-        try:
-            init = await agent.start(self.workspace_root())
-        except BaseException as exc:
-            # Started half-way (shut down meanwhile, or failed after the spawn): what it
-            # spawned must not outlive this, and nobody else holds it yet.
-            await asyncio.shield(agent.shutdown())
-            if isinstance(exc, AgentError):
-                self.status.set(state="failed", message=str(exc))
-            raise
-        self.slot.agent = agent
-        self.status.set(
-            state="ready",
-            agentInfo=init.get("agentInfo"),
-            protocolVersion=agent.protocol_version,
-            agentCapabilities=agent.agent_capabilities,
-        )
+        self.slot.agents[runner.id] = agent
         return agent
 
     async def close(self) -> None:
         if self._closed:
             return
         self._closed = True
-        if self._starting is not None and not self._starting.done():
-            self._starting.cancel()
-            with contextlib.suppress(BaseException):
-                await self._starting
-        if self.slot.agent is not None:
-            await self.slot.agent.shutdown()
+        await self.runners.close()
 
     # -- sessions -------------------------------------------------------------------------------
 
     def session_ids(self) -> list[str]:
-        return self.slot.agent.session_ids() if self.slot.agent is not None else []
+        """Every open session of every running agent."""
+        return [sid for agent in self.slot.agents.values() for sid in agent.session_ids()]
+
+    def session_agents(self) -> dict[str, str]:
+        """Each open session's agent id."""
+        return {sid: self.agent_of(sid) for sid in self.session_ids()}
 
     def additional_directories(self, agent: AgentSide, cwd: str) -> list[str]:
         """The editor's other workspace folders, for an agent that takes them (else none: an
@@ -168,51 +152,60 @@ class AgentSupervisor:
     def folders_changed(self) -> None:
         """``workspace/didChangeWorkspaceFolders``: the open sessions' file access follows (the
         next session is told them; the agent keeps what an open one was told)."""
-        agent = self.slot.agent
-        if agent is None:
-            return
         folders = self._workspace_folders()
-        for session_id in agent.session_ids():
-            agent.set_directories(session_id, folders)
+        for agent in self.slot.agents.values():
+            for session_id in agent.session_ids():
+                agent.set_directories(session_id, folders)
 
-    async def new_session(self, cwd: str | None = None) -> str:
-        agent = await self.ensure_agent()
+    def _opened(self, agent_id: str, session_id: str) -> str:
+        """A session the agent opened becomes current, known as that agent's."""
+        owner = self._agent_of.get(session_id)
+        if owner is not None and owner != agent_id and session_id in self.session_ids():
+            log.warning("agents %s and %s both have a session %s", owner, agent_id, session_id)
+        self._agent_of[session_id] = agent_id
+        self.current_session = session_id
+        return session_id
+
+    async def new_session(self, cwd: str | None = None, agent_id: str | None = None) -> str:
+        agent_id = agent_id or self.default_agent
+        agent = await self.ensure_agent(agent_id)
         cwd = cwd or self.workspace_root()
-        try:
-            session = await agent.new_session(cwd, self.additional_directories(agent, cwd))
-        except AgentError as exc:
-            raise AgentUnavailable(str(exc)) from exc
-        self.current_session = session.id
-        return session.id
+        session = await self._call(agent.new_session(cwd, self.additional_directories(agent, cwd)))
+        return self._opened(agent_id, session.id)
 
     async def session_id(self, wanted: str | None = None) -> str:
-        """The named session, or the current one (created on first use)."""
-        agent = await self.ensure_agent()
-        known = agent.session_ids()
-        if wanted is not None:
-            if wanted not in known:
-                raise InvalidParams(f"unknown session: {wanted!r}")
-            return wanted
-        if self.current_session is None or self.current_session not in known:
-            if await self._recover(agent):
-                assert self.current_session is not None
-                return self.current_session
+        """The named session, or the current one (created on first use). A session whose agent
+        crashed is loaded again in the restarted agent when it can be."""
+        sid = wanted if wanted is not None else self.current_session
+        if sid is None:
             return await self.new_session()
-        return self.current_session
+        agent_id = self.agent_of(sid) if sid in self._agent_of else None
+        if agent_id is not None:
+            agent = await self.ensure_agent(agent_id)
+            if sid in agent.session_ids() or await self._recover(agent_id, sid):
+                return sid
+        if wanted is not None:
+            raise InvalidParams(f"unknown session: {wanted!r}")
+        return await self.new_session(agent_id=agent_id)
 
-    async def _recover(self, agent: AgentSide) -> bool:
+    async def _recover(self, agent_id: str, session_id: str) -> bool:
         """After a crash, carry on in the same session if the new agent can load or resume it."""
-        lost, self._lost_session = self._lost_session, None
-        if lost is None or not (
-            agent.supports(acp.SESSION_LOAD) or agent.supports(acp.SESSION_RESUME)
-        ):
+        runner = self.runners.get(agent_id)
+        agent = runner.running()
+        if session_id not in runner.lost_sessions or agent is None:
             return False
+        runner.lost_sessions.remove(session_id)
+        if not (agent.supports(acp.SESSION_LOAD) or agent.supports(acp.SESSION_RESUME)):
+            return False
+        current = self.current_session
         try:
-            await self.load_session(lost)
+            await self.load_session(session_id, agent_id=agent_id)
         except RpcError as exc:
-            log.info("could not load session %s after the agent restarted: %s", lost, exc.message)
+            log.info("could not load session %s after the agent restarted: %s", session_id, exc)
             return False
-        log.info("the restarted agent carries on with session %s", lost)
+        finally:
+            self.current_session = current
+        log.info("the restarted agent carries on with session %s", session_id)
         return True
 
     async def select_session(self, session_id: str) -> str:
@@ -221,45 +214,51 @@ class AgentSupervisor:
         self.current_session = await self.session_id(session_id)  # refuses an unknown one
         return session_id
 
-    async def load_session(self, session_id: str, cwd: str | None = None) -> str:
-        agent = await self.ensure_agent()
+    async def load_session(
+        self, session_id: str, cwd: str | None = None, agent_id: str | None = None
+    ) -> str:
+        """``session/load`` (else ``session/resume``) in the agent named, else the one the
+        session ran in, else the server's own."""
+        agent_id = agent_id or self.agent_of(session_id)
+        agent = await self.ensure_agent(agent_id)
         resume = not agent.supports(acp.SESSION_LOAD) and agent.supports(acp.SESSION_RESUME)
         cwd = cwd or self.workspace_root()
         dirs = self.additional_directories(agent, cwd)
-        try:
-            await agent.load_session(session_id, cwd, resume=resume, additional_directories=dirs)
-        except AgentError as exc:
-            raise AgentUnavailable(str(exc)) from exc
-        self.current_session = session_id
-        return session_id
+        await self._call(
+            agent.load_session(session_id, cwd, resume=resume, additional_directories=dirs)
+        )
+        return self._opened(agent_id, session_id)
 
     async def delete_session(self, session_id: str | None = None) -> str:
         """``session/delete`` of the named session, else the current one."""
-        agent = await self._agent_for(acp.SESSION_DELETE, "deleting sessions")
         sid = session_id or self.current_session
+        agent = await self._agent_for(acp.SESSION_DELETE, "deleting sessions", self.agent_of(sid))
         if sid is None:
             raise InvalidParams("there is no session to delete")
         await self._call(agent.delete_session(sid))
+        self._agent_of.pop(sid, None)
         if self.current_session == sid:
             self.current_session = None
         return sid
 
     async def fork_session(self, session_id: str | None = None) -> str:
         """``session/fork`` (unstable) of the named or current session; the fork is current."""
-        agent = await self._agent_for(acp.SESSION_FORK, "forking sessions")
         parent = await self.session_id(session_id)
+        agent_id = self.agent_of(parent)
+        agent = await self._agent_for(acp.SESSION_FORK, "forking sessions", agent_id)
         cwd = self.workspace_root()
         dirs = self.additional_directories(agent, cwd)
         fork = await self._call(agent.fork_session(parent, cwd, dirs))
-        self.current_session = fork.id
-        return fork.id
+        return self._opened(agent_id, fork.id)
 
     async def logout(self) -> None:
-        agent = await self._agent_for(acp.LOGOUT, "logging out")
+        """ACP ``logout`` of the current session's agent."""
+        agent_id = self.agent_of(self.current_session)
+        agent = await self._agent_for(acp.LOGOUT, "logging out", agent_id)
         await self._call(agent.logout())
 
-    async def _agent_for(self, method: str, what: str) -> AgentSide:
-        agent = await self.ensure_agent()
+    async def _agent_for(self, method: str, what: str, agent_id: str) -> AgentSide:
+        agent = await self.ensure_agent(agent_id)
         if not agent.supports(method):
             raise AgentUnavailable(f"the agent does not support {what} ({method})")
         return agent
@@ -272,10 +271,18 @@ class AgentSupervisor:
             raise AgentUnavailable(str(exc)) from exc
 
     async def list_sessions(self, cwd: str | None) -> dict[str, Any]:
-        agent = await self.ensure_agent()
+        """The current session's agent's sessions (``session/list``)."""
+        agent = await self.ensure_agent(self.agent_of(self.current_session))
         if not agent.supports(acp.SESSION_LIST):
             raise AgentUnavailable("the agent does not support listing sessions")
         return await agent.list_sessions(cwd)
+
+    async def _session(self, session_id: str | None) -> tuple[str, AgentSide]:
+        """The named (else current) session and its running agent."""
+        sid = await self.session_id(session_id)
+        agent = self.slot.agents.get(self.agent_of(sid))
+        assert agent is not None  # session_id() made sure
+        return sid, agent
 
     # -- turns ----------------------------------------------------------------------------------
 
@@ -284,9 +291,7 @@ class AgentSupervisor:
     ) -> dict[str, Any]:
         """A turn: its stop reason, and the agent's words and tool calls in it (for editors with
         no stream, which see nothing else of the turn)."""
-        sid = await self.session_id(session_id)
-        agent = self.slot.agent
-        assert agent is not None  # session_id() made sure
+        sid, agent = await self._session(session_id)
         await self.history().add(prompt_text(blocks))
         state = agent.session_state(sid)
         start = state.entry_count() if state is not None else 0
@@ -298,33 +303,29 @@ class AgentSupervisor:
         return {"sessionId": sid, "stopReason": result.get("stopReason"), **said.to_json()}
 
     async def cancel(self, session_id: str | None = None, drop_waiting: bool = False) -> str | None:
-        agent = self.slot.agent
         sid = session_id or self.current_session
-        if agent is None or sid is None or sid not in agent.session_ids():
+        agent = self.slot.agent_of(sid) if sid is not None else None
+        if agent is None or sid is None:
             return None
         await agent.cancel(sid, drop_waiting)
         return sid
 
     async def edit_prompt(self, session_id: str, index: int, blocks: list[dict[str, Any]]) -> None:
-        sid = await self.session_id(session_id)
-        assert self.slot.agent is not None  # session_id() made sure
-        self.slot.agent.edit_prompt(sid, index, blocks)
+        sid, agent = await self._session(session_id)
+        agent.edit_prompt(sid, index, blocks)
 
     async def withdraw_prompt(self, session_id: str, index: int) -> None:
-        sid = await self.session_id(session_id)
-        assert self.slot.agent is not None  # session_id() made sure
-        self.slot.agent.withdraw_prompt(sid, index)
+        sid, agent = await self._session(session_id)
+        agent.withdraw_prompt(sid, index)
 
     async def set_mode(self, mode_id: str, session_id: str | None = None) -> str:
-        sid = await self.session_id(session_id)
-        assert self.slot.agent is not None  # session_id() made sure
-        await self.slot.agent.set_mode(sid, mode_id)
+        sid, agent = await self._session(session_id)
+        await agent.set_mode(sid, mode_id)
         return sid
 
     async def set_config_option(self, session_id: str, config_id: str, value: Any) -> None:
-        sid = await self.session_id(session_id)
-        assert self.slot.agent is not None  # session_id() made sure
-        await self.slot.agent.set_config_option(sid, config_id, value)
+        sid, agent = await self._session(session_id)
+        await agent.set_config_option(sid, config_id, value)
 
     async def restore_checkpoint(
         self,
@@ -336,8 +337,9 @@ class AgentSupervisor:
         """Undo a turn (default: the session's last) once ``confirm`` says yes (None: the editor
         asked its user before sending the request). The session need not be open: checkpoints
         outlive the sidecar. None named: the current one when it has a checkpointed turn, else
-        the session of the workspace's last one (after a restart, the run before's)."""
-        agent = await self.ensure_agent()
+        the session of the workspace's last one (after a restart, the run before's). Review is
+        one for every agent, so any running agent can undo a turn of a session that is closed."""
+        agent = await self.ensure_agent(self.agent_of(session_id or self.current_session))
         roots = self.roots()
         try:
             sid = session_id or await agent.undoable_session(self.current_session, roots)
@@ -345,7 +347,7 @@ class AgentSupervisor:
         except AgentError as exc:
             raise InvalidParams(str(exc)) from exc
         result: dict[str, Any] = {"sessionId": sid, "turn": number, "restored": []}
-        elsewhere = sid not in agent.session_ids()  # of an earlier run, or closed
+        elsewhere = sid not in self.session_ids()  # of an earlier run, or closed
         if not plan or (confirm is not None and not await confirm(number, plan, elsewhere)):
             return {**result, "done": not plan}
         await agent.restore(sid, number, plan)
@@ -359,4 +361,9 @@ class AgentSupervisor:
         return state.current_mode() if state is not None else None
 
     def snapshots(self, session_id: str | None = None) -> list[dict[str, Any]]:
-        return self.slot.agent.snapshots(session_id) if self.slot.agent is not None else []
+        """Every open session's snapshot (or the one named), each naming its agent."""
+        return [
+            {**snapshot, "agent": agent_id}
+            for agent_id, agent in self.slot.agents.items()
+            for snapshot in agent.snapshots(session_id)
+        ]

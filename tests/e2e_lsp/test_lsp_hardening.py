@@ -12,9 +12,8 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
 
 from acp_editor.protocol import editor as proto
-from acp_editor.session.reducer import apply_change, empty_snapshot
 from tests.e2e_lsp.conftest import HELLO, StartEditor
-from tests.support.lsp import wait_until
+from tests.support.lsp import session_mirror, wait_until
 
 MISBEHAVING = [sys.executable, str(Path(__file__).parents[1] / "agents" / "misbehaving.py")]
 
@@ -38,10 +37,7 @@ async def test_a_flood_of_100k_updates_is_coalesced_and_loses_nothing(
     assert server is not None
     peak = peak_rss_mb(server.pid)
     notes = editor.of(proto.ACP_SESSION_CHANGED)
-    mirror = empty_snapshot(result["sessionId"], 1)
-    for note in notes:
-        for change in note["changes"]:
-            apply_change(mirror, change)
+    mirror = session_mirror(notes, result["sessionId"])
     snapshot = (await editor.request(proto.ACP_SNAPSHOT, {}))["sessions"][0]
     assert mirror == snapshot
     assert len(snapshot["toolCalls"]) == count // 10

@@ -10,20 +10,10 @@ import pytest
 from pygls.exceptions import JsonRpcException
 
 from acp_editor.protocol import editor as proto
-from acp_editor.session.reducer import apply_change, empty_snapshot
 from tests.e2e_lsp.conftest import EDIT_LINE, HELLO, StartEditor
-from tests.support.lsp import wait_until
+from tests.support.lsp import session_mirror, wait_until
 
 ALL = list(proto.FEATURES)
-
-
-def mirror_of(notifications: list[dict[str, Any]], session_id: str) -> dict[str, Any]:
-    mirror = empty_snapshot(session_id, 1)
-    for note in notifications:
-        if note["sessionId"] == session_id:
-            for change in note["changes"]:
-                apply_change(mirror, change)
-    return mirror
 
 
 async def test_rich_editor_gets_acp_messages_instead_of_fallbacks(
@@ -62,7 +52,7 @@ async def test_rich_editor_gets_acp_messages_instead_of_fallbacks(
     # The change stream rebuilds exactly the snapshot the server holds.
     snapshot = await editor.request(proto.ACP_SNAPSHOT, {})
     (session,) = snapshot["sessions"]
-    assert mirror_of(editor.of(proto.ACP_SESSION_CHANGED), sid) == session
+    assert session_mirror(editor.of(proto.ACP_SESSION_CHANGED), sid) == session
     assert snapshot["terminals"][0]["exitStatus"]["exitCode"] == 0
     assert snapshot["currentSessionId"] == sid
 
@@ -74,7 +64,7 @@ async def test_changes_are_coalesced_into_frames(editor_factory: StartEditor) ->
     changes = [c for n in notes for c in n["changes"]]
     assert len(notes) < len(changes)  # several changes per notification
     snapshot = await editor.request(proto.ACP_SNAPSHOT, {"sessionId": result["sessionId"]})
-    assert mirror_of(notes, result["sessionId"]) == snapshot["sessions"][0]
+    assert session_mirror(notes, result["sessionId"]) == snapshot["sessions"][0]
 
 
 async def test_late_editor_catches_up_with_a_snapshot(editor_factory: StartEditor) -> None:
@@ -158,6 +148,9 @@ BAD_PARAMS = [
     (proto.ACP_WITHDRAW_PROMPT, {"sessionId": "s", "index": "0"}),
     (proto.ACP_WITHDRAW_PROMPT, {"sessionId": "s", "index": 99}),
     (proto.ACP_SELECT_SESSION, {}),
+    (proto.ACP_AGENTS, "all"),
+    (proto.ACP_NEW_SESSION, {"agent": 3}),
+    (proto.ACP_NEW_SESSION, {"agent": "no-such-agent"}),
     (proto.ACP_SELECT_SESSION, {"sessionId": "nope"}),
     (proto.ACP_SET_FOLLOW, {"enabled": True, "allSessions": "yes"}),
 ]

@@ -10,9 +10,8 @@ from typing import Any
 
 from acp_editor.demo_agent.turn import PERMISSION_DESCRIPTION
 from acp_editor.protocol import editor as proto
-from acp_editor.session.reducer import apply_change, empty_snapshot
 from tests.e2e_lsp.conftest import EDIT_LINE, HELLO, StartEditor
-from tests.support.lsp import EGLOT_1_9, wait_until
+from tests.support.lsp import EGLOT_1_9, session_mirror, wait_until
 
 V2 = ("--protocol-version", "2")
 ASKED_TITLE = "Allow the edit of hello.py?"
@@ -21,12 +20,7 @@ ALL = list(proto.FEATURES)
 
 
 def mirror(editor: Any, session_id: str) -> dict[str, Any]:
-    snapshot = empty_snapshot(session_id, 2)
-    for note in editor.of(proto.ACP_SESSION_CHANGED):
-        if note["sessionId"] == session_id:
-            for change in note["changes"]:
-                apply_change(snapshot, change)
-    return snapshot
+    return session_mirror(editor.of(proto.ACP_SESSION_CHANGED), session_id, 2)
 
 
 async def test_a_v2_turn_in_a_rich_editor(editor_factory: StartEditor, workspace: Path) -> None:

@@ -78,7 +78,7 @@ class FakeAgent:
 
     def crash(self) -> None:
         self.exited.set()
-        self.frontend.agent_exited(9, "fake agent: boom", False)
+        self.frontend.agent_exited(self.config.name, 9, "fake agent: boom", False)
 
     def supports(self, method: str) -> bool:
         if method == acp.SESSION_LOAD:
@@ -109,7 +109,10 @@ class FakeAgent:
 
     async def new_session(self, cwd: str, additional_directories: Sequence[str] = ()) -> Opened:
         self.calls.append(("new_session", cwd))
-        self.directories[f"s{next(self._ids)}"] = list(additional_directories)
+        # The default agent's sessions are s1, s2...; another agent's carry its name, as real
+        # agents' ids never collide.
+        prefix = "" if self.config.name == "default" else f"{self.config.name}-"
+        self.directories[f"{prefix}s{next(self._ids)}"] = list(additional_directories)
         return self._open(list(self.directories)[-1])
 
     async def load_session(

@@ -24,6 +24,7 @@ from pytest_lsp.protocol import LanguageClientProtocol
 
 from acp_editor.editor.lsp.server import UNTYPED_REQUESTS, converter_factory
 from acp_editor.protocol import editor as proto
+from acp_editor.session.reducer import apply_change, empty_snapshot
 from acp_editor.text.edits import apply_edits
 from acp_editor.text.positions import path_to_uri
 from tests.support.starter import SCRIPTED_AGENT
@@ -273,3 +274,17 @@ async def wait_until(predicate: Callable[[], bool], timeout: float = 10.0) -> No
         if loop.time() > deadline:
             raise AssertionError("timed out waiting for the server")
         await asyncio.sleep(0.02)  # the poll's interval: the predicate has no event to await
+
+
+def session_mirror(
+    notifications: list[dict[str, Any]], session_id: str, version: int = 1
+) -> dict[str, Any]:
+    """What an editor's mirror of a session holds after the ``acp/sessionChanged`` it was sent:
+    an empty snapshot, every change applied in order, and the agent every notification names."""
+    mirror = empty_snapshot(session_id, version)
+    for note in notifications:
+        if note["sessionId"] == session_id:
+            mirror["agent"] = note["agent"]
+            for change in note["changes"]:
+                apply_change(mirror, change)
+    return mirror

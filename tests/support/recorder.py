@@ -71,7 +71,9 @@ class Recorder(Frontend):
     def terminal_output(self, session_id: str, terminal_id: str, text: str) -> None:
         self.output[terminal_id] = self.output.get(terminal_id, "") + text
 
-    def agent_exited(self, returncode: int | None, stderr_tail: str, expected: bool) -> None:
+    def agent_exited(
+        self, agent: str, returncode: int | None, stderr_tail: str, expected: bool
+    ) -> None:
         self.exits.append((returncode, stderr_tail, expected))
 
     def of_type(self, session_id: str, kind: str) -> list[dict[str, Any]]:

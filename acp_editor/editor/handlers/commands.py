@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from acp_editor.editor.lsp.channel import EditorChannel
     from acp_editor.editor.show.follow import Follower
     from acp_editor.editor.show.questions import Questions
-    from acp_editor.editor.show.status import AgentStatus
     from acp_editor.editor.show.transcript import Transcripts
     from acp_editor.editor.supervisor import AgentSupervisor
 
@@ -32,14 +31,12 @@ class Commands:
         channel: EditorChannel,
         agents: AgentSupervisor,
         follow: Follower,
-        status: AgentStatus,
         questions: Questions,
         transcripts: Transcripts,
     ) -> None:
         self.channel = channel
         self.agents = agents
         self.follow = follow
-        self.status = status
         self.questions = questions
         self.transcripts = transcripts
 
@@ -122,7 +119,12 @@ class Commands:
         return {"sessionId": await self.agents.select_session(sid)}
 
     async def new_session(self, *args: Any) -> dict[str, Any]:
-        return {"sessionId": await self.agents.new_session()}
+        if len(args) > 1 or (args and not isinstance(args[0], str)):
+            raise InvalidParams(
+                f"{proto.CMD_NEW_SESSION} takes no argument, or an agent id (acp.status lists them)"
+            )
+        sid = await self.agents.new_session(agent_id=args[0] if args else None)
+        return {"sessionId": sid, "agent": self.agents.agent_of(sid)}
 
     async def set_mode(self, *args: Any) -> dict[str, Any]:
         if len(args) != 1 or not isinstance(args[0], str):
@@ -141,11 +143,13 @@ class Commands:
 
     async def agent_status(self, *args: Any) -> dict[str, Any]:
         return {
-            **self.status.current,
+            **self.agents.status().current,
             "sessions": self.agents.session_ids(),
             "currentSessionId": self.agents.current_session,
             "mode": self.agents.current_mode(),
             "follow": self.follow.enabled,
+            "agents": self.agents.agents_info(),
+            "sessionAgents": self.agents.session_agents(),
         }
 
     async def restore_checkpoint(self, *args: Any) -> dict[str, Any]:

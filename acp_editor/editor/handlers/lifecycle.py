@@ -17,16 +17,16 @@ from acp_editor.editor.lsp.handling import plain
 from acp_editor.editor.show import elicitation
 from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
+from acp_editor.presets import PresetError, checked_preset
 from acp_editor.protocol import acp
 from acp_editor.protocol import editor as proto
 from acp_editor.services.permissions import parse_setting
 from acp_editor.services.retention.pruning import keep_pruned
 
 if TYPE_CHECKING:
-    from acp_editor.agent.config import AgentConfig
     from acp_editor.editor.lsp.server import AcpLanguageServer
     from acp_editor.editor.show.follow import Follower
-    from acp_editor.editor.supervisor import AgentSupervisor
+    from acp_editor.editor.supervisor import AgentSupervisor, ServerOptions
 
 log = get_logger("editor.lifecycle")
 
@@ -54,7 +54,7 @@ class Lifecycle:
     def initialize(self, params: lsp.InitializeParams) -> None:
         self.server.features = ClientFeatures.from_initialize(params)
         self.follow.set_enabled(self.server.features.follow_default)
-        apply_editor_settings(self.server.features, self.agents.options.agent)
+        apply_editor_settings(self.server.features, self.agents.options)
 
     def initialized(self, params: lsp.InitializedParams) -> None:
         self.server.initialized = True
@@ -85,9 +85,13 @@ class Lifecycle:
                 self.server.show_message(f"acp-editor: {exc.message}", lsp.MessageType.Error)
 
 
-def apply_editor_settings(features: ClientFeatures, agent: AgentConfig) -> None:
+def apply_editor_settings(features: ClientFeatures, options: ServerOptions) -> None:
     """Settings from ``initializationOptions.acp`` win over the command line; what the editor
-    can show decides which elicitation modes the agent is offered."""
+    can show decides which elicitation modes the agent is offered. The editor's agents join the
+    presets (see ``add_editor_agents``); its MCP servers go to every agent's sessions."""
+    agent = options.agent
+    options.editor_mcp_servers = editor_mcp_servers(features)
+    add_editor_agents(features, options)
     agent.elicitation_modes = elicitation.modes(features)
     if features.mode:
         agent.initial_mode = features.mode
@@ -97,13 +101,37 @@ def apply_editor_settings(features: ClientFeatures, agent: AgentConfig) -> None:
         agent.tell_agent_rejections = features.tell_agent_rejections
     if features.editor_context is False:
         agent.editor_context = None
-    if features.mcp_servers is not None:
-        servers, problems = acp.mcp_servers_checked(features.mcp_servers)
-        agent.mcp_servers = [*agent.mcp_servers, *servers]  # a preset's, then the editor's
-        for problem in problems:
-            log.warning("ignoring an MCP server of the mcpServers setting: %s", problem)
+    agent.mcp_servers = [*agent.mcp_servers, *options.editor_mcp_servers]  # a preset's first
     for text in features.auto_approve or []:
         try:
             agent.auto_approve.append(parse_setting(text))
         except ValueError as exc:
             log.warning("ignoring the autoApprove setting %r: %s", text, exc)
+
+
+def editor_mcp_servers(features: ClientFeatures) -> list[dict[str, Any]]:
+    """The editor's own MCP servers (its ``mcpServers`` setting), the wrong ones left out."""
+    if features.mcp_servers is None:
+        return []
+    servers, problems = acp.mcp_servers_checked(features.mcp_servers)
+    for problem in problems:
+        log.warning("ignoring an MCP server of the mcpServers setting: %s", problem)
+    return servers
+
+
+def add_editor_agents(features: ClientFeatures, options: ServerOptions) -> None:
+    """The editor's agents (``initializationOptions.acp.agents``) join the presets, winning over
+    one of the same id; one with the server's own agent's id, or that is not a valid preset, is
+    left out with a warning in the log."""
+    for agent_id, spec in (features.agents or {}).items():
+        if agent_id == options.agent.name:
+            log.warning(
+                "ignoring the agents setting %r: the server's own agent has that id", agent_id
+            )
+            continue
+        try:
+            options.presets[agent_id] = checked_preset(
+                f"the agents setting {agent_id!r}", agent_id, spec
+            )
+        except PresetError as exc:
+            log.warning("ignoring an agent: %s", exc)

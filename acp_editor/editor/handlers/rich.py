@@ -32,6 +32,7 @@ class RichRequests:
             server,
             {
                 proto.ACP_NEW_SESSION: self.new_session,
+                proto.ACP_AGENTS: self.agents_request,
                 proto.ACP_PROMPT: self.prompt,
                 proto.ACP_CANCEL: self.cancel,
                 proto.ACP_SNAPSHOT: self.snapshot,
@@ -51,7 +52,8 @@ class RichRequests:
     def snapshot_of(self, session_id: str | None = None) -> dict[str, Any]:
         """Everything an editor shows, at once: for one session or all of them."""
         return {
-            "agent": self.frontend.status.current,
+            "agent": self.agents.status().current,
+            "agents": self.agents.agents_info(),
             "sessions": self.agents.snapshots(session_id),
             "currentSessionId": self.agents.current_session,
             "follow": self.frontend.follow.enabled,
@@ -69,9 +71,13 @@ class RichRequests:
         return {"sessionId": session_id, "snapshot": self.agents.snapshots(session_id)[0]}
 
     async def new_session(self, params: Any) -> dict[str, Any]:
-        return self._opened(
-            await self.agents.new_session(optional_str(obj_or_empty(params), "cwd"))
-        )
+        p = obj_or_empty(params)
+        sid = await self.agents.new_session(optional_str(p, "cwd"), optional_str(p, "agent"))
+        return self._opened(sid)
+
+    async def agents_request(self, params: Any) -> dict[str, Any]:
+        obj_or_empty(params)  # refuses what is not an object
+        return {"agents": self.agents.agents_info()}
 
     async def load_session(self, params: Any) -> dict[str, Any]:
         p = obj_or_empty(params)

@@ -36,6 +36,8 @@ class ClientFeatures:
     """initializationOptions.acp.editorContext: False turns the editor-context server off."""
     mcp_servers: list[Any] | None = None
     """initializationOptions.acp.mcpServers: the user's own, checked by ``agent.mcp_servers``."""
+    agents: dict[str, Any] | None = None
+    """initializationOptions.acp.agents: more agents by id, checked as presets are."""
 
     def has(self, feature: str) -> bool:
         return feature in self.rich
@@ -76,6 +78,7 @@ class ClientFeatures:
             mcp_servers=options["mcpServers"]
             if isinstance(options.get("mcpServers"), list)
             else None,
+            agents=options["agents"] if isinstance(options.get("agents"), dict) else None,
         )
 
 

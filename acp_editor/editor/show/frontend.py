@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
     from acp_editor.editor.buffers.review import EditorReview
     from acp_editor.editor.lsp.channel import EditorChannel
-    from acp_editor.editor.show.status import AgentStatus
+    from acp_editor.editor.show.status import AgentStatuses
     from acp_editor.editor.show.transcript import Transcripts
     from acp_editor.review.hunk import ReviewHunk
     from acp_editor.review.owner import ReviewEvent
@@ -41,14 +41,16 @@ class EditorFrontend(Frontend):
         channel: EditorChannel,
         documents: DocumentSource,
         review: EditorReview,
-        status: AgentStatus,
+        statuses: AgentStatuses,
         transcripts: Transcripts | None = None,
     ) -> None:
         self.channel = channel
         self.transcripts = transcripts
         self.review = review
-        self.status = status
+        self.statuses = statuses
         self.coalescer = Coalescer(self._send_changes)
+        self.agent_of: Callable[[str], str] = lambda session_id: "default"
+        """The id of a session's agent (the supervisor's, wired in ``editor.build``)."""
         self.follow = Follower(channel, documents.read_text, self.coalescer.flush)
         self.diffs = DiffPreviews(channel, self.coalescer.flush, documents.read_text)
         self.progress = ToolProgress(channel)
@@ -138,9 +140,8 @@ class EditorFrontend(Frontend):
                 self._terminal_calls[(session_id, item["terminalId"])] = call_id
 
     def _send_changes(self, session_id: str, changes: list[dict[str, Any]]) -> None:
-        self.channel.notify(
-            proto.ACP_SESSION_CHANGED, {"sessionId": session_id, "changes": changes}
-        )
+        params = {"sessionId": session_id, "agent": self.agent_of(session_id), "changes": changes}
+        self.channel.notify(proto.ACP_SESSION_CHANGED, params)
 
     def file_accessed(self, kind: str, path: str, session_id: str) -> None:
         self.follow.offer(Jump(session_id, path, None, kind))
@@ -218,13 +219,17 @@ class EditorFrontend(Frontend):
                 Jump(first.session_id, first.path, line, "change", first.tool_call_id)
             )
 
-    def agent_exited(self, returncode: int | None, stderr_tail: str, expected: bool) -> None:
+    def agent_exited(
+        self, agent: str, returncode: int | None, stderr_tail: str, expected: bool
+    ) -> None:
         self.coalescer.flush_all()
-        self.status.exited(returncode, stderr_tail, expected)
+        status = self.statuses.get(agent)
+        if status is not None:
+            status.exited(returncode, stderr_tail, expected)
         if not expected and not self.channel.features.has(proto.FEATURE_STREAM):
             tail = "\n".join(stderr_tail.splitlines()[-8:])
             self.channel.show_message(
-                f"The agent exited unexpectedly (exit status {returncode})."
+                f"The agent {agent} exited unexpectedly (exit status {returncode})."
                 + (f"\n{tail}" if tail else "")
                 + "\nThe next prompt starts it again.",
                 lsp.MessageType.Error,

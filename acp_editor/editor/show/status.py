@@ -1,8 +1,9 @@
-"""The agent's status as the editor sees it: starting, ready, failed, exited.
+"""Each agent's status as the editor sees it: starting, ready, failed, exited.
 
-One object holds it, the agent supervisor sets it as it starts agents and the front end when an
-agent exits; editors with the rich ``stream`` feature are told each change (``acp/agentStatus``),
-the others read it with ``acp.status``.
+One object per agent holds it (``AgentStatuses`` keeps them by the agent's id); the agent's
+runner sets it as it starts the agent and the front end when the agent exits. Editors with the
+rich ``stream`` feature are told each change (``acp/agentStatus``, which names the agent), the
+others read it with ``acp.status``.
 """
 
 from __future__ import annotations
@@ -16,13 +17,18 @@ if TYPE_CHECKING:
 
 
 class AgentStatus:
-    def __init__(self, channel: EditorChannel, command: list[str]) -> None:
+    def __init__(self, channel: EditorChannel, command: list[str], agent: str = "default") -> None:
         self.channel = channel
         self.command = command
-        self.current: dict[str, Any] = {"state": "starting", "command": command}
+        self.agent = agent
+        self.started = False
+        """Whether the agent was started in this server's life (else its status is only the
+        starting point every agent has)."""
+        self.current: dict[str, Any] = {"agent": agent, "state": "starting", "command": command}
 
     def set(self, **status: Any) -> None:
-        self.current = {"command": self.command, **status}
+        self.started = True
+        self.current = {"agent": self.agent, "command": self.command, **status}
         if self.channel.features.has(proto.FEATURE_STREAM) and self.channel.initialized:
             self.channel.notify(proto.ACP_AGENT_STATUS, self.current)
 
@@ -36,3 +42,20 @@ class AgentStatus:
                 stderrTail=stderr_tail,
                 message=f"the agent exited unexpectedly with code {returncode}",
             )
+
+
+class AgentStatuses:
+    """Every agent's status, by the agent's id: made when an agent is first asked for."""
+
+    def __init__(self, channel: EditorChannel) -> None:
+        self.channel = channel
+        self._by_id: dict[str, AgentStatus] = {}
+
+    def of(self, agent: str, command: list[str]) -> AgentStatus:
+        status = self._by_id.get(agent)
+        if status is None:
+            status = self._by_id[agent] = AgentStatus(self.channel, command, agent)
+        return status
+
+    def get(self, agent: str) -> AgentStatus | None:
+        return self._by_id.get(agent)

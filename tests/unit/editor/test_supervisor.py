@@ -22,14 +22,14 @@ async def test_concurrent_requests_start_one_agent_and_status_says_ready(rig: Ma
     assert r.agents.current.calls == [("start", str(r.root))]
     states = [s["state"] for s in r.editor.notes_of(proto.ACP_AGENT_STATUS)]
     assert states == ["starting", "ready"]
-    assert r.side.status.current["agentInfo"] == {"name": "fake-agent"}
+    assert r.side.agents.status().current["agentInfo"] == {"name": "fake-agent"}
 
 
 async def test_a_failed_start_is_one_clear_error_and_a_failed_status(rig: MakeRig) -> None:
     r = rig(script=Script(fail_start="no such agent: fake-agent"))
     with pytest.raises(AgentUnavailable, match="no such agent"):
         await r.side.agents.ensure_agent()
-    assert r.side.status.current["state"] == "failed"
+    assert r.side.agents.status().current["state"] == "failed"
     assert r.editor.notes == []  # a zero-plugin editor is not sent acp/agentStatus
 
 
@@ -59,7 +59,7 @@ async def test_after_a_crash_the_next_request_restarts_and_loads_the_lost_sessio
     r = rig(proto.FEATURE_STREAM)
     sid = await r.side.agents.session_id()
     r.agents.current.crash()
-    assert r.side.status.current["state"] == "failed"
+    assert r.side.agents.status().current["state"] == "failed"
     assert await r.side.agents.session_id() == sid
     assert len(r.agents.started) == 2
     assert ("load", sid) in r.agents.current.calls

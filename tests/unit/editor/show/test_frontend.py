@@ -104,7 +104,7 @@ async def test_a_crash_is_a_failed_status_and_an_error_message_without_a_plugin(
     r = rig()
     await r.side.agents.ensure_agent()
     r.agents.current.crash()
-    assert r.side.status.current["state"] == "failed"
+    assert r.side.agents.status().current["state"] == "failed"
     ((text, kind),) = r.editor.messages
     assert kind == lsp.MessageType.Error and "fake agent: boom" in text
 
