@@ -1,6 +1,6 @@
 """What the demo agent does in one prompt turn, chosen by words in the prompt: the words and
 their scenarios, and the scenarios that only send updates (a plan, streamed text, custom kinds,
-content chunks, a long wait, the usage).
+content chunks, a long wait, the usage, a walk through a file).
 
 Each scenario reproduces something real agents send (see notes/real-agents.md), so that the
 sidecar, the editors and the tests meet those shapes without a model behind them. The others live
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -34,6 +35,13 @@ from acp_editor.demo_agent.file_scenarios import HELLO, NOTES, early_permission,
 from acp_editor.demo_agent.turn import Turn, TurnStopped, text_item
 
 Scenario = Callable[[Turn], Awaitable[None]]
+
+WALK_LINES = 20
+"""Lines of ``hello.py`` that ``walk`` steps through, one location each."""
+SENT_NS = "acp-editor.demo/sentNs"
+"""``_meta`` key of each ``walk`` location: the agent's ``time.monotonic_ns()`` as it sent it
+(one clock for every process on Linux), so a viewer can tell how late it showed the location
+(``bench/sessions.py``)."""
 
 
 async def plan(turn: Turn) -> None:
@@ -68,6 +76,32 @@ async def stream(turn: Turn) -> None:
         "Here is a streamed answer. Each word arrives as its own chunk, "
         "all sharing one messageId, so the client can join them into one message.",
     )
+
+
+async def walk(turn: Turn) -> None:
+    """Go through a file a line at a time, thinking aloud about each line, as an agent reading
+    code does: text streams all along and the location moves down every ~0.35 s (a little
+    slower than follow-along's jumps, so each one can be shown). Each location carries when it
+    was sent (``SENT_NS``)."""
+    path, tid = turn.path(HELLO), turn.new_id("walk")
+    await turn.tool_call(
+        tid,
+        {
+            "title": f"Walk through {HELLO}",
+            "kind": "read",
+            "status": "in_progress",
+            "rawInput": {"path": path},
+        },
+    )
+    for line in range(1, WALK_LINES + 1):
+        where = {"locations": [{"path": path, "line": line}]}
+        await turn.tool_update(tid, {**where, "_meta": {SENT_NS: time.monotonic_ns()}})
+        await turn.stream(
+            "agent_thought_chunk",
+            f"Line {line} of {HELLO}: reading what it does and whether the lines after it "
+            "depend on it.",
+        )
+    await turn.tool_update(tid, {"status": "completed"})
 
 
 async def custom(turn: Turn) -> None:
@@ -161,6 +195,7 @@ SCENARIOS: dict[str, tuple[Scenario, str]] = {
     "chunks": (chunks, "Stream tool-call content item by item"),
     "wait": (wait, "A tool call that waits long enough to be cancelled"),
     "usage": (usage, "Report the tokens used of the context window and the cost so far"),
+    "walk": (walk, f"Go through {HELLO} line by line, thinking aloud (follow-along)"),
     "long-shell": (long_shell, "Run a command for a minute in a client terminal"),
     "files": (files, f"Change {HELLO}, create {MADE} and delete {NOTES} with one command"),
     "slow-files": (slow_files, "The same, then the command keeps running (cancel me)"),

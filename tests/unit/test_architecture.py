@@ -156,7 +156,6 @@ NO_TEST_FILE = {
     "demo_agent/file_scenarios.py": DEMO_AGENT,
     "demo_agent/methods.py": DEMO_AGENT,
     "demo_agent/prompts.py": DEMO_AGENT,
-    "demo_agent/scenarios.py": DEMO_AGENT,
     "demo_agent/shell.py": DEMO_AGENT,
     "demo_agent/store.py": DEMO_AGENT,
     "demo_agent/turn.py": DEMO_AGENT,

@@ -1,0 +1,70 @@
+"""The demo agent's update-only scenarios, run on a real peer whose lines are kept: what the
+client would read. (Every scenario also runs end to end in tests/e2e and tests/e2e_lsp.)"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from acp_editor.agent.link.rpc import JsonRpcPeer, Writer
+from acp_editor.demo_agent.scenarios import SENT_NS, WALK_LINES, chosen, walk
+from acp_editor.demo_agent.turn import AgentSession, ClientCaps, Turn
+
+
+def _turn(version: int = 1) -> tuple[Turn, list[bytes]]:
+    lines: list[bytes] = []
+
+    async def drain() -> None:
+        return None
+
+    peer = JsonRpcPeer("client", Writer(lines.append, drain))
+    session = AgentSession("s1", "/w")
+    turn = Turn(peer, session, version=version, caps=ClientCaps(), fast=True, wait_seconds=0)
+    return turn, lines
+
+
+def _updates(lines: list[bytes]) -> list[dict[str, Any]]:
+    messages = [json.loads(line) for chunk in lines for line in chunk.splitlines() if line]
+    return [m["params"]["update"] for m in messages if m.get("method") == "session/update"]
+
+
+async def test_walk_moves_down_the_file_a_line_at_a_time_each_location_stamped() -> None:
+    turn, lines = _turn()
+    before = time.monotonic_ns()
+    await walk(turn)
+    updates = _updates(lines)
+    located = [u for u in updates if "locations" in u]
+    assert [u["locations"] for u in located] == [
+        [{"path": "/w/hello.py", "line": line}] for line in range(1, WALK_LINES + 1)
+    ]
+    stamps = [u["_meta"][SENT_NS] for u in located]
+    assert stamps == sorted(stamps) and before <= stamps[0] <= stamps[-1] <= time.monotonic_ns()
+    assert {u["toolCallId"] for u in located} == {updates[0]["toolCallId"]}
+    assert updates[0]["sessionUpdate"] == "tool_call" and updates[0]["kind"] == "read"
+    assert updates[-1] == {
+        "sessionUpdate": "tool_call_update",
+        "toolCallId": updates[0]["toolCallId"],
+        "status": "completed",
+    }
+
+
+async def test_walk_streams_thoughts_between_its_locations() -> None:
+    turn, lines = _turn()
+    await walk(turn)
+    updates = _updates(lines)
+    first, second = [i for i, u in enumerate(updates) if "locations" in u][:2]
+    between = [u["sessionUpdate"] for u in updates[first + 1 : second]]
+    assert len(between) > 10 and set(between) == {"agent_thought_chunk"}
+
+
+async def test_walk_keeps_its_stamp_on_the_v2_draft() -> None:
+    turn, lines = _turn(version=2)
+    await walk(turn)
+    located = [u for u in _updates(lines) if "locations" in u]
+    assert len(located) == WALK_LINES and all(SENT_NS in u["_meta"] for u in located)
+
+
+def test_walk_is_a_word_of_its_own_and_not_part_of_all() -> None:
+    assert chosen("/walk") == ["walk"]
+    assert "walk" not in chosen("all")
