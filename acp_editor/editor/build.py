@@ -27,11 +27,13 @@ from acp_editor.editor.handlers.mentions import Mentions
 from acp_editor.editor.handlers.review_handlers import ReviewHandlers
 from acp_editor.editor.handlers.rich import RichRequests
 from acp_editor.editor.handlers.session_admin import SessionAdmin
+from acp_editor.editor.handlers.worktree_handlers import WorktreeHandlers
 from acp_editor.editor.lsp.server import AcpLanguageServer
 from acp_editor.editor.show.frontend import EditorFrontend
 from acp_editor.editor.show.status import AgentStatuses
 from acp_editor.editor.show.transcript import Transcripts
 from acp_editor.editor.supervisor import AgentSupervisor, ServerOptions
+from acp_editor.editor.worktree_sessions import WorktreeSessions
 from acp_editor.review.owner import Review
 
 if TYPE_CHECKING:
@@ -105,6 +107,7 @@ def assemble(
         start_agent=start_agent,
         workspace_root=workspace_root,
         turn_ended=frontend.turn_ended,
+        worktrees=WorktreeSessions(kept, channel),
         workspace_folders=workspace_folders,
     )
     frontend.follow.policy.front = lambda: agents.current_session
@@ -153,6 +156,7 @@ def create_server(
     side.rich.register(server)
     side.review_handlers.register(server)
     side.session_admin.register(server)
+    WorktreeHandlers(side.agents, side.frontend.questions.confirm).register(server)
     side.mentions.register(server)
     server.on_close.append(side.close)
     server.on_initialized.append(lambda: server.background(side.open_review()))

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from acp_editor.agent.frontend import Frontend
     from acp_editor.editor.agent_port import AgentFactory, AgentSide, AgentSlot
     from acp_editor.editor.show.status import AgentStatus, AgentStatuses
+    from acp_editor.editor.worktree_sessions import WorktreeSessions
     from acp_editor.review.owner import Restore, Review
     from acp_editor.services.documents import DocumentSource
 
@@ -55,9 +56,11 @@ class AgentSupervisor:
         start_agent: AgentFactory,
         workspace_root: Callable[[], str | None],
         turn_ended: Callable[[str], None],
+        worktrees: WorktreeSessions,
         workspace_folders: Callable[[], list[str]] = list,
     ) -> None:
         self.options = options
+        self.worktrees = worktrees
         self.slot = slot
         self.statuses = statuses
         self._workspace_root = workspace_root
@@ -166,11 +169,25 @@ class AgentSupervisor:
         self.current_session = session_id
         return session_id
 
-    async def new_session(self, cwd: str | None = None, agent_id: str | None = None) -> str:
+    async def new_session(
+        self, cwd: str | None = None, agent_id: str | None = None, worktree: bool = False
+    ) -> str:
+        """A session of the agent named (else the server's own), current from now on; with
+        ``worktree``, in a worktree of its own made from ``cwd``'s repository (no other
+        folders: they are not in it)."""
         agent_id = agent_id or self.default_agent
         agent = await self.ensure_agent(agent_id)
         cwd = cwd or self.workspace_root()
-        session = await self._call(agent.new_session(cwd, self.additional_directories(agent, cwd)))
+        if not worktree:
+            dirs = self.additional_directories(agent, cwd)
+            return self._opened(agent_id, (await self._call(agent.new_session(cwd, dirs))).id)
+        own = await self.worktrees.make(cwd)
+        try:
+            session = await self._call(agent.new_session(str(own.cwd)))
+        except BaseException:
+            await self.worktrees.failed(own)
+            raise
+        await self.worktrees.opened(session.id, own)
         return self._opened(agent_id, session.id)
 
     async def session_id(self, wanted: str | None = None) -> str:
@@ -222,8 +239,9 @@ class AgentSupervisor:
         agent_id = agent_id or self.agent_of(session_id)
         agent = await self.ensure_agent(agent_id)
         resume = not agent.supports(acp.SESSION_LOAD) and agent.supports(acp.SESSION_RESUME)
-        cwd = cwd or self.workspace_root()
-        dirs = self.additional_directories(agent, cwd)
+        own = await self.worktrees.find(session_id, cwd or self.workspace_root())
+        cwd = str(own.cwd) if own is not None else cwd or self.workspace_root()
+        dirs = [] if own is not None else self.additional_directories(agent, cwd)
         await self._call(
             agent.load_session(session_id, cwd, resume=resume, additional_directories=dirs)
         )
@@ -346,12 +364,14 @@ class AgentSupervisor:
             number, plan = await agent.restore_plan(sid, turn, roots)
         except AgentError as exc:
             raise InvalidParams(str(exc)) from exc
-        result: dict[str, Any] = {"sessionId": sid, "turn": number, "restored": []}
+        result: dict[str, Any] = {"sessionId": sid, "turn": number, "restored": [], "shared": []}
         elsewhere = sid not in self.session_ids()  # of an earlier run, or closed
         if not plan or (confirm is not None and not await confirm(number, plan, elsewhere)):
             return {**result, "done": not plan}
         await agent.restore(sid, number, plan)
-        return {**result, "restored": [str(step.path) for step in plan], "done": True}
+        shared = [str(step.path) for step in plan if step.shared]
+        restored = [str(step.path) for step in plan]
+        return {**result, "restored": restored, "shared": shared, "done": True}
 
     def current_mode(self) -> str | None:
         """The mode of the current session: it decides whether the agent asks before acting."""
@@ -362,8 +382,9 @@ class AgentSupervisor:
 
     def snapshots(self, session_id: str | None = None) -> list[dict[str, Any]]:
         """Every open session's snapshot (or the one named), each naming its agent."""
-        return [
-            {**snapshot, "agent": agent_id}
-            for agent_id, agent in self.slot.agents.items()
-            for snapshot in agent.snapshots(session_id)
-        ]
+        shown = []
+        for agent_id, agent in self.slot.agents.items():
+            for snapshot in agent.snapshots(session_id):
+                own = self.worktrees.folder(snapshot["sessionId"])
+                shown.append({**snapshot, "agent": agent_id, **({"worktree": own} if own else {})})
+        return shown

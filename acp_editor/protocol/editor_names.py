@@ -13,11 +13,13 @@ from typing import Literal
 __all__ = [
     "ACP_AGENTS",
     "ACP_AGENT_STATUS",
+    "ACP_BRING_BACK",
     "ACP_CANCEL",
     "ACP_CHOOSE_AUTH_METHOD",
     "ACP_DELETE_SESSION",
     "ACP_DIAGNOSTICS",
     "ACP_DIFF",
+    "ACP_DISCARD_WORKTREE",
     "ACP_EDIT_PROMPT",
     "ACP_ELICIT",
     "ACP_FIND_FILES",
@@ -48,8 +50,10 @@ __all__ = [
     "CMD_ACCEPT_FILE",
     "CMD_ACCEPT_GROUP",
     "CMD_ACCEPT_HUNK",
+    "CMD_BRING_BACK",
     "CMD_CANCEL",
     "CMD_DELETE_SESSION",
+    "CMD_DISCARD_WORKTREE",
     "CMD_FOLLOW",
     "CMD_FORK_SESSION",
     "CMD_GROUP_FILES",
@@ -102,6 +106,8 @@ class Message:
 
 ACP_NEW_SESSION = "acp/newSession"
 ACP_AGENTS = "acp/agents"
+ACP_BRING_BACK = "acp/bringBack"
+ACP_DISCARD_WORKTREE = "acp/discardWorktree"
 ACP_PROMPT = "acp/prompt"
 ACP_CANCEL = "acp/cancel"
 ACP_EDIT_PROMPT = "acp/editPrompt"
@@ -137,6 +143,8 @@ ACP_SELECTION = "acp/selection"
 MESSAGES: dict[str, Message] = {
     ACP_NEW_SESSION: Message(ACP_NEW_SESSION, "editor → server", "request"),
     ACP_AGENTS: Message(ACP_AGENTS, "editor → server", "request"),
+    ACP_BRING_BACK: Message(ACP_BRING_BACK, "editor → server", "request"),
+    ACP_DISCARD_WORKTREE: Message(ACP_DISCARD_WORKTREE, "editor → server", "request"),
     ACP_PROMPT: Message(ACP_PROMPT, "editor → server", "request"),
     ACP_CANCEL: Message(ACP_CANCEL, "editor → server", "request"),
     ACP_EDIT_PROMPT: Message(ACP_EDIT_PROMPT, "editor → server", "request"),
@@ -199,6 +207,8 @@ CMD_PROMPT_ASYNC = "acp.promptAsync"
 CMD_TRANSCRIPT = "acp.transcript"
 CMD_CANCEL = "acp.cancel"
 CMD_NEW_SESSION = "acp.newSession"
+CMD_BRING_BACK = "acp.bringBack"
+CMD_DISCARD_WORKTREE = "acp.discardWorktree"
 CMD_SELECT_SESSION = "acp.selectSession"
 CMD_SET_MODE = "acp.setMode"
 CMD_FOLLOW = "acp.follow"
@@ -224,6 +234,8 @@ COMMANDS = (
     CMD_TRANSCRIPT,
     CMD_CANCEL,
     CMD_NEW_SESSION,
+    CMD_BRING_BACK,
+    CMD_DISCARD_WORKTREE,
     CMD_SELECT_SESSION,
     CMD_SET_MODE,
     CMD_FOLLOW,

@@ -37,13 +37,39 @@ LATE_S = 1.0
 are that call's (its last writes reach the file watch a moment after it reports its end)."""
 
 
+class Isolated:
+    """The folders of sessions that run in a worktree of their own (``services.worktrees``):
+    what is written there is not the user's workspace, so it is not reviewed as it happens;
+    it comes back as review when the user asks (``review.worktree_return``)."""
+
+    def __init__(self) -> None:
+        self.folders: set[Path] = set()
+
+    def holds(self, path: str | Path) -> bool:
+        """Whether ``path`` is in one of the folders (both as given and resolved)."""
+        if not self.folders:
+            return False
+        where = Path(path)
+        return any(where.is_relative_to(f) for f in self.folders) or any(
+            where.resolve().is_relative_to(f) for f in self.folders
+        )
+
+
 class ReviewingDocuments:
     """A ``DocumentSource`` that puts the agent's writes through the review queue."""
 
-    def __init__(self, inner: DocumentSource, queue: ReviewQueue, turns: TurnWatch) -> None:
+    def __init__(
+        self,
+        inner: DocumentSource,
+        queue: ReviewQueue,
+        turns: TurnWatch,
+        isolated: Isolated | None = None,
+    ) -> None:
         self.inner = inner
         self.queue = queue
         self.turns = turns
+        self.isolated = isolated or Isolated()
+        """Folders of sessions' own worktrees: written as asked, reviewed when brought back."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self._ended: dict[str, str | Attribute] = {}
         """Session -> what the next look is attributed to: the last tool call that ended, or
@@ -82,7 +108,7 @@ class ReviewingDocuments:
         label: str | None = None,
         base: str | None = None,
     ) -> str | None:
-        if self.queue.mode == "off":
+        if self.queue.mode == "off" or self.isolated.holds(path):
             return await self.inner.write_text(
                 path, text, session_id=session_id, tool_call_id=tool_call_id, base=base
             )

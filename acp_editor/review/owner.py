@@ -26,11 +26,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from acp_editor.review.intake import ReviewingDocuments
+from acp_editor.review import worktree_return
+from acp_editor.review.intake import Isolated, ReviewingDocuments
 from acp_editor.review.persist import PendingReview
 from acp_editor.review.queue import ReviewQueue
 from acp_editor.review.turns import TurnWatch
 from acp_editor.review.undo import Restore, TurnUndo
+from acp_editor.services import worktrees
 from acp_editor.services.checkpoints import CheckpointStore
 
 __all__ = ["AgentReview", "FoundChange", "Restore", "Review", "ReviewEvent", "ReviewView"]
@@ -41,7 +43,9 @@ if TYPE_CHECKING:
     from acp_editor.review.hunk import ReviewHunk
     from acp_editor.review.queue import Mode
     from acp_editor.review.turns import StoreFor
+    from acp_editor.review.worktree_return import BringBackResult
     from acp_editor.services.documents import DocumentSource
+    from acp_editor.services.worktrees import Worktree
 
 
 @dataclass(frozen=True)
@@ -126,7 +130,9 @@ class AgentReview:
     async def begin_turn(self, session_id: str, roots: list[str]) -> int | None:
         """Checkpoint the session's roots before its turn (from what the file watch kept
         between turns, where it did) and watch them: the turn's number, None when checkpoints
-        are off."""
+        are off or the session runs in a worktree of its own (reviewed when brought back)."""
+        if roots and self.documents.isolated.holds(roots[0]):
+            return None
         since = self.documents.begin_paths(session_id, roots)
         turn = await self.turns.begin(session_id, roots, since, self.documents)
         if turn is None:
@@ -136,6 +142,8 @@ class AgentReview:
 
     async def end_turn(self, session_id: str, roots: list[str]) -> None:
         """The turn is over: what is left of its changes goes to review."""
+        if roots and self.documents.isolated.holds(roots[0]):
+            return
         where = await self.documents.end_turn(session_id, roots)
         await self.documents.settle()  # looks at the turn's last tool calls come first
         await self.turns.end(session_id, self.documents.late(session_id, roots), where)
@@ -161,6 +169,8 @@ class Review:
         self._loading = False
         self._opened = False
         self._turns: TurnWatch | None = None
+        self.isolated = Isolated()
+        """Sessions' own worktrees: not reviewed as they change (see ``bring_back``)."""
 
     def for_agent(self) -> AgentReview:
         """The parts of review one agent needs, built around this queue: a change the agent
@@ -173,8 +183,22 @@ class Review:
             turns = self._turns = TurnWatch(self.queue, self._store_for, self.documents)
             turns.recorder.on_found = self._found
             turns.on_notice = lambda message: self.listener(ReviewEvent(notice=message))
-        intake = ReviewingDocuments(self.documents, self.queue, turns)
+        intake = ReviewingDocuments(self.documents, self.queue, turns, self.isolated)
         return AgentReview(turns, intake, TurnUndo(turns))
+
+    # -- sessions in worktrees of their own -----------------------------------------------------
+
+    async def bring_back(
+        self, session_id: str, worktree: Worktree
+    ) -> tuple[Worktree, BringBackResult]:
+        """What the session changed in its worktree, merged into the user's workspace as its
+        review (``review.worktree_return``); the worktree's base moves on by what came back, so
+        the next time brings back only what changed since (or what was left)."""
+        changes = await worktrees.changes(worktree)
+        result = await worktree_return.bring_back(
+            self.queue, self.documents, session_id, changes, Path(worktree.root)
+        )
+        return await worktrees.advance(worktree, result.brought), result
 
     # -- events ---------------------------------------------------------------------------------
 

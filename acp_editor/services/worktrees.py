@@ -23,12 +23,10 @@ What it writes into the user's repository: nothing. The only git run there is ``
 branch, ref, stash, index, ``.git/worktrees/`` entry or object is made. Discarding is deleting
 the session's folder.
 
-What changed (``changes``): the work tree is added to a private index of our own
-(``acp-look``, not the agent's ``index``, which its own ``git add`` may change), and that tree
-compared with the base, so the agent's commits and its uncommitted changes count alike.
-Bytes are kept as they are both ways (the store's ``info/attributes``): no end-of-line or
-filter conversion. Not handled here: the state directory's listing and pruning
-(``acp-editor state``) do not count worktrees.
+What changed (``changes``): the work tree added to an index of our own (``acp-look``, not the
+agent's) and compared with the base: the agent's commits and uncommitted changes count alike;
+the base moves on by what was brought back (``advance``). Bytes are kept as they are (the
+store's ``info/attributes``). ``acp-editor state`` does not count worktrees yet.
 """
 
 from __future__ import annotations
@@ -41,7 +39,7 @@ import os
 import re
 import shutil
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Literal
 
@@ -50,6 +48,7 @@ from acp_editor.storage import per_root
 
 BRANCHES = "refs/heads/acp/"
 """The private repository's branches: one per session, ``acp/<session>``."""
+BASES = "refs/acp/base/"  # the base after what was brought back (``advance``), kept reachable
 _META = "worktree.json"
 _ALL = sys.maxsize
 """No size limit: a worktree missing a large file would not build."""
@@ -184,13 +183,42 @@ async def changes(worktree: Worktree) -> list[WorktreeChange]:
     result = []
     for path, kind, before, after, odd in found:
         texts = [None if b is None or odd else _decode(blobs[b]) for b in (before, after)]
-        binary = (
-            odd
-            or (before is not None and texts[0] is None)
-            or (after is not None and texts[1] is None)
+        binary = odd or any(
+            b is not None and t is None for b, t in zip((before, after), texts, strict=True)
         )
         result.append(WorktreeChange(path, kind, texts[0], texts[1], binary))
     return result
+
+
+async def rekey(worktree: Worktree, session_key: str) -> Worktree:
+    """The worktree kept under another session key: it is made before the agent's session
+    (whose id is not known yet) and found later by that session's id. Folder and branch stay."""
+    moved = replace(worktree, session_key=session_key)
+    await asyncio.to_thread(_save, moved)
+    return moved
+
+
+async def advance(worktree: Worktree, brought: list[Path]) -> Worktree:
+    """The base moves on by the files brought back (as they are in the worktree now), so they
+    are not brought back twice; the others (left with the user's version) stay changes."""
+    if not brought:
+        return worktree
+    index = worktree.git_dir / "acp-advance"
+    git = _Private(worktree.git_dir, worktree.tree, index)
+    names = [str(path.relative_to(worktree.repository)) for path in brought]
+    try:
+        await git.run("read-tree", worktree.base)
+        await git.run("add", "--all", "--", *names)
+        tree = (await git.run("write-tree")).decode().strip()
+    finally:
+        index.unlink(missing_ok=True)
+    said = ["-m", "acp-editor: what was brought back to the user's work tree"]
+    base = (await git.run("commit-tree", tree, "-p", worktree.base, *said)).decode().strip()
+    # Kept reachable under our own name: gc is off, but the agent may run `git gc` there.
+    await git.run("update-ref", BASES + _slug(worktree.session_key), base)
+    moved = replace(worktree, base=base)
+    await asyncio.to_thread(_save, moved)
+    return moved
 
 
 # -- making it ----------------------------------------------------------------------------------

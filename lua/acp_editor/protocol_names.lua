@@ -18,6 +18,8 @@ local M = {}
 M.messages = {
   NEW_SESSION = { method = "acp/newSession", direction = "editor → server", kind = "request" },
   AGENTS = { method = "acp/agents", direction = "editor → server", kind = "request" },
+  BRING_BACK = { method = "acp/bringBack", direction = "editor → server", kind = "request" },
+  DISCARD_WORKTREE = { method = "acp/discardWorktree", direction = "editor → server", kind = "request" },
   PROMPT = { method = "acp/prompt", direction = "editor → server", kind = "request" },
   CANCEL = { method = "acp/cancel", direction = "editor → server", kind = "request" },
   EDIT_PROMPT = { method = "acp/editPrompt", direction = "editor → server", kind = "request" },
@@ -73,6 +75,8 @@ M.commands = {
   "acp.transcript",
   "acp.cancel",
   "acp.newSession",
+  "acp.bringBack",
+  "acp.discardWorktree",
   "acp.selectSession",
   "acp.setMode",
   "acp.follow",

@@ -163,6 +163,9 @@ NO_TEST_FILE = {
     "editor/agent_port.py": "AgentSide and AgentSlot: through every editor test's rig (assemble())",
     "editor/buffers/conflicts.py": "through editor/buffers/test_source_agent_writes.py",
     "editor/buffers/review_groups.py": f"bulk changes in the editor: {E2E_LSP}/test_lsp_bulk.py",
+    "editor/handlers/worktree_handlers.py": (
+        f"bring back and discard a worktree: {E2E_LSP}/test_lsp_worktree_session.py"
+    ),
     "editor/lsp/channel.py": f"EditorChannel over pygls: faked in unit tests, real in {E2E_LSP}",
     "editor/lsp/server.py": f"the pygls server: editor/test_build.py builds it, {E2E_LSP} runs it",
     "editor/show/diffs.py": "diff previews: through editor/show/test_frontend.py (assemble())",

@@ -15,6 +15,8 @@ export type Kind = "request" | "notification";
 // One constant per message, typed with the params and result its section's ts block names.
 export const NEW_SESSION = new RequestType<w.NewSessionParams, w.NewSessionResult, void>("acp/newSession");
 export const AGENTS = new RequestType<w.AgentsParams, w.AgentsResult, void>("acp/agents");
+export const BRING_BACK = new RequestType<w.BringBackParams, w.BringBackResult, void>("acp/bringBack");
+export const DISCARD_WORKTREE = new RequestType<w.DiscardWorktreeParams, w.DiscardWorktreeResult, void>("acp/discardWorktree");
 export const PROMPT = new RequestType<w.PromptParams, w.PromptResult, void>("acp/prompt");
 export const CANCEL = new RequestType<w.CancelParams, w.CancelResult, void>("acp/cancel");
 export const EDIT_PROMPT = new RequestType<w.EditPromptParams, w.EditPromptResult, void>("acp/editPrompt");
@@ -51,6 +53,8 @@ export const SELECTION = new RequestType<w.SelectionParams, w.SelectionResult, v
 export const MESSAGES: Readonly<Record<string, { direction: Direction; kind: Kind }>> = {
   "acp/newSession": { direction: "editor → server", kind: "request" },
   "acp/agents": { direction: "editor → server", kind: "request" },
+  "acp/bringBack": { direction: "editor → server", kind: "request" },
+  "acp/discardWorktree": { direction: "editor → server", kind: "request" },
   "acp/prompt": { direction: "editor → server", kind: "request" },
   "acp/cancel": { direction: "editor → server", kind: "request" },
   "acp/editPrompt": { direction: "editor → server", kind: "request" },
@@ -105,6 +109,8 @@ export const ZERO_PLUGIN_COMMANDS: readonly string[] = [
   "acp.transcript",
   "acp.cancel",
   "acp.newSession",
+  "acp.bringBack",
+  "acp.discardWorktree",
   "acp.selectSession",
   "acp.setMode",
   "acp.follow",

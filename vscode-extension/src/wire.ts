@@ -136,6 +136,8 @@ export interface RestoreResult {
   sessionId: SessionId;
   turn: number;
   restored: string[];
+  /** Of `restored`: files another session changed too (or may have). */
+  shared?: string[];
   done: boolean;
 }
 export type RestoreCheckpointResult = RestoreResult;
@@ -144,6 +146,8 @@ export interface SessionSnapshot {
   sessionId: SessionId;
   /** The id of the agent the session runs in. */
   agent?: string;
+  /** Where it works, when in a worktree of its own. */
+  worktree?: string;
   protocolVersion: number;
   entries: Entry[];
   toolCalls: { [id: ToolCallId]: ToolCall };
@@ -274,6 +278,8 @@ export interface NewSessionParams {
   cwd?: string;
   /** The id of the agent to run it in (acp/agents); default: the server's own. */
   agent?: string;
+  /** In a worktree of its own, made from cwd's git repository as it is now. */
+  worktree?: boolean;
 }
 export interface NewSessionResult {
   sessionId: SessionId;
@@ -283,6 +289,25 @@ export interface NewSessionResult {
 export type AgentsParams = Record<string, never>;
 export interface AgentsResult {
   agents: AgentInfo[];
+}
+
+export interface BringBackParams {
+  sessionId: SessionId;
+}
+export interface BringBackResult {
+  sessionId: SessionId;
+  /** Paths now in review. */
+  brought: string[];
+  /** Kept as the user has them, and why. */
+  left: { path: string; reason: string }[];
+}
+
+export interface DiscardWorktreeParams {
+  sessionId: SessionId;
+}
+export interface DiscardWorktreeResult {
+  sessionId: SessionId;
+  discarded: boolean;
 }
 
 export interface PromptParams {

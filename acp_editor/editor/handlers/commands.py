@@ -119,11 +119,14 @@ class Commands:
         return {"sessionId": await self.agents.select_session(sid)}
 
     async def new_session(self, *args: Any) -> dict[str, Any]:
-        if len(args) > 1 or (args and not isinstance(args[0], str)):
+        agent = args[0] if args else None
+        worktree = args[1] if len(args) > 1 else False
+        if len(args) > 2 or not isinstance(agent, str | None) or not isinstance(worktree, bool):
             raise InvalidParams(
-                f"{proto.CMD_NEW_SESSION} takes no argument, or an agent id (acp.status lists them)"
+                f"{proto.CMD_NEW_SESSION} takes no argument, an agent id (acp.status lists them; "
+                "null: the server's own), and then true for a worktree of its own"
             )
-        sid = await self.agents.new_session(agent_id=args[0] if args else None)
+        sid = await self.agents.new_session(agent_id=agent, worktree=worktree)
         return {"sessionId": sid, "agent": self.agents.agent_of(sid)}
 
     async def set_mode(self, *args: Any) -> dict[str, Any]:

@@ -72,8 +72,11 @@ class RichRequests:
 
     async def new_session(self, params: Any) -> dict[str, Any]:
         p = obj_or_empty(params)
-        sid = await self.agents.new_session(optional_str(p, "cwd"), optional_str(p, "agent"))
-        return self._opened(sid)
+        worktree = p.get("worktree", False)
+        if not isinstance(worktree, bool):
+            raise InvalidParams("params.worktree must be a boolean")
+        cwd, agent = optional_str(p, "cwd"), optional_str(p, "agent")
+        return self._opened(await self.agents.new_session(cwd, agent, worktree))
 
     async def agents_request(self, params: Any) -> dict[str, Any]:
         obj_or_empty(params)  # refuses what is not an object

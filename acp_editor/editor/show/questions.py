@@ -114,8 +114,9 @@ class Questions:
 
 
 def _undo_word(step: Restore) -> str:
+    also = "; another session changed it too" if step.shared else ""
     if step.before is None:
-        return "removed: the turn created it"
+        return f"removed: the turn created it{also}"
     if step.now is None:
-        return "restored: the turn deleted it"
-    return "changed back"
+        return f"restored: the turn deleted it{also}"
+    return f"changed back{also}"

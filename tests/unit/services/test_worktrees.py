@@ -5,8 +5,6 @@ and files, byte for byte."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -14,19 +12,7 @@ import pytest
 from acp_editor.services import worktrees
 from acp_editor.services.worktrees import WorktreeChange, WorktreeError
 from acp_editor.storage import state_dir
-
-
-def git(cwd: Path, *args: str) -> bytes:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(
-        GIT_AUTHOR_NAME="u",
-        GIT_AUTHOR_EMAIL="u@example.com",
-        GIT_COMMITTER_NAME="u",
-        GIT_COMMITTER_EMAIL="u@example.com",
-        GIT_CONFIG_GLOBAL=os.devnull,
-        GIT_CONFIG_NOSYSTEM="1",
-    )
-    return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True).stdout
+from tests.support.repository import git, observed
 
 
 @pytest.fixture
@@ -56,27 +42,6 @@ def repo(tmp_path: Path) -> Path:
     (root / "build").mkdir()
     (root / "build" / "out.bin").write_bytes(b"\0ignored")
     return root
-
-
-def observed(root: Path) -> dict[str, bytes]:
-    """Everything of the user's repository a worktree must leave as it was."""
-    files = {
-        str(p.relative_to(root)): p.read_bytes()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and ".git" not in p.relative_to(root).parts
-    }
-    return {
-        "head": git(root, "rev-parse", "HEAD"),
-        "branches": git(root, "branch", "-a", "-v"),
-        "refs": git(root, "for-each-ref"),
-        "stash": git(root, "stash", "list"),
-        "index": (root / ".git" / "index").read_bytes(),
-        "staged": git(root, "ls-files", "-s") + git(root, "diff", "--cached"),
-        "worktrees": git(root, "worktree", "list", "--porcelain"),
-        "objects": git(root, "count-objects", "-v"),
-        "git dir": b"\n".join(sorted(str(p).encode() for p in (root / ".git").rglob("*"))),
-        **files,
-    }
 
 
 async def test_a_worktree_holds_the_users_current_state_outside_the_work_tree(
@@ -194,3 +159,36 @@ async def test_the_base_keeps_staged_blobs_the_users_gc_may_prune(repo: Path) ->
     found = await worktrees.changes(worktree)
     assert [(c.before, c.after) for c in found] == [("staged = True\n", "staged = False\n")]
     await worktrees.discard(worktree)
+
+
+async def test_a_worktree_made_before_its_session_is_found_by_the_sessions_id(
+    repo: Path,
+) -> None:
+    made = await worktrees.create(repo, "pending-1")
+    kept = await worktrees.rekey(made, "agent-session-9")
+    assert kept.home == made.home and kept.branch == made.branch
+    assert await worktrees.find(repo, "agent-session-9") == kept
+    assert await worktrees.find(repo, "pending-1") is None
+    await worktrees.discard(kept)
+
+
+async def test_what_was_brought_back_is_no_change_any_more_and_the_rest_still_is(
+    repo: Path,
+) -> None:
+    before = observed(repo)
+    worktree = await worktrees.create(repo, "s4")
+    tree = worktree.tree
+    (tree / "src" / "a.py").write_text("a = 9\n")
+    (tree / "new.py").write_text("new = 1\n")
+    (tree / "notes.md").unlink()
+    (tree / "left.py").write_text("kept for later\n")
+    brought = [repo / "src" / "a.py", repo / "new.py", repo / "notes.md"]
+    moved = await worktrees.advance(worktree, brought)
+    assert moved.base != worktree.base and await worktrees.find(repo, "s4") == moved
+    assert [c.path for c in await worktrees.changes(moved)] == [repo / "left.py"]
+    (tree / "src" / "a.py").write_text("a = 10\n")  # changed again after: a change again
+    again = {c.path: c for c in await worktrees.changes(moved)}
+    assert again[repo / "src" / "a.py"].before == "a = 9\n"
+    assert observed(repo) == before
+    await worktrees.discard(moved)
+    assert observed(repo) == before

@@ -1,0 +1,92 @@
+"""Bringing a worktree session's changes back, and discarding its worktree: the rich
+``acp/bringBack`` and ``acp/discardWorktree`` (the editor asked its user before discarding) and
+the zero-plugin ``acp.bringBack`` and ``acp.discardWorktree``, which ask themselves.
+
+Discarding loses what the session changed and was not brought back, so the question offers
+keeping the worktree first (what an editor pre-selects), and says how much would be lost.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from pygls.lsp.server import LanguageServer
+
+from acp_editor.editor.lsp.handling import register_commands, register_requests
+from acp_editor.errors import InvalidParams
+from acp_editor.protocol import editor as proto
+from acp_editor.protocol.acp import nonempty_str, obj
+
+if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
+    from acp_editor.editor.supervisor import AgentSupervisor
+
+KEEP, DISCARD = "Keep the worktree", "Discard"
+
+
+class WorktreeHandlers:
+    def __init__(
+        self, agents: AgentSupervisor, confirm: Callable[[str, str, str], Awaitable[bool]]
+    ) -> None:
+        self.agents = agents
+        self.worktrees = agents.worktrees
+        self.confirm = confirm
+
+    def register(self, server: LanguageServer) -> None:
+        register_requests(
+            server,
+            {
+                proto.ACP_BRING_BACK: self.bring_back_request,
+                proto.ACP_DISCARD_WORKTREE: self.discard_request,
+            },
+        )
+        register_commands(
+            server,
+            {
+                proto.CMD_BRING_BACK: self.bring_back_command,
+                proto.CMD_DISCARD_WORKTREE: self.discard_command,
+            },
+        )
+
+    async def bring_back_request(self, params: Any) -> dict[str, Any]:
+        return await self._bring_back(nonempty_str(obj(params), "sessionId"))
+
+    async def discard_request(self, params: Any) -> dict[str, Any]:
+        sid = nonempty_str(obj(params), "sessionId")
+        await self.worktrees.discard(sid, self.agents.workspace_root())
+        return {"sessionId": sid, "discarded": True}
+
+    async def bring_back_command(self, *args: Any) -> dict[str, Any]:
+        """``[]`` (the current session) or ``[sessionId]``."""
+        return await self._bring_back(self._session(proto.CMD_BRING_BACK, args[:2], 1))
+
+    async def discard_command(self, *args: Any) -> dict[str, Any]:
+        """``[]``, ``[sessionId]``, or ``[sessionId, true]`` when the editor asked its user."""
+        sid = self._session(proto.CMD_DISCARD_WORKTREE, args, 2)
+        confirmed = args[1] if len(args) > 1 else False
+        if not isinstance(confirmed, bool):
+            raise InvalidParams(f"{proto.CMD_DISCARD_WORKTREE}'s second argument must be true")
+        root = self.agents.workspace_root()
+        if not confirmed:
+            worktree = await self.worktrees.find(sid, root)
+            if worktree is None:
+                raise InvalidParams(f"the session {sid} has no worktree of its own")
+            left = len(await self.worktrees.changed(sid, root))
+            question = (
+                f"Discard the worktree of session {sid}? {left} changed file(s) not brought "
+                "back would be lost. Your own files and repository are not touched."
+            )
+            if not await self.confirm(question, KEEP, DISCARD):
+                return {"sessionId": sid, "discarded": False}
+        await self.worktrees.discard(sid, root)
+        return {"sessionId": sid, "discarded": True}
+
+    async def _bring_back(self, session_id: str) -> dict[str, Any]:
+        return await self.worktrees.bring_back(session_id, self.agents.workspace_root())
+
+    def _session(self, command: str, args: tuple[Any, ...], most: int) -> str:
+        sid = args[0] if args else self.agents.current_session
+        if len(args) > most or not isinstance(sid, str) or not sid:
+            raise InvalidParams(f"{command} takes a session id (default: the current session)")
+        return sid

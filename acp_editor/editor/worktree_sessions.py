@@ -1,0 +1,130 @@
+"""Sessions that run in a git worktree of their own (opt-in: ``acp/newSession``'s ``worktree``).
+
+The worktree is made before the session (the agent is started in it), from the user's current
+state (``services.worktrees``); what the agent changes there is not the user's workspace, so
+review leaves it alone (``Review.isolated``) until the user asks to bring it back: then it
+comes in as the session's review, merged into open buffers (``Review.bring_back``). Discarding
+deletes it and leaves no trace in the user's repository. Worktrees outlive the sidecar: a later
+run finds one by its session's id, to bring it back or discard it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types as lsp
+
+from acp_editor.errors import InvalidParams
+from acp_editor.log import get_logger
+from acp_editor.services import worktrees
+from acp_editor.services.worktrees import Worktree, WorktreeError
+
+if TYPE_CHECKING:
+    from acp_editor.editor.lsp.channel import EditorChannel
+    from acp_editor.review.owner import Review
+
+log = get_logger("editor.worktrees")
+
+
+class WorktreeSessions:
+    def __init__(self, review: Review, channel: EditorChannel) -> None:
+        self.review = review
+        self.channel = channel
+        self._of: dict[str, Worktree] = {}
+
+    async def make(self, root: str) -> Worktree:
+        """A worktree of ``root``'s repository as it is now, for a session about to start in
+        it. Raises ``InvalidParams`` (outside git, or git failed) with a message for the user."""
+        async with self._progress("Making the session's worktree"):
+            try:
+                worktree = await worktrees.create(Path(root), f"new-{uuid.uuid4().hex[:12]}")
+            except WorktreeError as exc:
+                raise InvalidParams(str(exc)) from None
+        self._isolate(worktree)
+        return worktree
+
+    async def opened(self, session_id: str, worktree: Worktree) -> None:
+        """The session started in ``worktree``: kept under its id (a later run finds it so)."""
+        self._of[session_id] = await worktrees.rekey(worktree, session_id)
+
+    async def failed(self, worktree: Worktree) -> None:
+        """No session started in it: nothing of it stays."""
+        self.review.isolated.folders.discard(worktree.tree.resolve())
+        await worktrees.discard(worktree)
+
+    def folder(self, session_id: str) -> str | None:
+        """Where the session works, if it has a worktree of its own."""
+        worktree = self._of.get(session_id)
+        return str(worktree.cwd) if worktree is not None else None
+
+    async def find(self, session_id: str, root: str) -> Worktree | None:
+        """The session's worktree, made in this run or an earlier one (then isolated now)."""
+        worktree = self._of.get(session_id)
+        if worktree is None:
+            with contextlib.suppress(WorktreeError):  # not a repository: no worktree there
+                worktree = await worktrees.find(Path(root), session_id)
+            if worktree is not None:
+                self._of[session_id] = worktree
+                self._isolate(worktree)
+        return worktree
+
+    async def bring_back(self, session_id: str, root: str) -> dict[str, Any]:
+        """The session's changes since it started (or since the last time) into the user's
+        workspace as its review; what would overwrite the user's own changes is left."""
+        worktree = await self._required(session_id, root)
+        try:
+            async with self._progress("Bringing the session's changes back"):
+                self._of[session_id], result = await self.review.bring_back(session_id, worktree)
+        except WorktreeError as exc:
+            raise InvalidParams(str(exc)) from None
+        return {
+            "sessionId": session_id,
+            "brought": [str(path) for path in result.brought],
+            "left": [{"path": str(n.path), "reason": n.reason} for n in result.left],
+        }
+
+    async def changed(self, session_id: str, root: str) -> list[str]:
+        """The files the session changed in its worktree and that were not brought back."""
+        try:
+            found = await worktrees.changes(await self._required(session_id, root))
+        except WorktreeError as exc:
+            raise InvalidParams(str(exc)) from None
+        return [str(change.path) for change in found]
+
+    async def discard(self, session_id: str, root: str) -> None:
+        worktree = await self._required(session_id, root)
+        await worktrees.discard(worktree)
+        self._of.pop(session_id, None)
+        self.review.isolated.folders.discard(worktree.tree.resolve())
+
+    async def _required(self, session_id: str, root: str) -> Worktree:
+        worktree = await self.find(session_id, root)
+        if worktree is None:
+            raise InvalidParams(f"the session {session_id} has no worktree of its own")
+        return worktree
+
+    def _isolate(self, worktree: Worktree) -> None:
+        self.review.isolated.folders.add(worktree.tree.resolve())
+
+    @contextlib.asynccontextmanager
+    async def _progress(self, title: str) -> Any:
+        """Work-done progress while git works (a big repository takes seconds), when the editor
+        shows it; a line in its log in any case."""
+        self.channel.log_message(f"acp-editor: {title.lower()}")
+        token: str | None = None
+        if self.channel.features.work_done_progress:
+            token = f"acp-worktree-{uuid.uuid4().hex[:8]}"
+            try:
+                await self.channel.work_done_progress.create_async(token)
+                self.channel.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(title))
+            except Exception as exc:  # an editor that refuses the token shows no progress
+                log.info("no progress for %r: %s", title, exc)
+                token = None
+        try:
+            yield
+        finally:
+            if token is not None:
+                self.channel.work_done_progress.end(token, lsp.WorkDoneProgressEnd())
