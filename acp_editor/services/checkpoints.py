@@ -57,7 +57,8 @@ _BYTES_AS_THEY_ARE = b"* -text !eol -crlf -filter -ident -working-tree-encoding\
 bytes, never a normalized copy (``text=auto`` would have put a CRLF file back with LF)."""
 
 Status = Literal["added", "modified", "deleted"]
-_STATUS: dict[str, Status] = {"A": "added", "M": "modified", "D": "deleted", "T": "modified"}
+STATUS_LETTERS: dict[str, Status] = {"A": "added", "M": "modified", "D": "deleted", "T": "modified"}
+"""What a letter of `git diff-tree --raw` says of a file (a type change counts as a change)."""
 
 
 class CheckpointError(Exception):
@@ -318,7 +319,7 @@ class CheckpointStore:
         for info, raw in zip(fields[0::2], fields[1::2], strict=False):
             # ":OLDMODE NEWMODE OLDBLOB NEWBLOB STATUS"
             parts = info.decode().lstrip(":").split()
-            kind = _STATUS.get(parts[4][:1]) if len(parts) == 5 else None
+            kind = STATUS_LETTERS.get(parts[4][:1]) if len(parts) == 5 else None
             if kind is not None and raw:
                 before = parts[2] if kind != "added" else None
                 after = parts[3] if kind != "deleted" else None

@@ -41,9 +41,13 @@ import shutil
 import sys
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Literal
 
-from acp_editor.services.checkpoints import CheckpointError, CheckpointStore
+from acp_editor.services.checkpoints import (
+    STATUS_LETTERS,
+    CheckpointError,
+    CheckpointStore,
+    Status,
+)
 from acp_editor.storage import per_root
 
 BRANCHES = "refs/heads/acp/"
@@ -68,9 +72,6 @@ _WHO = {
     "GIT_COMMITTER_NAME": "acp-editor",
     "GIT_COMMITTER_EMAIL": "acp-editor@localhost",
 }
-
-Status = Literal["added", "modified", "deleted"]
-_STATUS: dict[str, Status] = {"A": "added", "M": "modified", "D": "deleted", "T": "modified"}
 
 
 class WorktreeError(Exception):
@@ -172,7 +173,7 @@ async def changes(worktree: Worktree) -> list[WorktreeChange]:
     fields = out.split(b"\0")
     for info, raw in zip(fields[0::2], fields[1::2], strict=False):
         parts = info.decode().lstrip(":").split()  # OLDMODE NEWMODE OLDBLOB NEWBLOB STATUS
-        kind = _STATUS.get(parts[4][:1]) if len(parts) == 5 else None
+        kind = STATUS_LETTERS.get(parts[4][:1]) if len(parts) == 5 else None
         if kind is None or not raw:
             continue
         before = parts[2] if kind != "added" else None
