@@ -111,7 +111,7 @@ def assemble(
         workspace_folders=workspace_folders,
     )
     frontend.follow.policy.front = lambda: agents.current_session
-    frontend.agent_of = agents.agent_of
+    frontend.agent_of = frontend.follow.agent_of = agents.agent_of
     return EditorSide(
         slot,
         statuses,

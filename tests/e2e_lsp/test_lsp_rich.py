@@ -151,6 +151,11 @@ BAD_PARAMS = [
     (proto.ACP_AGENTS, "all"),
     (proto.ACP_NEW_SESSION, {"agent": 3}),
     (proto.ACP_NEW_SESSION, {"agent": "no-such-agent"}),
+    (proto.ACP_NEW_SESSION, {"worktree": "yes"}),
+    (proto.ACP_BRING_BACK, {}),
+    (proto.ACP_BRING_BACK, {"sessionId": "not-a-worktree-session"}),
+    (proto.ACP_DISCARD_WORKTREE, {"sessionId": 3}),
+    (proto.ACP_DISCARD_WORKTREE, {"sessionId": "not-a-worktree-session"}),
     (proto.ACP_SELECT_SESSION, {"sessionId": "nope"}),
     (proto.ACP_SET_FOLLOW, {"enabled": True, "allSessions": "yes"}),
 ]

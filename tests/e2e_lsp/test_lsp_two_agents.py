@@ -56,6 +56,11 @@ async def test_two_agents_each_with_a_session_side_by_side(editor_factory: Start
         assert run_states(editor, sid)[0] == {"state": "running"}
         assert run_states(editor, sid)[-1] == {"state": "idle", "stopReason": "end_turn"}
 
+    # Only the session in front (the one made last) is followed, its mark labelled with its agent.
+    await wait_until(lambda: bool(editor.of(proto.ACP_FOLLOW)))
+    follows = [(f["sessionId"], f["agent"]) for f in editor.of(proto.ACP_FOLLOW)]
+    assert set(follows) == {(second, "second")}
+
     snapshot = await editor.request(proto.ACP_SNAPSHOT, {})
     assert {s["sessionId"]: s["agent"] for s in snapshot["sessions"]} == {
         first: "default",

@@ -413,6 +413,9 @@ export interface SelectSessionResult {
 
 export interface SessionChangedParams {
   sessionId: SessionId;
+  /** The session's agent (SessionSnapshot.agent): not a change. Optional here: a test's
+   *  hand-made notification may leave it out. */
+  agent?: string;
   changes: Change[];
 }
 
@@ -421,6 +424,8 @@ export type AgentStatusParams = AgentStatus;
 export type FollowReason = "location" | "read" | "write" | "change";
 export interface FollowParams {
   sessionId: SessionId;
+  /** The session's agent: what to label the mark with when several are followed. */
+  agent?: string;
   toolCallId?: ToolCallId;
   uri: string;
   range?: Range;

@@ -132,6 +132,8 @@ class Follower:
         self.read_text = read_text
         self.before_send = before_send
         self.policy = FollowPolicy(self._show)
+        self.agent_of: Callable[[str], str] = lambda session_id: "default"
+        """A session's agent id, to label the mark with (wired in ``editor.build``)."""
 
     @property
     def enabled(self) -> bool:
@@ -179,7 +181,11 @@ class Follower:
         uri, selection = target
         if self.channel.features.has(proto.FEATURE_FOLLOW):
             self.before_send(jump.session_id)
-            params: dict[str, Any] = {"sessionId": jump.session_id, "uri": uri}
+            params: dict[str, Any] = {
+                "sessionId": jump.session_id,
+                "agent": self.agent_of(jump.session_id),
+                "uri": uri,
+            }
             params["reason"] = jump.reason
             if jump.tool_call_id is not None:
                 params["toolCallId"] = jump.tool_call_id
