@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Literal
 
 from acp_editor.log import get_logger
+from acp_editor.services import store_setup
 from acp_editor.services.blob_pack import KEEP_HEAP, PACKED_FROM, prepack
 from acp_editor.services.repository_index import borrow_index, give_back
 from acp_editor.storage import per_root
@@ -40,21 +41,6 @@ MOST_PATHSPECS = 2000
 """More changed paths than this: one walk of everything (a command's thousands of files)."""
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 """The id git gives a tree with nothing in it."""
-
-_CONFIG = """[core]
-\trepositoryformatversion = 0
-\tfilemode = true
-\tbare = false
-\tautocrlf = false
-\tsplitIndex = true
-[gc]
-\tauto = 0
-"""
-"""Our store's settings. A split index: a checkpoint after a few changes writes those entries
-(tens of KB), not the whole index again (8 MB at 100,000 files)."""
-_BYTES_AS_THEY_ARE = b"* -text !eol -crlf -filter -ident -working-tree-encoding\n"
-"""Our store's ``info/attributes`` (above every ``.gitattributes``): a checkpoint keeps a file's
-bytes, never a normalized copy (``text=auto`` would have put a CRLF file back with LF)."""
 
 Status = Literal["added", "modified", "deleted"]
 STATUS_LETTERS: dict[str, Status] = {"A": "added", "M": "modified", "D": "deleted", "T": "modified"}
@@ -90,6 +76,7 @@ class CheckpointStore:
         self.size_limit = size_limit
         self._ready = False
         self._lock = asyncio.Lock()  # one index: snapshots must not interleave
+        self._making = asyncio.Lock()  # not _lock: a snapshot holds that when it makes the store
         self._tree: str | None = None
         """The last snapshot's tree (what the index holds), while this object knows it."""
 
@@ -141,32 +128,22 @@ class CheckpointStore:
     async def _ensure(self) -> None:
         if self._ready:
             return
+        async with self._making:  # sessions' first turns at once: one `git init`, not two
+            if not self._ready:
+                await self._make()
+
+    async def _make(self) -> None:
         if shutil.which("git") is None:
             raise CheckpointError("git is not installed: turn checkpoints are off")
         if not (self.store / "HEAD").exists():
             self.store.mkdir(parents=True, exist_ok=True, mode=0o700)
-            await self._git("init", "--quiet", "--bare", str(self.store))
-        root_file = self.store / "acp-root"  # whose store this is (services.retention reads it)
-        if not root_file.exists():
-            root_file.write_text(str(self.root), encoding="utf-8")
-        # Written whole rather than by more git processes: a work tree of our own choosing, no
-        # automatic gc (it would collect unnamed checkpoints), bytes as they are; a store made
-        # by an older version gets today's settings.
-        config = self.store / "config"
-        if config.read_text(encoding="utf-8") != _CONFIG:
-            config.write_text(_CONFIG, encoding="utf-8")
+            try:
+                await self._git("init", "--quiet", "--bare", str(self.store))
+            except CheckpointError:
+                if not (self.store / "HEAD").exists():  # else another sidecar made it first
+                    raise
+        await asyncio.to_thread(store_setup.settle, self.store, self.root)
         self._ready = True
-
-    def _copy_excludes(self) -> None:
-        """The repository's own ``info/exclude`` counts too (``.gitignore`` files are read from
-        the work tree by git itself); our ``info/attributes`` keeps bytes as they are."""
-        theirs = self.root / ".git" / "info" / "exclude"
-        try:
-            text = theirs.read_bytes() if theirs.is_file() else b""
-            _write_if_changed(self.store / "info" / "exclude", text)
-            _write_if_changed(self.store / "info" / "attributes", _BYTES_AS_THEY_ARE)
-        except OSError as exc:
-            log.info("could not copy %s: %s", theirs, exc)
 
     # -- checkpoints ----------------------------------------------------------------------------
 
@@ -176,7 +153,7 @@ class CheckpointStore:
         holds), so only they are looked at (what a file watch reported); None: everywhere."""
         async with self._lock:
             await self._ensure()
-            await asyncio.to_thread(self._copy_excludes)
+            await asyncio.to_thread(store_setup.copy_excludes, self.store, self.root)
             if not (self.store / "acp-index").exists():
                 await self._seed()
                 paths = None
@@ -390,9 +367,3 @@ async def _feed(stdin: asyncio.StreamWriter, lines: str) -> None:
         stdin.close()
     except (BrokenPipeError, ConnectionResetError):
         pass
-
-
-def _write_if_changed(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not path.exists() or path.read_bytes() != data:
-        path.write_bytes(data)

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 from acp_editor.protocol import editor as proto
-from acp_editor.services.checkpoints import CheckpointStore
 from tests.agents.claude_code import claude_agent
 from tests.agents.codex import codex_agent
 from tests.agents.fake_anthropic import StepScript, call, running_fake_anthropic, say
@@ -85,11 +84,6 @@ async def test_claude_and_codex_side_by_side_each_reviewed_and_followed_as_its_s
             say("Seen."),
         ]
     )
-    # Until CheckpointStore._ensure is safe to call twice at once, two sessions' first turns in
-    # a workspace without a checkpoint store race to `git init` it and one loses: review is off
-    # for the rest of the run, and the other turn claims both agents' edits. Made beforehand,
-    # the store is there. (issue 28: reported; remove this line with the fix.)
-    await CheckpointStore(workspace).names("none/")
     codex_steps = [("exec_command", {"cmd": patch("codex.py", CODEXES[:-1], "print('Codex')")})]
     with (
         running_fake_anthropic(claude_script) as anthropic,

@@ -4,6 +4,7 @@ own index, and never a trace in the user's own repository."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import subprocess
@@ -429,3 +430,14 @@ async def test_many_files_are_still_packed_when_fast_import_fails(
     assert await checkpoints.read(second, files[3]) == b"export const n = 3;\n"
     assert len(list((checkpoints.store / "objects" / "pack").glob("*.pack"))) == 1
     assert loose_objects(checkpoints) - loose <= 2
+
+
+async def test_sessions_first_turns_at_once_make_the_store_once(tmp_path: Path) -> None:
+    """Two sessions' first turns ask a new store for their names at the same moment: one
+    ``git init`` (two raced and one failed, turning review off for the workspace)."""
+    root = tmp_path / "w"
+    root.mkdir()
+    for attempt in range(10):
+        store = CheckpointStore(root, store=tmp_path / f"store{attempt}")
+        assert await asyncio.gather(store.names("s1/"), store.names("s2/")) == [[], []]
+        assert (store.store / "HEAD").exists()
