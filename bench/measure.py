@@ -99,9 +99,18 @@ def proc_cpu_s(pid: int) -> float:
 
 def proc_peak_rss_mb(pid: int) -> float:
     """VmHWM (peak resident set) of another process, from /proc/PID/status."""
+    return _proc_status_mb(pid, "VmHWM:")
+
+
+def proc_rss_mb(pid: int) -> float:
+    """VmRSS (resident set now, not its peak) of another process, from /proc/PID/status."""
+    return _proc_status_mb(pid, "VmRSS:")
+
+
+def _proc_status_mb(pid: int, key: str) -> float:
     with open(f"/proc/{pid}/status", encoding="ascii") as status:
         for line in status:
-            if line.startswith("VmHWM:"):
+            if line.startswith(key):
                 return int(line.split()[1]) / 1024
     return math.nan
 
