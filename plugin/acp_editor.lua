@@ -80,11 +80,25 @@ command("AcpSwitch", run("switch"), {
   desc = "acp-editor: bring a live session to the front",
 })
 command("AcpNewSession", run("new_session"), {
-  nargs = "?",
+  nargs = "*",
   complete = function(arglead)
     return require("acp_editor.commands").complete_agents(arglead)
   end,
-  desc = "acp-editor: start a new session (optionally of another agent)",
+  desc = "acp-editor: start a new session (optionally of another agent; ++worktree: in a worktree of its own)",
+})
+command("AcpBringBack", run("bring_back"), {
+  nargs = "?",
+  complete = function(arglead)
+    return require("acp_editor.commands").complete_worktrees(arglead)
+  end,
+  desc = "acp-editor: bring a worktree session's changes into your files, as its review",
+})
+command("AcpDiscardWorktree", run("discard_worktree"), {
+  nargs = "?",
+  complete = function(arglead)
+    return require("acp_editor.commands").complete_worktrees(arglead)
+  end,
+  desc = "acp-editor: delete a session's worktree (asks first: what was not brought back is lost)",
 })
 command("AcpDeleteSession", run("delete_session"), { desc = "acp-editor: delete the current session (asks first)" })
 command("AcpFork", run("fork"), { desc = "acp-editor: fork the current session" })

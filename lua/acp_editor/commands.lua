@@ -1,10 +1,14 @@
 -- What each user command does (plugin/acp_editor.lua only declares them, loading this lazily).
 -- Every command works without an explicit setup(): it then runs setup({}) with the defaults.
+-- The commands about sessions (switching, new, worktrees, delete, fork) are in
+-- acp_editor.session.user_commands, re-exported here.
 
 local store = require("acp_editor.store")
 
 local M = {}
 
+--- Set up with the defaults if setup() was not called, and start the sidecar; false when it
+--- cannot start.
 local function ensure()
   local acp = require("acp_editor")
   if not acp.configured() then
@@ -12,6 +16,7 @@ local function ensure()
   end
   return acp.start() ~= nil
 end
+M.ensure = ensure
 
 local function requests()
   return require("acp_editor.session.requests")
@@ -24,6 +29,7 @@ local function report_error(what)
     end
   end
 end
+M.report_error = report_error
 
 function M.chat()
   if ensure() then
@@ -187,7 +193,18 @@ function M.undo(o)
       end
       local count = result and result.restored and #result.restored or 0
       local number = result and result.turn or turn
-      store.report(("acp-editor: turn %s undone, %d file(s) restored"):format(number, count))
+      local message = ("acp-editor: turn %s undone, %d file(s) restored"):format(number, count)
+      local shared = result and type(result.shared) == "table" and result.shared or {}
+      if #shared > 0 then
+        local names = vim.tbl_map(function(path)
+          return vim.fn.fnamemodify(path, ":~:.")
+        end, shared)
+        message = ("%s; another session changed %s too (put back all the same)"):format(
+          message,
+          table.concat(names, ", ")
+        )
+      end
+      store.report(message, #shared > 0 and vim.log.levels.WARN or vim.log.levels.INFO)
     end)
   end)
 end
@@ -212,142 +229,6 @@ function M.review_groups()
   if ensure() then
     require("acp_editor.review.groups").pick()
   end
-end
-
---- :AcpSessions: the live sessions (title, agent, what each does), to bring one to the front;
---- then, when the agent can list them, its earlier sessions, to load one.
-function M.sessions()
-  if not ensure() then
-    return
-  end
-  local live = require("acp_editor.session.live")
-  local function pick(earlier)
-    local items = {}
-    for _, sid in ipairs(live.ids()) do
-      table.insert(items, { sessionId = sid, live = true })
-    end
-    for _, s in ipairs(earlier) do
-      if not store.sessions[s.sessionId] then
-        table.insert(items, { sessionId = s.sessionId, listed = s })
-      end
-    end
-    if #items == 0 then
-      return store.report("acp-editor: no session yet: send a prompt, or :AcpNewSession")
-    end
-    vim.ui.select(items, {
-      prompt = "Sessions (live ones first: ▸ is in front):",
-      kind = "acp_editor.session",
-      format_item = function(item)
-        if item.live then
-          return live.describe(item.sessionId)
-        end
-        local s = item.listed
-        return ("  load: %s  %s  %s"):format(s.title or s.sessionId, s.updatedAt or "", s.cwd or "")
-      end,
-    }, function(choice)
-      if choice and choice.live then
-        live.select(choice.sessionId)
-      elseif choice then
-        requests().load(choice.sessionId)
-      end
-    end)
-  end
-  if not requests().can_list() then
-    return pick({})
-  end
-  requests().list(function(err, result)
-    if err then
-      store.report("acp-editor: listing earlier sessions failed: " .. (err.message or ""), vim.log.levels.WARN)
-    end
-    pick(result and result.sessions or {})
-  end)
-end
-
---- :AcpSwitch {sessionId}: bring a live session to the front (its chat shows in the chat window).
-function M.switch(o)
-  if not ensure() then
-    return
-  elseif o.args == "" then
-    return M.sessions()
-  end
-  require("acp_editor.session.live").select(o.args)
-end
-
-function M.complete_sessions(arglead)
-  return vim.tbl_filter(function(sid)
-    return vim.startswith(sid, arglead or "")
-  end, require("acp_editor.session.live").ids())
-end
-
---- :AcpNewSession [agent]: a new session, of the agent named (acp/agents; default: the one the
---- sidecar started with), in front.
-function M.new_session(o)
-  if not ensure() then
-    return
-  end
-  local live = require("acp_editor.session.live")
-  local name = o and o.args or ""
-  requests().new_session(function(err, result)
-    if err then
-      return report_error("starting a session")(err)
-    end
-    local label = name ~= "" and name or live.agent_label(store.agent_id(result.sessionId))
-    store.report(("acp-editor: new session %s of %s, in front"):format(result.sessionId, label))
-  end, live.agent_param(name))
-end
-
-function M.complete_agents(arglead)
-  local live = require("acp_editor.session.live")
-  if store.client_id then
-    live.fetch_agents() -- for the next <Tab>: completion cannot wait for the answer
-  end
-  return vim.tbl_filter(function(id)
-    return vim.startswith(id, arglead or "")
-  end, live.agent_ids())
-end
-
---- :AcpDeleteSession: the agent forgets the current session, after asking (keeping it first).
-function M.delete_session()
-  if not ensure() then
-    return
-  end
-  local sid = store.current_session
-  if not sid then
-    return store.report("acp-editor: there is no session to delete", vim.log.levels.WARN)
-  elseif not requests().can("delete") then
-    return store.report("acp-editor: this agent cannot delete sessions", vim.log.levels.WARN)
-  end
-  local keep, delete = "Keep the session", "Delete"
-  vim.ui.select({ keep, delete }, {
-    prompt = ("Delete session %s? The agent forgets it: it can no longer be loaded. Files are not touched."):format(
-      sid
-    ),
-    kind = "acp_editor.delete_session",
-  }, function(choice)
-    if choice == delete then
-      requests().delete(sid, function(err)
-        if err then
-          return report_error("deleting the session")(err)
-        end
-        store.report(("acp-editor: session %s deleted"):format(sid))
-      end)
-    end
-  end)
-end
-
---- :AcpFork: a new session from the current one's context (agents that advertise fork).
-function M.fork()
-  if not ensure() then
-    return
-  elseif not requests().can("fork") then
-    return store.report("acp-editor: this agent cannot fork sessions", vim.log.levels.WARN)
-  end
-  requests().fork(function(err, result)
-    if err then
-      return report_error("forking the session")(err)
-    end
-    store.report(("acp-editor: now in %s, a fork of the session"):format(result.sessionId))
-  end)
 end
 
 --- :AcpLogout: after asking (staying logged in first).
@@ -458,6 +339,10 @@ function M.install(o)
       store.config.server_cmd = install.default_server_cmd() -- the next start uses it
     end
   end
+end
+
+for name, fn in pairs(require("acp_editor.session.user_commands")) do
+  M[name] = fn
 end
 
 return M

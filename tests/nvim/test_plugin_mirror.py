@@ -1,7 +1,9 @@
 """The plugin's session mirror (lua/acp_editor/session/reducer.lua) replays the change streams
 recorded from the Python state (tests/fixtures/reducer/, by scripts/reducer_fixtures.py; the
 TypeScript mirror replays them too) and ends equal to the server's snapshot: one recording,
-three implementations."""
+three implementations. The changes arrive as the plugin gets them, one ``acp/sessionChanged``
+each naming the session's agent (acp_editor.session.sync), so the mirror knows its agent from
+the notifications alone, as the server's snapshot names it (issue 28)."""
 
 from __future__ import annotations
 
@@ -15,12 +17,22 @@ from tests.nvim.plugin_driver import PluginEditor, plugin_editor
 
 FIXTURES = Path(__file__).parents[2] / "tests" / "fixtures" / "reducer"
 
+AGENT = "demo"  # the session's agent, as every acp/sessionChanged names it
+
 REPLAY = """
-local fixture = vim.json.decode(..., { luanil = { object = true, array = true } })
-local session = require("acp_editor.session.reducer")
-local snap = session.new(fixture.sessionId, fixture.protocolVersion)
-local ok, err = session.apply_all(snap, fixture.changes)
-return { ok = ok, err = err, snapshot = vim.json.encode(snap) }
+local text, agent = ...
+local fixture = vim.json.decode(text, { luanil = { object = true, array = true } })
+local store, sync = require("acp_editor.store"), require("acp_editor.session.sync")
+store.reset()
+store.agents[agent] = { agent = agent, state = "ready", protocolVersion = fixture.protocolVersion }
+local resync, missed = sync.resync, nil
+sync.resync = function() missed = "a change did not apply" end -- no sidecar here to ask
+for _, change in ipairs(fixture.changes) do
+  sync.on_changed(nil, { sessionId = fixture.sessionId, agent = agent, changes = { change } })
+end
+sync.resync = resync
+local snap = store.sessions[fixture.sessionId]
+return { ok = missed == nil, err = missed, snapshot = vim.json.encode(snap) }
 """
 
 
@@ -37,10 +49,12 @@ def nv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PluginEditor]:
 @pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("*.json")))
 def test_the_lua_mirror_replays_the_recorded_changes(nv: PluginEditor, name: str) -> None:
     fixture = json.loads((FIXTURES / name).read_text())
-    done = nv.lua(REPLAY, json.dumps(fixture))
+    done = nv.lua(REPLAY, json.dumps(fixture), AGENT)
     assert done["ok"], done["err"]
     mirror = json.loads(done["snapshot"])
-    expected = {k: v for k, v in fixture["snapshot"].items() if v is not None}  # nil in Lua
+    # The recording is the session state's own snapshot; the server adds the agent to it.
+    server = {**fixture["snapshot"], "agent": AGENT}
+    expected = {k: v for k, v in server.items() if v is not None}  # nil in Lua
     assert _without_nulls(mirror) == _without_nulls(expected)
 
 

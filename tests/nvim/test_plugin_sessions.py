@@ -7,7 +7,9 @@
   a permission question of a session in the background is announced (a notification naming
   the agent, the session and ``:AcpSwitch``) without a window and without moving the cursor;
   the status line counts the sessions waiting; after switching, the question is in that
-  session's chat and answered there; the hunk it wrote names its agent and session.
+  session's chat and answered there; the hunk it wrote names its agent and session;
+* a hunk of unsure origin names every session it may be of, and a hunk over another session's
+  pending one says which goes first, inline and in the quickfix list.
 """
 
 from __future__ import annotations
@@ -142,7 +144,8 @@ def test_a_background_question_is_announced_then_answered_in_its_chat(
     nv.setup(agents={**nv.agents, "other": {"cmd": other}})
     nv.lua("vim.cmd('AcpChat')")
     first = nv.prompt("hello")["sessionId"]
-    assert nv.lua("return vim.fn.getcompletion('AcpNew ', 'cmdline')") == ["demo", "other"]
+    completion = nv.lua("return vim.fn.getcompletion('AcpNew ', 'cmdline')")
+    assert completion == ["demo", "other", "++worktree"]
     second = new_session(nv, "other")
     assert nv.lua(f"return {STORE}.sessions[...].agent", second) == "other"
     before = nv.lua("return {vim.api.nvim_get_current_win(), #vim.api.nvim_list_wins()}")
@@ -173,3 +176,62 @@ def test_a_background_question_is_announced_then_answered_in_its_chat(
     nv.wait_until("#require('acp_editor.review').quickfix_items() == 1", "the hunk")
     (item,) = nv.lua("return require('acp_editor.review').quickfix_items()")
     assert item["text"].startswith("[acp-editor demo agent (demo): hello] written"), item
+
+
+# Two live sessions' mirrors and, in hello.py, a hunk that may be either's (sessions) and
+# another session's hunk over it (conflictsWith), as acp/reviewChanged brings them.
+TWO_SESSIONS_HUNKS = """
+local store, path = require("acp_editor.store"), ...
+for sid, title in pairs({ s1 = "fix the test", s2 = "add docs" }) do
+  local snap = require("acp_editor.session.reducer").new(sid)
+  local prompt = { { type = "text", text = title } }
+  snap.entries = { { kind = "message", role = "user", content = prompt } }
+  store.sessions[sid] = snap
+  store.track(sid)
+end
+local function hunk(id, sid, line, text, extra)
+  local range = { start = { line = line, character = 0 } }
+  range["end"] = { line = line, character = #text }
+  return vim.tbl_extend("force", {
+    hunkId = id, sessionId = sid, uri = vim.uri_from_fname(path), path = path, state = "pending",
+    applied = true, oldLines = { "old" }, newLines = { text }, range = range,
+  }, extra)
+end
+require("acp_editor.review").on_changed(nil, { hunks = {
+  hunk("h1", "s2", 0, "import sys", { sessions = { "s1", "s2" } }),
+  hunk("h2", "s1", 6, "main()", { conflictsWith = { "h1" } }),
+} })
+"""
+
+
+def test_review_names_a_change_of_unsure_origin_and_which_of_two_goes_first(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    nv.setup()
+    hello = workspace / "hello.py"
+    buf = nv.edit(hello)
+    nv.lua(TWO_SESSIONS_HUNKS, str(hello))
+    who = "acp-editor demo agent"
+    either = f"{who}: fix the test or {who}: add docs (not sure which)"
+    hints = {
+        m["row"]: m["virt_text"]
+        for m in nv.extmarks(buf, "acp_editor_preview")
+        if m.get("virt_text")
+    }
+    assert hints[0].startswith(
+        f" edit by {either} · changed again by {who}: fix the test, still pending"
+        " (reject that change before this one) · "
+    ), hints
+    assert hints[6].startswith(
+        f" edit by {who}: fix the test · conflicts with a pending change of {who}: add docs"
+        " (to reject that one, reject this one first) · "
+    ), hints
+    items = nv.lua("return require('acp_editor.review').quickfix_items()")
+    texts = [item["text"] for item in items]
+    assert texts[0].startswith(f"[{either}] written, pending review h1 +1 -1 · changed again"), (
+        texts
+    )
+    assert texts[1].endswith(
+        f"h2 +1 -1 · conflicts with a pending change of {who}: add docs"
+        " (to reject that one, reject this one first)"
+    ), texts

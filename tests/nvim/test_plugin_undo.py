@@ -101,3 +101,30 @@ def test_an_agents_mode_starts_its_sessions_in_that_mode(nv: PluginEditor) -> No
         "require('acp_editor.store').current().modes.currentModeId == 'ask'",
         "the session started in the configured mode (the scripted agent's default is code)",
     )
+
+
+def test_undo_names_the_files_another_session_changed_too(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    """Two sessions change hello.py one after the other; undoing the first one's turn puts it
+    back all the same, and the message says another session changed it too (``shared``)."""
+    store = "require('acp_editor.store')"
+    nv.setup(
+        agents={"demo": {"cmd": [*SCRIPTED_AGENT, "--writes-itself"]}},
+        auto_approve=[{"kind": "*", "option": "allow_once"}],
+    )
+    first = nv.prompt("edit")["sessionId"]
+    nv.lua("vim.cmd('AcpNewSession')")
+    nv.wait_until(f"{store}.current_session ~= {first!r}", "the second session in front")
+    second = nv.lua(f"return {store}.current_session")
+    assert nv.wait_turn(nv.prompt_async("edit", second))["stopReason"] == "end_turn"
+    nv.lua(f"vim.cmd('AcpSwitch {first}')")
+
+    nv.helper("answer_with", "Undo turn 1")
+    nv.lua("vim.cmd('AcpUndo')")
+    nv.wait_until(
+        "vim.iter(H.notes):any(function(n) return n.msg:find('turn 1 undone', 1, true) end)",
+        "the undo is reported done",
+    )
+    (note,) = [n for n in nv.notes() if "turn 1 undone" in n]
+    assert note.endswith("; another session changed hello.py too (put back all the same)"), note

@@ -256,6 +256,9 @@ function M.render(snap, ctx)
   if ctx.session then
     table.insert(header, ctx.session)
   end
+  if snap and type(snap.worktree) == "string" then
+    table.insert(header, "in its worktree (:AcpBringBack)")
+  end
   local mode = summary.mode(snap)
   if mode then
     table.insert(header, "mode: " .. mode)

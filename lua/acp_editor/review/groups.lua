@@ -24,7 +24,7 @@ function M.describe(group)
   local text = message and ("%s (%s)"):format(group.title, message) or group.title
   local live = require("acp_editor.session.live")
   if #live.ids() > 1 then
-    text = ("%s · by %s"):format(text, live.owner(group.sessionId))
+    text = ("%s · by %s"):format(text, review.origin(group))
   end
   return text
 end

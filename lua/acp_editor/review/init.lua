@@ -26,6 +26,8 @@ local store = require("acp_editor.store")
 ---@field newLines string[]
 ---@field range? {start: {line: integer, character: integer}, ["end"]: {line: integer, character: integer}}
 ---@field message? string
+---@field sessions? string[] every session it may be of, when that is not certain (sessionId among them)
+---@field conflictsWith? string[] other sessions' pending hunks whose lines it changed again
 
 ---@class acp_editor.ReviewGroup
 ---@field groupId string
@@ -39,6 +41,7 @@ local store = require("acp_editor.store")
 ---@field changed integer
 ---@field state "pending"|"accepted"|"rejected"
 ---@field message? string why the last decision could not be carried out in full
+---@field sessions? string[] every session it may be of, when that is not certain
 
 local M = {
   ---@type table<string, acp_editor.ReviewHunk>
@@ -221,24 +224,90 @@ function M.decide(decision, selector, callback)
   end)
 end
 
+--- Who made a hunk or group, in words: its session's agent (and the session's title while
+--- several are live); for a change of unsure origin (`sessions`), every session it may be of:
+--- `Claude Code: fix the test or Codex: add docs (not sure which)`.
+---@param item {sessionId?: string, sessions?: string[]}
+---@return string
+function M.origin(item)
+  local live = require("acp_editor.session.live")
+  local names, seen = {}, {}
+  for _, sid in ipairs(type(item.sessions) == "table" and item.sessions or {}) do
+    local name = live.owner(sid)
+    if not seen[name] then
+      seen[name] = true
+      table.insert(names, name)
+    end
+  end
+  if #names < 2 then
+    return live.owner(item.sessionId)
+  end
+  return table.concat(names, " or ") .. " (not sure which)"
+end
+
+--- How a pending hunk meets other sessions' pending hunks over the same lines, in words, or
+--- nil: it changed theirs again (`conflictsWith`: it must be rejected first, or with them), or
+--- another session's hunk changed it again (that one goes first).
+---@param hunk acp_editor.ReviewHunk
+---@return string?
+function M.conflict_note(hunk)
+  local live = require("acp_editor.session.live")
+  local function owners(hunks)
+    local names, seen = {}, {}
+    for _, other in ipairs(hunks) do
+      local name = live.owner(other.sessionId)
+      if not seen[name] then
+        seen[name] = true
+        table.insert(names, name)
+      end
+    end
+    return table.concat(names, ", ")
+  end
+  local over = {}
+  for _, id in ipairs(type(hunk.conflictsWith) == "table" and hunk.conflictsWith or {}) do
+    local other = M.hunks[id]
+    if other and other.state == "pending" then
+      table.insert(over, other)
+    end
+  end
+  if #over > 0 then
+    return ("conflicts with a pending change of %s (to reject that one, reject this one first)"):format(owners(over))
+  end
+  local under = {}
+  for _, other in pairs(M.hunks) do
+    if
+      other.state == "pending"
+      and vim.tbl_contains(type(other.conflictsWith) == "table" and other.conflictsWith or {}, hunk.hunkId)
+    then
+      table.insert(under, other)
+    end
+  end
+  if #under > 0 then
+    return ("changed again by %s, still pending (reject that change before this one)"):format(owners(under))
+  end
+  return nil
+end
+
 --- Quickfix items: every pending hunk, then every proposed edit not yet written, each with
 --- who made it (the agent, and the session while several are live).
 function M.quickfix_items()
   local live = require("acp_editor.session.live")
   local items = {}
   for _, hunk in ipairs(M.pending()) do
+    local conflict = M.conflict_note(hunk)
     table.insert(items, {
       filename = hunk.path,
       lnum = hunk.range and hunk.range.start.line + 1 or 1,
       col = 1,
       type = "I",
-      text = ("[%s] %s %s +%d -%d%s"):format(
-        live.owner(hunk.sessionId),
+      text = ("[%s] %s %s +%d -%d%s%s"):format(
+        M.origin(hunk),
         hunk.applied and "written, pending review" or "held until accepted",
         hunk.hunkId,
         #hunk.newLines,
         #hunk.oldLines,
-        hunk.message and (": " .. hunk.message) or ""
+        hunk.message and (": " .. hunk.message) or "",
+        conflict and (" · " .. conflict) or ""
       ),
       user_data = { hunkId = hunk.hunkId },
     })

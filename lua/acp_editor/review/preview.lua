@@ -68,9 +68,12 @@ local function draw(buf, item, start)
   local row = math.min(start, count - 1)
   item.at_end = #here == 0 and start >= count -- an insertion after the last line
   local keys = store.config.keymaps.preview
-  local hint = ("%s by %s%s"):format(
+  local hunk = item.hunkId and review.hunks[item.hunkId]
+  local conflict = hunk and review.conflict_note(hunk)
+  local hint = ("%s by %s%s%s"):format(
     item.kind == "applied" and "edit" or "proposal",
-    require("acp_editor.session.live").owner(item.sessionId),
+    review.origin(hunk or item),
+    conflict and (" · " .. conflict) or "",
     keys.accept and (" · %s accept · %s reject"):format(keys.accept, keys.reject or "-") or ""
   )
   item.mark = vim.api.nvim_buf_set_extmark(buf, M.ns, row, 0, {

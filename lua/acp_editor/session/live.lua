@@ -141,17 +141,22 @@ function M.waiting_count()
   return n
 end
 
---- One line of the switcher: `▸ fix the test · demo · waiting for you · s2`.
+--- One line of the switcher: `▸ fix the test · demo · waiting for you · s2`, and `· worktree`
+--- for a session working in a worktree of its own.
 ---@param session_id string
 ---@return string
 function M.describe(session_id)
   local front = session_id == store.current_session and "▸ " or "  "
+  local snap = store.sessions[session_id]
   local parts = {
-    M.title(store.sessions[session_id]),
+    M.title(snap),
     M.agent_label(store.agent_id(session_id)),
     M.STATE_WORDS[M.state(session_id)],
     session_id,
   }
+  if snap and type(snap.worktree) == "string" then
+    table.insert(parts, "worktree")
+  end
   return front .. table.concat(parts, " · ")
 end
 

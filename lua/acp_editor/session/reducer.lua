@@ -17,6 +17,8 @@
 
 ---@class acp_editor.SessionSnapshot
 ---@field sessionId string
+---@field agent? string the id of the agent it runs in (each acp/sessionChanged names it)
+---@field worktree? string the folder it works in, when in a worktree of its own
 ---@field protocolVersion integer
 ---@field entries acp_editor.Entry[]
 ---@field toolCalls table<string, table>

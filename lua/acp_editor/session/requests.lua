@@ -87,11 +87,13 @@ local function opened(result, agent)
   store.set_current(result.sessionId)
 end
 
---- acp/newSession, in the server's own agent or in the agent `agent` (an id of acp/agents).
+--- acp/newSession, in the server's own agent or in the agent `agent` (an id of acp/agents);
+--- `worktree`: in a git worktree of its own (the snapshot's `worktree` says where).
 ---@param callback? fun(err: table?, result: table?)
 ---@param agent? string
-function M.new_session(callback, agent)
-  client.request(method.NEW_SESSION, { agent = agent }, function(err, result)
+---@param worktree? boolean
+function M.new_session(callback, agent, worktree)
+  client.request(method.NEW_SESSION, { agent = agent, worktree = worktree or nil }, function(err, result)
     if result then
       opened(result, agent)
     end

@@ -3,7 +3,9 @@
 -- acp/sessionChanged is applied to the mirror (acp_editor.session.reducer); when a change cannot
 -- apply (one was missed, or the plugin connected late) the session is fetched whole with
 -- acp/snapshot. A snapshot the server sends with an answer (new, load, fork) replaces the mirror
--- the same way. acp/agentStatus is kept per agent (`store.agents`, by its `agent` id); the
+-- the same way. Every acp/sessionChanged names the session's agent, so a mirror first met there
+-- knows it at once (it is not a change: taken from each notification, as the server's snapshot
+-- has it). acp/agentStatus is kept per agent (`store.agents`, by its `agent` id); the
 -- store's `agent` is the status of the agent of the session in front.
 
 local client = require("acp_editor.sidecar.client")
@@ -42,18 +44,17 @@ end
 function M.on_changed(_, params)
   local sid = params.sessionId
   local snap = store.sessions[sid]
-  local fresh = false
   if not snap then
-    snap = reducer.new(sid, store.agent and store.agent.protocolVersion)
-    -- Changes do not say which agent a session runs in: most likely the front session's (a
-    -- prompt without a session goes there), and the server's snapshot, asked below, says.
-    snap.agent = store.agent_id(store.current_session)
+    local status = store.agents[params.agent] or store.agent -- the session's agent speaks its version
+    snap = reducer.new(sid, status and status.protocolVersion)
+    snap.agent = params.agent
     store.sessions[sid] = snap
     store.track(sid)
     if not store.current_session then
       store.set_current(sid)
     end
-    fresh = true
+  elseif type(params.agent) == "string" then
+    snap.agent = params.agent
   end
   local ok, err = reducer.apply_all(snap, params.changes or {})
   for _, change in ipairs(params.changes or {}) do
@@ -67,9 +68,6 @@ function M.on_changed(_, params)
     return M.resync(sid)
   end
   store.emit("session", sid, params.changes or {})
-  if fresh then
-    M.resync(sid)
-  end
 end
 
 --- acp/agentStatus

@@ -1,0 +1,110 @@
+"""A session in a worktree of its own with the plugin, in a real Neovim 0.11 (issue 28):
+
+* the round trip on a real repository: ``:AcpNewSession ++worktree``, the agent edits (its
+  worktree: your file unchanged on disk and in the buffer), ``:AcpSessions`` marks the session,
+  ``:AcpBringBack`` says what is in review and the hunk is drawn in the buffer (extmarks: the
+  added line and the hint naming the agent), rejected with the keymap (the buffer and the file
+  as before), ``:AcpDiscardWorktree`` asks (keeping it first) and, answered "Discard", the
+  worktree's folder is gone;
+* outside git, ``:AcpNewSession ++worktree`` shows the sidecar's reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from acp_editor.demo_agent.file_scenarios import EDIT_LINE
+from tests.nvim.driver import HELLO_LINES
+from tests.nvim.plugin_driver import PluginEditor, plugin_editor
+from tests.support.repository import git
+
+PREVIEW_NS = "acp_editor_preview"
+STORE = "require('acp_editor.store')"
+REJECT = "\\ar"  # the default <leader>ar (leader is \ under --clean)
+AGENT_LINE = EDIT_LINE.rstrip("\n")
+HELLO = "\n".join(HELLO_LINES) + "\n"
+
+
+@pytest.fixture
+def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
+    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
+        yield editor
+
+
+def wait_note(nv: PluginEditor, text: str) -> str:
+    """The first message to the user that holds ``text``, once there is one."""
+    found = f"vim.iter(H.notes):any(function(n) return n.msg:find({text!r}, 1, true) end)"
+    nv.wait_until(found, f"a message saying {text!r}: {nv.notes()}")
+    return next(n for n in nv.notes() if text in n)
+
+
+def front_worktree(nv: PluginEditor) -> str | None:
+    folder: str | None = nv.lua(f"local s = {STORE}.current(); return s and s.worktree")
+    return folder
+
+
+def test_a_worktree_session_is_brought_back_rejected_and_discarded(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    git(workspace, "init", "-q", "-b", "main")
+    git(workspace, "add", ".")
+    git(workspace, "commit", "-qm", "first")
+    hello = workspace / "hello.py"
+    buf = nv.edit(hello)
+    nv.setup(auto_approve=[{"kind": "edit", "option": "allow_once"}])
+
+    nv.lua("vim.cmd('AcpNewSession ++worktree')")
+    nv.wait_until(f"{STORE}.current() and {STORE}.current().worktree", "the worktree session")
+    sid: str = nv.lua(f"return {STORE}.current_session")
+    own = Path(str(front_worktree(nv)))
+    assert own.is_dir() and not own.is_relative_to(workspace), own
+    assert any(f"new session {sid} of demo in its own worktree" in n for n in nv.notes())
+    line: str = nv.lua("return require('acp_editor.session.live').describe(...)", sid)
+    assert line == f"▸ new session · demo · idle · {sid} · worktree", line
+
+    assert nv.wait_turn(nv.prompt_async("edit", sid))["stopReason"] == "end_turn"
+    assert (own / "hello.py").read_text() == HELLO + EDIT_LINE
+    assert hello.read_text() == HELLO, "the agent's change stays in its worktree"
+    assert nv.buffer(buf)["lines"] == HELLO_LINES
+    assert nv.helper("review")["pending"] == []
+
+    nv.lua("vim.cmd('AcpBringBack')")
+    nv.wait_until("#H.review().pending == 1", "the brought-back hunk")
+    wait_note(nv, f"acp-editor: 1 file of session {sid} (edit) in review (hello.py)")
+    assert hello.read_text() == HELLO + EDIT_LINE
+    nv.wait_until(f"#H.buffer({buf}).lines == {len(HELLO_LINES) + 1}", "the line in the buffer")
+    row = len(HELLO_LINES)  # the agent's line, after the last one
+    marks = [m for m in nv.extmarks(buf, PREVIEW_NS) if m["row"] == row]
+    assert {"line_hl": "AcpEditorAdded", "sign": "+"} in [
+        {"line_hl": m.get("line_hl"), "sign": m.get("sign")} for m in marks
+    ], marks
+    hints = [m["virt_text"] for m in marks if m.get("virt_text")]
+    assert hints and hints[0].startswith(" edit by acp-editor demo agent · "), hints
+
+    nv.lua("vim.api.nvim_win_set_cursor(0, {...})", row + 1, 0)
+    nv.feed(REJECT)
+    nv.wait_until("#H.review().pending == 0", "the hunk is rejected")
+    nv.wait_until(f"#H.buffer({buf}).lines == {len(HELLO_LINES)}", "the line taken out")
+    assert nv.buffer(buf)["lines"] == HELLO_LINES
+    assert hello.read_text() == HELLO
+
+    nv.helper("answer_with", "Discard")
+    nv.lua("vim.cmd('AcpDiscardWorktree')")
+    nv.wait_until(f"{STORE}.current().worktree == nil", "the worktree discarded")
+    (asked,) = nv.selects()
+    assert asked["titles"] == ["Keep the worktree", "Discard"], asked
+    assert "was not brought back" in asked["prompt"] and sid in asked["prompt"], asked
+    assert not own.exists()
+    wait_note(nv, f"the worktree of session {sid} (edit) is discarded")
+    assert hello.read_text() == HELLO
+
+
+def test_a_worktree_outside_git_is_refused_with_the_reason(nv: PluginEditor) -> None:
+    nv.setup()
+    nv.lua("vim.cmd('AcpNewSession ++worktree')")
+    note = wait_note(nv, "is not a git repository: a session of its own worktree needs git")
+    assert note.startswith("acp-editor: starting a session in a worktree of its own failed: "), note
+    assert nv.lua(f"return {STORE}.current_session") is None
