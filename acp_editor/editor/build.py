@@ -112,6 +112,7 @@ def assemble(
     )
     frontend.follow.policy.front = lambda: agents.current_session
     frontend.agent_of = frontend.follow.agent_of = agents.agent_of
+    frontend.follow.is_open = lambda path: documents.open_document(path) is not None
     return EditorSide(
         slot,
         statuses,

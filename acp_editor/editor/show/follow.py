@@ -12,6 +12,7 @@ backwards (a stale update must not yank the cursor up). ``FollowPolicy`` decides
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
@@ -33,6 +34,9 @@ MIN_INTERVAL = 0.25
 
 FURTHEST_KEPT = 256
 """(tool call, file) pairs whose furthest line is remembered: the latest ones."""
+
+KEPT_COUNTS = 1024
+"""Files whose line count is kept (by their time and size on disk) before the list starts over."""
 
 
 class Jump(NamedTuple):  # a tuple: made for every location a flood of updates carries
@@ -131,6 +135,12 @@ class Follower:
         self.channel = channel
         self.read_text = read_text
         self.before_send = before_send
+        self.is_open: Callable[[Path], bool] = lambda path: False
+        """Whether the editor has the file open (wired in ``editor.build``)."""
+        self._counts: dict[Path, tuple[tuple[int, int], int]] = {}
+        """A file's line count by its time and size on disk: a jump into a file not open in the
+        editor clamps without a read in a worker thread, which waits its turn on a busy machine
+        (bench/sessions.py: the follow tail was that wait)."""
         self.policy = FollowPolicy(self._show)
         self.agent_of: Callable[[str], str] = lambda session_id: "default"
         """A session's agent id, to label the mark with (wired in ``editor.build``)."""
@@ -200,11 +210,24 @@ class Follower:
 
     async def _line_count(self, path: Path) -> int | None:
         """Lines of the file as an editor counts them (no extra line after a final newline)."""
+        stamp: tuple[int, int] | None = None
+        if not self.is_open(path):  # an open buffer's text is the editor's, not the disk's
+            with contextlib.suppress(OSError):
+                found = os.stat(path)  # microseconds: on the loop, no thread to wait for
+                stamp = (found.st_mtime_ns, found.st_size)
+            kept = self._counts.get(path)
+            if stamp is not None and kept is not None and kept[0] == stamp:
+                return kept[1]
         try:
             text = await self.read_text(path)
         except Exception:  # a file that cannot be read is shown without a selection
             return None
-        return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+        count = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+        if stamp is not None:
+            if len(self._counts) >= KEPT_COUNTS:
+                self._counts.clear()  # a long session's files: the next jumps count again
+            self._counts[path] = (stamp, count)
+        return count
 
     async def _show_document(self, uri: str, selection: Mapping[str, Any] | None) -> None:
         params: dict[str, Any] = {"uri": uri, "takeFocus": False}
