@@ -184,10 +184,14 @@ class AcpClient:
 
     # -- requests to the agent ------------------------------------------------------------------
 
+    def _state(self, session_id: str, cwd: str) -> SessionState:
+        return SessionState(session_id, self.protocol_version, agent=self.config.name, cwd=cwd)
+
     def _open(
         self, session_id: str, cwd: str, dirs: Sequence[str], state: SessionState | None = None
     ) -> Session:
-        state = state or SessionState(session_id, self.protocol_version)
+        state = state or self._state(session_id, cwd)
+        state.cwd = cwd  # a fork's own
         session = Session(session_id, cwd, state, list(dirs))
         self.sessions[session_id] = session
         self.requests.session_opened(session)
@@ -242,7 +246,7 @@ class AcpClient:
         if replay and not session.prompting:
             # A replay over the state already held would put the conversation there twice.
             # The editor's mirror resyncs from the snapshot it is sent.
-            session.state = SessionState(session_id, self.protocol_version)
+            session.state = self._state(session_id, cwd)
         params = setup_params(cwd, additional_directories, sessionId=session_id)
         if resume and replay:
             params["replayFrom"] = {"type": "start"}

@@ -111,8 +111,9 @@ def assemble(
         workspace_folders=workspace_folders,
     )
     frontend.follow.policy.front = lambda: agents.current_session
-    frontend.agent_of = frontend.follow.agent_of = agents.agent_of
+    frontend.follow.agent_of = frontend.agent_of
     frontend.follow.is_open = lambda path: documents.open_document(path) is not None
+    frontend.worktree_of = agents.worktrees.folder_at
     return EditorSide(
         slot,
         statuses,

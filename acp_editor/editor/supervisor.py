@@ -296,8 +296,11 @@ class AgentSupervisor:
         return await agent.list_sessions(cwd)
 
     async def _session(self, session_id: str | None) -> tuple[str, AgentSide]:
-        """The named (else current) session and its running agent."""
+        """The named (else current) session and its running agent; not one whose worktree was
+        discarded (its folder went with it)."""
         sid = await self.session_id(session_id)
+        if sid in self.worktrees.discarded:
+            raise InvalidParams(f"the worktree of session {sid} was discarded: start a new session")
         agent = self.slot.agents.get(self.agent_of(sid))
         assert agent is not None  # session_id() made sure
         return sid, agent

@@ -34,6 +34,8 @@ class WorktreeSessions:
         self.review = review
         self.channel = channel
         self._of: dict[str, Worktree] = {}
+        self.discarded: set[str] = set()
+        """Sessions whose worktree is gone: their folder with it, so prompts are refused."""
 
     async def make(self, root: str) -> Worktree:
         """A worktree of ``root``'s repository as it is now, for a session about to start in
@@ -59,6 +61,13 @@ class WorktreeSessions:
         """Where the session works, if it has a worktree of its own."""
         worktree = self._of.get(session_id)
         return str(worktree.cwd) if worktree is not None else None
+
+    def folder_at(self, session_id: str, cwd: str | None) -> str | None:
+        """``cwd`` when it is in a worktree of a session's own (known from the session's first
+        change, before the session is kept under its id), else None."""
+        if cwd is None or session_id in self.discarded or not self.review.isolated.holds(cwd):
+            return None
+        return cwd
 
     async def find(self, session_id: str, root: str) -> Worktree | None:
         """The session's worktree, made in this run or an earlier one (then isolated now)."""
@@ -94,11 +103,15 @@ class WorktreeSessions:
             raise InvalidParams(str(exc)) from None
         return [str(change.path) for change in found]
 
-    async def discard(self, session_id: str, root: str) -> None:
+    async def discard(self, session_id: str, root: str) -> list[str]:
+        """The worktree deleted; the files it changed that were not brought back (lost)."""
+        lost = await self.changed(session_id, root)
         worktree = await self._required(session_id, root)
         await worktrees.discard(worktree)
         self._of.pop(session_id, None)
+        self.discarded.add(session_id)
         self.review.isolated.folders.discard(worktree.tree.resolve())
+        return lost
 
     async def _required(self, session_id: str, root: str) -> Worktree:
         worktree = await self.find(session_id, root)

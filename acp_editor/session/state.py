@@ -59,6 +59,16 @@ class SessionView(Protocol):
     @property
     def session_id(self) -> str: ...
 
+    @property
+    def agent(self) -> str:
+        """The id of the agent the session runs in (not part of the snapshot)."""
+        ...
+
+    @property
+    def cwd(self) -> str | None:
+        """The session's working directory (not part of the snapshot)."""
+        ...
+
     def peek_tool_call(self, tool_call_id: str) -> Mapping[str, Any] | None: ...
 
     def tool_call_order(self) -> list[str]: ...
@@ -73,8 +83,18 @@ class SessionView(Protocol):
 class SessionState:
     """Transcript, tool calls, plan, modes and metadata of one session."""
 
-    def __init__(self, session_id: str, protocol_version: int = 1) -> None:
+    def __init__(
+        self,
+        session_id: str,
+        protocol_version: int = 1,
+        *,
+        agent: str = "default",
+        cwd: str | None = None,
+    ) -> None:
         self.session_id = session_id
+        #: Whose session it is and where it works: told with it, never part of its snapshot.
+        self.agent = agent
+        self.cwd = cwd
         #: The negotiated ACP version; decides only what ``null`` means in tool-call updates.
         self.protocol_version = protocol_version
         self._snapshot = empty_snapshot(session_id, protocol_version)
@@ -86,7 +106,7 @@ class SessionState:
 
     def copy_as(self, session_id: str) -> SessionState:
         """A state holding everything this one holds, for session ``session_id`` (a fork)."""
-        other = SessionState(session_id, self.protocol_version)
+        other = SessionState(session_id, self.protocol_version, agent=self.agent, cwd=self.cwd)
         other._snapshot = json_copy(self._snapshot)
         other._snapshot["sessionId"] = session_id
         other._messages = dict(self._messages)

@@ -61,6 +61,11 @@ async def test_two_agents_each_with_a_session_side_by_side(editor_factory: Start
     follows = [(f["sessionId"], f["agent"]) for f in editor.of(proto.ACP_FOLLOW)]
     assert set(follows) == {(second, "second")}
 
+    # Every notification names its session's agent, from the first (sent while the session
+    # was being set up) on.
+    named = {(n["sessionId"], n["agent"]) for n in editor.of(proto.ACP_SESSION_CHANGED)}
+    assert named == {(first, "default"), (second, "second")}
+
     snapshot = await editor.request(proto.ACP_SNAPSHOT, {})
     assert {s["sessionId"]: s["agent"] for s in snapshot["sessions"]} == {
         first: "default",

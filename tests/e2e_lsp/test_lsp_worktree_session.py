@@ -71,10 +71,19 @@ async def test_a_worktree_session_round_trip_leaves_the_users_repository_as_it_w
     assert [r["state"] for r in decided["results"]] == ["rejected"]
     assert (workspace / "hello.py").read_text() == HELLO + MINE
 
+    (own / "later.py").write_text("not brought back\n")  # the session went on after
+    would = await editor.request(proto.ACP_DISCARD_WORKTREE, {"sessionId": sid, "dryRun": True})
+    assert would == {"sessionId": sid, "discarded": False, "lost": [str(workspace / "later.py")]}
+    assert own.exists()
     gone = await editor.command("acp.discardWorktree", sid)
-    assert gone == {"sessionId": sid, "discarded": True}
+    assert gone == {"sessionId": sid, "discarded": True, "lost": [str(workspace / "later.py")]}
     assert not own.exists()
     assert observed(workspace) == before
+    with pytest.raises(JsonRpcException, match="was discarded"):
+        await editor.request(proto.ACP_PROMPT, {"sessionId": sid, "prompt": "edit"})
+    # Every notification of the session said where it worked, as its snapshot did.
+    notes = [n for n in editor.of(proto.ACP_SESSION_CHANGED) if n["sessionId"] == sid]
+    assert notes and {n.get("worktree") for n in notes} == {str(own)}
 
 
 async def test_a_worktree_needs_git_and_says_so(editor_factory: StartEditor) -> None:

@@ -100,7 +100,7 @@ class FakeAgent:
             self.frontend.session_changed(state, state.apply_update(update))
 
     def _open(self, session_id: str) -> Opened:
-        state = self.states[session_id] = SessionState(session_id)
+        state = self.states[session_id] = SessionState(session_id, agent=self.config.name)
         modes = [{"id": "ask", "name": "Ask"}, {"id": "auto", "name": "Auto"}]
         self.frontend.session_changed(
             state, state.set_modes({"currentModeId": "ask", "availableModes": modes})

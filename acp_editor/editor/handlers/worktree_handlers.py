@@ -53,9 +53,22 @@ class WorktreeHandlers:
         return await self._bring_back(nonempty_str(obj(params), "sessionId"))
 
     async def discard_request(self, params: Any) -> dict[str, Any]:
-        sid = nonempty_str(obj(params), "sessionId")
-        await self.worktrees.discard(sid, self.agents.workspace_root())
-        return {"sessionId": sid, "discarded": True}
+        p = obj(params)
+        sid, dry = nonempty_str(p, "sessionId"), p.get("dryRun", False)
+        if not isinstance(dry, bool):
+            raise InvalidParams("params.dryRun must be a boolean")
+        root = self.agents.workspace_root()
+        if dry:
+            return {
+                "sessionId": sid,
+                "discarded": False,
+                "lost": await self.worktrees.changed(sid, root),
+            }
+        return {
+            "sessionId": sid,
+            "discarded": True,
+            "lost": await self.worktrees.discard(sid, root),
+        }
 
     async def bring_back_command(self, *args: Any) -> dict[str, Any]:
         """``[]`` (the current session) or ``[sessionId]``."""
@@ -69,18 +82,18 @@ class WorktreeHandlers:
             raise InvalidParams(f"{proto.CMD_DISCARD_WORKTREE}'s second argument must be true")
         root = self.agents.workspace_root()
         if not confirmed:
-            worktree = await self.worktrees.find(sid, root)
-            if worktree is None:
-                raise InvalidParams(f"the session {sid} has no worktree of its own")
-            left = len(await self.worktrees.changed(sid, root))
+            lost = await self.worktrees.changed(sid, root)
             question = (
-                f"Discard the worktree of session {sid}? {left} changed file(s) not brought "
+                f"Discard the worktree of session {sid}? {len(lost)} changed file(s) not brought "
                 "back would be lost. Your own files and repository are not touched."
             )
             if not await self.confirm(question, KEEP, DISCARD):
-                return {"sessionId": sid, "discarded": False}
-        await self.worktrees.discard(sid, root)
-        return {"sessionId": sid, "discarded": True}
+                return {"sessionId": sid, "discarded": False, "lost": []}
+        return {
+            "sessionId": sid,
+            "discarded": True,
+            "lost": await self.worktrees.discard(sid, root),
+        }
 
     async def _bring_back(self, session_id: str) -> dict[str, Any]:
         return await self.worktrees.bring_back(session_id, self.agents.workspace_root())

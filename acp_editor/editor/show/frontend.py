@@ -49,8 +49,11 @@ class EditorFrontend(Frontend):
         self.review = review
         self.statuses = statuses
         self.coalescer = Coalescer(self._send_changes)
-        self.agent_of: Callable[[str], str] = lambda session_id: "default"
-        """The id of a session's agent (the supervisor's, wired in ``editor.build``)."""
+        self._origins: dict[str, tuple[str, str | None]] = {}
+        """Each session's agent and working directory, as its state says (from its first
+        change on: the agent side's, so right before the supervisor knows the session)."""
+        self.worktree_of: Callable[[str, str | None], str | None] = lambda sid, cwd: None
+        """Where a session in a worktree of its own works (wired in ``editor.build``)."""
         self.follow = Follower(channel, documents.read_text, self.coalescer.flush)
         self.diffs = DiffPreviews(channel, self.coalescer.flush, documents.read_text)
         self.progress = ToolProgress(channel)
@@ -90,8 +93,13 @@ class EditorFrontend(Frontend):
 
     # -- state ----------------------------------------------------------------------------------
 
+    def agent_of(self, session_id: str) -> str:
+        """The id of the session's agent."""
+        return self._origins.get(session_id, ("default", None))[0]
+
     def session_changed(self, state: SessionView, changes: list[dict[str, Any]]) -> None:
         session_id = state.session_id
+        self._origins[session_id] = (state.agent, state.cwd)
         rich = self.channel.features.has(proto.FEATURE_STREAM)
         if rich:
             self.coalescer.add(session_id, changes)
@@ -140,7 +148,11 @@ class EditorFrontend(Frontend):
                 self._terminal_calls[(session_id, item["terminalId"])] = call_id
 
     def _send_changes(self, session_id: str, changes: list[dict[str, Any]]) -> None:
-        params = {"sessionId": session_id, "agent": self.agent_of(session_id), "changes": changes}
+        agent, cwd = self._origins.get(session_id, ("default", None))
+        params = {"sessionId": session_id, "agent": agent, "changes": changes}
+        worktree = self.worktree_of(session_id, cwd)
+        if worktree is not None:
+            params["worktree"] = worktree
         self.channel.notify(proto.ACP_SESSION_CHANGED, params)
 
     def file_accessed(self, kind: str, path: str, session_id: str) -> None:
