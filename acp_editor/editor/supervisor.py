@@ -134,6 +134,8 @@ class AgentSupervisor:
             return
         self._closed = True
         await self.runners.close()
+        for history in self._histories.values():
+            await history.flush()
 
     # -- sessions -------------------------------------------------------------------------------
 
@@ -313,7 +315,7 @@ class AgentSupervisor:
         """A turn: its stop reason, and the agent's words and tool calls in it (for editors with
         no stream, which see nothing else of the turn)."""
         sid, agent = await self._session(session_id)
-        await self.history().add(prompt_text(blocks))
+        self.history().remember(prompt_text(blocks))
         state = agent.session_state(sid)
         start = state.entry_count() if state is not None else 0
         try:

@@ -33,6 +33,19 @@ class PromptHistory:
     def __init__(self, root: Path) -> None:
         self.path = per_root("history", root.resolve(), ".json")
         self._lock = asyncio.Lock()  # read, add, write: one at a time
+        self._writing: set[asyncio.Task[None]] = set()
+
+    def remember(self, text: str) -> None:
+        """Kept in the background: a prompt never waits for the disk (ten sessions' prompts
+        at once queued their writes ahead of their turns). In order: the lock is first come,
+        first served."""
+        task = asyncio.ensure_future(self.add(text))
+        self._writing.add(task)
+        task.add_done_callback(self._writing.discard)
+
+    async def flush(self) -> None:
+        """Every prompt remembered so far is on disk."""
+        await asyncio.gather(*self._writing)
 
     async def add(self, text: str) -> None:
         if not text.strip():
@@ -41,6 +54,7 @@ class PromptHistory:
             await asyncio.to_thread(self._add, text)
 
     async def recent(self, limit: int = KEPT) -> list[str]:
+        await self.flush()  # the prompt just sent is among them
         prompts = await asyncio.to_thread(self._read)
         return prompts[-limit:] if limit > 0 else []
 

@@ -47,3 +47,15 @@ def test_a_prompts_text_is_what_the_user_typed_not_what_was_attached() -> None:
     ]
     assert prompt_text(blocks) == "Explain this file"
     assert prompt_text([{"type": "image", "data": "", "mimeType": "image/png"}]) == ""
+
+
+async def test_remembered_prompts_are_written_behind_in_order_and_read_back(
+    tmp_path: Path,
+) -> None:
+    history = PromptHistory(tmp_path)
+    for text in ("one", "two", "three"):
+        history.remember(text)  # returns at once: a prompt never waits for the disk
+    assert await history.recent() == ["one", "two", "three"]  # waits for what is pending
+    history.remember("four")
+    await history.flush()
+    assert await PromptHistory(tmp_path).recent() == ["one", "two", "three", "four"]
