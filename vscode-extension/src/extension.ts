@@ -24,6 +24,7 @@ import { Permissions, chooseAuthMethod } from "./host/permissions";
 import { Prompts } from "./host/prompts";
 import { InlineReview } from "./host/review";
 import { Sessions } from "./host/sessions";
+import { Worktrees } from "./host/worktrees";
 import { AgentStatusItem } from "./host/statusBar";
 import { AgentTerminals } from "./host/terminals";
 import { createApi, type AcpEditorApi } from "./host/testApi";
@@ -54,6 +55,7 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
   );
   const side = sidecar;
   const sessions = new Sessions(store, side, log);
+  const worktrees = new Worktrees(store, side, sessions, log);
   const controller = new Controller(store, side, log);
   const prompts = new Prompts(store, side, controller);
   const terminals = new AgentTerminals(store);
@@ -68,6 +70,7 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
     terminals,
     groups,
     sessions,
+    worktrees,
   });
   const presence = new ChatPresence();
   presence.watch(chat);
@@ -125,6 +128,7 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
       docs,
       groups,
       sessions,
+      worktrees,
       log,
       restart: start,
       setChatInput: (t) => chat.setInput(t),

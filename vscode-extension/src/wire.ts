@@ -218,6 +218,12 @@ export interface ReviewHunk {
   newLines: string[];
   range: Range | null;
   message?: string;
+  /** Every session the change may be of, when that is not certain ("either"): turns of several
+   *  sessions ran and not exactly one of their tool calls named the file. Absent: `sessionId`. */
+  sessions?: SessionId[];
+  /** Pending hunks of other sessions whose lines this change changed again; rejecting one of
+   *  those before this one is refused. */
+  conflictsWith?: string[];
 }
 
 /** Many files changed at once, reviewed as one item (protocol.md, "Bulk changes"). */
@@ -233,6 +239,8 @@ export interface ReviewGroup {
   changed: number;
   state: "pending" | "accepted" | "rejected";
   message?: string;
+  /** As `ReviewHunk.sessions`: every session it may be of, when that is not certain. */
+  sessions?: SessionId[];
 }
 
 /** One per hunk (hunkId) or per group (groupId) decided. */

@@ -9,7 +9,7 @@ import {
   NEW_SESSION,
   backgroundQuestion,
   inBackground,
-  reviewAuthor,
+  reviewAuthors,
   sessionPickItem,
   sessionStatus,
   sessionTabs,
@@ -76,6 +76,7 @@ test("every session is listed with its title, its agent and its status; the one 
       status: "idle",
       waiting: 0,
       current: true,
+      worktree: null,
     },
     {
       sessionId: "s2",
@@ -85,6 +86,7 @@ test("every session is listed with its title, its agent and its status; the one 
       status: "idle",
       waiting: 0,
       current: false,
+      worktree: null,
     },
   ]);
 });
@@ -289,7 +291,7 @@ test("review names who made a change while several sessions are open: lens and h
     newLines: ["b"],
     range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } },
   };
-  const author = (id: string) => reviewAuthor(store, id);
+  const author = (id: string, sessions?: readonly string[]) => reviewAuthors(store, id, sessions);
   const titles = lensSpecs(h.uri, [h], [], "b\n", [], author).map((s) => s.title);
   assert.deepEqual(titles, ["codex: ✓ Accept hunk +1 −1", "✗ Reject hunk", "Show diff"]);
   const hover = decorationSpecs(h.uri, [h], [], "b\n", author).added[0]?.hover ?? "";

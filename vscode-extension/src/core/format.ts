@@ -6,7 +6,7 @@
  * than being hidden.
  */
 
-import type { PermissionOption, RequestPermissionParams, ToolCall } from "../wire";
+import type { PermissionOption, RequestPermissionParams, RestoreResult, ToolCall } from "../wire";
 
 /** The verb of each permission option kind the protocol names. */
 const OPTION_WORDS: Readonly<Record<string, string>> = {
@@ -248,4 +248,16 @@ export function diffItems(toolCall: ToolCall): { path: string; oldText: string |
     }
   }
   return found;
+}
+
+/** What an undo did (`acp/restoreCheckpoint`'s result): how many files came back, and which of
+ *  them another session changed too (`shared`: put back all the same, so that session lost those
+ *  changes; the user may want to look). */
+export function undoneMessage(result: RestoreResult): string {
+  const base = `ACP: turn ${result.turn} undone, ${result.restored.length} file(s) restored.`;
+  const shared = result.shared ?? [];
+  if (shared.length === 0) return base;
+  const named = shared.slice(0, 3).map(basename).join(", ");
+  const more = shared.length > 3 ? ` and ${shared.length - 3} more` : "";
+  return `${base} Another session changed ${shared.length === 1 ? "it" : "these"} too: ${named}${more}.`;
 }

@@ -14,6 +14,11 @@
  *   still holds the old text (otherwise the hunk ranges point at the wrong lines).
  * - While several sessions are open, each item names who made it (`Author`): its first lens
  *   starts with the agent's id ("claude: ✓ Accept hunk"), its hover with the agent and session.
+ *   A change of unsure origin (`sessions`: turns of several sessions ran) names every session it
+ *   may be of ("either claude or codex: ✓ Accept hunk").
+ * - A pending change over another session's pending change (`conflictsWith`) says so in a lens
+ *   ("⚠ over claude's pending change", which shows that change) and in its hover (decide this one
+ *   first); the change it went over says it was changed again ("⚠ changed again by codex").
  */
 
 import { countsLabel } from "./format";
@@ -28,13 +33,15 @@ export type LensAction =
   | "showDiff"
   | "acceptGroup"
   | "rejectGroup"
-  | "showGroupFiles";
+  | "showGroupFiles"
+  | "revealHunk";
 
 export interface LensSpec {
   line: number;
   title: string;
   action: LensAction;
-  /** hunkId for hunk actions, groupId for group actions, toolCallId for the others. */
+  /** hunkId for hunk actions (revealHunk: the hunk to show), groupId for group actions,
+   *  toolCallId for the others. */
   arg: string;
   /** For showDiff: the file, since one tool call may edit several. */
   uri?: string;
@@ -64,22 +71,98 @@ function lastLine(start: number, end: { line: number; character: number }): numb
   return end.character === 0 && end.line > start ? end.line - 1 : end.line;
 }
 
-/** Who made the changes of a session (the agent's id and the session's title), or null when
- *  nobody needs telling (one session open). */
-export type Author = (sessionId: string) => { agent: string; session: string } | null;
+/** Who made a change: the agent's id and the session's title. */
+export interface Who {
+  agent: string;
+  session: string;
+}
+
+/** Who made the changes of a session, or of one of `sessions` when the origin is unsure (every
+ *  one it may be of); null when nobody needs telling (one session open, origin certain). */
+export type Author = (sessionId: string, sessions?: readonly string[]) => Who[] | null;
 
 const nobody: Author = () => null;
 
+/** An item's origin: its session, or every session it may be of. */
+interface Origin {
+  sessionId: string;
+  sessions?: readonly string[];
+}
+
+function unique(xs: readonly string[]): string[] {
+  return [...new Set(xs)];
+}
+
 /** The lens title with the agent's id before it, when there is one to name. */
-function by(author: Author, sessionId: string, title: string): string {
-  const who = author(sessionId);
-  return who === null ? title : `${who.agent}: ${title}`;
+function by(author: Author, o: Origin, title: string): string {
+  const who = author(o.sessionId, o.sessions);
+  if (who === null || who.length === 0) return title;
+  if (who.length === 1) return `${who[0]?.agent ?? ""}: ${title}`;
+  const agents = unique(who.map((w) => w.agent));
+  const either =
+    agents.length > 1 ? `either ${agents.join(" or ")}` : `${agents[0] ?? ""} (either of ${who.length} sessions)`;
+  return `${either}: ${title}`;
 }
 
 /** The hover with who made the change first, when there is one to name. */
-function byHover(author: Author, sessionId: string, hover: string): string {
+function byHover(author: Author, o: Origin, hover: string): string {
+  const who = author(o.sessionId, o.sessions);
+  if (who === null || who.length === 0) return hover;
+  const named = who.map((w) => `${w.agent} in session "${w.session}"`);
+  if (named.length === 1) return `By ${named[0] ?? ""}.\n\n${hover}`;
+  return `By either ${named.join(" or ")}: their turns ran at the same time, and which one made it is not certain.\n\n${hover}`;
+}
+
+/** The agent a conflict names (while several sessions are open), else null. */
+function agentOf(author: Author, sessionId: string): string | null {
   const who = author(sessionId);
-  return who === null ? hover : `By ${who.agent} in session "${who.session}".\n\n${hover}`;
+  return who !== null && who.length === 1 ? (who[0]?.agent ?? null) : null;
+}
+
+const possessive = (agent: string | null): string => (agent === null ? "another session's" : `${agent}'s`);
+
+/** Which pending hunks went over which (`conflictsWith`), indexed once per drawing. */
+interface Conflicts {
+  /** By hunk id: the pending hunks it went over. */
+  over: Map<string, ReviewHunk[]>;
+  /** By hunk id: the pending hunks that went over it. */
+  under: Map<string, ReviewHunk[]>;
+}
+
+function conflictIndex(hunks: readonly ReviewHunk[]): Conflicts {
+  const index: Conflicts = { over: new Map(), under: new Map() };
+  const newer = hunks.filter((h) => h.state === "pending" && (h.conflictsWith ?? []).length > 0);
+  if (newer.length === 0) return index;
+  const byId = new Map(hunks.map((h) => [h.hunkId, h]));
+  for (const h of newer) {
+    for (const id of h.conflictsWith ?? []) {
+      const x = byId.get(id);
+      if (x === undefined || x.state !== "pending") continue;
+      index.over.set(h.hunkId, [...(index.over.get(h.hunkId) ?? []), x]);
+      index.under.set(x.hunkId, [...(index.under.get(x.hunkId) ?? []), h]);
+    }
+  }
+  return index;
+}
+
+/** What a hover adds about the conflicts of `h`, or "". */
+function conflictHover(author: Author, h: ReviewHunk, index: Conflicts): string {
+  const over = index.over.get(h.hunkId) ?? [];
+  const under = index.under.get(h.hunkId) ?? [];
+  const lines: string[] = [];
+  for (const x of over) {
+    lines.push(
+      `⚠ These lines were pending as ${possessive(agentOf(author, x.sessionId))} change, which this one ` +
+        `changed again: decide this one first (rejecting it puts that change's lines back), or both at once.`,
+    );
+  }
+  for (const x of under) {
+    lines.push(
+      `⚠ ${agentOf(author, x.sessionId) ?? "Another session"} changed these lines again, still pending: ` +
+        `rejecting this one first is refused; reject that change first, or both at once.`,
+    );
+  }
+  return lines.length === 0 ? "" : `\n\n${lines.join("\n\n")}`;
 }
 
 function fenced(lines: string[]): string {
@@ -97,11 +180,12 @@ export function lensSpecs(
   const specs: LensSpec[] = [];
   for (const g of groups) {
     if (g.state !== "pending" || !inGroupFolder(uri, g)) continue;
-    const title = by(author, g.sessionId, `▦ ${g.title}: Accept`);
+    const title = by(author, g, `▦ ${g.title}: Accept`);
     specs.push({ line: 0, title, action: "acceptGroup", arg: g.groupId });
     specs.push({ line: 0, title: "Reject", action: "rejectGroup", arg: g.groupId });
     specs.push({ line: 0, title: "Show files", action: "showGroupFiles", arg: g.groupId });
   }
+  const conflicts = conflictIndex(hunks);
   const pending = hunks
     .filter((h) => h.uri === uri && h.state === "pending" && h.range !== null)
     .sort((a, b) => (a.range?.start.line ?? 0) - (b.range?.start.line ?? 0));
@@ -114,7 +198,7 @@ export function lensSpecs(
       firstOfTool.add(tool);
       const n = pending.filter((x) => x.toolCallId === tool).length;
       if (n > 1) {
-        const title = by(author, h.sessionId, `Accept edit (${n} hunks)`);
+        const title = by(author, h, `Accept edit (${n} hunks)`);
         specs.push({ line, title, action: "acceptToolCall", arg: tool });
         specs.push({ line, title: "Reject edit", action: "rejectToolCall", arg: tool });
         named = true;
@@ -124,11 +208,19 @@ export function lensSpecs(
     const accept = `✓ Accept hunk ${counts}`;
     specs.push({
       line,
-      title: named ? accept : by(author, h.sessionId, accept),
+      title: named ? accept : by(author, h, accept),
       action: "acceptHunk",
       arg: h.hunkId,
     });
     specs.push({ line, title: "✗ Reject hunk", action: "rejectHunk", arg: h.hunkId });
+    for (const x of conflicts.over.get(h.hunkId) ?? []) {
+      const title = `⚠ over ${possessive(agentOf(author, x.sessionId))} pending change`;
+      specs.push({ line, title, action: "revealHunk", arg: x.hunkId });
+    }
+    for (const x of conflicts.under.get(h.hunkId) ?? []) {
+      const title = `⚠ changed again by ${agentOf(author, x.sessionId) ?? "another session"}`;
+      specs.push({ line, title, action: "revealHunk", arg: x.hunkId });
+    }
     if (tool !== null && specs.filter((s) => s.action === "showDiff" && s.arg === tool).length === 0) {
       specs.push({ line, title: "Show diff", action: "showDiff", arg: tool, uri });
     }
@@ -139,7 +231,7 @@ export function lensSpecs(
     const line = d.oldText === docText ? (d.hunks[0]?.range.start.line ?? 0) : 0;
     specs.push({
       line,
-      title: by(author, d.sessionId, `Show proposed diff ${countsLabel(d.added, d.removed)}`),
+      title: by(author, d, `Show proposed diff ${countsLabel(d.added, d.removed)}`),
       action: "showDiff",
       arg: d.toolCallId,
       uri,
@@ -155,6 +247,7 @@ export function decorationSpecs(
   docText: string,
   author: Author = nobody,
 ): DecorationSpecs {
+  const conflicts = conflictIndex(hunks);
   const added: LineSpan[] = [];
   const replaced: LineSpan[] = [];
   const inserts: LineSpan[] = [];
@@ -171,7 +264,8 @@ export function decorationSpecs(
         added.push({
           startLine: start,
           endLine: start,
-          hover: byHover(author, h.sessionId, `The agent removed:\n\n${fenced(h.oldLines)}`),
+          hover:
+            byHover(author, h, `The agent removed:\n\n${fenced(h.oldLines)}`) + conflictHover(author, h, conflicts),
           note: `−${h.oldLines.length} removed`,
         });
       } else {
@@ -179,13 +273,14 @@ export function decorationSpecs(
         added.push({
           startLine: start,
           endLine: lastLine(start, h.range.end),
-          hover: byHover(author, h.sessionId, hover),
+          hover: byHover(author, h, hover) + conflictHover(author, h, conflicts),
           note: "agent edit: pending review",
         });
       }
     } else {
       const end = h.range.end.character === 0 ? h.range.end.line : h.range.end.line + 1;
-      const hover = byHover(author, h.sessionId, `The agent wants to write:\n\n${fenced(h.newLines)}`);
+      const hover =
+        byHover(author, h, `The agent wants to write:\n\n${fenced(h.newLines)}`) + conflictHover(author, h, conflicts);
       pending(start, end, h.oldLines, hover, "held until you accept");
     }
   }
@@ -195,7 +290,7 @@ export function decorationSpecs(
     for (const h of d.hunks) {
       const end = h.range.end.character === 0 ? h.range.end.line : h.range.end.line + 1;
       const note = `proposed ${countsLabel(h.newLines.length, h.oldLines.length)}`;
-      const hover = byHover(author, d.sessionId, `Proposed by the agent:\n\n${fenced(h.newLines)}`);
+      const hover = byHover(author, d, `Proposed by the agent:\n\n${fenced(h.newLines)}`);
       pending(h.range.start.line, end, h.oldLines, hover, note);
     }
   }

@@ -8,7 +8,9 @@
  */
 
 import type { SessionSnapshot } from "../wire";
+import type { Who } from "./lenses";
 import type { Store } from "./store";
+import { worktreeOf } from "./worktree";
 
 /** What a session is doing. `waiting`: a question of it (a permission, a form, a web page) waits
  *  for the user, or the agent says it needs them (runState `requires_action`). `stopped`: its
@@ -36,6 +38,9 @@ export interface SessionTab {
   waiting: number;
   /** In front: what the chat shows and commands act on. */
   current: boolean;
+  /** Where it works when in a worktree of its own (its changes come back on "Bring Back"),
+   *  else null. */
+  worktree: string | null;
 }
 
 export const TITLE_MAX = 40;
@@ -89,6 +94,7 @@ export function sessionTabs(store: Store): SessionTab[] {
     status: sessionStatus(store, s.sessionId),
     waiting: store.waiting(s.sessionId),
     current: s.sessionId === store.currentSessionId,
+    worktree: worktreeOf(s),
   }));
 }
 
@@ -124,22 +130,48 @@ export const SHOW = "Show";
 
 /** The quick pick's row of a session: the label, the agent and status beside it. */
 export function sessionPickItem(tab: SessionTab): { label: string; description: string; detail: string } {
-  const icon = tab.status === "waiting" ? "$(bell-dot)" : tab.status === "running" ? "$(loading~spin)" : "$(comment)";
+  const icon =
+    tab.status === "waiting"
+      ? "$(bell-dot)"
+      : tab.status === "running"
+        ? "$(loading~spin)"
+        : tab.worktree !== null
+          ? "$(git-branch)"
+          : "$(comment)";
   const agent = tab.agent === "" ? tab.agentName : tab.agent;
   const waiting = tab.waiting > 1 ? ` (${tab.waiting} questions)` : "";
+  const own = tab.worktree !== null ? " · own worktree" : "";
   return {
     label: `${icon} ${tab.title}`,
-    description: `${agent} · ${STATUS_WORDS[tab.status]}${waiting}${tab.current ? " · in front" : ""}`,
-    detail: tab.sessionId,
+    description: `${agent}${own} · ${STATUS_WORDS[tab.status]}${waiting}${tab.current ? " · in front" : ""}`,
+    detail: tab.worktree === null ? tab.sessionId : `${tab.sessionId} · in ${tab.worktree}`,
   };
 }
 
 /** Who did a review item (its lens and hover name them): the agent of its session and the
  *  session's title, only while several sessions are open (with one there is nobody to mistake it
  *  for) and the sidecar names the session's agent; null otherwise. */
-export function reviewAuthor(store: Store, sessionId: string): { agent: string; session: string } | null {
+export function reviewAuthor(store: Store, sessionId: string): Who | null {
   if (store.sessions.size < 2) return null;
   const session = store.sessions.get(sessionId);
   if (session?.agent === undefined) return null;
   return { agent: session.agent, session: sessionTitle(session) };
+}
+
+/** Who did a review item whose origin may be unsure (`sessions`, "either": several sessions'
+ *  turns ran when it appeared): every session it may be of, named even with one session open
+ *  (a closed one may be among them); else as `reviewAuthor`, as a list of one. */
+export function reviewAuthors(store: Store, sessionId: string, sessions?: readonly string[]): Who[] | null {
+  const ids = [...new Set(sessions ?? [])];
+  if (ids.length < 2) {
+    const who = reviewAuthor(store, sessionId);
+    return who === null ? null : [who];
+  }
+  return ids.map((id) => {
+    const session = store.sessions.get(id);
+    return {
+      agent: session?.agent ?? store.agentNameOf(id),
+      session: session === undefined ? id : sessionTitle(session),
+    };
+  });
 }

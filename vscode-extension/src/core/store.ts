@@ -175,6 +175,14 @@ export class Store {
     return info?.title ?? info?.name ?? this.sessions.get(sessionId)?.agent ?? "The agent";
   }
 
+  /** A session's worktree was discarded (`acp/discardWorktree`): it no longer works in one. */
+  worktreeGone(sessionId: string): void {
+    const session = this.sessions.get(sessionId);
+    if (session?.worktree === undefined) return;
+    delete session.worktree;
+    this.emit({ kind: "reset" });
+  }
+
   /** A session the agent deleted: gone from the mirror (and no longer current). */
   removeSession(sessionId: string): void {
     this.sessions.delete(sessionId);
@@ -188,6 +196,10 @@ export class Store {
     // A session we were never given (another client's prompt started it): only a snapshot can
     // tell what came before these changes.
     if (session === undefined) return false;
+    // Every notification names the session's agent: a mirror made before the sidecar said it
+    // (an older snapshot) learns it here, and the strip and review can name it.
+    if (session.agent === undefined && typeof params.agent === "string" && params.agent !== "")
+      session.agent = params.agent;
     try {
       applyChanges(session, params.changes);
     } catch (error) {

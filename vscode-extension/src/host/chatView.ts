@@ -27,6 +27,7 @@ import type { Prompts } from "./prompts";
 import type { AgentTerminals } from "./terminals";
 import type { Sidecar } from "./client";
 import type { Sessions } from "./sessions";
+import type { Worktrees } from "./worktrees";
 
 export interface ChatDeps {
   store: Store;
@@ -38,6 +39,7 @@ export interface ChatDeps {
   terminals: AgentTerminals;
   groups: ReviewGroups;
   sessions: Sessions;
+  worktrees: Worktrees;
 }
 
 export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
@@ -169,6 +171,12 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
       case "selectSession":
         this.deps.sessions.select(m.sessionId);
         return;
+      case "bringBack":
+        await c.guard("bring back the changes", () => this.deps.worktrees.bringBack(m.sessionId));
+        return;
+      case "discardWorktree":
+        await c.guard("discard the worktree", () => this.deps.worktrees.discard(m.sessionId));
+        return;
       case "loadSession":
         await c.guard("load session", () => c.loadSession());
         return;
@@ -281,7 +289,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="${css.toString()}"><title>ACP chat</title></head>
 <body>
-<header><nav id="sessions" aria-label="Live sessions"></nav><output id="switched" hidden></output><div id="status"></div><div id="usage"></div><div id="toolbar">
+<header><nav id="sessions" aria-label="Live sessions"></nav><div id="worktree"></div><output id="switched" hidden></output><div id="status"></div><div id="usage"></div><div id="toolbar">
 <button id="new" title="New session">+ New</button><button id="load" title="Load an earlier session" hidden>⟲ Load</button>
 <button id="follow" title="Follow the agent in the editor">◉</button></div><div id="pickers"></div></header>
 <div id="plan"></div>

@@ -202,15 +202,27 @@ export class Sidecar implements vscode.Disposable {
     return this.newSession();
   }
 
-  /** A new session, of the agent named (an id of `acp/agents`) or the sidecar's own; it comes
-   *  to the front. */
-  async newSession(agent?: string): Promise<string> {
+  /** A new session, of the agent named (an id of `acp/agents`) or the sidecar's own, in a
+   *  worktree of its own when `worktree` (the sidecar refuses a folder outside git, saying so);
+   *  it comes to the front. */
+  async newSession(agent?: string, worktree = false): Promise<string> {
     const folder = vscode.workspace.workspaceFolders?.[0];
     const params: w.NewSessionParams = folder?.uri.scheme === "file" ? { cwd: folder.uri.fsPath } : {};
     if (agent !== undefined) params.agent = agent;
+    if (worktree) params.worktree = true;
     const result = await this.need().sendRequest(P.NEW_SESSION, params);
     this.store.setSession(result.snapshot);
     return result.sessionId;
+  }
+
+  /** A worktree session's changes into the workspace as its review (`acp/bringBack`). */
+  async bringBack(sessionId: string): Promise<w.BringBackResult> {
+    return this.need().sendRequest(P.BRING_BACK, { sessionId });
+  }
+
+  /** Delete a session's worktree (`acp/discardWorktree`); the user was asked already. */
+  async discardWorktree(sessionId: string): Promise<w.DiscardWorktreeResult> {
+    return this.need().sendRequest(P.DISCARD_WORKTREE, { sessionId });
   }
 
   /** The agents sessions may run in (`acp/agents`); the store keeps the list. */

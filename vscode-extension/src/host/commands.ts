@@ -16,6 +16,7 @@ import type { ReviewGroups } from "./groups";
 import type { Log } from "./log";
 import type { Prompts } from "./prompts";
 import type { Sessions } from "./sessions";
+import type { Worktrees } from "./worktrees";
 
 export interface CommandDeps {
   store: Store;
@@ -25,6 +26,7 @@ export interface CommandDeps {
   docs: ProposedDocs;
   groups: ReviewGroups;
   sessions: Sessions;
+  worktrees: Worktrees;
   log: Log;
   restart: () => Promise<boolean>;
   setChatInput: (text: string) => void;
@@ -82,6 +84,15 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     reg(COMMANDS.newSessionWithAgent, (agent?: unknown) =>
       c.guard("new session", () => d.sessions.newWithAgent(str(agent))),
     ),
+    // An agent id, else the user picks one; the session works in a worktree of its own.
+    reg(COMMANDS.newSessionInWorktree, (agent?: unknown) =>
+      c.guard("new session in its own worktree", () => d.worktrees.newSession(str(agent))),
+    ),
+    // A session id, else the front session when it has a worktree, else the user picks one.
+    reg(COMMANDS.bringBack, (id?: unknown) => c.guard("bring back the changes", () => d.worktrees.bringBack(str(id)))),
+    reg(COMMANDS.discardWorktree, (id?: unknown) =>
+      c.guard("discard the worktree", () => d.worktrees.discard(str(id))),
+    ),
     // A session id, else the user picks one of the live sessions (with their agent and status).
     reg(COMMANDS.switchSession, (id?: unknown) => c.guard("switch session", () => d.sessions.switchSession(str(id)))),
     reg(COMMANDS.loadSession, (id?: unknown) =>
@@ -138,6 +149,10 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
       c.guard("reject the bulk change", () => d.groups.decide("reject", str(id))),
     ),
     reg(COMMANDS.showGroupFiles, (id?: unknown) => c.guard("show the bulk change", () => d.groups.showFiles(str(id)))),
+    // A hunk id (a conflict's lens names the other session's change): its lines in an editor.
+    reg(COMMANDS.revealHunk, (id?: unknown) =>
+      c.guard("show the change", () => revealHunk(d.store, required(str(id), "hunk"))),
+    ),
     reg(COMMANDS.attachSelection, () => c.attachSelection()),
     reg(COMMANDS.attachFile, () => c.attachFile()),
     // The selection onto the prompt, then the chat in front to say what to do with it.
@@ -183,4 +198,13 @@ async function logout(sidecar: Sidecar): Promise<void> {
   const message = "Log out of the agent? New sessions will need you to log in again.";
   if ((await vscode.window.showWarningMessage(message, "Stay Logged In", "Log Out")) !== "Log Out") return;
   await sidecar.logout();
+}
+
+/** Show a pending hunk's lines (where it is now) in an editor. */
+async function revealHunk(store: Store, hunkId: string): Promise<void> {
+  const h = store.review.get(hunkId);
+  if (h === undefined) throw new Error(`no change ${hunkId}`);
+  const line = h.range?.start.line ?? 0;
+  const selection = new vscode.Range(line, 0, line, 0);
+  await vscode.window.showTextDocument(vscode.Uri.parse(h.uri), { preview: false, selection });
 }

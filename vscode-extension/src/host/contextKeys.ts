@@ -1,14 +1,18 @@
 /**
  * The context keys the keybindings' `when` clauses read (package.json `contributes.keybindings`):
  * `acp-editor.busy` while a turn of the current session runs (cancel), and
- * `acp-editor.hunkAtCursor` while the active editor's cursor is on a pending hunk (accept, reject).
+ * `acp-editor.hunkAtCursor` while the active editor's cursor is on a pending hunk (accept, reject);
+ * `acp-editor.worktreeSession` while the session in front works in a worktree of its own (the
+ * chat's title bar then offers Bring Back Changes and Discard Worktree…).
  */
 
 import * as vscode from "vscode";
 import type { Store } from "../core/store";
+import { worktreeOf } from "../core/worktree";
 
 export const BUSY_KEY = "acp-editor.busy";
 export const HUNK_AT_CURSOR_KEY = "acp-editor.hunkAtCursor";
+export const WORKTREE_SESSION_KEY = "acp-editor.worktreeSession";
 
 export class ContextKeys implements vscode.Disposable {
   private readonly values = new Map<string, boolean>();
@@ -17,6 +21,7 @@ export class ContextKeys implements vscode.Disposable {
   constructor(private readonly store: Store) {
     const unsubscribe = store.subscribe((e) => {
       if (e.kind === "busy" || e.kind === "reset") this.updateBusy();
+      if (e.kind === "reset") this.set(WORKTREE_SESSION_KEY, worktreeOf(store.current()) !== null);
       if (e.kind === "review" || e.kind === "reset") this.updateHunk();
     });
     this.disposables.push(
@@ -26,6 +31,7 @@ export class ContextKeys implements vscode.Disposable {
     );
     this.updateBusy();
     this.updateHunk();
+    this.set(WORKTREE_SESSION_KEY, worktreeOf(store.current()) !== null);
   }
 
   private updateBusy(): void {

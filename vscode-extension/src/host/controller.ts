@@ -16,6 +16,7 @@ import {
   type AttachmentView,
 } from "../core/prompt";
 import { decisionProblem } from "../core/groups";
+import { undoneMessage } from "../core/format";
 import { stringOf } from "../core/json";
 import { modeChoices } from "../core/modes";
 import type { Store } from "../core/store";
@@ -174,9 +175,7 @@ export class Controller {
     );
     if (answer !== undo) return undefined;
     const result = await this.sidecar.restoreCheckpoint(turn);
-    void vscode.window.showInformationMessage(
-      `ACP: turn ${result.turn} undone, ${result.restored.length} file(s) restored.`,
-    );
+    void vscode.window.showInformationMessage(undoneMessage(result));
     return result;
   }
 

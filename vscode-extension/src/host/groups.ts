@@ -18,7 +18,7 @@ import {
   groupsNotice,
   NOTICES_AT_ONCE,
 } from "../core/groups";
-import { reviewAuthor } from "../core/sessions";
+import { reviewAuthors } from "../core/sessions";
 import type { Store } from "../core/store";
 import type * as w from "../wire";
 import type { Sidecar } from "./client";
@@ -81,8 +81,10 @@ export class ReviewGroups implements vscode.Disposable {
 
   /** A group's notification, naming the agent and session it came from while several are open. */
   private notice(g: w.ReviewGroup): string {
-    const who = reviewAuthor(this.store, g.sessionId);
-    return who === null ? groupNotice(g) : `${who.agent} in "${who.session}": ${groupNotice(g)}`;
+    const who = reviewAuthors(this.store, g.sessionId, g.sessions);
+    if (who === null || who.length === 0) return groupNotice(g);
+    const named = who.map((w) => `${w.agent} in "${w.session}"`);
+    return `${named.length > 1 ? `either ${named.join(" or ")}` : (named[0] ?? "")}: ${groupNotice(g)}`;
   }
 
   /** The group a command means: the one named, else the only pending one, else the user's pick. */

@@ -9,7 +9,7 @@
 import * as vscode from "vscode";
 import { COMMANDS } from "../protocol";
 import { decorationSpecs, lensSpecs, type Author, type LensAction, type LineSpan } from "../core/lenses";
-import { reviewAuthor } from "../core/sessions";
+import { reviewAuthors } from "../core/sessions";
 import type { Store } from "../core/store";
 
 const ACTION_COMMANDS: Readonly<Record<LensAction, string>> = {
@@ -21,6 +21,7 @@ const ACTION_COMMANDS: Readonly<Record<LensAction, string>> = {
   acceptGroup: COMMANDS.acceptGroup,
   rejectGroup: COMMANDS.rejectGroup,
   showGroupFiles: COMMANDS.showGroupFiles,
+  revealHunk: COMMANDS.revealHunk,
 };
 
 export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable {
@@ -46,7 +47,7 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
   private readonly author: Author;
 
   constructor(private readonly store: Store) {
-    this.author = (sessionId) => reviewAuthor(store, sessionId);
+    this.author = (sessionId, sessions) => reviewAuthors(store, sessionId, sessions);
     this.disposables.push(
       vscode.languages.registerCodeLensProvider({ scheme: "file" }, this),
       vscode.window.onDidChangeVisibleTextEditors(() => this.schedule()),

@@ -70,33 +70,36 @@ export class Sessions {
   /** "ACP: New Session with Agent…": an agent of `acp/agents` (the one given, else picked), a
    *  new session of it in front. Returns the new session's id, or null when none was picked. */
   async newWithAgent(agent?: string): Promise<string | null> {
-    let id = agent;
-    if (id === undefined) {
-      const agents = await this.sidecar.agents();
-      const picked = await vscode.window.showQuickPick(
-        agents.map((a) => ({
-          label: a.id,
-          description: [
-            a.default ? "default" : "",
-            a.status?.agentInfo?.title ?? a.status?.agentInfo?.name ?? "",
-            a.status === null ? "not started" : a.status.state,
-          ]
-            .filter(Boolean)
-            .join(" · "),
-          detail: a.command.join(" "),
-          id: a.id,
-        })),
-        { title: "New session with agent", placeHolder: "The agent the new session runs in" },
-      );
-      id = picked?.id;
-    }
+    const id = agent ?? (await this.pickAgent("New session with agent"));
     if (id === undefined) return null;
     const sessionId = await this.sidecar.newSession(id);
     await this.showChat();
     return sessionId;
   }
 
-  private async showChat(): Promise<void> {
+  /** The user's pick of the agents of `acp/agents` (with their status), or undefined. */
+  async pickAgent(title: string): Promise<string | undefined> {
+    const agents = await this.sidecar.agents();
+    const picked = await vscode.window.showQuickPick(
+      agents.map((a) => ({
+        label: a.id,
+        description: [
+          a.default ? "default" : "",
+          a.status?.agentInfo?.title ?? a.status?.agentInfo?.name ?? "",
+          a.status === null ? "not started" : a.status.state,
+        ]
+          .filter(Boolean)
+          .join(" · "),
+        detail: a.command.join(" "),
+        id: a.id,
+      })),
+      { title, placeHolder: "The agent the new session runs in" },
+    );
+    return picked?.id;
+  }
+
+  /** The chat in view (the session in front is what it shows). */
+  async showChat(): Promise<void> {
     // Shows the view; the webview keeps the focus where the user put it when it already shows.
     await vscode.commands.executeCommand(`${CHAT_VIEW}.focus`);
   }

@@ -23,6 +23,7 @@ import {
   renderSessions,
   renderStatus,
   renderUsage,
+  renderWorktree,
 } from "./render";
 
 declare function acquireVsCodeApi(): { postMessage(message: ViewMessage): void };
@@ -71,6 +72,15 @@ const prompt = new PromptBox({
   },
 });
 
+/** Replace an element's HTML only when it changed: buttons redrawn for nothing between a press
+ *  and its release would lose the click. */
+const shownHtml = new Map<string, string>();
+function setHtml(id: string, html: string): void {
+  if (shownHtml.get(id) === html) return;
+  $(id).innerHTML = html;
+  shownHtml.set(id, html);
+}
+
 function schedule(): void {
   if (frame === 0) frame = requestAnimationFrame(draw);
 }
@@ -78,7 +88,8 @@ function schedule(): void {
 function draw(): void {
   frame = 0;
   if (extras === null) return;
-  $("sessions").innerHTML = renderSessions(extras.sessions);
+  setHtml("sessions", renderSessions(extras.sessions));
+  setHtml("worktree", renderWorktree(extras.sessions));
   $("status").innerHTML = renderStatus(extras, session?.runState ?? null);
   $("pickers").innerHTML = renderPickers(session);
   $("plan").innerHTML = renderPlan(session?.plan ?? null);
@@ -228,6 +239,12 @@ document.addEventListener("click", (event) => {
       break;
     case "pick":
       prompt.choose(Number(d["index"]));
+      break;
+    case "bringBack":
+      post({ type: "bringBack", sessionId: d["session"] ?? "" });
+      break;
+    case "discardWorktree":
+      post({ type: "discardWorktree", sessionId: d["session"] ?? "" });
       break;
     case "selectSession": {
       const sessionId = d["session"] ?? "";

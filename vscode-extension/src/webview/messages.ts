@@ -80,6 +80,9 @@ export type ViewMessage =
   | { type: "newSession" }
   /** A session of the strip clicked: it comes to the front. */
   | { type: "selectSession"; sessionId: string }
+  /** A worktree session's "Bring Back Changes" and "Discard Worktree…" (the chat's bar). */
+  | { type: "bringBack"; sessionId: string }
+  | { type: "discardWorktree"; sessionId: string }
   | { type: "loadSession" }
   | { type: "setMode"; modeId: string }
   | { type: "setConfig"; configId: string; value: string | boolean }

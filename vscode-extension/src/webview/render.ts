@@ -12,6 +12,7 @@ import { stringOf } from "../core/json";
 import { escapeHtml as esc, renderInline, renderMarkdown } from "../core/markdown";
 import type { AttachmentView } from "../core/prompt";
 import { STATUS_WORDS, type SessionTab } from "../core/sessions";
+import { WORKTREE_MARK } from "../core/worktree";
 import { queueEditable } from "../core/queue";
 import { usageLabel } from "../core/usage";
 import type { Entry, RunState, SessionSnapshot, ToolCall } from "../wire";
@@ -355,16 +356,32 @@ export function renderSessions(tabs: readonly SessionTab[]): string {
     .map((t) => {
       const word = STATUS_WORDS[t.status];
       const agent = t.agent === "" ? t.agentName : t.agent;
-      const hover = `${t.title} — ${t.agentName}, ${word}${t.current ? " (in front)" : ""}`;
-      const cls = `session st-${t.status}${t.current ? " current" : ""}`;
+      const own = t.worktree !== null ? `, in its own worktree (${t.worktree})` : "";
+      const hover = `${t.title} — ${t.agentName}, ${word}${own}${t.current ? " (in front)" : ""}`;
+      const cls = `session st-${t.status}${t.current ? " current" : ""}${t.worktree !== null ? " worktree" : ""}`;
+      const mark = t.worktree !== null ? `<span class="wt" aria-label="own worktree">${WORKTREE_MARK}</span>` : "";
       return (
         `<button class="${cls}" data-act="selectSession"${attrs({ session: t.sessionId })} title="${esc(hover)}" ` +
-        `aria-pressed="${t.current ? "true" : "false"}"><span class="dot" aria-hidden="true">●</span>` +
+        `aria-pressed="${t.current ? "true" : "false"}"><span class="dot" aria-hidden="true">●</span>${mark}` +
         `<span class="session-title">${esc(t.title)}</span>` +
         `<span class="session-meta">${esc(agent)} · ${esc(word)}</span></button>`
       );
     })
     .join("");
+}
+
+/** The bar of a session in a worktree of its own (the one in front): where it works, and its
+ *  two actions, "Bring Back Changes" (into the workspace, as its review) and "Discard
+ *  Worktree…" (asks first). "" for any other session. */
+export function renderWorktree(tabs: readonly SessionTab[]): string {
+  const t = tabs.find((x) => x.current);
+  if (t === undefined || t.worktree === null) return "";
+  const ids = attrs({ session: t.sessionId });
+  return (
+    `<span class="wt-label" title="${esc(t.worktree)}">${WORKTREE_MARK} In its own worktree: your files change only when you bring its changes back</span>` +
+    `<button data-act="bringBack"${ids} title="Its changes into your workspace, as review">Bring Back Changes</button>` +
+    `<button data-act="discardWorktree"${ids} title="Delete the worktree (asks first)">Discard Worktree…</button>`
+  );
 }
 
 /** The session's usage for the header: tokens used of the context window and the cost, when

@@ -819,4 +819,7 @@ require('./queue');
 // Several live sessions: the strip, switching, a background session's question (each stands alone).
 require('./sessions');
 
+// A session in a worktree of its own: the round trip (it stands alone).
+require('./worktree');
+
 exports.run = run;
