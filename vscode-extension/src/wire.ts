@@ -312,10 +312,15 @@ export interface BringBackResult {
 
 export interface DiscardWorktreeParams {
   sessionId: SessionId;
+  /** Say what would be lost, discard nothing. */
+  dryRun?: boolean;
 }
 export interface DiscardWorktreeResult {
   sessionId: SessionId;
+  /** false with dryRun. */
   discarded: boolean;
+  /** The files it changed and that were not brought back (with dryRun: would be). */
+  lost: string[];
 }
 
 export interface PromptParams {
@@ -424,6 +429,8 @@ export interface SessionChangedParams {
   /** The session's agent (SessionSnapshot.agent): not a change. Optional here: a test's
    *  hand-made notification may leave it out. */
   agent?: string;
+  /** Where it works, when in a worktree of its own (SessionSnapshot.worktree). */
+  worktree?: string;
   changes: Change[];
 }
 
