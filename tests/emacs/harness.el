@@ -50,13 +50,14 @@
              (lambda () (acp-test-finish "watchdog: the scenario took too long")))
 
 (defun acp-test--next-answer (question)
-  "The next scripted answer: a value, `:prefilled' (the user presses RET) or a function of
-QUESTION's plist."
+  "The next scripted answer: a value, `:prefilled' (the user presses RET on the pre-filled
+text), `:default' (RET on an empty minibuffer) or a function of QUESTION's plist."
   (push question acp-test-questions)
   (unless acp-test-answers
     (acp-test-finish (format "a question nobody scripted: %S" question)))
   (let ((answer (pop acp-test-answers)))
     (cond ((eq answer :prefilled) (plist-get question :prefilled))
+          ((eq answer :default) (plist-get question :default))
           ((functionp answer) (funcall answer question))
           (t answer))))
 

@@ -36,9 +36,12 @@
                     ended)))
 
 (defun acp-test-turn-end (prompt)
-  (acp-test-wait (format "the end of the turn %S" prompt)
-                 (lambda () (acp-test-message-matching "turn ended")) 40)
-  (let ((found (acp-test-message-matching "turn ended")))
+  (acp-test-next-message (format "the end of the turn %S" prompt) "turn ended" 40))
+
+(defun acp-test-next-message (what regexp &optional timeout)
+  "Wait for a message matching REGEXP and take it off the list, so the next wait needs a new one."
+  (acp-test-wait what (lambda () (acp-test-message-matching regexp)) timeout)
+  (let ((found (acp-test-message-matching regexp)))
     (setq acp-test-messages (delete found acp-test-messages))
     found))
 
@@ -185,5 +188,82 @@
     (signal-process sidecar 'SIGKILL)
     (acp-test-wait "the sidecar to die" (lambda () (not (process-live-p process))))
     (acp-test-check "the sidecar was killed" (not (process-live-p process)))))
+
+(defconst acp-test-first-words "hello from the first session")
+
+(defun acp-test-status (buffer)
+  (with-current-buffer buffer (acp-editor--command "acp.status")))
+
+(defun acp-test-sessions ()
+  "A second session from `acp-editor-new-session', then back to the first with
+`acp-editor-switch-session': acp.status and `acp-editor-transcript' follow."
+  (let* ((buffer (acp-test-open "hello.py"))
+         (_ (with-current-buffer buffer (acp-editor-prompt acp-test-first-words)))
+         (_ (acp-test-turn-end acp-test-first-words))
+         (first (plist-get (acp-test-status buffer) :currentSessionId)))
+    (setq acp-test-answers (list :default))  ; RET: the server's own agent
+    (with-current-buffer buffer (call-interactively #'acp-editor-new-session))
+    (let ((question (car acp-test-questions)))
+      (acp-test-check "new-session offers the agents, the server's own (the demo) by default"
+                      (and (equal (plist-get question :choices) ["demo"])
+                           (equal (plist-get question :default) "demo"))
+                      question))
+    (acp-test-next-message "the new session" "(demo) is current")
+    (let* ((status (acp-test-status buffer))
+           (second (plist-get status :currentSessionId)))
+      (acp-test-check "the new session is current, the first still open"
+                      (and (stringp first) (stringp second) (not (equal first second))
+                           (equal (sort (append (plist-get status :sessions) nil) #'string<)
+                                  (sort (list first second) #'string<)))
+                      status)
+      (setq acp-test-answers (list (acp-test-choice (concat "\\`" (regexp-quote first) " "))))
+      (with-current-buffer buffer (call-interactively #'acp-editor-switch-session))
+      (acp-test-check "switch-session shows each session with its agent"
+                      (equal (sort (append (plist-get (car acp-test-questions) :choices) nil)
+                                   #'string<)
+                             (sort (list (format "%s (demo)" first) (format "%s (demo)" second))
+                                   #'string<))
+                      (car acp-test-questions)))
+    (let ((status (acp-test-status buffer)))
+      (acp-test-check "acp.status: the first session is current again"
+                      (equal (plist-get status :currentSessionId) first) status))
+    (let* ((result (with-current-buffer buffer (acp-editor-transcript)))
+           (path (plist-get result :path)))
+      (acp-test-wait "the transcript shown"
+                     (lambda () (let ((shown (find-buffer-visiting path)))
+                                  (and shown (get-buffer-window shown)))))
+      (acp-test-check "the transcript shown is the first session's"
+                      (and (equal (plist-get result :sessionId) first)
+                           (with-current-buffer (find-buffer-visiting path)
+                             (string-search acp-test-first-words (buffer-string))))
+                      result))
+    (acp-test-worktree buffer)
+    (with-current-buffer buffer (eglot-shutdown (eglot-current-server)))))
+
+(defun acp-test-worktree (buffer)
+  "C-u `acp-editor-new-session': a worktree session; bring back (nothing yet), then discard
+it, answering the sidecar's own question (asked past eglot's 10 s limit: no timeout)."
+  (setq acp-test-answers (list :default))
+  (with-current-buffer buffer
+    (let ((current-prefix-arg '(4))) (call-interactively #'acp-editor-new-session)))
+  (let* ((started (acp-test-next-message "the worktree session" "(demo) is current\\|failed"))
+         (sid (plist-get (acp-test-status buffer) :currentSessionId)))
+    (acp-test-check "new-session with C-u: a worktree session, current"
+                    (string-search (format "session %s (demo) is current" sid) started) started)
+    (with-current-buffer buffer (call-interactively #'acp-editor-bring-back))
+    (let ((brought (acp-test-next-message "the bring-back" "to review\\|failed")))
+      (acp-test-check "bring-back: nothing changed in the worktree yet"
+                      (equal brought "acp-editor: 0 file(s) to review") brought))
+    (setq acp-test-answers (list (acp-test-choice "\\`Discard\\'")))
+    (with-current-buffer buffer (call-interactively #'acp-editor-discard-worktree))
+    (let ((discarded (acp-test-next-message "the discard" "is discarded\\|is kept\\|failed"))
+          (question (car acp-test-questions)))
+      (acp-test-check "discard: the sidecar asked, \"Keep the worktree\" pre-filled"
+                      (and (string-search sid (plist-get question :prompt))
+                           (equal (plist-get question :prefilled) "Keep the worktree"))
+                      question)
+      (acp-test-check "the current session's worktree is discarded"
+                      (equal discarded (format "acp-editor: the worktree of %s is discarded" sid))
+                      discarded))))
 
 ;;; scenarios.el ends here

@@ -1,6 +1,6 @@
 """A real Emacs (Debian's emacs-nox + elpa-eglot, installed by scripts/emacs-test-deps) in batch
 mode without a user init file, set up exactly as docs/emacs.md says, against the real sidecar:
-the demo agent for the turns, a stubborn scripted agent for the shutdowns.
+the demo agent for the turns and the sessions, a stubborn scripted agent for the shutdowns.
 
 The user is played by tests/emacs/harness.el; each scenario of tests/emacs/scenarios.el is one
 Emacs run whose checks come back as JSON."""
@@ -99,6 +99,16 @@ def test_a_long_turn_permission_two_writes_with_unsaved_text_and_review(
     assert "each write is one undo step" in names
     assert "the agent saw the unsaved note through the editor server" in names
     assert "reject took back that hunk only, the unsaved note kept" in names
+
+
+def test_a_second_session_back_to_the_first_and_a_worktree_discarded(
+    emacs: str, tmp_path: Path
+) -> None:
+    results = run_emacs(emacs, tmp_path, "acp-test-sessions", [])  # the built-in demo agent
+    names = [c[0] for c in results["checks"]]
+    assert "acp.status: the first session is current again" in names
+    assert "the transcript shown is the first session's" in names
+    assert "the current session's worktree is discarded" in names
 
 
 def left_alive(pids: list[int]) -> list[int]:
