@@ -80,7 +80,7 @@ class FakeChannel:
         answer = self.answers.get(method)
         result = answer(params) if answer is not None else None
         if asyncio.iscoroutine(result):
-            result = await result
+            result = await asyncio.wait_for(result, timeout)  # as the real channel gives up
         return result
 
     def background(self, coro: Coroutine[Any, Any, Any]) -> None:

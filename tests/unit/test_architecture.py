@@ -170,7 +170,6 @@ NO_TEST_FILE = {
     "editor/lsp/server.py": f"the pygls server: editor/test_build.py builds it, {E2E_LSP} runs it",
     "editor/show/diffs.py": "diff previews: through editor/show/test_frontend.py (assemble())",
     "editor/show/progress.py": "work-done progress: through editor/show/test_frontend.py",
-    "editor/show/questions.py": "permission questions: through editor/show/test_frontend.py",
     "editor/show/replies.py": "a turn's reply: through editor/handlers/test_commands.py",
     "protocol/editor_context.py": "pure data: the editor-context server's name, tools, variable",
     "registry/run.py": f"`acp-editor agents`, `--agent ID`: {E2E}/test_registry.py",

@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from acp_editor.editor.show.structured_diffs import ReadText
     from acp_editor.review.owner import Restore
 
+CONFIRM_S = 600.0
+"""How long a confirmation waits for its answer before things stay as they are."""
+
 
 class Questions:
     def __init__(self, channel: EditorChannel, read_text: ReadText) -> None:
@@ -101,15 +104,20 @@ class Questions:
 
     async def confirm(self, message: str, keep: str, act: str) -> bool:
         """Ask before acting, keeping things as they are first (what editors pre-select): only
-        choosing ``act`` says yes."""
-        answer = await self.channel.request(
-            lsp.WINDOW_SHOW_MESSAGE_REQUEST,
-            {
-                "type": lsp.MessageType.Warning.value,
-                "message": message,
-                "actions": [{"title": keep}, {"title": act}],
-            },
-        )
+        choosing ``act`` says yes. A question nobody answers (eglot's C-g leaves it open) keeps
+        things as they are after ``CONFIRM_S``, and the command that asked gets its answer."""
+        try:
+            answer = await self.channel.request(
+                lsp.WINDOW_SHOW_MESSAGE_REQUEST,
+                {
+                    "type": lsp.MessageType.Warning.value,
+                    "message": message,
+                    "actions": [{"title": keep}, {"title": act}],
+                },
+                timeout=CONFIRM_S,
+            )
+        except TimeoutError:
+            return False
         return isinstance(answer, dict) and answer.get("title") == act
 
 
