@@ -24,9 +24,9 @@ command("AcpCancel", run("cancel"), { desc = "acp-editor: cancel the agent's tur
 command("AcpFollow", run("follow"), {
   nargs = "?",
   complete = function()
-    return { "on", "off" }
+    return { "on", "off", "all", "front" }
   end,
-  desc = "acp-editor: follow the agent (toggle, on, off)",
+  desc = "acp-editor: follow the agent (toggle, on, off; all: every session, front: the one in front)",
 })
 command("AcpMode", run("mode"), {
   nargs = "?",

@@ -61,19 +61,19 @@ function M.cancel()
   end
 end
 
+--- :AcpFollow [on|off|all|front]: on, off (none: toggle); `all` follows every live session,
+--- `front` only the session in front (both turn it on).
 function M.follow(o)
   if not ensure() then
     return
   end
   local arg = o.args
-  if arg ~= "" and arg ~= "on" and arg ~= "off" then
-    return store.report("acp-editor: :AcpFollow takes on, off or nothing (toggle)", vim.log.levels.ERROR)
+  local choices = { [""] = {}, on = { true }, off = { false }, all = { true, true }, front = { true, false } }
+  local chosen = choices[arg]
+  if not chosen then
+    return store.report("acp-editor: :AcpFollow takes on, off, all, front or nothing (toggle)", vim.log.levels.ERROR)
   end
-  local enabled = nil -- no argument: toggle
-  if arg ~= "" then
-    enabled = arg == "on"
-  end
-  require("acp_editor.follow").set(enabled)
+  require("acp_editor.follow").set(chosen[1], chosen[2])
 end
 
 local function modes()

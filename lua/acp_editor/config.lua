@@ -20,6 +20,12 @@
 ---@field height integer lines of a bottom chat
 ---@field prompt_height integer lines of the prompt area under the transcript
 
+---@class acp_editor.FollowOptions
+---@field enabled boolean start with follow-along on
+--- follow every live session's agent, not only the session in front's (a background session's
+--- mark then names its agent and session)
+---@field all_sessions boolean
+
 ---@class acp_editor.Notices
 --- a vim.notify when a turn of yours ends: "hidden" while the chat is not shown in the current
 --- tab (or Neovim lost the focus), "always", or false
@@ -42,7 +48,9 @@
 ---@field registry_agent? string an ACP registry agent id, run when no key of `agents` is chosen (:AcpAgents picks one)
 ---@field autostart boolean start the sidecar in setup() (default: on the first command or prompt)
 ---@field root_dir? string|fun(): string the workspace root (default: git root or cwd)
----@field follow boolean start with follow-along on
+--- follow-along: `true`/`false` (on or off from the start) or `{ enabled, all_sessions }`;
+--- resolved to the table
+---@field follow acp_editor.FollowOptions
 ---@field follow_mark boolean mark the agent's cursor with a sign and a virtual-text tag
 ---@field review? "after-write"|"before-write"|"off" nil: the sidecar's `--review`
 ---@field saves_after_apply boolean Neovim saves the buffers the server edits (else the server writes the file)
@@ -73,7 +81,7 @@ function M.defaults()
     default_agent = nil,
     autostart = false,
     root_dir = nil,
-    follow = true,
+    follow = { enabled = true, all_sessions = false },
     follow_mark = true,
     review = nil,
     saves_after_apply = false,
@@ -193,8 +201,12 @@ local function validate(cfg)
   if cfg.default_agent and not cfg.agents[cfg.default_agent] then
     fail("default_agent", ("%q is not a key of agents"):format(cfg.default_agent))
   end
-  for _, name in ipairs({ "autostart", "follow", "follow_mark", "saves_after_apply" }) do
+  for _, name in ipairs({ "autostart", "follow_mark", "saves_after_apply" }) do
     check(name, cfg[name], "boolean")
+  end
+  check("follow", cfg.follow, "table")
+  for _, name in ipairs({ "enabled", "all_sessions" }) do
+    check("follow." .. name, cfg.follow[name], "boolean")
   end
   check("root_dir", cfg.root_dir, { "string", "function" }, true)
   one_of("review", cfg.review, require("acp_editor.protocol").review_modes, true)
@@ -242,9 +254,14 @@ end
 function M.resolve(opts)
   opts = opts or {}
   check("opts", opts, "table")
+  if type(opts.follow) == "boolean" then -- `follow = false`: the short form of { enabled = false }
+    opts = vim.tbl_extend("force", opts, { follow = { enabled = opts.follow } })
+  elseif opts.follow ~= nil and type(opts.follow) ~= "table" then
+    fail("follow", ("expected boolean or table, got %s"):format(type(opts.follow)))
+  end
   local defaults = M.defaults()
   known_keys("", opts, defaults)
-  for _, group in ipairs({ "chat", "notices", "keymaps" }) do
+  for _, group in ipairs({ "chat", "notices", "keymaps", "follow" }) do
     if type(opts[group]) == "table" then -- the inner keys too: `chat.widht` is a typo
       known_keys(group, opts[group], defaults[group])
     end

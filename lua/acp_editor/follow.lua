@@ -7,6 +7,12 @@
 -- cursor is theirs. The agent's cursor is an extmark (sign + tag) in the target buffer, so it
 -- stays visible when the user scrolls away. The server already rate-limits and orders the
 -- jumps; this module only draws them, and tells the server when the user turns following off.
+--
+-- The server follows only the session in front, unless every session is followed (the option
+-- `follow.all_sessions`, `:AcpFollow all`: acp/setFollow's allSessions). Then each session has
+-- its own mark, and that of a session in the background names its agent and session
+-- (`demo · fix the test: read`), so the user knows whose cursor it is; the one in front's reads
+-- as it always did.
 
 local client = require("acp_editor.sidecar.client")
 local protocol = require("acp_editor.protocol")
@@ -16,9 +22,20 @@ local M = {
   ns = vim.api.nvim_create_namespace("acp_editor_follow"),
   ---@type integer? the window the last jump went to
   win = nil,
-  ---@type {buf: integer, line: integer, uri: string}? where the agent's cursor is drawn
-  mark = nil,
+  ---@type table<string, acp_editor.FollowMark> each followed session's cursor, by session id
+  --- ("" for a jump naming no session)
+  marks = {},
 }
+
+---@class acp_editor.FollowMark
+---@field buf integer
+---@field line integer 0-based
+---@field reason? string
+---@field agent? string the agent id the jump named
+---@field id? integer the extmark drawn
+
+--- Characters of a session's title in a background mark's tag.
+local TITLE_CHARS = 24
 
 --- A window the user edits files in: not floating, not a scratch/chat/quickfix buffer.
 local function ordinary(win)
@@ -82,21 +99,90 @@ local function load(uri)
   return buf
 end
 
-local function draw_mark(buf, line, reason)
-  if M.mark and vim.api.nvim_buf_is_valid(M.mark.buf) then
-    vim.api.nvim_buf_clear_namespace(M.mark.buf, M.ns, 0, -1)
+--- Whether `key` is a session other than the one in front (its mark then says whose it is).
+local function background(key)
+  return key ~= "" and store.current_session ~= nil and key ~= store.current_session
+end
+
+--- The sign and tag of a mark: `A>` and ` agent: read` for the session in front; the agent's
+--- initial and ` demo · fix the test: read` for one in the background.
+---@param key string
+---@param mark acp_editor.FollowMark
+---@return string sign
+---@return string tag
+function M.label(key, mark)
+  local reason = mark.reason or "here"
+  if not background(key) then
+    return "A>", (" agent: %s"):format(reason)
   end
-  M.mark = { buf = buf, line = line }
-  if not store.config.follow_mark then
+  local live = require("acp_editor.session.live")
+  local agent = live.agent_label(mark.agent or store.agent_id(key))
+  local title = live.title(store.sessions[key])
+  if vim.fn.strchars(title) > TITLE_CHARS then
+    title = vim.fn.strcharpart(title, 0, TITLE_CHARS - 1) .. "…"
+  end
+  return vim.fn.strcharpart(agent, 0, 1) .. ">", (" %s · %s: %s"):format(agent, title, reason)
+end
+
+--- Remove the extmark of `key`'s mark, keeping where it is (the line follows the user's edits).
+local function undraw(mark)
+  if mark.id and vim.api.nvim_buf_is_valid(mark.buf) then
+    local pos = vim.api.nvim_buf_get_extmark_by_id(mark.buf, M.ns, mark.id, {})
+    if pos[1] then
+      mark.line = pos[1]
+    end
+    vim.api.nvim_buf_del_extmark(mark.buf, M.ns, mark.id)
+  end
+  mark.id = nil
+end
+
+---@param key string
+local function draw(key)
+  local mark = M.marks[key]
+  undraw(mark)
+  if not store.config.follow_mark or not vim.api.nvim_buf_is_valid(mark.buf) then
     return
   end
-  vim.api.nvim_buf_set_extmark(buf, M.ns, line, 0, {
-    sign_text = "A>",
+  local sign, tag = M.label(key, mark)
+  local line = math.min(mark.line, vim.api.nvim_buf_line_count(mark.buf) - 1)
+  mark.id = vim.api.nvim_buf_set_extmark(mark.buf, M.ns, line, 0, {
+    sign_text = sign,
     sign_hl_group = "AcpEditorAgentCursor",
-    virt_text = { { (" agent: %s"):format(reason or "here"), "AcpEditorAgentCursor" } },
+    virt_text = { { tag, "AcpEditorAgentCursor" } },
     virt_text_pos = "eol",
     priority = 200,
   })
+end
+
+--- Remove the marks of every session but `keep` (nil: all of them).
+---@param keep? string
+local function clear_others(keep)
+  for key, mark in pairs(M.marks) do
+    if key ~= keep then
+      undraw(mark)
+      M.marks[key] = nil
+    end
+  end
+end
+
+---@param params {sessionId?: string, agent?: string, reason?: string}
+local function draw_mark(buf, line, params)
+  local key = params.sessionId or ""
+  if not store.follow_all then
+    clear_others(key) -- one session followed: one mark, as the server sends one session's jumps
+  end
+  local mark = M.marks[key] or {}
+  undraw(mark)
+  mark.buf, mark.line, mark.reason, mark.agent = buf, line, params.reason, params.agent
+  M.marks[key] = mark
+  draw(key)
+end
+
+--- Another session came to the front: the marks say again whose they are.
+function M.redraw()
+  for key in pairs(M.marks) do
+    draw(key)
+  end
 end
 
 --- acp/follow
@@ -111,7 +197,7 @@ function M.on_follow(_, params)
 end
 
 --- Show `params.uri` at `params.range` in another window; focus stays where it is.
----@param params {uri: string, range?: table, reason?: string}
+---@param params {uri: string, range?: table, reason?: string, sessionId?: string, agent?: string}
 function M.show(params)
   local current = vim.api.nvim_get_current_win()
   local buf = load(params.uri)
@@ -119,7 +205,7 @@ function M.show(params)
   local count = vim.api.nvim_buf_line_count(buf)
   local line = params.range and math.min(params.range.start.line, count - 1) or 0
   if win == current then -- the user's own window: the mark shows where, the cursor stays theirs
-    draw_mark(buf, line, params.reason)
+    draw_mark(buf, line, params)
     store.emit("follow", params)
     return
   end
@@ -136,37 +222,60 @@ function M.show(params)
       vim.cmd("normal! zz")
     end)
   end
-  draw_mark(buf, line, params.reason)
+  draw_mark(buf, line, params)
   if vim.api.nvim_get_current_win() ~= current and vim.api.nvim_win_is_valid(current) then
     vim.api.nvim_set_current_win(current) -- belt and braces: nothing above should move focus
   end
   store.emit("follow", params)
 end
 
---- Remove the agent's cursor (follow turned off, or the sidecar stopped: no agent is there).
+--- Remove the agents' cursors (follow turned off, or the sidecar stopped: no agent is there).
 function M.clear()
-  if M.mark and vim.api.nvim_buf_is_valid(M.mark.buf) then
-    vim.api.nvim_buf_clear_namespace(M.mark.buf, M.ns, 0, -1)
-  end
-  M.mark = nil
+  clear_others(nil)
 end
 
---- Turn follow-along on or off (nil: toggle), on the server too.
-function M.set(enabled)
+--- What the server said it follows (acp/setFollow's answer wins over what was asked).
+local function answered(_, result)
+  if result then
+    store.follow = result.enabled
+    if type(result.allSessions) == "boolean" then
+      store.follow_all = result.allSessions
+    end
+    if not store.follow_all then
+      clear_others(store.current_session)
+    end
+    store.emit("follow")
+  end
+end
+
+--- Turn follow-along on or off (nil: toggle), on the server too. `all_sessions`: follow every
+--- live session (true) or only the one in front (false); nil: as it was.
+---@param enabled? boolean
+---@param all_sessions? boolean
+function M.set(enabled, all_sessions)
   if enabled == nil then
     enabled = not store.follow
   end
   store.follow = enabled
+  if all_sessions ~= nil then
+    store.follow_all = all_sessions
+  end
   if not enabled then
     M.clear()
   end
-  client.request(protocol.method.SET_FOLLOW, { enabled = enabled }, function(_, result)
-    if result then
-      store.follow = result.enabled -- the server's answer wins
-      store.emit("follow")
-    end
-  end)
-  store.report(("acp-editor: follow %s"):format(enabled and "on" or "off"))
+  client.request(protocol.method.SET_FOLLOW, { enabled = enabled, allSessions = all_sessions }, answered)
+  local which = ""
+  if enabled and all_sessions ~= nil then
+    which = all_sessions and " (every session)" or " (the session in front)"
+  end
+  store.report(("acp-editor: follow %s%s"):format(enabled and "on" or "off", which))
+end
+
+--- A sidecar just started: it follows only the session in front until told otherwise.
+function M.started()
+  if store.follow_all then
+    client.request(protocol.method.SET_FOLLOW, { enabled = store.follow, allSessions = true }, answered)
+  end
 end
 
 return M

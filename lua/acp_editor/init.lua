@@ -57,6 +57,9 @@ local function subscribe()
     review.prune(sid)
   end)
   store.on("current", permissions.on_switch)
+  store.on("current", function()
+    require("acp_editor.follow").redraw() -- a mark in the background says whose it is
+  end)
   -- Hunks name their session's agent, and the session while several are live.
   store.on("current", function()
     store.config.schedule(preview.render_all) -- after the switch itself, which stays instant
@@ -77,6 +80,7 @@ local function subscribe()
     preview.reset()
     require("acp_editor.follow").clear()
     require("acp_editor.session.live").reset()
+    require("acp_editor.session.worktrees").reset()
   end)
   -- A buffer opened after the previews were drawn gets its own.
   vim.api.nvim_create_autocmd("BufWinEnter", {
@@ -94,7 +98,8 @@ end
 ---@param opts? table see :help acp_editor-options
 function M.setup(opts)
   store.config = require("acp_editor.config").resolve(opts)
-  store.follow = store.config.follow
+  store.follow = store.config.follow.enabled
+  store.follow_all = store.config.follow.all_sessions
   highlights()
   subscribe()
   if store.config.autostart then
@@ -115,9 +120,12 @@ function M.start(agent_name)
     M.setup({ autostart = false })
   end
   local client = require("acp_editor.sidecar.client")
+  local running = store.client_id
   local id, err = client.start(store.config, require("acp_editor.sidecar.handlers").build(store.config), agent_name)
   if not id then
     store.report("acp-editor: " .. err, vim.log.levels.ERROR)
+  elseif id ~= running then
+    require("acp_editor.follow").started()
   end
   return id
 end

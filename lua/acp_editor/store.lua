@@ -17,6 +17,7 @@
 ---@field turns table<string, integer> sessions with a prompt of ours in flight → request id
 ---@field plan_at table<string, integer> session → how many entries it had when its plan last changed
 ---@field follow boolean follow-along on (the server's setting, as last known)
+---@field follow_all boolean every live session followed, not only the one in front (the same)
 ---@field listeners table<string, fun(...)[]>
 local M = {
   config = nil,
@@ -29,6 +30,7 @@ local M = {
   turns = {},
   plan_at = {},
   follow = true,
+  follow_all = false,
   listeners = {},
 }
 

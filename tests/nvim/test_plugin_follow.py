@@ -3,7 +3,10 @@
 * the cursor moves in the window showing the file while the chat's prompt area keeps focus, and
   the agent's cursor is marked with a sign and a tag;
 * a file that is not shown yet opens in another window, still without taking focus;
-* ``:AcpFollow off`` turns it off (the server stops sending), ``:AcpFollow`` toggles it on.
+* ``:AcpFollow off`` turns it off (the server stops sending), ``:AcpFollow`` toggles it on;
+* following every session (``follow = { all_sessions = true }``): a session in the background
+  moves the agent's cursor too, its mark naming its agent and session; in front again it reads
+  as before; ``:AcpFollow front`` goes back to the session in front only.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from tests.nvim.driver import HELLO_LINES
 from tests.nvim.plugin_driver import PluginEditor, plugin_editor
 
 FOLLOW_NS = "acp_editor_follow"
+STORE = "require('acp_editor.store')"
 TRAILING_JUMP_MS = 400
 """The server sends at most a few jumps a second: one may come just after a turn ends."""
 
@@ -168,3 +172,31 @@ def test_the_file_the_user_is_in_gets_the_agents_mark_not_a_second_window(
     nv.wait_until(f"#H.extmarks({buf}, '{FOLLOW_NS}') == 1", "the agent's mark in the file")
     assert len(nv.windows()) == 1, nv.windows()
     assert current(nv)["cursor"] == [len(HELLO_LINES), 0]  # the user's cursor did not move
+
+
+def test_following_every_session_labels_a_background_sessions_mark(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    buf = nv.edit(workspace / "hello.py")
+    nv.setup(follow={"all_sessions": True})
+    first = nv.prompt("hello")["sessionId"]  # the session's title: "hello"
+    nv.lua("vim.cmd('AcpNewSession')")
+    nv.wait_until(f"{STORE}.current_session ~= {first!r}", "the second session in front")
+
+    turn = nv.prompt_async("read", first)  # the one in the background reads hello.py
+    nv.wait_until(
+        f"vim.iter(H.extmarks({buf}, '{FOLLOW_NS}')):any(function(m)"
+        " return (m.virt_text or ''):find(' demo · hello: ', 1, true) == 1 end)",
+        f"the background session's mark: {nv.extmarks(buf, FOLLOW_NS)}",
+    )
+    nv.wait_turn(turn)
+    (mark,) = nv.extmarks(buf, FOLLOW_NS)
+    assert mark["sign"] == "d>", mark
+
+    nv.lua("vim.cmd('AcpSwitch ' .. ...)", first)  # in front now: its mark reads as it always did
+    (mark,) = nv.extmarks(buf, FOLLOW_NS)
+    assert mark["sign"] == "A>" and mark["virt_text"].startswith(" agent: "), mark
+
+    nv.lua("vim.cmd('AcpFollow front')")
+    nv.wait_until(f"{STORE}.follow_all == false and {STORE}.follow", "the sidecar's answer")
+    assert "acp-editor: follow on (the session in front)" in nv.notes()

@@ -4,8 +4,11 @@
   worktree: your file unchanged on disk and in the buffer), ``:AcpSessions`` marks the session,
   ``:AcpBringBack`` says what is in review and the hunk is drawn in the buffer (extmarks: the
   added line and the hint naming the agent), rejected with the keymap (the buffer and the file
-  as before), ``:AcpDiscardWorktree`` asks (keeping it first) and, answered "Discard", the
-  worktree's folder is gone;
+  as before), ``:AcpDiscardWorktree`` asks (keeping it first; nothing is left to lose after the
+  bring-back) and, answered "Discard", the worktree's folder is gone, ``:AcpSessions`` says
+  "worktree discarded" and a prompt to the session shows the sidecar's refusal as it says it;
+* the discard question says how many changed files would be lost and names them (a dry run
+  first); answered "Keep the worktree", nothing is discarded;
 * outside git, ``:AcpNewSession ++worktree`` shows the sidecar's reason.
 """
 
@@ -46,20 +49,29 @@ def front_worktree(nv: PluginEditor) -> str | None:
     return folder
 
 
-def test_a_worktree_session_is_brought_back_rejected_and_discarded(
-    nv: PluginEditor, workspace: Path
-) -> None:
+def repository(workspace: Path) -> None:
     git(workspace, "init", "-q", "-b", "main")
     git(workspace, "add", ".")
     git(workspace, "commit", "-qm", "first")
+
+
+def new_worktree_session(nv: PluginEditor) -> tuple[str, Path]:
+    """``:AcpNewSession ++worktree``: the session in front, and the folder it works in."""
+    nv.lua("vim.cmd('AcpNewSession ++worktree')")
+    nv.wait_until(f"{STORE}.current() and {STORE}.current().worktree", "the worktree session")
+    sid: str = nv.lua(f"return {STORE}.current_session")
+    return sid, Path(str(front_worktree(nv)))
+
+
+def test_a_worktree_session_is_brought_back_rejected_and_discarded(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    repository(workspace)
     hello = workspace / "hello.py"
     buf = nv.edit(hello)
     nv.setup(auto_approve=[{"kind": "edit", "option": "allow_once"}])
 
-    nv.lua("vim.cmd('AcpNewSession ++worktree')")
-    nv.wait_until(f"{STORE}.current() and {STORE}.current().worktree", "the worktree session")
-    sid: str = nv.lua(f"return {STORE}.current_session")
-    own = Path(str(front_worktree(nv)))
+    sid, own = new_worktree_session(nv)
     assert own.is_dir() and not own.is_relative_to(workspace), own
     assert any(f"new session {sid} of demo in its own worktree" in n for n in nv.notes())
     line: str = nv.lua("return require('acp_editor.session.live').describe(...)", sid)
@@ -96,10 +108,44 @@ def test_a_worktree_session_is_brought_back_rejected_and_discarded(
     nv.wait_until(f"{STORE}.current().worktree == nil", "the worktree discarded")
     (asked,) = nv.selects()
     assert asked["titles"] == ["Keep the worktree", "Discard"], asked
-    assert "was not brought back" in asked["prompt"] and sid in asked["prompt"], asked
+    assert asked["prompt"] == (
+        f"Discard the worktree of session {sid} (edit)? Nothing it changed there is left to"
+        " bring back. Your own files and repository are not touched."
+    ), asked
     assert not own.exists()
     wait_note(nv, f"the worktree of session {sid} (edit) is discarded")
     assert hello.read_text() == HELLO
+    line = nv.lua("return require('acp_editor.session.live').describe(...)", sid)
+    assert line == f"▸ edit · demo · idle · {sid} · worktree discarded", line
+
+    done = nv.helper("wait_turn", nv.prompt_async("edit", sid), 5_000)
+    assert done["error"]["code"] == -32602, done
+    wait_note(nv, f"acp-editor: the worktree of session {sid} was discarded: start a new session")
+
+
+def test_the_discard_question_names_the_files_that_would_be_lost(
+    nv: PluginEditor, workspace: Path
+) -> None:
+    repository(workspace)
+    nv.setup(auto_approve=[{"kind": "edit", "option": "allow_once"}])
+    sid, own = new_worktree_session(nv)
+    assert nv.wait_turn(nv.prompt_async("edit", sid))["stopReason"] == "end_turn"
+
+    nv.helper("answer_with", "Keep the worktree")
+    nv.lua("vim.cmd('AcpDiscardWorktree')")
+    nv.wait_until("#H.selects == 1", "the question")
+    (asked,) = nv.selects()
+    assert asked["titles"] == ["Keep the worktree", "Discard"], asked
+    assert asked["chose"] == "Keep the worktree"
+    prompt: str = asked["prompt"]
+    assert prompt.startswith(f"Discard the worktree of session {sid} (edit)? "), prompt
+    assert "1 changed file not brought back (:AcpBringBack) would be lost: " in prompt, prompt
+    assert prompt.endswith("hello.py. Your own files and repository are not touched."), prompt
+
+    nv.settle(300)  # a discard would be sent now: none is
+    assert (own / "hello.py").read_text() == HELLO + EDIT_LINE, "the worktree is kept"
+    assert front_worktree(nv) == str(own)
+    assert not any("is discarded" in n for n in nv.notes()), nv.notes()
 
 
 def test_a_worktree_outside_git_is_refused_with_the_reason(nv: PluginEditor) -> None:

@@ -142,7 +142,8 @@ function M.waiting_count()
 end
 
 --- One line of the switcher: `▸ fix the test · demo · waiting for you · s2`, and `· worktree`
---- for a session working in a worktree of its own.
+--- for a session working in a worktree of its own (`· worktree discarded` once it is gone: its
+--- prompts are refused).
 ---@param session_id string
 ---@return string
 function M.describe(session_id)
@@ -156,6 +157,8 @@ function M.describe(session_id)
   }
   if snap and type(snap.worktree) == "string" then
     table.insert(parts, "worktree")
+  elseif require("acp_editor.session.worktrees").discarded[session_id] then
+    table.insert(parts, "worktree discarded")
   end
   return front .. table.concat(parts, " · ")
 end

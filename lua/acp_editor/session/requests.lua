@@ -33,7 +33,12 @@ function M.prompt(prompt, callback, session_id)
       require("acp_editor.questions.permissions").sweep(result.sessionId, true)
     end
     if err then
-      store.report("acp-editor: the prompt failed: " .. (err.message or vim.inspect(err)), vim.log.levels.ERROR)
+      local why = err.message or vim.inspect(err)
+      -- A session whose worktree was discarded: the sidecar's own words say what to do.
+      if not require("acp_editor.session.worktrees").discarded[sid or ""] then
+        why = "the prompt failed: " .. why
+      end
+      store.report("acp-editor: " .. why, vim.log.levels.ERROR)
     end
     store.emit("turn", result and result.sessionId or sid, result, err)
     if callback then

@@ -5,8 +5,9 @@
 -- acp/snapshot. A snapshot the server sends with an answer (new, load, fork) replaces the mirror
 -- the same way. Every acp/sessionChanged names the session's agent, so a mirror first met there
 -- knows it at once (it is not a change: taken from each notification, as the server's snapshot
--- has it). acp/agentStatus is kept per agent (`store.agents`, by its `agent` id); the
--- store's `agent` is the status of the agent of the session in front.
+-- has it); so does `worktree`, the folder a session in a worktree of its own works in (absent:
+-- none, or no more once it is discarded). acp/agentStatus is kept per agent (`store.agents`, by
+-- its `agent` id); the store's `agent` is the status of the agent of the session in front.
 
 local client = require("acp_editor.sidecar.client")
 local protocol = require("acp_editor.protocol")
@@ -56,6 +57,7 @@ function M.on_changed(_, params)
   elseif type(params.agent) == "string" then
     snap.agent = params.agent
   end
+  snap.worktree = type(params.worktree) == "string" and params.worktree or nil
   local ok, err = reducer.apply_all(snap, params.changes or {})
   for _, change in ipairs(params.changes or {}) do
     if change.type == "plan" then

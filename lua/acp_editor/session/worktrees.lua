@@ -2,22 +2,29 @@
 -- own"): the agent works in a copy of the repository, so nothing it changes reaches your files
 -- until :AcpBringBack brings it in as that session's review (drawn and decided like any other
 -- change); :AcpDiscardWorktree deletes the copy after asking (what was not brought back is lost,
--- so keeping it is what the question offers first).
+-- so keeping it is what the question offers first, and the question says which files: a dry
+-- run of acp/discardWorktree lists them).
 --
--- A live session's worktree is its mirror's `worktree` (acp/newSession's snapshot says it). A
--- worktree outlives the sidecar, so both commands also take the id of a session of an earlier
--- run, which the sidecar finds by that id.
+-- A live session's worktree is its mirror's `worktree` (acp/newSession's snapshot and every
+-- acp/sessionChanged say it). A worktree outlives the sidecar, so both commands also take the id
+-- of a session of an earlier run, which the sidecar finds by that id. A session whose worktree
+-- was discarded stays open, but the sidecar refuses its prompts: the switcher marks it.
 
 local client = require("acp_editor.sidecar.client")
 local protocol = require("acp_editor.protocol")
 local store = require("acp_editor.store")
 
-local M = {}
+local M = {
+  ---@type table<string, true> the live sessions whose worktree was discarded in this run
+  discarded = {},
+}
 
 M.KEEP, M.DISCARD = "Keep the worktree", "Discard"
 
 --- Files named in one notice, at most (a bring-back of a whole folder names the first ones).
 local LISTED = 6
+--- Files the discard question names, at most (more: only how many).
+local NAMED_LOST = 5
 
 --- Whether `session_id` is a live session working in a worktree of its own.
 ---@param session_id? string
@@ -135,36 +142,82 @@ function M.bring_back(session_id, callback)
   end)
 end
 
+--- The discard question: how many files would be lost, named when they are few.
+---@param session_id string
+---@param lost string[] what a dry run said the session changed and did not bring back
+---@return string
+function M.question(session_id, lost)
+  local what
+  if #lost == 0 then
+    what = "Nothing it changed there is left to bring back."
+  else
+    local files = #lost == 1 and "1 changed file" or ("%d changed files"):format(#lost)
+    what = ("%s not brought back (:AcpBringBack) would be lost"):format(files)
+    if #lost <= NAMED_LOST then
+      what = what .. ": " .. table.concat(vim.tbl_map(shown, lost), ", ")
+    end
+    what = what .. "."
+  end
+  return ("Discard the worktree of %s? %s Your own files and repository are not touched."):format(
+    named(session_id),
+    what
+  )
+end
+
+local function failed(err)
+  local why = err.message or vim.inspect(err)
+  store.report(("acp-editor: discarding the worktree failed: %s"):format(why), vim.log.levels.ERROR)
+end
+
+--- The worktree is gone: the mirror no longer names it, the switcher marks the session.
+local function gone(session_id, result)
+  local snap = store.sessions[session_id]
+  if snap then
+    M.discarded[session_id] = true
+    snap.worktree = nil -- the sidecar's snapshot no longer names it
+    store.emit("session", session_id, {})
+  end
+  local lost = result.lost or {}
+  local note = #lost == 0 and ""
+    or (#lost == 1 and " (1 changed file lost)" or (" (%d changed files lost)"):format(#lost))
+  store.report(("acp-editor: the worktree of %s is discarded%s"):format(named(session_id), note))
+end
+
 --- acp/discardWorktree after asking, keeping it first: what the session changed there and was
---- not brought back is lost. The session itself stays open.
+--- not brought back is lost, and the question says how many files (a dry run first). The
+--- session itself stays open (its prompts are refused).
 ---@param session_id string
 ---@param callback? fun(err: table?, result: table?)
 function M.discard(session_id, callback)
-  local question = (
-    "Discard the worktree of %s? What it changed there and was not brought back"
-    .. " (:AcpBringBack) is lost. Your own files and repository are not touched."
-  ):format(named(session_id))
-  vim.ui.select({ M.KEEP, M.DISCARD }, { prompt = question, kind = "acp_editor.discard_worktree" }, function(choice)
-    if choice ~= M.DISCARD then
-      return callback and callback(nil, { sessionId = session_id, discarded = false })
+  callback = callback or function() end
+  local method = protocol.method.DISCARD_WORKTREE
+  client.request(method, { sessionId = session_id, dryRun = true }, function(dry_err, dry)
+    if dry_err or not dry then
+      failed(dry_err or { message = "no answer" })
+      return callback(dry_err, dry)
     end
-    client.request(protocol.method.DISCARD_WORKTREE, { sessionId = session_id }, function(err, result)
-      if err then
-        local why = err.message or vim.inspect(err)
-        store.report(("acp-editor: discarding the worktree failed: %s"):format(why), vim.log.levels.ERROR)
-      elseif result and result.discarded then
-        local snap = store.sessions[session_id]
-        if snap then
-          snap.worktree = nil -- the sidecar's snapshot no longer names it
-          store.emit("session", session_id, {})
+    local question = M.question(session_id, type(dry.lost) == "table" and dry.lost or {})
+    local opts = { prompt = question, kind = "acp_editor.discard_worktree" }
+    local select = store.config.ui_select or vim.ui.select
+    select({ M.KEEP, M.DISCARD }, opts, function(choice)
+      if choice ~= M.DISCARD then
+        return callback(nil, { sessionId = session_id, discarded = false, lost = {} })
+      end
+      client.request(method, { sessionId = session_id }, function(err, result)
+        if err then
+          failed(err)
+        elseif result and result.discarded then
+          gone(session_id, result)
         end
-        store.report(("acp-editor: the worktree of %s is discarded"):format(named(session_id)))
-      end
-      if callback then
         callback(err, result)
-      end
+      end)
     end)
   end)
+end
+
+--- The sidecar stopped: its sessions went with it.
+function M.reset()
+  M.discarded = {}
 end
 
 return M

@@ -61,7 +61,7 @@ function M.init_options(cfg, agent_name)
   local acp = {
     features = vim.deepcopy(protocol.features),
     savesAfterApply = cfg.saves_after_apply,
-    follow = cfg.follow,
+    follow = cfg.follow.enabled, -- allSessions has no option: acp/setFollow once started
   }
   acp.review = cfg.review
   acp.editorContext = cfg.editor_context
