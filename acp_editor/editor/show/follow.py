@@ -48,6 +48,17 @@ class Jump(NamedTuple):  # a tuple: made for every location a flood of updates c
     tool_call_id: str | None = None
 
 
+class _Lane:
+    """One rate-limited stream of jumps: at most one per interval, the latest pending one wins."""
+
+    __slots__ = ("last_sent", "pending", "timer")
+
+    def __init__(self) -> None:
+        self.last_sent = float("-inf")
+        self.pending: Jump | None = None
+        self.timer: asyncio.TimerHandle | None = None
+
+
 class FollowPolicy:
     """Decides which jumps to show; ``send`` shows one (it must not raise)."""
 
@@ -65,11 +76,11 @@ class FollowPolicy:
         """The session in front (the editor's current one): only its agent is followed, unless
         ``all_sessions``; None: any session's."""
         self.all_sessions = False
+        """Every session's agent is followed, each session rate-limited on its own (a busy one
+        in the background never holds back the one in front)."""
         self._interval = min_interval
         self._loop = loop
-        self._last_sent = float("-inf")
-        self._pending: Jump | None = None
-        self._timer: asyncio.TimerHandle | None = None
+        self._lanes: dict[str, _Lane] = {}  # "" when one session is followed
         self._furthest: dict[tuple[str, str], int] = {}  # (tool call, path) -> furthest line
 
     def offer(self, jump: Jump) -> None:
@@ -87,36 +98,42 @@ class FollowPolicy:
             self._furthest[key] = jump.line
             if len(self._furthest) > FURTHEST_KEPT:  # the oldest call's goes: a flood's memory
                 del self._furthest[next(iter(self._furthest))]
-        if self._timer is not None:  # under a flood, nearly always: no clock read
-            self._pending = jump  # the latest wins
+        name = jump.session_id if self.all_sessions else ""
+        lane = self._lanes.get(name)
+        if lane is None:
+            lane = self._lanes[name] = _Lane()
+        if lane.timer is not None:  # under a flood, nearly always: no clock read
+            lane.pending = jump  # the latest wins
             return
         loop = self._loop or asyncio.get_running_loop()
         now = loop.time()
-        if now - self._last_sent >= self._interval:
-            self._emit(jump, now)
+        if now - lane.last_sent >= self._interval:
+            self._emit(lane, jump, now)
             return
-        self._pending = jump
-        self._timer = loop.call_at(self._last_sent + self._interval, self._flush)
+        lane.pending = jump
+        lane.timer = loop.call_at(lane.last_sent + self._interval, self._flush, lane)
 
-    def _flush(self) -> None:
-        self._timer = None
-        jump, self._pending = self._pending, None
+    def _flush(self, lane: _Lane) -> None:
+        lane.timer = None
+        jump, lane.pending = lane.pending, None
         if jump is not None and self.enabled:
-            self._emit(jump, (self._loop or asyncio.get_running_loop()).time())
+            self._emit(lane, jump, (self._loop or asyncio.get_running_loop()).time())
 
-    def _emit(self, jump: Jump, now: float) -> None:
-        self._last_sent = now
+    def _emit(self, lane: _Lane, jump: Jump, now: float) -> None:
+        lane.last_sent = now
         self._send(jump)
 
     def set_enabled(self, enabled: bool) -> None:
         self.enabled = enabled
         if not enabled:
-            self._pending = None
+            for lane in self._lanes.values():
+                lane.pending = None
 
     def close(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        for lane in self._lanes.values():
+            if lane.timer is not None:
+                lane.timer.cancel()
+                lane.timer = None
 
 
 class Follower:

@@ -17,8 +17,8 @@ class FakeLoop:
     def time(self) -> float:
         return self.now
 
-    def call_at(self, when: float, callback: Any) -> Any:
-        timer = Timer(when, callback)
+    def call_at(self, when: float, callback: Any, *args: Any) -> Any:
+        timer = Timer(when, lambda: callback(*args))
         self.timers.append((when, timer))
         return timer
 
@@ -135,3 +135,16 @@ def test_only_the_session_in_front_is_followed_unless_all_are() -> None:
     loop.advance(1)
     follow.offer(Jump("s3", "/w/c.py", 1, "location", "c3"))
     assert sent[-1].session_id == "s3"
+
+
+def test_with_every_session_followed_a_busy_one_never_holds_back_another() -> None:
+    follow, sent, loop = policy()
+    follow.all_sessions = True
+    busy = [Jump("busy", "/w/b.py", n, "location", "c9") for n in range(1, 6)]
+    follow.offer(busy[0])
+    follow.offer(Jump("front", "/w/a.py", 3, "location", "c1"))  # its own lane: at once
+    for jump in busy[1:]:
+        follow.offer(jump)  # the busy one's latest waits for its own interval
+    assert [(j.session_id, j.line) for j in sent] == [("busy", 1), ("front", 3)]
+    loop.advance(0.25)
+    assert [(j.session_id, j.line) for j in sent][-1] == ("busy", 5)
