@@ -1,6 +1,6 @@
 """Two agents behind one sidecar: the scripted agent (writes through the client) and a second one
-from the editor's settings (the demo agent writing the disk itself, as current agents do), each
-with a session, turns interleaved. Each session names its agent, each status its agent, a v1
+from the editor's settings (the demo agent writing the disk itself, as current agents do), with
+two sessions each, turns interleaved. Each session names its agent, each status its agent, a v1
 session's run state says running / waiting for you / idle, and a question from the session in
 the background names that session."""
 
@@ -28,7 +28,7 @@ def run_states(editor: Editor, session_id: str) -> list[Any]:
     ]
 
 
-async def test_two_agents_each_with_a_session_side_by_side(editor_factory: StartEditor) -> None:
+async def test_two_agents_with_two_sessions_each_side_by_side(editor_factory: StartEditor) -> None:
     editor = await editor_factory(init_options={"acp": {"features": FEATURES, "agents": SECOND}})
     listed = (await editor.request(proto.ACP_AGENTS, {}))["agents"]
     assert [(a["id"], a["default"]) for a in listed] == [("default", True), ("second", False)]
@@ -45,13 +45,22 @@ async def test_two_agents_each_with_a_session_side_by_side(editor_factory: Start
         )
     )
 
-    # Turns of both at once: the second agent's turn and the first's interleave.
+    # A second session of each agent, made in the background (the front stays on `second`).
+    third = (await editor.request(proto.ACP_NEW_SESSION, {}))["sessionId"]
+    fourth = (await editor.request(proto.ACP_NEW_SESSION, {"agent": "second"}))["sessionId"]
+    await editor.request(proto.ACP_SELECT_SESSION, {"sessionId": second})
+    assert len({first, second, third, fourth}) == 4
+
+    # Turns of all four at once: both agents' sessions' turns interleave.
     turns = await asyncio.gather(
-        editor.request(proto.ACP_PROMPT, {"sessionId": second, "prompt": "read"}),
-        editor.request(proto.ACP_PROMPT, {"sessionId": first, "prompt": "read"}),
+        *(
+            editor.request(proto.ACP_PROMPT, {"sessionId": sid, "prompt": "read"})
+            for sid in (second, first, fourth, third)
+        )
     )
-    assert [t["stopReason"] for t in turns] == ["end_turn", "end_turn"]
-    for sid in (first, second):
+    assert [t["stopReason"] for t in turns] == ["end_turn"] * 4
+    assert [t["sessionId"] for t in turns] == [second, first, fourth, third]
+    for sid in (first, second, third, fourth):
         await wait_until(lambda sid=sid: bool(run_states(editor, sid)))
         assert run_states(editor, sid)[0] == {"state": "running"}
         assert run_states(editor, sid)[-1] == {"state": "idle", "stopReason": "end_turn"}
@@ -64,17 +73,24 @@ async def test_two_agents_each_with_a_session_side_by_side(editor_factory: Start
     # Every notification names its session's agent, from the first (sent while the session
     # was being set up) on.
     named = {(n["sessionId"], n["agent"]) for n in editor.of(proto.ACP_SESSION_CHANGED)}
-    assert named == {(first, "default"), (second, "second")}
+    assert named == {(first, "default"), (second, "second"), (third, "default"), (fourth, "second")}
 
     snapshot = await editor.request(proto.ACP_SNAPSHOT, {})
     assert {s["sessionId"]: s["agent"] for s in snapshot["sessions"]} == {
         first: "default",
         second: "second",
+        third: "default",
+        fourth: "second",
     }
     assert [a["status"]["state"] for a in snapshot["agents"]] == ["ready", "ready"]
     status = await editor.command("acp.status")
-    assert status["sessionAgents"] == {first: "default", second: "second"}
-    assert status["agent"] == "second"  # the current session's agent: the one made last
+    assert status["sessionAgents"] == {
+        first: "default",
+        second: "second",
+        third: "default",
+        fourth: "second",
+    }
+    assert status["agent"] == "second"  # the current session's agent
 
 
 async def test_a_background_sessions_question_names_it_and_it_waits_for_you(
