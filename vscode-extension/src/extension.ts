@@ -81,6 +81,9 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
   const startNow = async (): Promise<boolean> => {
     permissions.clear();
     const ok = await side.start(settings);
+    // A new sidecar follows only the session in front: every session, when the setting says so.
+    if (ok && settings.followAllSessions)
+      await side.setFollow(store.follow, true).catch((error: unknown) => log.warn(`acp/setFollow: ${String(error)}`));
     if (ok && problemShown) {
       problemShown = false; // the "did not start" toast is stale now: take it away
       void vscode.commands.executeCommand("notifications.hideToasts");
@@ -136,9 +139,14 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
     onSettingsChanged((next) => {
       const restart = needsRestart(settings, next);
       const followChanged = next.follow !== settings.follow;
+      const allChanged = next.followAllSessions !== settings.followAllSessions;
       settings = next;
       if (restart) void start();
-      else if (followChanged && side.running) void side.setFollow(next.follow);
+      else if ((followChanged || allChanged) && side.running)
+        void side.setFollow(
+          followChanged ? next.follow : store.follow,
+          allChanged ? next.followAllSessions : undefined,
+        );
     }, log),
   );
   return createApi({

@@ -29,6 +29,7 @@ export const COMMANDS = {
   loadSession: "acp-editor.loadSession",
   setMode: "acp-editor.setMode",
   toggleFollow: "acp-editor.toggleFollow",
+  followAllSessions: "acp-editor.followAllSessions",
   showDiff: "acp-editor.showDiff",
   acceptHunk: "acp-editor.acceptHunk",
   rejectHunk: "acp-editor.rejectHunk",

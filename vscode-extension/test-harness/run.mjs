@@ -358,8 +358,9 @@ async function main() {
       }
       return { found: false };
     },
-    /** Every element matching `selector` in any frame, as drawn: its text, whether it is on
-     *  screen, and its widths (text cut off by CSS has scrollWidth > clientWidth). */
+    /** Every element matching `selector` in any frame, as drawn: its text (and the text CSS
+     *  draws after it), whether it is on screen, and its widths (text cut off by CSS has
+     *  scrollWidth > clientWidth). */
     async elements({ selector }) {
       if (!page) throw new Error('no page yet');
       const all = [];
@@ -377,6 +378,15 @@ async function main() {
                 box: { x: box.x, y: box.y, width: box.width, height: box.height },
                 // What a text field holds now (its text content is only what it started with).
                 ...(typeof el.value === 'string' ? { value: el.value } : {}),
+                // Text drawn by CSS after it (an editor decoration's `after.contentText`), '' if none.
+                after: ((c) => {
+                  if (!c.startsWith('"')) return ''; // none, normal
+                  try {
+                    return JSON.parse(c);
+                  } catch {
+                    return c.slice(1, -1); // a CSS escape JSON does not know
+                  }
+                })(el.ownerDocument.defaultView.getComputedStyle(el, '::after').content),
               };
             }),
           )

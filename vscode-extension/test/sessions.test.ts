@@ -77,6 +77,7 @@ test("every session is listed with its title, its agent and its status; the one 
       waiting: 0,
       current: true,
       worktree: null,
+      discarded: false,
     },
     {
       sessionId: "s2",
@@ -87,6 +88,7 @@ test("every session is listed with its title, its agent and its status; the one 
       waiting: 0,
       current: false,
       worktree: null,
+      discarded: false,
     },
   ]);
 });

@@ -148,8 +148,15 @@ test("the editor-context server and the user's own MCP servers reach the sidecar
   assert.match(bad.problems[0] ?? "", /mcpServers: not a list of objects/);
 });
 
-test("a restart is needed for command-line and init changes, not for follow or the notice", () => {
+test("a restart is needed for command-line and init changes, not for follow (of every session) or the notice", () => {
   assert.equal(needsRestart(DEFAULTS, { ...DEFAULTS, follow: false }), false);
+  assert.equal(needsRestart(DEFAULTS, { ...DEFAULTS, followAllSessions: true }), false);
+  assert.equal(DEFAULTS.followAllSessions, false);
+  assert.equal(from({ followAllSessions: true }).settings.followAllSessions, true);
+  assert.match(
+    from({ followAllSessions: "all" }).problems[0] ?? "",
+    /acp-editor\.followAllSessions: not true or false/,
+  );
   assert.equal(needsRestart(DEFAULTS, { ...DEFAULTS, turnEndNotice: false }), false);
   assert.equal(from({ turnEndNotice: false }).settings.turnEndNotice, false);
   assert.equal(needsRestart(DEFAULTS, { ...DEFAULTS, trace: true }), true);

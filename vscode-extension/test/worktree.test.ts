@@ -1,5 +1,6 @@
 /** Sessions in a worktree of their own (issue 28): the strip's mark and bar, the bring-back
- *  notification, the discard question; review of unsure origin ("either") and of conflicting
+ *  notification, the discard question (with what is lost), a discarded session's marks and its
+ *  refused prompts, acp/sessionChanged's worktree; review of unsure origin ("either") and of conflicting
  *  sessions; acp/sessionChanged's agent; what an undo says of files another session changed. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -10,11 +11,18 @@ import { reviewAuthors, sessionPickItem, sessionTabs } from "../src/core/session
 import { Store } from "../src/core/store";
 import {
   DISCARD_WORKTREE,
+  DiscardedSessionError,
   KEEP_WORKTREE,
+  LOST_NAMED_MAX,
   NAMED_MAX,
+  NEW_SESSION_BUTTON,
   WORKTREE_MARK,
   bringBackMessage,
   discardQuestion,
+  discardedMessage,
+  discardedRefusalMessage,
+  isDiscardedRefusal,
+  shownPath,
   worktreeOf,
 } from "../src/core/worktree";
 import { renderSessions, renderWorktree } from "../src/webview/render";
@@ -86,13 +94,80 @@ test("a worktree session is marked in the strip and the quick pick; its bar offe
   assert.equal(renderWorktree(sessionTabs(st)), "");
 });
 
-test("a discarded worktree is gone from the mirror: no mark, no bar", () => {
+test("a discarded worktree: no worktree mark; the strip and the switcher say it is discarded; its bar offers a new session", () => {
   const st = store();
   assert.equal(worktreeOf(st.current()), WT);
-  st.worktreeGone("s2");
+  st.worktreeDiscarded("s2");
   assert.equal(worktreeOf(st.current()), null);
+  const tabs = sessionTabs(st);
+  assert.deepEqual(
+    tabs.map((t) => [t.sessionId, t.discarded]),
+    [
+      ["s1", false],
+      ["s2", true],
+    ],
+  );
+  const strip = renderSessions(tabs);
+  assert.ok(!strip.includes(`>${WORKTREE_MARK}<`), strip);
+  assert.match(strip, /class="session st-idle current discarded"/);
+  assert.match(strip, /<span class="session-meta">codex · worktree discarded<\/span>/);
+  assert.match(strip, /its worktree discarded: it takes no more prompts/);
+  const item = sessionPickItem(tabs[1]!);
+  assert.equal(item.label, "$(circle-slash) try the rewrite");
+  assert.equal(item.description, "codex · worktree discarded · idle · in front");
+  const bar = renderWorktree(tabs);
+  assert.match(bar, /Worktree discarded: this session takes no more prompts/);
+  assert.match(bar, /data-act="newSession"[^>]*>New Session</);
+  // A later notification naming no worktree (the sidecar's, once it is gone) leaves it so; one
+  // that still names it (sent before the discard) does not bring the worktree back.
+  assert.ok(st.sessionChanged({ sessionId: "s2", agent: "codex", worktree: WT, changes: [] }));
+  assert.equal(worktreeOf(st.current()), null);
+  // A resync keeps the mark while the session lives; a removed session forgets it.
+  st.loadSnapshot({
+    agent: { agent: "codex", state: "ready", command: ["codex"] },
+    agents: [],
+    sessions: [session("s1", "claude", "fix the parser"), session("s2", "codex", "try the rewrite")],
+    currentSessionId: "s2",
+    follow: true,
+    terminals: [],
+    review: [],
+    reviewGroups: [],
+  });
+  assert.equal(sessionTabs(st)[1]?.discarded, true);
+  st.removeSession("s2");
+  assert.equal(st.discarded.size, 0);
+  // The other session: no bar.
+  st.select("s1");
   assert.equal(renderWorktree(sessionTabs(st)), "");
-  assert.ok(!renderSessions(sessionTabs(st)).includes(WORKTREE_MARK));
+});
+
+test("acp/sessionChanged's worktree tells a mirror where the session works, from the first notification", () => {
+  const st = new Store();
+  st.setSession(session("s3", "codex", "try"));
+  assert.equal(worktreeOf(st.current()), null);
+  assert.ok(st.sessionChanged({ sessionId: "s3", agent: "codex", worktree: "/state/wt/s3/repo", changes: [] }));
+  assert.equal(worktreeOf(st.current()), "/state/wt/s3/repo");
+  assert.equal(sessionTabs(st)[0]?.worktree, "/state/wt/s3/repo");
+  // One without it (a hand-made one, an older sidecar) changes nothing.
+  assert.ok(st.sessionChanged({ sessionId: "s3", agent: "codex", changes: [] }));
+  assert.equal(worktreeOf(st.current()), "/state/wt/s3/repo");
+});
+
+test("a prompt refused because the worktree was discarded is recognised and worded plainly", () => {
+  const refusal = { code: -32602, message: "the worktree of session s2 was discarded: start a new session" };
+  assert.ok(isDiscardedRefusal(refusal));
+  assert.ok(!isDiscardedRefusal({ code: -32602, message: "params.sessionId must be a string" }));
+  assert.ok(!isDiscardedRefusal({ code: -32603, message: refusal.message }));
+  assert.ok(!isDiscardedRefusal(new Error(refusal.message)));
+  assert.ok(!isDiscardedRefusal(null));
+  assert.equal(
+    discardedRefusalMessage("try it"),
+    'Session "try it" takes no more prompts: its worktree was discarded. Start a new session to go on; this one stays to read.',
+  );
+  assert.equal(NEW_SESSION_BUTTON, "New Session");
+  const error = new DiscardedSessionError("s2", discardedRefusalMessage("try it"));
+  assert.ok(error instanceof Error);
+  assert.equal(error.sessionId, "s2");
 });
 
 test("bring back: how many files are in review, which were left and why; nothing to bring back", () => {
@@ -122,12 +197,40 @@ test("bring back: how many files are in review, which were left and why; nothing
   assert.match(none.message, /^Nothing to bring back/);
 });
 
-test("the discard question says what is lost; keeping comes first", () => {
+test("the discard question says what is lost (named when 5 or fewer); keeping comes first", () => {
+  const ask = `Discard the worktree of session "try it" (${WT})?`;
+  const yours = "Your own files are not touched.";
+  // The sidecar could not say (the dry run failed): the old words.
   assert.equal(
     discardQuestion("try it", WT),
-    `Discard the worktree of session "try it" (${WT})? What the agent changed there and you did not bring back is lost. Your own files are not touched.`,
+    `${ask} What the agent changed there and you did not bring back is lost. ${yours}`,
   );
+  assert.equal(
+    discardQuestion("try it", WT, []),
+    `${ask} Nothing is lost: the agent changed nothing there that you did not bring back. ${yours}`,
+  );
+  assert.equal(
+    discardQuestion("try it", WT, ["/w/src/a.py"], "/w"),
+    `${ask} 1 file the agent changed there and you did not bring back is lost: src/a.py. ${yours}`,
+  );
+  const five = ["/w/a.py", "/w/b.py", "/w/c.py", "/w/d/e.py", "/elsewhere/f.py"];
+  assert.equal(
+    discardQuestion("try it", WT, five, "/w/"),
+    `${ask} 5 files the agent changed there and you did not bring back are lost: a.py, b.py, c.py, d/e.py, /elsewhere/f.py. ${yours}`,
+  );
+  assert.equal(LOST_NAMED_MAX, 5);
+  assert.equal(
+    discardQuestion("try it", null, [...five, "/w/g.py"], "/w"),
+    `Discard the worktree of session "try it"? 6 files the agent changed there and you did not bring back are lost (the log lists them). ${yours}`,
+  );
+  assert.equal(shownPath("/w2/a.py", "/w"), "/w2/a.py");
+  assert.equal(shownPath("C:\\w\\a.py", "C:\\w"), "a.py");
   assert.deepEqual([KEEP_WORKTREE, DISCARD_WORKTREE], ["Keep the Worktree", "Discard"]);
+  assert.equal(
+    discardedMessage("try it", []),
+    'The worktree of session "try it" is discarded. The session stays to read; to go on, start a new session.',
+  );
+  assert.match(discardedMessage("try it", ["/w/a.py", "/w/b.py"]), /is discarded \(2 files lost\)\./);
 });
 
 test("a change of unsure origin names every session it may be of, in its lens and hover", () => {

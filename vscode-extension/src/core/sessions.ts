@@ -12,6 +12,9 @@ import type { Who } from "./lenses";
 import type { Store } from "./store";
 import { worktreeOf } from "./worktree";
 
+/** What the strip and the quick pick say of a session whose worktree was discarded. */
+export const DISCARDED_WORDS = "worktree discarded";
+
 /** What a session is doing. `waiting`: a question of it (a permission, a form, a web page) waits
  *  for the user, or the agent says it needs them (runState `requires_action`). `stopped`: its
  *  agent exited or failed. */
@@ -41,6 +44,8 @@ export interface SessionTab {
   /** Where it works when in a worktree of its own (its changes come back on "Bring Back"),
    *  else null. */
   worktree: string | null;
+  /** Its worktree was discarded: the sidecar refuses its prompts (it stays to read). */
+  discarded: boolean;
 }
 
 export const TITLE_MAX = 40;
@@ -95,6 +100,7 @@ export function sessionTabs(store: Store): SessionTab[] {
     waiting: store.waiting(s.sessionId),
     current: s.sessionId === store.currentSessionId,
     worktree: worktreeOf(s),
+    discarded: store.discarded.has(s.sessionId),
   }));
 }
 
@@ -135,12 +141,14 @@ export function sessionPickItem(tab: SessionTab): { label: string; description: 
       ? "$(bell-dot)"
       : tab.status === "running"
         ? "$(loading~spin)"
-        : tab.worktree !== null
-          ? "$(git-branch)"
-          : "$(comment)";
+        : tab.discarded
+          ? "$(circle-slash)"
+          : tab.worktree !== null
+            ? "$(git-branch)"
+            : "$(comment)";
   const agent = tab.agent === "" ? tab.agentName : tab.agent;
   const waiting = tab.waiting > 1 ? ` (${tab.waiting} questions)` : "";
-  const own = tab.worktree !== null ? " · own worktree" : "";
+  const own = tab.worktree !== null ? " · own worktree" : tab.discarded ? ` · ${DISCARDED_WORDS}` : "";
   return {
     label: `${icon} ${tab.title}`,
     description: `${agent}${own} · ${STATUS_WORDS[tab.status]}${waiting}${tab.current ? " · in front" : ""}`,

@@ -35,6 +35,9 @@ export interface Settings {
    *  `path`, else the workspace's venv, else PATH. A set `path` always wins. */
   server: ServerSource;
   follow: boolean;
+  /** Follow every live session's agent, not only the session in front's (`acp/setFollow`'s
+   *  `allSessions`, sent once the sidecar runs). */
+  followAllSessions: boolean;
   review: ReviewMode;
   tellAgentRejections: boolean;
   autoApprove: string[];
@@ -55,6 +58,7 @@ export const DEFAULTS: Settings = {
   path: "",
   server: "bundled",
   follow: true,
+  followAllSessions: false,
   review: "after-write",
   tellAgentRejections: false,
   autoApprove: [],
@@ -120,6 +124,7 @@ export function parseSettings(get: (key: string) => unknown): Parsed {
       path: str("path"),
       server: serverSource,
       follow: bool("follow", DEFAULTS.follow),
+      followAllSessions: bool("followAllSessions", DEFAULTS.followAllSessions),
       review: reviewMode,
       tellAgentRejections: bool("tellAgentRejections", DEFAULTS.tellAgentRejections),
       autoApprove: strings("autoApprove")

@@ -78,7 +78,13 @@ export class Store {
   readonly sessions = new Map<string, SessionSnapshot>();
   currentSessionId: string | null = null;
   follow = true;
+  /** Every live session's agent followed, not only the session in front (`acp/setFollow`'s
+   *  `allSessions`; a new sidecar starts with it off). */
+  followAll = false;
   lastFollow: FollowParams | null = null;
+  /** Sessions whose worktree was discarded: the sidecar refuses their prompts. Kept while the
+   *  session is (the sidecar's snapshot does not say it). */
+  readonly discarded = new Set<string>();
   readonly terminals = new Map<string, TerminalView>();
   readonly review = new Map<string, ReviewHunk>();
   /** Bulk changes (many files reviewed as one), the latest view of each by groupId. */
@@ -131,6 +137,7 @@ export class Store {
     this.agent = result.agent;
     this.sessions.clear();
     for (const s of result.sessions) this.sessions.set(s.sessionId, s);
+    for (const id of [...this.discarded]) if (!this.sessions.has(id)) this.discarded.delete(id);
     this.currentSessionId = result.currentSessionId;
     this.follow = result.follow;
     this.terminals.clear();
@@ -175,17 +182,20 @@ export class Store {
     return info?.title ?? info?.name ?? this.sessions.get(sessionId)?.agent ?? "The agent";
   }
 
-  /** A session's worktree was discarded (`acp/discardWorktree`): it no longer works in one. */
-  worktreeGone(sessionId: string): void {
+  /** A session's worktree was discarded (`acp/discardWorktree`, or a prompt refused for it): it
+   *  no longer works in one, and takes no more prompts. */
+  worktreeDiscarded(sessionId: string): void {
     const session = this.sessions.get(sessionId);
-    if (session?.worktree === undefined) return;
+    if (session === undefined || (this.discarded.has(sessionId) && session.worktree === undefined)) return;
     delete session.worktree;
+    this.discarded.add(sessionId);
     this.emit({ kind: "reset" });
   }
 
   /** A session the agent deleted: gone from the mirror (and no longer current). */
   removeSession(sessionId: string): void {
     this.sessions.delete(sessionId);
+    this.discarded.delete(sessionId);
     if (this.currentSessionId === sessionId) this.currentSessionId = null;
     this.emit({ kind: "reset" });
   }
@@ -200,6 +210,9 @@ export class Store {
     // (an older snapshot) learns it here, and the strip and review can name it.
     if (session.agent === undefined && typeof params.agent === "string" && params.agent !== "")
       session.agent = params.agent;
+    // And where it works, when in a worktree of its own (from the first notification on).
+    if (typeof params.worktree === "string" && params.worktree !== "" && !this.discarded.has(session.sessionId))
+      session.worktree = params.worktree;
     try {
       applyChanges(session, params.changes);
     } catch (error) {
@@ -227,8 +240,10 @@ export class Store {
     for (const a of agents) if (a.status && !this.agents.has(a.id)) this.agents.set(a.id, a.status);
   }
 
-  setFollow(enabled: boolean): void {
+  /** `acp/setFollow`'s answer; `allSessions` when it said (a sidecar restart turns it off). */
+  setFollow(enabled: boolean, allSessions?: boolean): void {
     this.follow = enabled;
+    if (allSessions !== undefined) this.followAll = allSessions;
     this.emit({ kind: "follow" });
   }
 

@@ -25,14 +25,72 @@ export function worktreeOf(session: SessionSnapshot | null | undefined): string 
 export const KEEP_WORKTREE = "Keep the Worktree";
 export const DISCARD_WORKTREE = "Discard";
 
-/** The question asked before a worktree is deleted. */
-export function discardQuestion(title: string, worktree: string | null): string {
-  const where = worktree === null ? "" : ` (${worktree})`;
-  return (
-    `Discard the worktree of session "${title}"${where}? What the agent changed there and you did ` +
-    `not bring back is lost. Your own files are not touched.`
-  );
+/** How many lost files the discard question names; more are only counted (the log lists them). */
+export const LOST_NAMED_MAX = 5;
+
+/** A path as the user reads it: relative to the workspace folder when inside it. */
+export function shownPath(path: string, root: string | null = null): string {
+  if (root === null || root === "") return path;
+  const base = root.replace(/[\\/]+$/, "");
+  const sep = path.charAt(base.length);
+  return path.startsWith(base) && (sep === "/" || sep === "\\") ? path.slice(base.length + 1) : path;
 }
+
+/** The question asked before a worktree is deleted. `lost`: what the sidecar says would be lost
+ *  (`acp/discardWorktree` with `dryRun`), named when there are few; null when it could not say. */
+export function discardQuestion(
+  title: string,
+  worktree: string | null,
+  lost: readonly string[] | null = null,
+  root: string | null = null,
+): string {
+  const where = worktree === null ? "" : ` (${worktree})`;
+  const ask = `Discard the worktree of session "${title}"${where}?`;
+  const yours = "Your own files are not touched.";
+  if (lost === null) return `${ask} What the agent changed there and you did not bring back is lost. ${yours}`;
+  if (lost.length === 0)
+    return `${ask} Nothing is lost: the agent changed nothing there that you did not bring back. ${yours}`;
+  const n = lost.length === 1 ? "1 file" : `${lost.length} files`;
+  const named =
+    lost.length <= LOST_NAMED_MAX ? `: ${lost.map((p) => shownPath(p, root)).join(", ")}` : " (the log lists them)";
+  return `${ask} ${n} the agent changed there and you did not bring back ${lost.length === 1 ? "is" : "are"} lost${named}. ${yours}`;
+}
+
+/** Said once the worktree is gone: what was lost, and that the session takes no more prompts. */
+export function discardedMessage(title: string, lost: readonly string[]): string {
+  const gone = lost.length === 0 ? "" : ` (${lost.length === 1 ? "1 file" : `${lost.length} files`} lost)`;
+  return `The worktree of session "${title}" is discarded${gone}. The session stays to read; to go on, start a new session.`;
+}
+
+/** Whether an error is the sidecar refusing a prompt to a session whose worktree was discarded
+ *  (-32602, "the worktree of session … was discarded: start a new session"). */
+export function isDiscardedRefusal(error: unknown): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return code === -32602 && typeof message === "string" && /worktree of session .* was discarded/.test(message);
+}
+
+/** The plain words for that refusal (the notification offers a new session). */
+export function discardedRefusalMessage(title: string): string {
+  return `Session "${title}" takes no more prompts: its worktree was discarded. Start a new session to go on; this one stays to read.`;
+}
+
+/** A prompt refused because its session's worktree was discarded, worded for the user. */
+export class DiscardedSessionError extends Error {
+  constructor(
+    readonly sessionId: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "DiscardedSessionError";
+  }
+}
+
+/** The button of that notification, and of the discarded session's bar. */
+export const NEW_SESSION_BUTTON = "New Session";
+
+/** The mark of a session whose worktree was discarded, in the strip. */
+export const DISCARDED_MARK = "⎇✕";
 
 /** How many paths a notification names before "and N more". */
 export const NAMED_MAX = 3;

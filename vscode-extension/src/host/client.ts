@@ -18,7 +18,9 @@ import {
 import * as P from "../protocol";
 import { findAcpEditor, type Discovery } from "../core/discovery";
 import { chooseAgent, initializationOptions, serverArgs, serverEnv, type Settings } from "../core/settings";
+import { sessionTitle } from "../core/sessions";
 import type { Store } from "../core/store";
+import { DiscardedSessionError, discardedRefusalMessage, isDiscardedRefusal } from "../core/worktree";
 import type * as w from "../wire";
 import type { BundledSidecar } from "./bundled";
 import type { Log } from "./log";
@@ -128,6 +130,7 @@ export class Sidecar implements vscode.Disposable {
     }
     if (settings.trace) await client.setTrace(Trace.Verbose);
     this.problem = null;
+    this.store.followAll = false; // a new sidecar follows only the session in front
     await this.resync();
     return true;
   }
@@ -220,9 +223,13 @@ export class Sidecar implements vscode.Disposable {
     return this.need().sendRequest(P.BRING_BACK, { sessionId });
   }
 
-  /** Delete a session's worktree (`acp/discardWorktree`); the user was asked already. */
-  async discardWorktree(sessionId: string): Promise<w.DiscardWorktreeResult> {
-    return this.need().sendRequest(P.DISCARD_WORKTREE, { sessionId });
+  /** Delete a session's worktree (`acp/discardWorktree`); the user was asked already. With
+   *  `dryRun` nothing is deleted: the answer's `lost` says what would be, to ask with. */
+  async discardWorktree(sessionId: string, dryRun = false): Promise<w.DiscardWorktreeResult> {
+    const params: w.DiscardWorktreeParams = dryRun ? { sessionId, dryRun } : { sessionId };
+    const result = await this.need().sendRequest(P.DISCARD_WORKTREE, params);
+    if (result.discarded) this.store.worktreeDiscarded(sessionId);
+    return result;
   }
 
   /** The agents sessions may run in (`acp/agents`); the store keeps the list. */
@@ -252,6 +259,14 @@ export class Sidecar implements vscode.Disposable {
       const result = await client.sendRequest(P.PROMPT, { sessionId, prompt }, token);
       stopReason = result.stopReason;
       return result;
+    } catch (error) {
+      // Its worktree was discarded (here, or by another editor): said plainly, and marked.
+      if (!isDiscardedRefusal(error)) throw error;
+      this.store.worktreeDiscarded(sessionId);
+      throw new DiscardedSessionError(
+        sessionId,
+        discardedRefusalMessage(sessionTitle(this.store.sessions.get(sessionId))),
+      );
     } finally {
       this.store.setBusy(sessionId, false, stopReason);
     }
@@ -330,9 +345,13 @@ export class Sidecar implements vscode.Disposable {
     await this.need().sendRequest(P.LOGOUT, {});
   }
 
-  async setFollow(enabled: boolean): Promise<boolean> {
-    const result = await this.need().sendRequest(P.SET_FOLLOW, { enabled });
-    this.store.setFollow(result.enabled);
+  /** Follow-along on or off (`acp/setFollow`); `allSessions`: every live session's agent, not
+   *  only the session in front's (left as it is when not given). */
+  async setFollow(enabled: boolean, allSessions?: boolean): Promise<boolean> {
+    const params: w.SetFollowParams = allSessions === undefined ? { enabled } : { enabled, allSessions };
+    const result = await this.need().sendRequest(P.SET_FOLLOW, params);
+    // A sidecar older than allSessions answers without it.
+    this.store.setFollow(result.enabled, typeof result.allSessions === "boolean" ? result.allSessions : undefined);
     return result.enabled;
   }
 

@@ -109,6 +109,10 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     reg(COMMANDS.toggleFollow, (on?: unknown) =>
       c.guard("follow", () => (typeof on === "boolean" ? sidecar.setFollow(on) : c.toggleFollow())),
     ),
+    // true / false, else the other way round; on also turns follow-along on.
+    reg(COMMANDS.followAllSessions, (on?: unknown) =>
+      c.guard("follow every session", () => c.followAllSessions(typeof on === "boolean" ? on : undefined)),
+    ),
     reg(COMMANDS.showDiff, (tool?: unknown, uri?: unknown) =>
       c.guard("show diff", () => d.docs.show(str(tool), str(uri))),
     ),

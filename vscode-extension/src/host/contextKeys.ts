@@ -21,7 +21,9 @@ export class ContextKeys implements vscode.Disposable {
   constructor(private readonly store: Store) {
     const unsubscribe = store.subscribe((e) => {
       if (e.kind === "busy" || e.kind === "reset") this.updateBusy();
-      if (e.kind === "reset") this.set(WORKTREE_SESSION_KEY, worktreeOf(store.current()) !== null);
+      // A session's worktree is known from its snapshot and from every acp/sessionChanged.
+      if (e.kind === "reset" || e.kind === "changes")
+        this.set(WORKTREE_SESSION_KEY, worktreeOf(store.current()) !== null);
       if (e.kind === "review" || e.kind === "reset") this.updateHunk();
     });
     this.disposables.push(

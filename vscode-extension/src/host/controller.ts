@@ -20,6 +20,8 @@ import { undoneMessage } from "../core/format";
 import { stringOf } from "../core/json";
 import { modeChoices } from "../core/modes";
 import type { Store } from "../core/store";
+import { DiscardedSessionError, NEW_SESSION_BUTTON } from "../core/worktree";
+import { COMMANDS } from "../protocol";
 import type * as w from "../wire";
 import type { Sidecar } from "./client";
 import { currentFileAttachment, selectionAttachment, withTexts } from "./attach";
@@ -42,6 +44,14 @@ export class Controller {
       return await action();
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof DiscardedSessionError) {
+        // Not a failure to look into: the session is over. Said plainly, with the way on.
+        this.log.info(`${what}: ${message}`);
+        void vscode.window.showWarningMessage(message, NEW_SESSION_BUTTON).then((b) => {
+          if (b === NEW_SESSION_BUTTON) void vscode.commands.executeCommand(COMMANDS.newSession);
+        });
+        return undefined;
+      }
       this.log.error(`${what}: ${message}`);
       void vscode.window.showErrorMessage(`ACP: ${what} failed: ${message}`, "Show log").then((b) => {
         if (b) this.log.show();
@@ -139,6 +149,21 @@ export class Controller {
       id = (await vscode.window.showQuickPick(items, { title: "Agent mode" }))?.id;
     }
     if (id !== undefined) await this.sidecar.setMode(id);
+  }
+
+  /** Follow every session's agent (true) or only the session in front's (false); nothing given:
+   *  the other way round. Following every session turns follow-along on too. Said in a
+   *  notification (the follow toggle in the status bar says it too). Returns whether all are
+   *  followed now. */
+  async followAllSessions(on?: boolean): Promise<boolean> {
+    const all = on ?? !this.store.followAll;
+    await this.sidecar.setFollow(all || this.store.follow, all);
+    void vscode.window.showInformationMessage(
+      this.store.followAll
+        ? "Following every session's agent: a mark not of the session in front names its agent and session."
+        : "Following only the session in front.",
+    );
+    return this.store.followAll;
   }
 
   async toggleFollow(): Promise<boolean> {

@@ -48,6 +48,8 @@ export interface AcpEditorApi {
   /** The last `acp/follow` received, and where the agent cursor is drawn now. */
   lastFollow(): w.FollowParams | null;
   followMark(): { uri: string; line: number } | null;
+  /** Every session's agent cursor and the words drawn after it (`background`: not in front). */
+  followLabels(): { sessionId: string; uri: string; line: number; text: string; background: boolean }[];
   /** Pending permission questions, and answering one as the user would. */
   pendingPermissions(): { id: string; params: w.RequestPermissionParams }[];
   answerPermission(id: string, optionId: string | null): boolean;
@@ -98,6 +100,7 @@ export function createApi(d: ApiDeps): AcpEditorApi {
     selectSession: (sessionId) => d.sessions.select(sessionId),
     lastFollow: () => copy(d.store.lastFollow),
     followMark: () => d.follow.markedAt(),
+    followLabels: () => d.follow.labels(),
     pendingPermissions: () => [...d.store.permissions.values()].map((p) => copy({ id: p.id, params: p.params })),
     answerPermission: (id, optionId) => d.permissions.answer(id, optionId),
     reviewHunks: () => copy([...d.store.review.values()]),

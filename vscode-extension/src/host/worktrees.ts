@@ -3,7 +3,8 @@
  * as for New Session with Agent, then `acp/newSession {worktree: true}`), "ACP: Bring Back
  * Changes" (`acp/bringBack`: the session's changes come into the workspace as its review, which
  * the lenses and the chat show as any other) and "ACP: Discard Worktree…" (`acp/discardWorktree`,
- * after the user says so: what was not brought back is lost).
+ * after the user says so, told how many files would be lost: `dryRun` first). A discarded
+ * session stays to read; its prompts are refused (client.ts says so plainly).
  *
  * The two last act on the session named, else the one in front when it has a worktree, else the
  * user picks one of the sessions that have one. Their words are core/worktree.ts's.
@@ -18,6 +19,7 @@ import {
   SHOW_CHANGES,
   bringBackMessage,
   discardQuestion,
+  discardedMessage,
   worktreeOf,
 } from "../core/worktree";
 import type * as w from "../wire";
@@ -66,19 +68,34 @@ export class Worktrees {
   }
 
   /** Delete a worktree session's worktree after the user says so ("Keep the Worktree" first;
-   *  closing the question keeps it too). True when it was deleted. */
+   *  closing the question keeps it too). The question says what would be lost: the sidecar is
+   *  asked first (`dryRun`), and names the files when there are few. True when it was deleted. */
   async discard(sessionId?: string): Promise<boolean> {
     const id = await this.choose(sessionId, "Discard the worktree of which session?");
     if (id === undefined) return false;
-    const question = discardQuestion(this.title(id), worktreeOf(this.store.sessions.get(id)));
+    let lost: string[] | null = null;
+    try {
+      lost = (await this.sidecar.discardWorktree(id, true)).lost;
+    } catch (error) {
+      // Asked anyway, without the count: the discard itself says why if it cannot be done.
+      this.log.warn(`discard ${id} (dry run): ${String(error)}`);
+    }
+    for (const path of lost ?? []) this.log.info(`discard ${id} would lose: ${path}`);
+    const question = discardQuestion(this.title(id), worktreeOf(this.store.sessions.get(id)), lost, this.root());
     const answer = await vscode.window.showWarningMessage(question, KEEP_WORKTREE, DISCARD_WORKTREE);
     if (answer !== DISCARD_WORKTREE) return false;
     const result = await this.sidecar.discardWorktree(id);
     if (result.discarded) {
-      this.store.worktreeGone(id);
-      void vscode.window.showInformationMessage(`The worktree of session "${this.title(id)}" is discarded.`);
+      for (const path of result.lost) this.log.info(`discard ${id}: lost ${path}`);
+      void vscode.window.showInformationMessage(discardedMessage(this.title(id), result.lost));
     }
     return result.discarded;
+  }
+
+  /** The workspace folder, which lost files are named relative to. */
+  private root(): string | null {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    return folder?.uri.scheme === "file" ? folder.uri.fsPath : null;
   }
 
   private title(sessionId: string): string {

@@ -246,6 +246,9 @@ document.addEventListener("click", (event) => {
     case "discardWorktree":
       post({ type: "discardWorktree", sessionId: d["session"] ?? "" });
       break;
+    case "newSession":
+      post({ type: "newSession" });
+      break;
     case "selectSession": {
       const sessionId = d["session"] ?? "";
       if (sessionId === session?.sessionId) break;

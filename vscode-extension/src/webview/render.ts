@@ -11,8 +11,8 @@ import { basename, countsLabel, diffCounts, kindIcon, oneLine, statusLabel, tool
 import { stringOf } from "../core/json";
 import { escapeHtml as esc, renderInline, renderMarkdown } from "../core/markdown";
 import type { AttachmentView } from "../core/prompt";
-import { STATUS_WORDS, type SessionTab } from "../core/sessions";
-import { WORKTREE_MARK } from "../core/worktree";
+import { DISCARDED_WORDS, STATUS_WORDS, type SessionTab } from "../core/sessions";
+import { DISCARDED_MARK, NEW_SESSION_BUTTON, WORKTREE_MARK } from "../core/worktree";
 import { queueEditable } from "../core/queue";
 import { usageLabel } from "../core/usage";
 import type { Entry, RunState, SessionSnapshot, ToolCall } from "../wire";
@@ -356,15 +356,27 @@ export function renderSessions(tabs: readonly SessionTab[]): string {
     .map((t) => {
       const word = STATUS_WORDS[t.status];
       const agent = t.agent === "" ? t.agentName : t.agent;
-      const own = t.worktree !== null ? `, in its own worktree (${t.worktree})` : "";
+      const own =
+        t.worktree !== null
+          ? `, in its own worktree (${t.worktree})`
+          : t.discarded
+            ? `, its worktree discarded: it takes no more prompts`
+            : "";
       const hover = `${t.title} — ${t.agentName}, ${word}${own}${t.current ? " (in front)" : ""}`;
-      const cls = `session st-${t.status}${t.current ? " current" : ""}${t.worktree !== null ? " worktree" : ""}`;
-      const mark = t.worktree !== null ? `<span class="wt" aria-label="own worktree">${WORKTREE_MARK}</span>` : "";
+      const kind = t.worktree !== null ? " worktree" : t.discarded ? " discarded" : "";
+      const cls = `session st-${t.status}${t.current ? " current" : ""}${kind}`;
+      const mark =
+        t.worktree !== null
+          ? `<span class="wt" aria-label="own worktree">${WORKTREE_MARK}</span>`
+          : t.discarded
+            ? `<span class="wt gone" aria-label="${DISCARDED_WORDS}">${DISCARDED_MARK}</span>`
+            : "";
+      const meta = t.discarded ? `${agent} · ${DISCARDED_WORDS}` : `${agent} · ${word}`;
       return (
         `<button class="${cls}" data-act="selectSession"${attrs({ session: t.sessionId })} title="${esc(hover)}" ` +
         `aria-pressed="${t.current ? "true" : "false"}"><span class="dot" aria-hidden="true">●</span>${mark}` +
         `<span class="session-title">${esc(t.title)}</span>` +
-        `<span class="session-meta">${esc(agent)} · ${esc(word)}</span></button>`
+        `<span class="session-meta">${esc(meta)}</span></button>`
       );
     })
     .join("");
@@ -372,10 +384,18 @@ export function renderSessions(tabs: readonly SessionTab[]): string {
 
 /** The bar of a session in a worktree of its own (the one in front): where it works, and its
  *  two actions, "Bring Back Changes" (into the workspace, as its review) and "Discard
- *  Worktree…" (asks first). "" for any other session. */
+ *  Worktree…" (asks first); once discarded, that it takes no more prompts, and "New Session".
+ *  "" for any other session. */
 export function renderWorktree(tabs: readonly SessionTab[]): string {
   const t = tabs.find((x) => x.current);
-  if (t === undefined || t.worktree === null) return "";
+  if (t === undefined) return "";
+  if (t.discarded) {
+    return (
+      `<span class="wt-label gone">${DISCARDED_MARK} Worktree discarded: this session takes no more prompts (it stays to read)</span>` +
+      `<button data-act="newSession" title="A new session of the default agent">${NEW_SESSION_BUTTON}</button>`
+    );
+  }
+  if (t.worktree === null) return "";
   const ids = attrs({ session: t.sessionId });
   return (
     `<span class="wt-label" title="${esc(t.worktree)}">${WORKTREE_MARK} In its own worktree: your files change only when you bring its changes back</span>` +

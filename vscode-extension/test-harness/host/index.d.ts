@@ -27,6 +27,8 @@ export interface DrawnElement {
   box: { x: number; y: number; width: number; height: number };
   /** What a text field (textarea, input) holds now. */
   value?: string;
+  /** Text CSS draws after it (`::after`'s content: an editor decoration's `after.contentText`); '' if none. */
+  after: string;
 }
 
 /** Every element matching `selector` in the workbench and its webviews ([] outside the harness). */

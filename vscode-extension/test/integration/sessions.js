@@ -154,3 +154,38 @@ test(
   },
   { timeoutMs: 60000 },
 );
+
+test(
+  "sessions: with every session followed, a background session's agent cursor is drawn named with its agent and session",
+  async () => {
+    const api = await ready();
+    const behind = await api.newSession();
+    const front = await api.newSession();
+    assert.strictEqual(await vscode.commands.executeCommand('acp-editor.followAllSessions', true), true);
+    try {
+      await until('the follow toggle says so', async () =>
+        (await drawn('.statusbar-item')).some((t) => t.includes('Follow all sessions')),
+      );
+      // The demo agent's "read" reads hello.py in the session behind; the one in front stays.
+      assert.strictEqual((await api.prompt('read', behind)).stopReason, 'end_turn');
+      assert.strictEqual(api.session().sessionId, front);
+      const label = await until('its mark', () =>
+        api.followLabels().find((l) => l.sessionId === behind && l.uri === hello.toString()),
+      );
+      // Its agent's id and the session's title ("reading", or "here" for a location it reported).
+      const named = /◆ default (reading|here) · "read"/;
+      assert.strictEqual(label.background, true);
+      assert.match(label.text, named);
+      // As drawn in the editor: the words after the agent's line (CSS draws them, ::after).
+      const after = async () => (await elements('.view-line span')).map((e) => e.after.trim()).filter(Boolean);
+      const shown = await until('the label drawn in hello.py', async () => (await after()).find((t) => named.test(t)));
+      console.log(`    drawn: ${shown}`);
+      // Brought to the front, its mark reads as the front session's always did.
+      api.selectSession(behind);
+      await until('the front label drawn', async () => (await after()).some((t) => /^◆ agent (reading|here)$/.test(t)));
+    } finally {
+      await vscode.commands.executeCommand('acp-editor.followAllSessions', false);
+    }
+  },
+  { timeoutMs: 60000 },
+);

@@ -1,7 +1,8 @@
 // A session in a worktree of its own in a real VS Code (issue 28): started by "ACP: New Session in
 // Its Own Worktree…", its edit stays out of the user's hello.py, the chat's bar brings it back
 // as review (the lens drawn over the line in the editor), then discards the worktree after the
-// question. What is drawn is read from the webview and the workbench.
+// question (which says nothing is lost: all was brought back); a prompt to it after is refused,
+// said plainly. What is drawn is read from the webview and the workbench.
 //
 // The worktree is made from the workspace's git repository: the test makes one (and removes it
 // after) when the workspace is not a repository, after checking that a folder outside git is
@@ -107,10 +108,28 @@ test(
       const ask = await shownSince(from, /^Discard the worktree of session "edit"/);
       assert.strictEqual(ask.severity, 'warning');
       assert.deepStrictEqual(ask.titles, ['Keep the Worktree', 'Discard']);
+      // Asked with what would be lost (acp/discardWorktree's dryRun): all of it was brought back.
+      assert.match(ask.message, /Nothing is lost/);
       notifications.click(ask, 'Discard');
       await until('the worktree deleted', () => !fs.existsSync(worktree), 10000);
-      await until('the bar gone', async () => (await drawn('#worktree')).every((t) => t === ''));
+      const [gone] = await until('the bar saying it is discarded', async () => {
+        const shown = await drawn('#worktree');
+        return shown.length && shown[0].includes('Worktree discarded') ? shown : null;
+      });
+      assert.match(gone, /takes no more prompts[\s\S]*New Session/);
       assert.strictEqual(api.sessionOf(sessionId).worktree, undefined);
+      assert.strictEqual(api.sessions().find((t) => t.sessionId === sessionId).discarded, true);
+
+      // A prompt to it: the sidecar refuses it, and the chat says so plainly (not as a failure).
+      from = notifications.calls.length;
+      await vscode.commands.executeCommand('acp-editor.prompt', 'one more');
+      const refused = await shownSince(from, /takes no more prompts/);
+      assert.strictEqual(refused.severity, 'warning');
+      assert.strictEqual(
+        refused.message,
+        'Session "edit" takes no more prompts: its worktree was discarded. Start a new session to go on; this one stays to read.',
+      );
+      assert.deepStrictEqual(refused.titles, ['New Session']);
 
       // Put hello.py back: the brought-back change rejected.
       await vscode.commands.executeCommand('acp-editor.rejectHunk', hunk.hunkId);
