@@ -32,6 +32,12 @@ def show(as_json: bool = False, out: TextIO = sys.stdout) -> int:
         out.write(f"\n{_where(kept.root, kept.key)}\n  {_summary(kept)}\n")
         if kept.problem:
             out.write(f"  (the store could not be read: {kept.problem})\n")
+        for worktree in kept.worktrees:
+            changed = f", last changed {_when(worktree.changed)}" if worktree.changed else ""
+            out.write(
+                f"  worktree of session {worktree.session}: {human(worktree.size)}{changed}"
+                f" ({worktree.home / 'tree'})\n"
+            )
     return 0
 
 
@@ -43,6 +49,9 @@ def _summary(kept: Kept) -> str:
     parts = [exists, human(kept.size), turns, plural(kept.pending, "pending review hunk")]
     if kept.groups:
         parts.append(plural(kept.groups, "pending review group"))
+    paths = _size(kept.paths_file)  # the worktrees: a line each, below
+    if paths is not None:
+        parts.append(f"which files turns changed ({human(paths)})")
     return "; ".join(parts)
 
 
@@ -64,7 +73,25 @@ def _entry(kept: Kept) -> dict[str, Any]:
         "heldTrees": kept.held,
         "lastSession": kept.last_session,
         "store": str(kept.store) if kept.store.is_dir() else None,
+        "worktrees": [
+            {
+                "session": w.session,
+                "path": str(w.home / "tree"),
+                "bytes": w.size,
+                "lastChanged": iso(w.changed) if w.changed else None,
+            }
+            for w in kept.worktrees
+        ],
+        "turnPathsBytes": _size(kept.paths_file),
     }
+
+
+def _size(path: Path) -> int | None:
+    """The size of a file kept (None: there is none)."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -90,8 +117,14 @@ def clean(asked: Clean, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> i
             out.write(f"skipped {key}: another acp-editor is pruning it\n")
         else:
             done.append(removal)
+    notes: list[str] = []
     for session in asked.sessions:
         done += pruning.forget_session(session, asked.dry_run)
+        notes += [
+            f"kept the worktree of session {session}: {w.home / 'tree'} (work not brought back "
+            "goes only when you discard it: the editor's acp.discardWorktree)\n"
+            for w in inventory.worktrees_of(session)
+        ]
     if asked.prune:
         done += pruning.prune_all(force=True, dry_run=asked.dry_run)
     verb = "would remove" if asked.dry_run else "removed"
@@ -99,6 +132,7 @@ def clean(asked: Clean, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> i
         size = f" ({human(removal.freed)})" if removal.freed else ""
         out.write(f"{verb} {_where(removal.root, removal.key)}: {removal.what}{size}\n")
     out.write(_total(done, asked.dry_run) + "\n")
+    out.writelines(notes)
     for raw in unknown:
         err.write(f"acp-editor state clean: nothing is kept for {raw}\n")
     return 1 if unknown else 0

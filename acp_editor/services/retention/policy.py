@@ -13,8 +13,12 @@ since goes with it: an old turn is rarely worth undoing. What is kept, with noth
 - the trees of pending review groups (``refs/acp/held/``), always.
 
 Everything kept for a root that is gone goes once it has been missing for 7 days (a drive or a
-network share away for a while comes back with its checkpoints); a store whose root nothing
-names any more goes after 90 days without use. Each store is pruned at most once a day.
+network share away for a while comes back with its checkpoints), its sessions' worktrees and the
+record of which files its turns changed with it; a store whose root nothing names any more goes
+after 90 days without use. Each store is pruned at most once a day.
+
+A session's own worktree holds work not brought back yet: while its repository is there (or not
+known) it is never removed here, only when the user discards it.
 """
 
 from __future__ import annotations
@@ -77,4 +81,4 @@ def fate(kept: Kept, missing_since: float | None, now: float, limits: Limits) ->
         return "remove" if kept.exists is False and gone_long else "prune"
     used = kept.last_used
     idle = used is None or now - used > limits.session
-    return "remove" if idle and not (kept.pending or kept.groups) else "prune"
+    return "remove" if idle and not (kept.pending or kept.groups or kept.worktrees) else "prune"

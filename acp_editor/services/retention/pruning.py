@@ -7,11 +7,16 @@ needs, then packs the refs left and what is still reachable, and removes what is
 younger than a day stay: ``plumbing.EXPIRY``). Bookkeeping lives in ``<state>/retention/``:
 ``KEY.lock``, ``KEY.pruned`` (its time: the last pass; its text: the turns kept then) and
 ``KEY.missing`` (its time: when the root was first found gone).
+
+A gone root's things go whole: its store, its files, its sessions' worktrees. A worktree whose
+repository is there is never touched here (it holds work not brought back yet), nor is a
+deleted session's: the user discards it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 import threading
 import time
@@ -22,7 +27,7 @@ from pathlib import Path
 from acp_editor.services.retention import inventory, plumbing, policy
 from acp_editor.services.retention.inventory import Kept
 from acp_editor.services.retention.plumbing import StoreError, TurnRef, log, session_ref
-from acp_editor.storage import state_dir
+from acp_editor.storage import state_dir, write_atomically
 
 START_DELAY = 30.0
 """Seconds after the server starts before the first pass: the editor and the agent first."""
@@ -116,11 +121,17 @@ def _remove(kept: Kept, dry_run: bool, why: str) -> Removal:
         parts.append(plural(kept.groups, "pending review group"))
     if kept.last_session is not None:
         parts.append("its last session")
+    if kept.paths_file.exists():
+        parts.append("which files its turns changed")
+    if kept.worktrees:
+        sessions = ", ".join(w.session for w in kept.worktrees)
+        parts.append(f"{plural(len(kept.worktrees), 'session worktree')} ({sessions})")
     if not dry_run:
-        if kept.store.is_symlink():
-            kept.store.unlink()  # the link, never what it points to
-        elif kept.store.is_dir():
-            shutil.rmtree(kept.store)
+        for folder in (kept.store, kept.worktrees_dir):
+            if folder.is_symlink():
+                folder.unlink()  # the link, never what it points to
+            elif folder.is_dir():
+                shutil.rmtree(folder)
         for path in (*kept.files, _marker(kept.key, "pruned")):
             path.unlink(missing_ok=True)
         _marker(kept.key, "missing").unlink(missing_ok=True)
@@ -128,8 +139,10 @@ def _remove(kept: Kept, dry_run: bool, why: str) -> Removal:
 
 
 def forget_session(session_id: str, dry_run: bool = False) -> list[Removal]:
-    """Drop a session's checkpoints in every store (the session was deleted), and the note
-    that it was a root's last session. Its objects go with the next pass."""
+    """Drop a session's checkpoints in every store (the session was deleted), the note that it
+    was a root's last session and which files its turns changed. Its objects go with the next
+    pass. Its worktree stays (``inventory.worktrees_of``): work not brought back goes only when
+    the user discards it."""
     ref = session_ref(session_id)
     if ref == plumbing.HELD:
         log.warning("session %r is named like held review groups: its refs stay", session_id)
@@ -146,14 +159,39 @@ def forget_session(session_id: str, dry_run: bool = False) -> list[Removal]:
 def _forget(kept: Kept, session_id: str, ref: str, dry_run: bool) -> list[Removal]:
     turns = _session_turns(kept.store, ref)
     last = inventory.last_session(kept) == session_id
-    if not turns and not last:
+    record = _paths_record(kept.paths_file)
+    turns_of = record.get("turns")
+    entries = turns_of if isinstance(turns_of, list) else []
+    others = [e for e in entries if not (isinstance(e, dict) and e.get("session") == session_id)]
+    its = len(entries) - len(others)
+    if not turns and not last and not its:
         return []
     if not dry_run:
         plumbing.delete(kept.store, turns)
         if last:
             kept.last_file.unlink(missing_ok=True)
-    what = plural_turns(turns) + (", the note it was the last session" if last else "")
-    return [Removal(kept.key, inventory.root_of(kept), what, None)]
+        if its and others:
+            write_atomically(kept.paths_file, json.dumps({**record, "turns": others}))
+        elif its:
+            kept.paths_file.unlink(missing_ok=True)
+    # A turn's record goes with its checkpoint: named only when none of its checkpoints is left.
+    dropped = (
+        plural_turns(turns)
+        if turns or not its
+        else f"which files {plural(its, 'turn')} of it changed"
+    )
+    parts = [dropped, *(["the note it was the last session"] if last else [])]
+    return [Removal(kept.key, inventory.root_of(kept), ", ".join(parts), None)]
+
+
+def _paths_record(path: Path) -> dict[str, object]:
+    """``review.turn_record``'s file, ``{"version": 1, "turns": [{"session": ID, ...}]}``, read
+    as JSON here: retention sits below review."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def _session_turns(store: Path, ref: str) -> list[TurnRef]:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from acp_editor.review import bulk, persist, turns
+from acp_editor.review import bulk, persist, turn_record, turns
 from acp_editor.services.retention import plumbing
-from acp_editor.services.retention.inventory import Kept, key_of
+from acp_editor.services.retention.inventory import Kept, KeptWorktree, key_of
 from acp_editor.services.retention.plumbing import TurnRef, session_ref
 from acp_editor.services.retention.policy import DAY, Limits, doomed, fate
+from acp_editor.storage import per_root
 
 NOW = 1_800_000_000.0
 LIMITS = Limits()
@@ -69,6 +70,8 @@ def test_names_are_those_review_gives_its_files_and_refs(tmp_path: Path) -> None
     assert found.last_file == turns._last_path(tmp_path)
     assert found.review_file == persist.store_path(tmp_path)
     assert found.groups_file == persist.groups_path(persist.store_path(tmp_path))
+    assert found.paths_file == turn_record._path(tmp_path)
+    assert found.worktrees_dir == per_root("worktrees", tmp_path)  # services.worktrees' home
 
 
 def kept(root: Path | None, **fields: object) -> Kept:
@@ -93,3 +96,13 @@ def test_a_store_whose_root_nothing_names_goes_after_ninety_idle_days() -> None:
     assert fate(kept(None, turns=session("s", 3, 89)), None, NOW, LIMITS) == "prune"
     waiting = kept(None, turns=session("s", 3, 91), pending=1)
     assert fate(waiting, None, NOW, LIMITS) == "prune"  # review nobody decided stays
+
+
+def test_a_worktree_stays_while_its_repository_is_there_or_not_known(tmp_path: Path) -> None:
+    """It holds work not brought back: only a repository gone for 7 days takes it along."""
+    worktree = KeptWorktree("s1", tmp_path / "s1", None)
+    assert fate(kept(None, worktrees=[worktree]), None, NOW, LIMITS) == "prune"
+    there = kept(tmp_path, worktrees=[worktree])
+    assert fate(there, None, NOW, LIMITS) == "prune"
+    gone = kept(tmp_path / "gone", worktrees=[worktree])
+    assert fate(gone, NOW - 7 * DAY, NOW, LIMITS) == "remove"
