@@ -86,10 +86,12 @@ def build_parser() -> argparse.ArgumentParser:
 def add_state_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     state = sub.add_parser(
         "state",
-        help="what acp-editor keeps for each workspace (turn checkpoints, pending review)",
+        help="what acp-editor keeps for each workspace (turn checkpoints, pending review, "
+        "sessions' worktrees)",
         description="Lists, per workspace folder, what is kept in the state directory: whether "
         "the folder still exists, the size on disk, sessions and turns checkpointed, pending "
-        "review. Old turns are pruned in the background; 'state clean' removes more now.",
+        "review, sessions' own worktrees. Old turns are pruned in the background; 'state clean' "
+        "removes more now.",
     )
     state.add_argument("--json", action="store_true", help="machine-readable")
     clean = state.add_subparsers(dest="state_command", metavar="clean").add_parser(

@@ -125,7 +125,7 @@ def assemble(
         Commands(channel, agents, frontend.follow, frontend.questions, transcripts),
         RichRequests(agents, frontend, review),
         ReviewHandlers(review, documents.changed),
-        SessionAdmin(agents, frontend),
+        SessionAdmin(agents, frontend, kept.forget_session),
         kept,
         Mentions(agents, documents),
     )

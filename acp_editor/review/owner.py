@@ -186,6 +186,11 @@ class Review:
         intake = ReviewingDocuments(self.documents, self.queue, turns, self.isolated)
         return AgentReview(turns, intake, TurnUndo(turns))
 
+    def forget_session(self, session_id: str) -> None:
+        """A deleted session: what this run remembers of its turns goes too."""
+        if self._turns is not None:
+            self._turns.record.forget(session_id)
+
     # -- sessions in worktrees of their own -----------------------------------------------------
 
     async def bring_back(

@@ -96,6 +96,13 @@ class TurnRecord:
         except OSError as exc:
             log.warning("which files turn %s changed is not kept: %s", turn, exc)
 
+    def forget(self, session: str) -> None:
+        """A deleted session: its entries go (``services.retention`` drops them on disk; this
+        run must not write them back at the next turn's end)."""
+        for entries in self._roots.values():
+            for key in [k for k in entries if k[0] == session]:
+                del entries[key]
+
     async def scope(self, root: Path, session: str, turn: int) -> UndoScope | None:
         """What undoing ``turn`` may put back in ``root``; None: no record of it (all of it)."""
         entries = await self._entries(root)

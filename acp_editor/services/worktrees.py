@@ -25,8 +25,8 @@ the session's folder.
 
 What changed (``changes``): the work tree added to an index of our own (``acp-look``, not the
 agent's) and compared with the base: the agent's commits and uncommitted changes count alike;
-the base moves on by what was brought back (``advance``). Bytes are kept as they are (the
-store's ``info/attributes``). ``acp-editor state`` does not count worktrees yet.
+the base moves on by what was brought back (``advance``). Bytes kept as they are (the store's
+``info/attributes``). ``acp-editor state`` lists them; never pruned while the repository is.
 """
 
 from __future__ import annotations

@@ -59,15 +59,10 @@ class SessionView(Protocol):
     @property
     def session_id(self) -> str: ...
 
-    @property
-    def agent(self) -> str:
-        """The id of the agent the session runs in (not part of the snapshot)."""
-        ...
-
-    @property
-    def cwd(self) -> str | None:
-        """The session's working directory (not part of the snapshot)."""
-        ...
+    agent: str
+    """The id of the agent the session runs in (not part of the snapshot)."""
+    cwd: str | None
+    """The session's working directory (not part of the snapshot)."""
 
     def peek_tool_call(self, tool_call_id: str) -> Mapping[str, Any] | None: ...
 

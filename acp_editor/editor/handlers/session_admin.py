@@ -26,6 +26,8 @@ from acp_editor.services.retention.plumbing import StoreError
 from acp_editor.services.retention.pruning import forget_session
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from acp_editor.editor.show.frontend import EditorFrontend
     from acp_editor.editor.supervisor import AgentSupervisor
 
@@ -36,9 +38,17 @@ STAY, LOG_OUT = "Stay logged in", "Log out"
 
 
 class SessionAdmin:
-    def __init__(self, agents: AgentSupervisor, frontend: EditorFrontend) -> None:
+    def __init__(
+        self,
+        agents: AgentSupervisor,
+        frontend: EditorFrontend,
+        forget: Callable[[str], None] = lambda session_id: None,
+    ) -> None:
         self.agents = agents
         self.frontend = frontend
+        self.forget = forget
+        """Review's memory of a deleted session's turns goes (``Review.forget_session``)."""
+
         self.confirm = frontend.questions.confirm
 
     def register(self, server: LanguageServer) -> None:
@@ -78,6 +88,7 @@ class SessionAdmin:
     async def _delete(self, session_id: str | None) -> str:
         """``session/delete``; once the agent has forgotten the session, its checkpoints go."""
         sid = await self.agents.delete_session(session_id)
+        self.forget(sid)
         try:
             await asyncio.to_thread(forget_session, sid)
         except (OSError, StoreError) as exc:

@@ -94,3 +94,18 @@ async def test_an_unreadable_record_is_no_record(state: Path) -> None:
     (kept,) = (state / "turn-paths").iterdir()
     kept.write_text("{not json")
     assert await TurnRecord().scope(ROOT, "a", 1) is None
+
+
+async def test_a_deleted_session_is_not_written_back_at_the_next_turns_end(state: Path) -> None:
+    record = TurnRecord()
+    for session in ("gone", "kept"):
+        await record.began(ROOT, session, 1)
+        record.changed(ROOT, session, 1, [f"/w/{session}.py"], shared=False)
+        await record.ended(ROOT, session, 1)
+    record.forget("gone")  # deleted: retention drops it on disk, this run must not restore it
+    turn_record._path(ROOT).unlink()  # as retention's clean leaves the file
+    await record.began(ROOT, "kept", 2)
+    await record.ended(ROOT, "kept", 2)
+    written = json.loads(turn_record._path(ROOT).read_text())["turns"]
+    assert {t["session"] for t in written} == {"kept"}
+    assert await record.scope(ROOT, "gone", 1) is None
