@@ -50,6 +50,23 @@ class LspClient:
         self.on_response: Callable[[], None] | None = None
         self.server_requests: dict[str, int] = {}
 
+    async def initialize(self, root: Path, timeout: float) -> None:
+        """``initialize`` (a rich editor declaring ``FEATURES``, ``root`` its one folder) and
+        ``initialized``."""
+        uri = root.as_uri()
+        await self.request(
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "rootUri": uri,
+                "workspaceFolders": [{"uri": uri, "name": "bench"}],
+                "capabilities": {},
+                "initializationOptions": {"acp": {"features": FEATURES}},
+            },
+            timeout,
+        )
+        await self.notify("initialized", {})
+
     async def _write(self, message: dict[str, Any]) -> None:
         body = json.dumps(message, separators=(",", ":")).encode()
         self._stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
@@ -170,19 +187,7 @@ async def _run(work: Workload, stderr: IO[bytes]) -> dict[str, Any]:
     client.on_response = editor.on_response
     reader = asyncio.ensure_future(client.read_loop())
     try:
-        root = Path(work.workspace).as_uri()
-        await client.request(
-            "initialize",
-            {
-                "processId": os.getpid(),
-                "rootUri": root,
-                "workspaceFolders": [{"uri": root, "name": "bench"}],
-                "capabilities": {},
-                "initializationOptions": {"acp": {"features": FEATURES}},
-            },
-            SETUP_TIMEOUT_S,
-        )
-        await client.notify("initialized", {})
+        await client.initialize(Path(work.workspace), SETUP_TIMEOUT_S)
         await client.request("acp/newSession", {}, SETUP_TIMEOUT_S)
         cpu = proc_cpu_s(proc.pid)
         editor.prompting = True

@@ -49,7 +49,7 @@ from typing import IO, Any
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from client_sidecar import FEATURES, SIDECAR_ENV, LspClient  # noqa: E402
+from client_sidecar import SIDECAR_ENV, LspClient  # noqa: E402
 from measure import percentile, proc_cpu_s, proc_rss_mb  # noqa: E402
 
 from acp_editor.demo_agent.scenarios import SENT_NS, WALK_LINES  # noqa: E402
@@ -144,20 +144,8 @@ async def start(
         limit=1 << 24,
     )
     editor = Editor(proc)
-    uri = root.as_uri()
     reader = asyncio.ensure_future(editor.read_loop())
-    await editor.request(
-        "initialize",
-        {
-            "processId": os.getpid(),
-            "rootUri": uri,
-            "workspaceFolders": [{"uri": uri, "name": "bench"}],
-            "capabilities": {},
-            "initializationOptions": {"acp": {"features": FEATURES}},
-        },
-        TIMEOUT_S,
-    )
-    await editor.notify("initialized", {})
+    await editor.initialize(root, TIMEOUT_S)
     return proc, editor, reader
 
 
