@@ -67,6 +67,12 @@ class LspClient:
         )
         await self.notify("initialized", {})
 
+    async def shutdown(self, proc: asyncio.subprocess.Process, timeout: float) -> None:
+        """``shutdown`` and ``exit``, then the sidecar's own end."""
+        await self.request("shutdown", None, timeout)
+        await self.notify("exit", None)
+        await asyncio.wait_for(proc.wait(), timeout)
+
     async def _write(self, message: dict[str, Any]) -> None:
         body = json.dumps(message, separators=(",", ":")).encode()
         self._stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
@@ -164,6 +170,16 @@ class Editor:
             self.all_in.set()
 
 
+async def stopped(proc: asyncio.subprocess.Process, reader: asyncio.Future[Any]) -> None:
+    """Whatever happened: no sidecar left running, its reader done."""
+    if proc.returncode is None:
+        proc.kill()
+        await proc.wait()
+    reader.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await reader
+
+
 async def _run(work: Workload, stderr: IO[bytes]) -> dict[str, Any]:
     sidecar = shlex.split(os.environ.get(SIDECAR_ENV, "")) or [sys.executable, "-m", "acp_editor"]
     argv = [
@@ -199,16 +215,9 @@ async def _run(work: Workload, stderr: IO[bytes]) -> dict[str, Any]:
             await asyncio.wait_for(editor.all_in.wait(), TAIL_S)
         cpu = proc_cpu_s(proc.pid) - cpu
         rss = proc_peak_rss_mb(proc.pid)
-        await client.request("shutdown", None, SETUP_TIMEOUT_S)
-        await client.notify("exit", None)
-        await asyncio.wait_for(proc.wait(), SETUP_TIMEOUT_S)
+        await client.shutdown(proc, SETUP_TIMEOUT_S)
     finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
-        reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await reader
+        await stopped(proc, reader)
     batches = editor.notifications.get("acp/sessionChanged", 0)
     tails = sorted(editor.batch_tail_ns)
     return {

@@ -49,7 +49,7 @@ from typing import IO, Any
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from client_sidecar import SIDECAR_ENV, LspClient  # noqa: E402
+from client_sidecar import SIDECAR_ENV, LspClient, stopped  # noqa: E402
 from measure import percentile, proc_cpu_s, proc_rss_mb  # noqa: E402
 
 from acp_editor.demo_agent.scenarios import SENT_NS, WALK_LINES  # noqa: E402
@@ -291,16 +291,9 @@ async def run(root: Path, state: Path, stderr: IO[bytes], count: int, rounds: in
     try:
         sessions = await memory(proc, editor, count)
         await latency(proc, editor, sessions, rounds)
-        await editor.request("shutdown", None, TIMEOUT_S)
-        await editor.notify("exit", None)
-        await asyncio.wait_for(proc.wait(), TIMEOUT_S)
+        await editor.shutdown(proc, TIMEOUT_S)
     finally:
-        if proc.returncode is None:
-            proc.kill()
-            await proc.wait()
-        reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await reader
+        await stopped(proc, reader)
 
 
 def in_a_workspace(count: int, rounds: int) -> None:
