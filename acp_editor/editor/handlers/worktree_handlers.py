@@ -72,7 +72,7 @@ class WorktreeHandlers:
 
     async def bring_back_command(self, *args: Any) -> dict[str, Any]:
         """``[]`` (the current session) or ``[sessionId]``."""
-        return await self._bring_back(self._session(proto.CMD_BRING_BACK, args[:2], 1))
+        return await self._bring_back(self._session(proto.CMD_BRING_BACK, args, 1))
 
     async def discard_command(self, *args: Any) -> dict[str, Any]:
         """``[]``, ``[sessionId]``, or ``[sessionId, true]`` when the editor asked its user."""
