@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.nvim.test_plugin_screens import keep, svg, terminal, user_init
+from tests.nvim.test_plugin_screens import STATUSLINE, keep, svg, terminal, user_init
 
 SGR = re.compile(r"\x1b\[[0-9;:]*m")
 
@@ -39,7 +39,7 @@ def test_the_markdown_chat_as_a_user_sees_it(tmp_path: Path, workspace: Path) ->
         workspace,
         # One statusline for all windows, with the plugin's words in it (as lualine would).
         "vim.o.laststatus = 3",
-        "vim.o.statusline = \"%f%=%{v:lua.require'acp_editor'.statusline()} \"",
+        STATUSLINE,
         "vim.cmd('AcpChat')",
         "vim.schedule(function() require('acp_editor').prompt('look') end)",
     )

@@ -7,6 +7,7 @@ docs/neovim.md), as the VS Code integration tests do with --update-screenshots.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import shutil
 import subprocess
@@ -23,6 +24,11 @@ from tests.support.starter import SCRIPTED_AGENT
 
 MEDIA = PLUGIN_ROOT / "docs" / "media"
 COLUMNS, LINES = 100, 24
+STATUSLINE = "vim.o.statusline = \"%f%=%{v:lua.require'acp_editor'.statusline()} \""
+"""A user_init line: a statusline with the file's name and the plugin's words (as lualine would)."""
+
+
+_TERMINALS = itertools.count()
 
 
 class Terminal:
@@ -59,7 +65,8 @@ class Terminal:
 def terminal(command: str, cwd: Path) -> Iterator[Terminal]:
     if shutil.which("tmux") is None:
         pytest.skip("tmux is not installed")
-    term = Terminal(f"acp-editor-test-{os.getpid()}")
+    # A socket of its own each time: the last test's server may still be going away on its own.
+    term = Terminal(f"acp-editor-test-{os.getpid()}-{next(_TERMINALS)}")
     term.tmux(
         "new-session", "-d", "-x", str(COLUMNS), "-y", str(LINES), "-c", str(cwd),
         "-e", "TERM=tmux-256color", command,
@@ -92,18 +99,26 @@ def keep(name: str, picture: str, tmp_path: Path) -> Path:
     return target
 
 
-def user_init(tmp_path: Path, workspace: Path, *lines: str) -> str:
-    """The command line of a Neovim as a user starts it: the plugin set up with the demo agent,
-    colours on, hello.py open, then ``lines`` of Lua. Skips the test without Neovim."""
+def user_init(
+    tmp_path: Path,
+    workspace: Path,
+    *lines: str,
+    agents: dict[str, object] | None = None,
+    **setup: object,
+) -> str:
+    """The command line of a Neovim as a user starts it: the plugin set up with the demo agent
+    (``agents``: others beside it; ``setup``: more options), colours on, hello.py open, then
+    ``lines`` of Lua. Skips the test without Neovim."""
     nvim = nvim_binary()
     if nvim is None:
         pytest.skip("no nvim")
     init = tmp_path / "init.lua"
     options = {
         "server_cmd": SERVER,
-        "agents": {"demo": {"cmd": [*SCRIPTED_AGENT, "--fast"]}},
+        "agents": {"demo": {"cmd": [*SCRIPTED_AGENT, "--fast"]}, **(agents or {})},
         "default_agent": "demo",
         "root_dir": str(workspace),
+        **setup,
     }
     init.write_text(
         f"vim.opt.rtp:prepend({str(PLUGIN_ROOT)!r})\n"
