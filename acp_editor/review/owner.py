@@ -200,9 +200,10 @@ class Review:
         review (``review.worktree_return``); the worktree's base moves on by what came back, so
         the next time brings back only what changed since (or what was left)."""
         changes = await worktrees.changes(worktree)
-        result = await worktree_return.bring_back(
-            self.queue, self.documents, session_id, changes, Path(worktree.root)
-        )
+        async with self.queue.writing:  # a decision on the same file waits, and the other way
+            result = await worktree_return.bring_back(
+                self.queue, self.documents, session_id, changes, Path(worktree.root)
+            )
         return await worktrees.advance(worktree, result.brought), result
 
     # -- events ---------------------------------------------------------------------------------

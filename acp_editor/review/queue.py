@@ -299,6 +299,12 @@ class ReviewQueue:
             and (session_id is None or hunk.session_id == session_id)
         ]
 
+    @property
+    def writing(self) -> asyncio.Lock:
+        """Held while review rewrites files for the user's decisions; whatever else writes the
+        files review follows on the user's behalf (bringing a worktree back) holds it too."""
+        return self._lock
+
     async def decide(self, hunks: list[ReviewHunk], accept: bool) -> list[dict[str, Any]]:
         """Carry out the decision on each pending hunk; one result per hunk."""
         results: list[dict[str, Any]] = []

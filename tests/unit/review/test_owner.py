@@ -3,13 +3,16 @@ one event, in order, and what the editor side reads of it."""
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from pathlib import Path
 
 import pytest
 
 from acp_editor.review.owner import Review, ReviewEvent
+from acp_editor.services import worktrees
 from acp_editor.services.documents import DiskDocuments
+from tests.support.repository import git
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="checkpoints need git")
 
@@ -87,3 +90,26 @@ async def test_every_agent_shares_one_turn_watch_so_a_change_is_found_once(root:
     assert [e.found.path for e in events if e.found] == [str(root / "a.txt")]
     await first.documents.close()
     await second.documents.close()
+
+
+async def test_bringing_a_worktree_back_waits_for_a_decision_under_way(tmp_path: Path) -> None:
+    """A decision rewriting a file and a bring-back writing it must not interleave: both hold
+    the queue's ``writing`` lock."""
+    repo = (tmp_path / "repo").resolve()
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    (repo / "a.py").write_text("a = 1\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "first")
+    review = Review(DiskDocuments())
+    worktree = await worktrees.create(repo, "s1")
+    (worktree.tree / "a.py").write_text("a = 2\n")
+    async with review.queue.writing:  # as a decision holds it
+        bringing = asyncio.ensure_future(review.bring_back("s1", worktree))
+        # Not a wait for a condition: the time a bring-back that did not wait would need to
+        # write (a passing run never depends on it).
+        done, _ = await asyncio.wait({bringing}, timeout=0.5)
+        assert not done and (repo / "a.py").read_text() == "a = 1\n"
+    _, result = await bringing
+    assert result.brought == [repo / "a.py"] and (repo / "a.py").read_text() == "a = 2\n"
+    await worktrees.discard(worktree)
