@@ -252,12 +252,8 @@ class JsonRpcPeer:
             return
         try:
             awaitable = handler(params)
-        except RpcError as exc:
-            self._respond_error(req_id, exc)
-            return
         except Exception as exc:
-            self._log.exception("%s: handler for %s failed", self.name, method)
-            self._respond_error(req_id, InternalError(f"{method} failed: {exc}"))
+            self._respond_failure(req_id, method, exc)
             return
         task = asyncio.ensure_future(self._serve(req_id, method, awaitable))
         self._serving[req_id] = task
@@ -270,14 +266,19 @@ class JsonRpcPeer:
             if not self._closed:
                 self._respond_error(req_id, RequestCancelled(f"{method} was cancelled"))
             return
-        except RpcError as exc:
-            self._respond_error(req_id, exc)
-            return
         except Exception as exc:
-            self._log.exception("%s: handler for %s failed", self.name, method)
-            self._respond_error(req_id, InternalError(f"{method} failed: {exc}"))
+            self._respond_failure(req_id, method, exc)
             return
         self._write({"jsonrpc": "2.0", "id": req_id, "result": result})
+
+    def _respond_failure(self, req_id: RequestId, method: str, exc: Exception) -> None:
+        """A handler's error as the answer: its own when it is one of ours, else an internal
+        error (logged with its traceback: it is a bug of ours)."""
+        if isinstance(exc, RpcError):
+            self._respond_error(req_id, exc)
+            return
+        self._log.error("%s: handler for %s failed", self.name, method, exc_info=exc)
+        self._respond_error(req_id, InternalError(f"{method} failed: {exc}"))
 
     def _respond_error(self, req_id: RequestId, error: RpcError) -> None:
         self._write({"jsonrpc": "2.0", "id": req_id, "error": error.to_json()})
