@@ -111,7 +111,11 @@ test(
       // Asked with what would be lost (acp/discardWorktree's dryRun): all of it was brought back.
       assert.match(ask.message, /Nothing is lost/);
       notifications.click(ask, 'Discard');
-      await until('the worktree deleted', () => !fs.existsSync(worktree), 10000);
+      // Deleted, or an error said why not (a failure is then shown, not a bare time-out).
+      const failed = () => notifications.calls.slice(from).find((c) => c.severity === 'error');
+      await until('the worktree deleted', () => !fs.existsSync(worktree) || failed(), 30000);
+      assert.strictEqual(failed(), undefined, `the discard failed: ${failed()?.message}`);
+      assert.ok(!fs.existsSync(worktree));
       const [gone] = await until('the bar saying it is discarded', async () => {
         const shown = await drawn('#worktree');
         return shown.length && shown[0].includes('Worktree discarded') ? shown : null;
