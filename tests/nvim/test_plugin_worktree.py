@@ -60,6 +60,14 @@ def new_worktree_session(nv: PluginEditor) -> tuple[str, Path]:
     nv.lua("vim.cmd('AcpNewSession ++worktree')")
     nv.wait_until(f"{STORE}.current() and {STORE}.current().worktree", "the worktree session")
     sid: str = nv.lua(f"return {STORE}.current_session")
+    # The worktree is known from the session's first acp/sessionChanged; its notice comes with
+    # the acp/newSession answer, which can be later: wait for that too.
+    said = f"{sid} of demo in its own worktree"
+    nv.wait_until(
+        "(function() for _, n in ipairs(_G.acp_plugin_test.notes) do"
+        f" if n.msg:find({said!r}, 1, true) then return true end end end)()",
+        "the new worktree session's notice",
+    )
     return sid, Path(str(front_worktree(nv)))
 
 
