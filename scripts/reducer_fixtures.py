@@ -188,6 +188,54 @@ def replacements(s: SessionState) -> list[list[dict[str, Any]]]:
     ]
 
 
+def schema_1_25(s: SessionState) -> list[list[dict[str, Any]]]:
+    """Schema 1.25's updates: a notice, a compaction (chunks, then completed), plans by id (one
+    removed), a subagent announced and patched, and messages between the sessions."""
+    up = s.apply_update
+    child = {"sessionUpdate": "subagent_update", "sessionId": "child-1"}
+    steps = [
+        up({"sessionUpdate": "notice", "severity": "warning", "title": "Low on context"}),
+        up({"sessionUpdate": "tool_call", "toolCallId": "task", "title": "", "name": "Task"}),
+        up({**child, "title": "Explore", "state": {"state": "running"}}),
+        up(
+            {
+                "sessionUpdate": "session_message",
+                "messageId": "m1",
+                "senderSessionId": "p",
+                "recipientSessionId": "child-1",
+                "content": [text("Look at a.py")],
+            }
+        ),
+        up({"sessionUpdate": "session_message_chunk", "messageId": "m2", "content": text("Fo")}),
+        up({"sessionUpdate": "session_message_chunk", "messageId": "m2", "content": text("und")}),
+        up({**child, "title": None, "state": {"state": "idle", "stopReason": "end_turn"}}),
+        up(
+            {
+                "sessionUpdate": "compaction_summary_chunk",
+                "compactionId": "c1",
+                "content": text("S"),
+            }
+        ),
+        up(
+            {
+                "sessionUpdate": "compaction_summary_chunk",
+                "compactionId": "c1",
+                "content": text("o"),
+            }
+        ),
+        up({"sessionUpdate": "compaction_update", "compactionId": "c1", "status": "completed"}),
+        up({"sessionUpdate": "compaction_update", "compactionId": "c2", "status": "failed"}),
+        up({"sessionUpdate": "compaction_update", "compactionId": "c2", "error": "too big"}),
+    ]
+    for plan in (
+        {"type": "items", "planId": "p1", "entries": [{"content": "a", "status": "pending"}]},
+        {"type": "markdown", "planId": "p2", "content": "# Later"},
+    ):
+        steps.append(up({"sessionUpdate": "plan_update", "plan": plan}))
+    steps.append(up({"sessionUpdate": "plan_removed", "planId": "p2"}))
+    return steps
+
+
 def unknown(s: SessionState) -> list[list[dict[str, Any]]]:
     """Unknown update types (and known ones missing their member) become raw entries."""
     return [
@@ -245,6 +293,7 @@ SCENARIOS: dict[str, tuple[int, Callable[[SessionState], list[list[dict[str, Any
     "replacements": (1, replacements),
     "unknown": (1, unknown),
     "lifecycle_v2": (2, lifecycle_v2),
+    "schema_1_25": (1, schema_1_25),
 }
 
 

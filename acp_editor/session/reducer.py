@@ -28,7 +28,8 @@ Every change is a JSON object with a ``type``:
 ``{"type": "plan", "plan": ...}``, ``{"type": "commands", "availableCommands": ...}``,
 ``{"type": "modes", "modes": ...}``, ``{"type": "config_options", "configOptions": ...}``,
 ``{"type": "usage", "usage": ...}``, ``{"type": "info", "info": ...}``,
-``{"type": "plans", "plans": {planId: plan}}``, ``{"type": "run_state", "runState": ...}``
+``{"type": "plans", "plans": {planId: plan}}``, ``{"type": "run_state", "runState": ...}``,
+``{"type": "subagents", "subagents": {childSessionId: record}}``
     The new value of that snapshot field, whole. These are small objects that agents themselves
     resend whole, so a patch format would add complexity without saving bytes.
 """
@@ -48,6 +49,7 @@ _REPLACEMENTS: dict[str, str] = {
     "info": "info",
     "plans": "plans",
     "run_state": "runState",
+    "subagents": "subagents",
 }
 
 
@@ -66,6 +68,7 @@ def empty_snapshot(session_id: str, protocol_version: int) -> dict[str, Any]:
         "info": {},
         "plans": None,
         "runState": None,
+        "subagents": None,
     }
 
 

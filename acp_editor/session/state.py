@@ -16,7 +16,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+from acp_editor.session.markers import notice_entry
+from acp_editor.session.messages import Messages
+from acp_editor.session.plans import plan_removed, plan_updated
 from acp_editor.session.reducer import apply_change, empty_snapshot, json_copy, json_equal
+from acp_editor.session.subagents import subagent_changes
 from acp_editor.session.tool_calls import cancel_changes, content_chunk_changes, upsert_changes
 from acp_editor.session.update_fields import (
     InvalidUpdate,
@@ -31,10 +35,17 @@ _CHUNK_ROLES = {
     "user_message_chunk": "user",
     "agent_message_chunk": "agent",
     "agent_thought_chunk": "thought",
+    "session_message_chunk": "session",
 }
 
-#: v2 message upserts (keyed by messageId) and the transcript role each one patches.
-_UPSERT_ROLES = {"user_message": "user", "agent_message": "agent", "agent_thought": "thought"}
+#: v2 message upserts (keyed by messageId) and the transcript role each one patches; a message
+#: between sessions (a parent and its subagents) is an upsert in v1 too.
+_UPSERT_ROLES = {
+    "user_message": "user",
+    "agent_message": "agent",
+    "agent_thought": "thought",
+    "session_message": "session",
+}
 
 #: v2 display terminal updates: ``agent/display_terminals.py`` reads them as they arrive and
 #: shows them as terminal output, as it does client terminals (whose output the state never
@@ -93,19 +104,14 @@ class SessionState:
         #: The negotiated ACP version; decides only what ``null`` means in tool-call updates.
         self.protocol_version = protocol_version
         self._snapshot = empty_snapshot(session_id, protocol_version)
-        #: (role, messageId) -> entry index, so a chunk for an earlier message finds it directly.
-        self._messages: dict[tuple[str, str], int] = {}
-        #: v2: our prompts' entries, oldest first, that the agent has not echoed yet (its
-        #: ``user_message`` names the message; we hold the prompt until then).
-        self._unechoed: list[int] = []
+        self._messages = Messages(self._snapshot["entries"])
 
     def copy_as(self, session_id: str) -> SessionState:
         """A state holding everything this one holds, for session ``session_id`` (a fork)."""
         other = SessionState(session_id, self.protocol_version, agent=self.agent, cwd=self.cwd)
         other._snapshot = json_copy(self._snapshot)
         other._snapshot["sessionId"] = session_id
-        other._messages = dict(self._messages)
-        other._unechoed = list(self._unechoed)
+        other._messages = self._messages.copy_for(other._snapshot["entries"])
         return other
 
     # -- reading ---------------------------------------------------------------------------
@@ -195,7 +201,7 @@ class SessionState:
         if queued:
             entry["queued"] = True
         if self.protocol_version >= 2:
-            self._unechoed.append(len(self._snapshot["entries"]))
+            self._messages.prompt_sent(len(self._snapshot["entries"]))
         return self._commit([self._entry_change(entry)])
 
     def set_modes(self, modes: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -233,10 +239,9 @@ class SessionState:
         """v2, when the agent's work is over: prompts it never echoed are forgotten; a queued
         one it never took up (a cancel drops the queue) is marked ``dropped``."""
         changes = []
-        for index in self._unechoed:
+        for index in self._messages.unechoed():
             if self._snapshot["entries"][index].get("queued"):
                 changes += self.drop_queued(index)
-        self._unechoed = []
         return changes
 
     def mark_unfinished_cancelled(self) -> list[dict[str, Any]]:
@@ -253,16 +258,24 @@ class SessionState:
     def _changes_for(self, kind: str, update: dict[str, Any]) -> list[dict[str, Any]]:
         role = _CHUNK_ROLES.get(kind)
         if role is not None:
-            return self._message_chunk(role, update, kind)
+            return self._messages.chunk(role, update, kind)
         role = _UPSERT_ROLES.get(kind)
         if role is not None:
-            return self._message_upsert(role, update, kind)
+            return self._messages.upsert(role, update, kind)
         if kind in _DISPLAY_TERMINAL_UPDATES:
             return []
         if kind == "state_update":
             return self._replace("runState", "run_state", without_tag(update))
         if kind == "plan_update" and plan_id(update) is not None:
-            return self._plan_update(update["plan"])
+            return plan_updated(self._snapshot, update["plan"])
+        if kind == "plan_removed":
+            return plan_removed(self._snapshot, update)
+        if kind == "subagent_update":
+            return subagent_changes(self._snapshot, update)
+        if kind in ("compaction_update", "compaction_summary_chunk"):
+            return self._messages.compaction(kind, update)
+        if kind == "notice" and (notice := notice_entry(update)) is not None:
+            return [self._entry_change(notice)]
         if kind in ("tool_call", "tool_call_update"):
             return self._upsert(require_tool_call_id(update, kind), update)
         if kind == "tool_call_content_chunk":
@@ -288,84 +301,6 @@ class SessionState:
 
     def _entry_change(self, entry: dict[str, Any]) -> dict[str, Any]:
         return {"type": "entry", "index": len(self._snapshot["entries"]), "entry": entry}
-
-    def _message_chunk(self, role: str, update: dict[str, Any], kind: str) -> list[dict[str, Any]]:
-        block = require_content(update, kind)  # apply_change copies it into the snapshot
-        message_id = update.get("messageId")
-        if not isinstance(message_id, str):
-            # The schema deserialises an invalid messageId as absent; do the same.
-            message_id = None
-        entries: list[dict[str, Any]] = self._snapshot["entries"]
-        if message_id is not None:
-            index = self._messages.get((role, message_id))
-            if index is None and role == "user" and self._unechoed:
-                # The agent's echo of our prompt: its chunks are the message now.
-                return [self._echo(message_id, {"content": [block]})]
-        elif entries and entries[-1]["kind"] == "message" and entries[-1]["role"] == role:
-            index = len(entries) - 1
-        else:
-            index = None
-        if index is not None:
-            return [{"type": "message_chunk", "index": index, "content": block}]
-        if message_id is not None:
-            self._messages[(role, message_id)] = len(entries)
-        entry = {"kind": "message", "role": role, "messageId": message_id, "content": [block]}
-        return [self._entry_change(entry)]
-
-    def _message_upsert(self, role: str, update: dict[str, Any], kind: str) -> list[dict[str, Any]]:
-        """A v2 message upsert: a new ``messageId`` starts a message, a known one is patched
-        (``content`` replaces the whole content, ``null`` clears; other fields set or unset)."""
-        message_id = update.get("messageId")
-        if not isinstance(message_id, str):
-            raise InvalidUpdate(f"{kind} needs a string messageId, got {message_id!r}")
-        patch: dict[str, Any] = {}
-        for name, value in update.items():
-            if name in ("sessionUpdate", "messageId"):
-                continue
-            if name == "content":
-                if value is None or isinstance(value, list):  # anything else: as if absent
-                    patch["content"] = json_copy(value) if value is not None else []
-            else:
-                patch[name] = json_copy(value)
-        index = self._messages.get((role, message_id))
-        if index is None and role == "user" and self._unechoed:
-            return [self._echo(message_id, patch)]
-        if index is None:
-            self._messages[(role, message_id)] = len(self._snapshot["entries"])
-            entry = {"kind": "message", "role": role, "messageId": message_id, "content": []}
-            entry.update((k, v) for k, v in patch.items() if v is not None)
-            return [self._entry_change(entry)]
-        current = self._snapshot["entries"][index]
-        set_ = {
-            k: v for k, v in patch.items() if v is not None and not json_equal(current.get(k), v)
-        }
-        unset = [k for k, v in patch.items() if v is None and k in current]
-        return (
-            [{"type": "message", "index": index, "set": set_, "unset": unset}]
-            if set_ or unset
-            else []
-        )
-
-    def _echo(self, message_id: str, patch: dict[str, Any]) -> dict[str, Any]:
-        """The agent names the oldest prompt it has not echoed yet: the entry takes its id and
-        content, and is no longer queued."""
-        index = self._unechoed.pop(0)
-        self._messages[("user", message_id)] = index
-        set_ = {"messageId": message_id, **{k: v for k, v in patch.items() if v is not None}}
-        unset = [k for k, v in patch.items() if v is None]
-        if "queued" in self._snapshot["entries"][index]:
-            unset.append("queued")
-        return {"type": "message", "index": index, "set": set_, "unset": unset}
-
-    def _plan_update(self, plan: dict[str, Any]) -> list[dict[str, Any]]:
-        """v2 ``plan_update``: the plan with that ``planId`` is replaced whole; ``plan`` holds the
-        one updated last (what an editor shows), ``plans`` all of them."""
-        plans = json_copy(self._snapshot["plans"]) or {}
-        plans[plan["planId"]] = json_copy(plan)
-        return [
-            *self._replace("plans", "plans", plans),
-            *self._replace("plan", "plan", json_copy(plan)),
-        ]
 
     def _upsert(self, tool_call_id: str, patch: dict[str, Any]) -> list[dict[str, Any]]:
         null_clears = self.protocol_version >= 2

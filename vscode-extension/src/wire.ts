@@ -71,7 +71,9 @@ export interface AgentInfo {
   status: AgentStatus | null;
 }
 
-export type MessageRole = "user" | "agent" | "thought";
+/** "session": a message between sessions (a parent and its subagent); "compaction": a context
+ *  compaction, its summary as content. */
+export type MessageRole = "user" | "agent" | "thought" | "session" | "compaction";
 
 export type Entry =
   | {
@@ -84,7 +86,14 @@ export type Entry =
       queued?: boolean;
       /** v2: the agent's work ended (cancelled) before it took this queued prompt up. */
       dropped?: boolean;
+      /** role "session": a message between this session and a subagent's. */
+      senderSessionId?: SessionId;
+      recipientSessionId?: SessionId;
+      /** role "compaction" (messageId: the compactionId, content: its summary). */
+      status?: "in_progress" | "completed" | "failed" | "cancelled" | (string & {});
+      error?: string;
     }
+  | { kind: "notice"; severity: "info" | "warning" | "error" | (string & {}); title: string; description?: string }
   | { kind: "toolCall"; toolCallId: ToolCallId }
   | { kind: "update"; update: unknown };
 
@@ -163,6 +172,25 @@ export interface SessionSnapshot {
   /** The foreground work: `state` running, idle (with `stopReason`) or requires_action (v2: the
    *  agent's; v1: the server's, from the turn and the questions waiting for an answer). */
   runState: RunState | null;
+  /** Child sessions this session's agent started, by their session id (`subagent_update`). */
+  subagents?: { [sessionId: SessionId]: Subagent } | null;
+  /** Set on a subagent's own session: the session that started it. */
+  parentSessionId?: SessionId;
+}
+
+/** A child session as its parent's agent describes it (ACP `subagent_update`, patched). */
+export interface Subagent {
+  sessionId: SessionId;
+  title?: string;
+  description?: string;
+  /** running, idle (with `stopReason`, an `error` when it is "error", and `usage`),
+   *  requires_action, unknown, or a future state. */
+  state?: RunState;
+  capabilities?: { cancel?: object | null } | null;
+  cwd?: string;
+  /** The parent's tool call that was running when the child was announced. */
+  toolCallId?: ToolCallId;
+  [field: string]: unknown;
 }
 
 export interface RunState {
@@ -184,7 +212,8 @@ export type Change =
   | { type: "usage"; usage: unknown }
   | { type: "info"; info: unknown }
   | { type: "plans"; plans: unknown }
-  | { type: "run_state"; runState: unknown };
+  | { type: "run_state"; runState: unknown }
+  | { type: "subagents"; subagents: unknown };
 
 export interface Hunk {
   oldStart: number;

@@ -29,7 +29,8 @@
 ---@field usage? table
 ---@field info table
 ---@field plans? table<string, table> v2: every plan by planId (`plan` is the one updated last)
----@field runState? {state: string, stopReason?: string} v2: running, idle or requires_action
+---@field runState? {state: string, stopReason?: string} running, idle or requires_action
+---@field subagents? table<string, table> child sessions by session id (`subagent_update`)
 
 local M = {}
 
@@ -43,6 +44,7 @@ local REPLACEMENTS = {
   info = "info",
   plans = "plans",
   run_state = "runState",
+  subagents = "subagents",
 }
 
 ---@param session_id string

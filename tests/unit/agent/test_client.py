@@ -58,6 +58,10 @@ async def test_initialize_offers_fs_and_terminals_and_agrees_a_version(connect: 
         "fs": {"readTextFile": True, "writeTextFile": True},
         "terminal": True,
         "_meta": {"terminal_output": True},
+        "auth": {"terminal": True},
+        "session": {"notices": {}, "compaction": {}, "configOptions": {"boolean": {}}},
+        "plan": {},
+        "subagents": {},
     }
     assert client.protocol_version == 1 and client.supports("session/load") is False
 

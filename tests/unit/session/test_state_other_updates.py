@@ -196,5 +196,6 @@ def test_empty_snapshot_shape(h) -> None:
         "info": {},
         "plans": None,
         "runState": None,
+        "subagents": None,
     }
     assert h.state.session_id == "sess_abc123def456"

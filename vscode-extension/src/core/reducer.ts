@@ -27,6 +27,7 @@ const REPLACEMENTS: Readonly<Record<string, keyof SessionSnapshot>> = {
   info: "info",
   plans: "plans",
   run_state: "runState",
+  subagents: "subagents",
 };
 
 export function emptySnapshot(sessionId: string, protocolVersion: number): SessionSnapshot {
@@ -43,6 +44,7 @@ export function emptySnapshot(sessionId: string, protocolVersion: number): Sessi
     info: {},
     plans: null,
     runState: null,
+    subagents: null,
   };
 }
 
