@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import os
 import shutil
 import subprocess
@@ -56,7 +57,9 @@ class _Root:
     root: Path
     table: PathTable | None = None
     complete: bool = False
-    listed_at: float = 0.0
+    listed_at: float = -math.inf
+    """When the last listing started (``time.monotonic()``); never: minus infinity, not 0, which
+    a machine up for less than ``fresh_s`` would take for a fresh listing."""
     listing: asyncio.Task[None] | None = None
     listed: asyncio.Event = field(default_factory=asyncio.Event)
     """Set once the first search may answer: the tracked files are in, or the listing ended."""
