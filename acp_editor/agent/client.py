@@ -87,6 +87,7 @@ class AcpClient:
             [self.reviewing.observe],
             [self.display.update],
             self.elicitor,
+            self._open_child,
         )
         self.asker.waiting_changed = lambda session: self.requests.emit(
             session, run_state.changes(session)
@@ -197,6 +198,22 @@ class AcpClient:
         self.requests.session_opened(session)
         return session
 
+    def _open_child(self, parent: Session, child_id: str, update: dict[str, Any]) -> Session:
+        """A subagent's session, opened when its parent's agent announces it: in the folder
+        the agent names for it, else the parent's; never prompted by us."""
+        cwd = update.get("cwd")
+        cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else parent.cwd
+        dirs = update.get("additionalDirectories")
+        if not (isinstance(dirs, list) and all(isinstance(d, str) for d in dirs)):
+            dirs = parent.additional_directories
+        state = SessionState(
+            child_id, self.protocol_version, agent=self.config.name, cwd=cwd, parent=parent.id
+        )
+        session = Session(child_id, cwd, state, list(dirs), parent=parent.id)
+        self.sessions[child_id] = session
+        self.requests.session_opened(session)
+        return session
+
     def _apply_setup(self, session: Session, result: Any) -> None:
         if not isinstance(result, dict):
             return
@@ -299,6 +316,9 @@ class AcpClient:
             raise AgentError(f"the agent does not support {method}")
 
     async def close_session(self, session_id: str, *, tell_agent: bool = True) -> None:
+        # A subagent's session goes with its parent (the agent ends it with the parent's).
+        for child in [s.id for s in self.sessions.values() if s.parent == session_id]:
+            await self.close_session(child, tell_agent=False)
         session = self.sessions.pop(session_id, None)
         await self.reviewing.unwatch(session_id)
         if session is not None:

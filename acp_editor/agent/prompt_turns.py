@@ -74,12 +74,14 @@ class PromptTurns:
     async def _send(self, session: Session, blocks: list[dict[str, Any]]) -> dict[str, Any]:
         params = {"sessionId": session.id, "prompt": blocks}
         stop_reason: str | None = None
+        usage: Any = None
         try:
             result = await send_prompt(
                 self.connection, session.foreground, params, self.config.prompt_timeout
             )
             reason = result.get("stopReason")
             stop_reason = reason if isinstance(reason, str) else None
+            usage = result.get("usage")  # the turn's tokens (schema 1.25), shown with its end
             return result
         except asyncio.CancelledError:
             # Whoever waited for the turn gave up: the agent must stop too.
@@ -89,7 +91,7 @@ class PromptTurns:
             session.prompts -= 1
             if session.prompts == 0:
                 session.cancelling = False
-                ended = run_state.changes(session, stop_reason)
+                ended = run_state.changes(session, stop_reason, usage)
                 self.requests.emit(session, session.state.settle_prompts() + ended)
                 roots = session.roots if self._is_open(session.id) else []  # closed meanwhile
                 await asyncio.shield(self.review.end_turn(session.id, roots))

@@ -11,18 +11,28 @@ if TYPE_CHECKING:
     from acp_editor.agent.sessions import Session
 
 
-def changes(session: Session, stop_reason: str | None = None) -> list[dict[str, Any]]:
-    """The session's run state as it is now (``stop_reason``: of the turn that just ended), as
-    state changes; none for a v2 session, or when nothing changed."""
+def changes(
+    session: Session, stop_reason: str | None = None, usage: Any = None
+) -> list[dict[str, Any]]:
+    """The session's run state as it is now (``stop_reason`` and ``usage``: of the turn that
+    just ended, from its ``PromptResponse``), as state changes; none for a v2 session, or when
+    nothing changed. A subagent's is what its parent's agent reported, unless a question of
+    its waits for the user."""
     if session.state.protocol_version >= 2:
         return []
     update: dict[str, Any] = {"sessionUpdate": "state_update"}
     if session.questions > 0:
         update["state"] = "requires_action"
+    elif session.parent is not None:
+        if session.reported is None:
+            return []
+        update.update(session.reported)
     elif session.prompting:
         update["state"] = "running"
     else:
         update["state"] = "idle"
         if stop_reason is not None:
             update["stopReason"] = stop_reason
+        if isinstance(usage, dict):
+            update["usage"] = usage
     return session.state.apply_update(update)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from acp_editor.agent import run_state
 from acp_editor.agent.prompting import idle_reason
 from acp_editor.errors import InvalidParams
 from acp_editor.log import get_logger
@@ -36,6 +37,8 @@ ORPHAN_SESSIONS = 8
 
 Observer = Callable[[SessionView, list[dict[str, Any]]], None]
 RawObserver = Callable[[str, Any], None]
+OpenChild = Callable[["Session", str, dict[str, Any]], "Session"]
+"""Opens a subagent's session (the parent, the child's id, the announcing ``subagent_update``)."""
 
 
 class AgentRequests:
@@ -51,6 +54,7 @@ class AgentRequests:
         observers: list[Observer],
         raw_observers: list[RawObserver] | None = None,
         elicitor: Elicitor | None = None,
+        open_child: OpenChild | None = None,
     ) -> None:
         self.sessions = sessions
         self.frontend = frontend
@@ -60,6 +64,9 @@ class AgentRequests:
         self.observers = observers
         """Called with every change before the front end sees it (review's disk watch)."""
         self.elicitor = elicitor
+        self.open_child = open_child
+        """Opens a subagent's session when its parent announces it (None: children stay
+        unknown, their updates kept as for any session not open yet)."""
         self.raw_observers = raw_observers or []
         """Called with every ``session/update`` payload as the agent sent it, before the state
         takes it (agent-owned terminals read output there)."""
@@ -159,9 +166,26 @@ class AgentRequests:
             log.warning("session %s: unusable update skipped: %s", session.id, exc)
             return
         self.emit(session, changes)
+        if update.get("sessionUpdate") == "subagent_update":
+            self._subagent(session, update)
         idle, stop_reason = idle_reason(update)
         if idle:  # after the state took it: a prompt that ends now sees the session idle
             session.foreground.idle(stop_reason)
+
+    def _subagent(self, parent: Session, update: dict[str, Any]) -> None:
+        """A child session announced or patched: it is a session of its own from its first
+        announcement (its updates, questions and file access carry its id), and its run state
+        is what the parent's agent says of it."""
+        child_id = update["sessionId"]  # the state took the update: a string
+        child = self.sessions.get(child_id)
+        if child is None:
+            if self.open_child is None:
+                return
+            child = self.open_child(parent, child_id, update)
+        if "state" in update:
+            state = update["state"]
+            child.reported = dict(state) if isinstance(state, dict) else None
+            self.emit(child, run_state.changes(child))
 
     # -- permissions, fs and terminals ------------------------------------------------------------
 

@@ -43,6 +43,11 @@ class Session:
     """Pending permission requests: the future resolves to the outcome sent to the agent."""
     questions: int = 0
     """Permission questions the user has not answered yet (v1's run state: ``agent.run_state``)."""
+    parent: str | None = None
+    """A subagent's session: the session whose agent started it. We never prompt it; the
+    parent's agent reports its work (``subagent_update``) and it asks and reads as any other."""
+    reported: dict[str, Any] | None = None
+    """A subagent's foreground work as its parent's agent last reported it (``state``)."""
 
     @property
     def prompting(self) -> bool:

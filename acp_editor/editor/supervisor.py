@@ -115,7 +115,11 @@ class AgentSupervisor:
         """The id of the session's agent (the server's own for a session it does not know)."""
         if session_id is None:
             return self.default_agent
-        return self._agent_of.get(session_id, self.default_agent)
+        known = self._agent_of.get(session_id)
+        if known is None:  # a session an agent opened itself (a subagent's) names its agent
+            state = self.slot.session_state(session_id)
+            known = state.agent if state is not None else self.default_agent
+        return known
 
     async def ensure_agent(self, agent_id: str | None = None) -> AgentSide:
         """The agent (the server's own unless named), started if it does not run."""

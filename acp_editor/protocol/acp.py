@@ -166,6 +166,16 @@ def _member_of_each(items: Any, key: str) -> list[Any]:
     return [i.get(key) for i in items if isinstance(i, dict)] if isinstance(items, list) else []
 
 
+def tool_call_title(call: Mapping[str, Any], fallback: str = "Tool call") -> str:
+    """What a tool call is called where it is shown: its title, else its programmatic
+    ``name`` (schema 1.25: agents may send an empty title with a name), else its kind."""
+    for field in ("title", "name", "kind"):
+        value = call.get(field)
+        if isinstance(value, str) and value.strip():
+            return value
+    return fallback
+
+
 def is_finished(call: Mapping[str, Any]) -> bool:
     status = call.get("status")
     return isinstance(status, str) and status in FINISHED_STATUSES

@@ -74,6 +74,8 @@ class SessionView(Protocol):
     """The id of the agent the session runs in (not part of the snapshot)."""
     cwd: str | None
     """The session's working directory (not part of the snapshot)."""
+    parent: str | None
+    """A subagent's session: the session that started it (not part of the snapshot)."""
 
     def peek_tool_call(self, tool_call_id: str) -> Mapping[str, Any] | None: ...
 
@@ -96,11 +98,14 @@ class SessionState:
         *,
         agent: str = "default",
         cwd: str | None = None,
+        parent: str | None = None,
     ) -> None:
         self.session_id = session_id
         #: Whose session it is and where it works: told with it, never part of its snapshot.
         self.agent = agent
         self.cwd = cwd
+        #: A subagent's session: the session whose agent started it (``subagent_update``).
+        self.parent = parent
         #: The negotiated ACP version; decides only what ``null`` means in tool-call updates.
         self.protocol_version = protocol_version
         self._snapshot = empty_snapshot(session_id, protocol_version)
@@ -108,7 +113,9 @@ class SessionState:
 
     def copy_as(self, session_id: str) -> SessionState:
         """A state holding everything this one holds, for session ``session_id`` (a fork)."""
-        other = SessionState(session_id, self.protocol_version, agent=self.agent, cwd=self.cwd)
+        other = SessionState(
+            session_id, self.protocol_version, agent=self.agent, cwd=self.cwd, parent=self.parent
+        )
         other._snapshot = json_copy(self._snapshot)
         other._snapshot["sessionId"] = session_id
         other._messages = self._messages.copy_for(other._snapshot["entries"])

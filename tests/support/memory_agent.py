@@ -43,6 +43,8 @@ class MemoryAgent:
         self.received: list[tuple[str, Any]] = []
         self.turn: Callable[[str], Awaitable[None]] | None = None
         self.cancelled = asyncio.Event()
+        self.usage: dict[str, Any] | None = None
+        """What each prompt's answer says of its tokens (schema 1.25's ``usage``), if set."""
         peer.on_request("initialize", self._initialize)
         peer.on_request("session/new", self._new)
         peer.on_request("session/prompt", self._prompt)
@@ -65,7 +67,12 @@ class MemoryAgent:
         self.received.append(("session/prompt", params))
         if self.turn is not None:
             await self.turn(params["sessionId"])
-        return {"stopReason": "cancelled" if self.cancelled.is_set() else "end_turn"}
+        answer: dict[str, Any] = {
+            "stopReason": "cancelled" if self.cancelled.is_set() else "end_turn"
+        }
+        if self.usage is not None:
+            answer["usage"] = self.usage
+        return answer
 
     def _cancel(self, params: Any) -> None:
         self.received.append(("session/cancel", params))

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from lsprotocol import types as lsp
 
+from acp_editor.editor.show.lineage import Lineage
 from acp_editor.log import get_logger
 from acp_editor.protocol import editor as proto
 from acp_editor.text.positions import location_to_lsp
@@ -69,8 +70,12 @@ class FollowPolicy:
         enabled: bool = True,
         min_interval: float = MIN_INTERVAL,
         loop: asyncio.AbstractEventLoop | None = None,
+        root_of: Callable[[str], str] = str,
     ) -> None:
         self._send = send
+        self._root_of = root_of
+        """The session a subagent's work is followed as: its top parent's (it shares the
+        parent's place in front and the parent's rate limit)."""
         self.enabled = enabled
         self.front: Callable[[], str | None] = lambda: None
         """The session in front (the editor's current one): only its agent is followed, unless
@@ -86,9 +91,10 @@ class FollowPolicy:
     def offer(self, jump: Jump) -> None:
         if not self.enabled:
             return
+        followed_as = self._root_of(jump.session_id)
         if not self.all_sessions:
             front = self.front()
-            if front is not None and jump.session_id != front:
+            if front is not None and followed_as != front:
                 return  # a session in the background works where the user is not looking
         if jump.tool_call_id is not None and jump.line is not None:
             key = (jump.tool_call_id, jump.path)
@@ -98,7 +104,7 @@ class FollowPolicy:
             self._furthest[key] = jump.line
             if len(self._furthest) > FURTHEST_KEPT:  # the oldest call's goes: a flood's memory
                 del self._furthest[next(iter(self._furthest))]
-        name = jump.session_id if self.all_sessions else ""
+        name = followed_as if self.all_sessions else ""
         lane = self._lanes.get(name)
         if lane is None:
             lane = self._lanes[name] = _Lane()
@@ -148,8 +154,10 @@ class Follower:
         channel: EditorChannel,
         read_text: Callable[[Path], Awaitable[str]],
         before_send: Callable[[str], None],
+        lineage: Lineage | None = None,
     ) -> None:
         self.channel = channel
+        self.lineage = lineage or Lineage()
         self.read_text = read_text
         self.before_send = before_send
         self.is_open: Callable[[Path], bool] = lambda path: False
@@ -158,7 +166,7 @@ class Follower:
         """A file's line count by its time and size on disk: a jump into a file not open in the
         editor clamps without a read in a worker thread, which waits its turn on a busy machine
         (bench/sessions.py: the follow tail was that wait)."""
-        self.policy = FollowPolicy(self._show)
+        self.policy = FollowPolicy(self._show, root_of=self.lineage.root_of)
         self.agent_of: Callable[[str], str] = lambda session_id: "default"
         """A session's agent id, to label the mark with (wired in ``editor.build``)."""
 
@@ -214,6 +222,9 @@ class Follower:
                 "uri": uri,
             }
             params["reason"] = jump.reason
+            subagent = self.lineage.subagent(jump.session_id)
+            if subagent is not None:
+                params["subagent"] = subagent
             if jump.tool_call_id is not None:
                 params["toolCallId"] = jump.tool_call_id
             if selection is not None:
@@ -223,7 +234,8 @@ class Follower:
             await self._show_document(uri, selection)
         else:  # the editor cannot be moved: its log of this server says where the agent is
             where = f"{jump.path}:{line}" if line is not None else jump.path
-            self.channel.log_message(f"acp-editor: the agent is at {where} ({jump.reason})")
+            who = self.lineage.label(jump.session_id) or "the agent"
+            self.channel.log_message(f"acp-editor: {who} is at {where} ({jump.reason})")
 
     async def _line_count(self, path: Path) -> int | None:
         """Lines of the file as an editor counts them (no extra line after a final newline)."""

@@ -17,9 +17,12 @@ from acp_editor.editor.lsp.coalesce import Coalescer
 from acp_editor.editor.show.diffs import DiffPreviews
 from acp_editor.editor.show.elicitation import Elicitation
 from acp_editor.editor.show.follow import Follower, Jump
+from acp_editor.editor.show.lineage import Lineage
+from acp_editor.editor.show.markers import PlainMarkers
 from acp_editor.editor.show.progress import ToolProgress
 from acp_editor.editor.show.questions import Questions
 from acp_editor.editor.show.terminal_output import TerminalStreams
+from acp_editor.protocol import acp
 from acp_editor.protocol import editor as proto
 
 if TYPE_CHECKING:
@@ -54,10 +57,13 @@ class EditorFrontend(Frontend):
         change on: the agent side's, so right before the supervisor knows the session)."""
         self.worktree_of: Callable[[str, str | None], str | None] = lambda sid, cwd: None
         """Where a session in a worktree of its own works (wired in ``editor.build``)."""
-        self.follow = Follower(channel, documents.read_text, self.coalescer.flush)
+        self.lineage = Lineage()
+        """Which session started which (subagents), from the changes shown."""
+        self.markers = PlainMarkers(channel, self.lineage)
+        self.follow = Follower(channel, documents.read_text, self.coalescer.flush, self.lineage)
         self.diffs = DiffPreviews(channel, self.coalescer.flush, documents.read_text)
         self.progress = ToolProgress(channel)
-        self.questions = Questions(channel, documents.read_text)
+        self.questions = Questions(channel, documents.read_text, self.lineage)
         self.elicitation = Elicitation(channel)
         self.terminals = TerminalStreams(channel)
         self._followed: set[str] = set()  # review hunks already followed to
@@ -100,6 +106,7 @@ class EditorFrontend(Frontend):
     def session_changed(self, state: SessionView, changes: list[dict[str, Any]]) -> None:
         session_id = state.session_id
         self._origins[session_id] = (state.agent, state.cwd)
+        self.lineage.seen(session_id, state.parent)
         rich = self.channel.features.has(proto.FEATURE_STREAM)
         if rich:
             self.coalescer.add(session_id, changes)
@@ -119,6 +126,12 @@ class EditorFrontend(Frontend):
                 self.diffs.tool_call_changed(
                     session_id, call_id, state.peek_tool_call(call_id) or {}
                 )
+            elif kind == "subagents":
+                self.lineage.subagents_changed(change["subagents"])
+                if not rich:
+                    self.markers.changed(state, change)
+            elif not rich and kind in ("entry", "message"):
+                self.markers.changed(state, change)
         for observer in self.observers:
             observer(state, changes)
 
@@ -137,7 +150,7 @@ class EditorFrontend(Frontend):
             if {"status", "title"} & set(fields) or change.get("unset"):
                 self.progress.update(session_id, call_id, call)
         elif "status" in fields:  # no progress either: a line in its log
-            title = call.get("title") or call.get("kind") or "Tool call"
+            title = acp.tool_call_title(call)
             self.channel.log_message(f"acp-editor: {title} ({fields['status']})")
 
     def _index_terminals(self, session_id: str, call_id: str, fields: dict[str, Any]) -> None:
@@ -150,6 +163,9 @@ class EditorFrontend(Frontend):
     def _send_changes(self, session_id: str, changes: list[dict[str, Any]]) -> None:
         agent, cwd = self._origins.get(session_id, ("default", None))
         params = {"sessionId": session_id, "agent": agent, "changes": changes}
+        parent = self.lineage.parent_of(session_id)
+        if parent is not None:
+            params["parentSessionId"] = parent
         worktree = self.worktree_of(session_id, cwd)
         if worktree is not None:
             params["worktree"] = worktree

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 
 from acp_editor.log import get_logger
+from acp_editor.protocol import acp
 from acp_editor.protocol.acp import FINISHED_STATUSES
 
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ class ToolProgress:
     def update(self, session_id: str, call_id: str, call: Mapping[str, Any]) -> None:
         """A tool call whose status or title changed, as it now is."""
         token = f"acp/{session_id}/{call_id}"
-        title = str(call.get("title") or call.get("kind") or "Tool call")
+        title = acp.tool_call_title(call)
         self._put((token, str(call.get("status", "pending")), title))
 
     def turn_ended(self, session_id: str) -> None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 
 from acp_editor.editor.lsp.channel import EditorChannel, new_request_id
+from acp_editor.editor.show.lineage import Lineage
 from acp_editor.editor.show.structured_diffs import structured_previews
 from acp_editor.editor.show.wording import (
     auth_request,
@@ -31,8 +32,12 @@ CONFIRM_S = 600.0
 
 
 class Questions:
-    def __init__(self, channel: EditorChannel, read_text: ReadText) -> None:
+    def __init__(
+        self, channel: EditorChannel, read_text: ReadText, lineage: Lineage | None = None
+    ) -> None:
         self.channel = channel
+        self.lineage = lineage or Lineage()
+        """Whose question it is, when a subagent asks: named in every editor."""
         self.read_text = read_text
         """The editor's text of a file: to preview a v2 diff, which carries a patch, not texts."""
 
@@ -55,6 +60,9 @@ class Questions:
                 "options": options,
                 "diffs": diff_previews(tool_call) + await self._structured(tool_call),
             }
+            subagent = self.lineage.subagent(session_id)
+            if subagent is not None:
+                params["subagent"] = subagent
             command = acp.shell_command(tool_call)
             if command:
                 params["command"] = command
@@ -66,6 +74,9 @@ class Questions:
         request = permission_request(
             tool_call, options, features.message_actions_with_properties, words
         )
+        who = self.lineage.label(session_id)
+        if who is not None:
+            request["message"] = f"{who} asks: {request['message']}"
         answer = await self.channel.request(lsp.WINDOW_SHOW_MESSAGE_REQUEST, request)
         return choice_from_answer(answer, options, "optionId")
 

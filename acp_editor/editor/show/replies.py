@@ -12,6 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from acp_editor.protocol import acp
+
 if TYPE_CHECKING:
     from acp_editor.session.state import SessionView
 
@@ -60,7 +62,7 @@ def summarize_entries(state: SessionView, entries: Sequence[Mapping[str, Any]]) 
             call = state.peek_tool_call(str(entry.get("toolCallId"))) or {}
             summary.tool_calls.append(
                 {
-                    "title": str(call.get("title") or call.get("kind") or "Tool call"),
+                    "title": acp.tool_call_title(call),
                     "status": str(call.get("status") or "pending"),
                 }
             )

@@ -112,7 +112,7 @@ def question_lines(call: Mapping[str, Any], words: Mapping[str, str] | None) -> 
         lines.append(words["title"])
         if words.get("description"):
             lines.append(words["description"])
-    title = call.get("title") or call.get("toolCallId")
+    title = acp.tool_call_title(call, str(call.get("toolCallId")))
     if not words or title != words["title"]:
         lines.append(f"{title} [{call.get('kind') or 'other'}]")
     detail = summary(call)

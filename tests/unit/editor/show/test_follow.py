@@ -148,3 +148,15 @@ def test_with_every_session_followed_a_busy_one_never_holds_back_another() -> No
     assert [(j.session_id, j.line) for j in sent] == [("busy", 1), ("front", 3)]
     loop.advance(0.25)
     assert [(j.session_id, j.line) for j in sent][-1] == ("busy", 5)
+
+
+def test_a_subagents_work_is_followed_as_its_parents() -> None:
+    parents = {"child": "s1"}
+    follow, sent, loop = policy(root_of=lambda sid: parents.get(sid, sid))
+    follow.front = lambda: "s1"
+    follow.offer(Jump("child", "/w/a.py", 3, "location", "c9"))  # the front session's child
+    assert [j.session_id for j in sent] == ["child"]
+    follow.offer(Jump("s1", "/w/b.py", 1, "location", "c1"))  # shares the parent's rate limit
+    assert len(sent) == 1
+    loop.advance(1)
+    assert [j.session_id for j in sent] == ["child", "s1"]

@@ -43,3 +43,29 @@ async def test_a_question_nobody_answers_keeps_things_as_they_are(
 
     channel.answers[lsp.WINDOW_SHOW_MESSAGE_REQUEST] = never
     assert await Questions(channel, no_text).confirm("Discard it?", "Keep", "Discard") is False
+
+
+OPTIONS = [
+    {"optionId": "no", "name": "Reject", "kind": "reject_once"},
+    {"optionId": "ok", "name": "Allow", "kind": "allow_once"},
+]
+
+
+async def test_a_subagents_permission_question_names_it_in_every_editor() -> None:
+    from acp_editor.editor.lsp.features import ClientFeatures
+    from acp_editor.editor.show.lineage import Lineage
+    from acp_editor.protocol import editor as proto
+
+    lineage = Lineage()
+    lineage.seen("child", "parent")
+    lineage.subagents_changed({"child": {"sessionId": "child", "title": "Explore"}})
+    call = {"toolCallId": "t1", "title": "Edit a.py", "kind": "edit"}
+    plain = FakeChannel()
+    await Questions(plain, no_text, lineage).permission("child", call, OPTIONS)
+    ((_, request, _),) = plain.requests
+    assert request["message"].startswith("Subagent “Explore” asks: ")
+    rich = FakeChannel(ClientFeatures(rich={proto.FEATURE_PERMISSIONS}))
+    await Questions(rich, no_text, lineage).permission("child", call, OPTIONS)
+    ((method, params, _),) = rich.requests
+    assert method == proto.ACP_REQUEST_PERMISSION
+    assert params["subagent"] == {"parentSessionId": "parent", "title": "Explore"}
