@@ -5,7 +5,9 @@ process with no model behind it (``python -m acp_editor.demo_agent`` runs ``main
 would: ``initialize``, ``authenticate``, ``session/new``/``load``/``list``/``close``/``set_mode``/
 ``set_config_option``/``prompt`` and the ``session/cancel`` notification. What a prompt does is
 chosen by its words (see ``scenarios``). The flags show what a user of the demo may want to see:
-an agent that asks to log in, one that writes the disk itself, sessions kept across restarts.
+an agent that asks to log in (``--require-auth``) or to sign in in a terminal
+(``--require-login``, whose sign-in program is ``--login``: see ``signin``), one that writes the
+disk itself, sessions kept across restarts.
 
 The switches that make it misbehave or hurry on purpose (a wrong version, a stderr flood,
 ignoring stdin EOF, no delays, a record of what it received) are only in the test agent,
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
@@ -28,6 +31,7 @@ from acp_editor import log as logs
 from acp_editor.agent.link.rpc import JsonRpcPeer, Tracer, Writer
 from acp_editor.demo_agent.methods import ScriptedAgent
 from acp_editor.demo_agent.prompts import AS_IS, Tuning
+from acp_editor.demo_agent.signin import default_login_file, login_program
 
 Serving = Callable[[IO[bytes], IO[bytes]], Coroutine[Any, Any, int]]
 """Serves one client on (stdin, stdout) and returns the exit code."""
@@ -38,6 +42,9 @@ class Options:
     """The command line, parsed: see ``parser`` for what each flag is for."""
 
     require_auth: bool = False
+    require_login: bool = False
+    login_file: str | None = None
+    """An absolute path (None: ``signin.default_login_file()``)."""
     wait_seconds: float = 30.0
     login: bool = False
     log_level: str = "WARNING"
@@ -58,7 +65,21 @@ def parser(prog: str = "python -m acp_editor.demo_agent") -> argparse.ArgumentPa
     p.add_argument(
         "--wait-seconds", type=float, default=30.0, help="how long 'wait' waits (default 30)"
     )
-    p.add_argument("--login", action="store_true", help="the terminal login flow: report, exit 0")
+    p.add_argument(
+        "--require-login",
+        action="store_true",
+        help="a terminal-only sign-in: prompts fail with -32000 until the login file exists",
+    )
+    p.add_argument(
+        "--login",
+        action="store_true",
+        help="the terminal sign-in: ask for a name, write the login file, exit 0 (1: none typed)",
+    )
+    p.add_argument(
+        "--login-file",
+        metavar="FILE",
+        help="where --login keeps the sign-in (default: acp-editor's state directory)",
+    )
     p.add_argument(
         "--state-dir",
         metavar="DIR",
@@ -77,6 +98,8 @@ def options(a: argparse.Namespace) -> Options:
     """The product's flags out of what ``parser()`` (or a parser built on it) parsed."""
     return Options(
         require_auth=a.require_auth,
+        require_login=a.require_login,
+        login_file=os.path.abspath(a.login_file or default_login_file()),
         wait_seconds=max(0.0, a.wait_seconds),
         login=a.login,
         log_level=a.log_level,
@@ -127,6 +150,8 @@ async def serve(
     agent = ScriptedAgent(
         peer,
         require_auth=opts.require_auth,
+        require_login=opts.require_login,
+        login_file=opts.login_file,
         wait_seconds=opts.wait_seconds,
         writes_itself=opts.writes_itself,
         state_dir=opts.state_dir,
@@ -143,11 +168,11 @@ async def serve(
 
 
 def run(opts: Options, serving: Serving) -> int:
-    """Log as asked, then either play the terminal login (``--login``) or serve stdio."""
+    """Log as asked, then either run the terminal sign-in (``--login``) or serve stdio."""
     logs.configure(opts.log_level)
     if opts.login:
-        sys.stderr.write("demo agent: logged in (nothing to do).\n")
-        return 0
+        login_file = opts.login_file or default_login_file()
+        return login_program(login_file, sys.stdin, sys.stdout, sys.stderr)
     stdout = sys.stdout.buffer
     sys.stdout = sys.stderr  # only protocol lines may reach the real stdout
     try:

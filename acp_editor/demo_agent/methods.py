@@ -15,11 +15,14 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from acp_editor import __version__
+from acp_editor.demo_agent.capabilities import ClientCaps, read_caps
+from acp_editor.demo_agent.config_options import MODES, config_options, set_option
 from acp_editor.demo_agent.prompts import AS_IS, PromptTurns, Tuning
 from acp_editor.demo_agent.scenarios import commands
+from acp_editor.demo_agent.signin import SignIn, default_login_file
 from acp_editor.demo_agent.store import delete_saved, load_sessions
-from acp_editor.demo_agent.turn import AgentSession, ClientCaps
-from acp_editor.errors import AuthRequired, ConnectionClosed, InvalidParams
+from acp_editor.demo_agent.turn import AgentSession
+from acp_editor.errors import ConnectionClosed, InvalidParams
 from acp_editor.log import get_logger
 from acp_editor.protocol.acp import nonempty_str, obj_or_empty
 
@@ -29,22 +32,8 @@ if TYPE_CHECKING:
 log = get_logger("demo_agent")
 
 LATEST_VERSION = 2  # 1 is stable; 2 is the draft, answered only to a client that asks for it
-AGENT_LOGIN = {"id": "demo-login", "name": "Demo login", "description": "Always succeeds"}
-TERMINAL_LOGIN = {
-    "id": "demo-terminal-login",
-    "name": "Log in from a terminal",
-    "type": "terminal",
-    "args": ["--login"],
-    "env": {},
-}
-MODES = [
-    {"id": "ask", "name": "Ask", "description": "Ask before changing anything"},
-    {"id": "code", "name": "Code", "description": "Edit and run commands (still asks)"},
-]
-MODELS = [
-    {"value": "demo-fast", "name": "Demo fast", "description": "Answers at once"},
-    {"value": "demo-careful", "name": "Demo careful", "description": "Answers the same, slower"},
-]
+NOTICE_AT_NEW = ("Demo agent ready", "This session started with a notice (a test switch).")
+"""The title and description of ``Tuning.notice_at_new``'s notice."""
 
 
 def _auth_method_v2(method: dict[str, Any]) -> dict[str, Any]:
@@ -60,7 +49,7 @@ def _cwd(params: dict[str, Any]) -> str:
     return cwd
 
 
-class ScriptedAgent(PromptTurns):
+class ScriptedAgent(SignIn, PromptTurns):
     """Answers the client's requests; one instance per connection."""
 
     def __init__(
@@ -68,6 +57,8 @@ class ScriptedAgent(PromptTurns):
         peer: JsonRpcPeer,
         *,
         require_auth: bool = False,
+        require_login: bool = False,
+        login_file: str | None = None,
         wait_seconds: float = 30.0,
         writes_itself: bool = False,
         state_dir: str | None = None,
@@ -77,6 +68,9 @@ class ScriptedAgent(PromptTurns):
         self.state_dir = state_dir
         """Where sessions are kept across restarts (None: in memory only)."""
         self.require_auth = require_auth
+        self.require_login = require_login
+        self.login_file = login_file or default_login_file()
+        self._auth_told = None
         self.wait_seconds = wait_seconds
         self.writes_itself = writes_itself
         self.tuning = tuning
@@ -84,6 +78,8 @@ class ScriptedAgent(PromptTurns):
         self.caps = ClientCaps()
         self.authenticated = not require_auth
         self.sessions: dict[str, AgentSession] = load_sessions(state_dir)
+        self.children: dict[str, AgentSession] = {}
+        """Subagents' sessions (made by the ``subagent`` scenario): the client may cancel them."""
         self._background: set[asyncio.Task[None]] = set()
 
     def register(self) -> None:
@@ -100,6 +96,7 @@ class ScriptedAgent(PromptTurns):
             "logout": self.logout,
             "auth/login": self.authenticate,  # v2's names for the same two
             "auth/logout": self.logout,
+            "auth/status": self.auth_status,
             "session/set_mode": self.set_mode,
             "session/set_config_option": self.set_config_option,
             "session/prompt": self.prompt,
@@ -130,19 +127,8 @@ class ScriptedAgent(PromptTurns):
         self.version = max(1, min(asked, LATEST_VERSION))
         if self.tuning.answer_version is not None:
             self.version = self.tuning.answer_version
-        caps = p.get("clientCapabilities")
-        caps = caps if isinstance(caps, dict) else {}
-        fs = caps.get("fs")
-        fs = fs if isinstance(fs, dict) else {}
-        eliciting = caps.get("elicitation")
-        eliciting = eliciting if isinstance(eliciting, dict) else {}
-        self.caps = ClientCaps(
-            read=fs.get("readTextFile") is True,
-            write=fs.get("writeTextFile") is True,
-            terminal=caps.get("terminal") is True,
-            # Each mode only when present and not null (the spec's capability rule).
-            elicitation=tuple(m for m in ("form", "url") if isinstance(eliciting.get(m), dict)),
-        )
+        self.caps = read_caps(p.get("clientCapabilities"))
+        self._auth_told = await self.auth_state()  # what auth/status_update compares with
         answer = {
             "protocolVersion": self.version,
             "agentCapabilities": {
@@ -156,7 +142,7 @@ class ScriptedAgent(PromptTurns):
                     "delete": {},
                     "fork": {},
                 },
-                "auth": {"logout": {}},
+                "auth": {"logout": {}, "status": {}},
             },
             "agentInfo": {
                 "name": "acp-editor-demo-agent",
@@ -164,7 +150,7 @@ class ScriptedAgent(PromptTurns):
                 "version": __version__,
             },
         }
-        methods: list[dict[str, Any]] = [AGENT_LOGIN, TERMINAL_LOGIN] if self.require_auth else []
+        methods = self.auth_methods()
         answer["authMethods"] = methods
         if self.version >= 2:  # v2's shape too (beside v1's fields, which v2 clients ignore)
             answer["info"] = answer["agentInfo"]
@@ -180,23 +166,12 @@ class ScriptedAgent(PromptTurns):
         chosen = self.tuning.mcp_transports
         return ("acp",) if chosen is None else chosen
 
-    async def authenticate(self, params: Any) -> dict[str, Any]:
-        method_id = nonempty_str(obj_or_empty(params), "methodId")
-        if self.require_auth and method_id == TERMINAL_LOGIN["id"]:
-            raise InvalidParams(f"{method_id} is a terminal method: it is never sent here")
-        if not self.require_auth or method_id != AGENT_LOGIN["id"]:
-            raise InvalidParams(f"unknown authentication method {method_id!r}")
-        self.authenticated = True
-        return {}
-
     # -- sessions -----------------------------------------------------------------------------
-
-    def _check_auth(self) -> None:
-        if not self.authenticated:
-            raise AuthRequired("authenticate first (method demo-login)")
 
     def _session(self, params: dict[str, Any], *, active: bool = True) -> AgentSession:
         session_id = nonempty_str(params, "sessionId")
+        if session_id in self.children:
+            raise InvalidParams(f"{session_id} is a subagent's session: it can only be cancelled")
         session = self.sessions.get(session_id)
         if session is None or (active and not session.active):
             raise InvalidParams(f"no {'active ' if active else ''}session {session_id!r}")
@@ -211,46 +186,27 @@ class ScriptedAgent(PromptTurns):
         }
 
     def _config(self, session: AgentSession) -> list[dict[str, Any]]:
-        model = {
-            "id": "model",
-            "name": "Model",
-            "category": "model",
-            "type": "select",
-            "currentValue": session.model,
-            "options": MODELS,
-        }
-        if self.version < 2:
-            return [model]
-        modes = [
-            {"value": m["id"], "name": m["name"], "description": m["description"]} for m in MODES
-        ]
-        mode = {
-            "id": "mode",
-            "name": "Mode",
-            "category": "mode",
-            "type": "select",
-            "currentValue": session.mode,
-            "options": modes,
-        }
-        return [mode, model]
+        return config_options(session, self.version, self.caps.boolean_config)
 
-    async def _announce_commands(self, session_id: str) -> None:
+    async def _announce_commands(self, session: AgentSession, *, new: bool = False) -> None:
         update = {"sessionUpdate": "available_commands_update", "availableCommands": commands()}
         with contextlib.suppress(ConnectionClosed):  # the client left: nobody to tell
-            await self.peer.notify("session/update", {"sessionId": session_id, "update": update})
+            await self._update(session, update)
+            if new and self.tuning.notice_at_new:  # before any prompt (tests)
+                await self._turn(session).notice("info", *NOTICE_AT_NEW)
 
     async def new_session(self, params: Any) -> dict[str, Any]:
         p = obj_or_empty(params)
-        self._check_auth()
+        self.check_auth()
         session = AgentSession(session_id=f"demo_{uuid.uuid4().hex[:12]}", cwd=_cwd(p))
         session.editor_server = _editor_server(p)
         self.sessions[session.session_id] = session
-        self._after_answer(self._announce_commands(session.session_id))
+        self._after_answer(self._announce_commands(session, new=True))
         return {"sessionId": session.session_id, **self._setup(session)}
 
     async def load_session(self, params: Any) -> dict[str, Any]:
         p = obj_or_empty(params)
-        self._check_auth()
+        self.check_auth()
         session = self._session(p, active=False)
         session.cwd, session.active = _cwd(p), True
         session.editor_server = _editor_server(p)
@@ -261,7 +217,7 @@ class ScriptedAgent(PromptTurns):
                 "content": {"type": "text", "text": text},
             }
             await self._update(session, update)
-        self._after_answer(self._announce_commands(session.session_id))
+        self._after_answer(self._announce_commands(session))
         return self._setup(session)
 
     async def resume_session(self, params: Any) -> dict[str, Any]:
@@ -270,7 +226,7 @@ class ScriptedAgent(PromptTurns):
         p = obj_or_empty(params)
         if p.get("replayFrom") is not None:
             return await self.load_session(params)
-        self._check_auth()
+        self.check_auth()
         session = self._session(p, active=False)
         session.cwd, session.active = _cwd(p), True
         session.editor_server = _editor_server(p)
@@ -314,10 +270,6 @@ class ScriptedAgent(PromptTurns):
         self.sessions[fork.session_id] = fork
         return {"sessionId": fork.session_id, **self._setup(fork)}
 
-    async def logout(self, params: Any) -> dict[str, Any]:
-        self.authenticated = not self.require_auth  # new sessions need a login again
-        return {}
-
     async def set_mode(self, params: Any) -> dict[str, Any]:
         p = obj_or_empty(params)
         session = self._session(p)
@@ -332,18 +284,7 @@ class ScriptedAgent(PromptTurns):
     async def set_config_option(self, params: Any) -> dict[str, Any]:
         p = obj_or_empty(params)
         session = self._session(p)
-        config_id, value = nonempty_str(p, "configId"), p.get("value")
-        options = {o["id"]: o for o in self._config(session)}
-        if config_id not in options:
-            raise InvalidParams(f"unknown config option {config_id!r}")
-        if not isinstance(value, str) or value not in {
-            o["value"] for o in options[config_id]["options"]
-        }:
-            raise InvalidParams(f"unknown value {value!r} for {config_id}")
-        if config_id == "mode":
-            session.mode = value
-        else:
-            session.model = value
+        set_option(session, self._config(session), p)
         return {"configOptions": self._config(session)}
 
     # -- prompt turns -------------------------------------------------------------------------

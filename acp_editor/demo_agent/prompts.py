@@ -14,17 +14,20 @@ from typing import TYPE_CHECKING, Any
 
 from acp_editor.demo_agent.scenarios import run_turn
 from acp_editor.demo_agent.store import save_session
-from acp_editor.demo_agent.turn import AgentSession, ClientCaps, Turn, now
+from acp_editor.demo_agent.turn import AgentSession, Turn, now
 from acp_editor.errors import ConnectionClosed, InvalidParams, InvalidRequest
 from acp_editor.log import get_logger
 from acp_editor.protocol.acp import obj_or_empty
 
 if TYPE_CHECKING:
     from acp_editor.agent.link.rpc import JsonRpcPeer
+    from acp_editor.demo_agent.capabilities import ClientCaps
 
 log = get_logger("demo_agent")
 
 CANCEL_GRACE = 5.0  # how long a new prompt waits for a cancelled turn to finish
+CONTEXT_TOKENS = 1200
+"""The input of every turn before the conversation: a system prompt and the tools' schemas."""
 
 
 def prompt_text(blocks: Any) -> str:
@@ -57,6 +60,9 @@ class Tuning:
     """Advertise these MCP transports (v1 ``mcpCapabilities``, v2 ``session.mcp``; v1's stdio
     goes without saying, v2's does not) instead of the demo's own: MCP-over-ACP only, the one it
     uses (the ``look`` scenario)."""
+    notice_at_new: bool = False
+    """Send a notice right after ``session/new`` answered, before any prompt (an agent message
+    instead to a client that did not advertise ``session.notices``)."""
 
 
 AS_IS = Tuning()
@@ -72,13 +78,18 @@ class PromptTurns:
     writes_itself: bool
     state_dir: str | None
     sessions: dict[str, AgentSession]
+    children: dict[str, AgentSession]
 
     def _session(self, params: dict[str, Any], *, active: bool = True) -> AgentSession:
         raise NotImplementedError  # ScriptedAgent's
 
+    async def check_login(self) -> None:
+        raise NotImplementedError  # SignIn's (before PromptTurns among ScriptedAgent's bases)
+
     async def prompt(self, params: Any) -> dict[str, Any]:
         p = obj_or_empty(params)
         session = self._session(p)
+        await self.check_login()
         if self.version >= 2:  # accepted at once; the work ends with a state_update (v2)
             session.queue.append(p.get("prompt"))
             if session.turn is None or session.turn.done():
@@ -87,9 +98,8 @@ class PromptTurns:
         text = prompt_text(p.get("prompt"))
         await self._previous_turn_ended(session)
         await self._take_prompt(session, text)
-        task = asyncio.ensure_future(
-            run_turn(self._turn(session), text, wait_first=self.tuning.wait_first)
-        )
+        turn = self._turn(session)
+        task = asyncio.ensure_future(run_turn(turn, text, wait_first=self.tuning.wait_first))
         session.turn = task
         try:
             stop_reason = await task
@@ -102,7 +112,7 @@ class PromptTurns:
             if session.turn is task:
                 session.turn = None
             self._turn_saved(session)
-        return {"stopReason": stop_reason}
+        return {"stopReason": stop_reason, "usage": _usage(session, turn)}
 
     async def _work_v2(self, session: AgentSession) -> str:
         """v2: run the queued prompts one after another, between ``running`` and ``idle``.
@@ -151,6 +161,7 @@ class PromptTurns:
             fast=self.tuning.fast,
             wait_seconds=self.wait_seconds,
             writes_itself=self.writes_itself,
+            children=self.children,
         )
 
     def _turn_saved(self, session: AgentSession) -> None:
@@ -177,8 +188,18 @@ class PromptTurns:
         """``session/cancel``: stop the running turn now; its pending requests are withdrawn
         with ``$/cancel_request`` and the prompt answers ``cancelled``."""
         session_id = params.get("sessionId") if isinstance(params, dict) else None
-        session = self.sessions.get(session_id) if isinstance(session_id, str) else None
+        session = None
+        if isinstance(session_id, str):  # a subagent's session is cancelled alone
+            session = self.sessions.get(session_id) or self.children.get(session_id)
         if session is None or session.turn is None:
             log.info("session/cancel with nothing to cancel: %r", session_id)
             return
         session.turn.cancel()
+
+
+def _usage(session: AgentSession, turn: Turn) -> dict[str, int]:
+    """The turn's tokens (``PromptResponse.usage``), counted as about four characters each: the
+    conversation so far in, what the agent said out."""
+    read = CONTEXT_TOKENS + sum(len(words) for _, words in session.history) // 4
+    written = 1 + turn.output_chars // 4
+    return {"totalTokens": read + written, "inputTokens": read, "outputTokens": written}

@@ -5,7 +5,8 @@ content chunks, a long wait, the usage, a walk through a file).
 Each scenario reproduces something real agents send (see notes/real-agents.md), so that the
 sidecar, the editors and the tests meet those shapes without a model behind them. The others live
 by what they touch: files (``file_scenarios``), shell commands (``command_scenarios``), questions
-to the user (``elicit``), the editor's buffers (``editor_context``).
+to the user (``elicit``), the editor's buffers (``editor_context``), what a client opts in to
+(``opt_in_scenarios``), a subagent (``subagent_scenarios``).
 
 A client error (a refused write, a missing file, a timeout) fails that tool call with the
 client's message and the turn goes on; a rejected permission ends the turn (``end_turn``); a
@@ -20,7 +21,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from acp_editor.demo_agent import editor_context, elicit
+from acp_editor.demo_agent import editor_context, elicit, opt_in_scenarios, subagent_scenarios
 from acp_editor.demo_agent.command_scenarios import (
     GENERATED,
     MADE,
@@ -204,6 +205,15 @@ SCENARIOS: dict[str, tuple[Scenario, str]] = {
     "ask-form": (elicit.ask_form, "Ask you a question with a form (elicitation)"),
     "ask-page": (elicit.ask_page, "Ask you to open a web page (URL elicitation)"),
     "look": (editor_context.look, "Look at your open buffers through the editor MCP server"),
+    "notice": (opt_in_scenarios.notice, "Send a warning notice, apart from the conversation"),
+    "compact": (opt_in_scenarios.compact, "Compact the context window, with a summary"),
+    "plans": (opt_in_scenarios.plans, "Keep two plans by id and remove one (plan operations)"),
+    "subagent": (
+        subagent_scenarios.subagent,
+        f"Hand {HELLO} to a subagent: it reads it and asks to edit it",
+    ),
+    "subagent-fails": (subagent_scenarios.subagent_fails, "A subagent that fails with an error"),
+    "untitled": (opt_in_scenarios.untitled, "A tool call with no title, only its tool's name"),
 }
 ALL_ORDER = ("stream", "plan", "read", "edit", "shell", "early-permission", "custom", "chunks")
 
@@ -232,6 +242,9 @@ async def run_turn(turn: Turn, text: str, *, wait_first: bool = False) -> str:
     if wait_first and "wait" not in words:
         words.insert(0, "wait")
     try:
+        if turn.session.think_aloud:  # the think-aloud config option
+            named = ", ".join(words) or "no scenario"
+            await turn.stream("agent_thought_chunk", f"Thinking aloud: the prompt names {named}.")
         if not words:
             await turn.stream(
                 "agent_message_chunk",

@@ -25,6 +25,7 @@ from acp_editor.log import get_logger
 
 if TYPE_CHECKING:
     from acp_editor.agent.link.rpc import JsonRpcPeer
+    from acp_editor.demo_agent.capabilities import ClientCaps
 
 FS_TIMEOUT = 30.0
 TERMINAL_TIMEOUT = 120.0
@@ -41,6 +42,15 @@ PERMISSION_OPTIONS = [
     {"optionId": "decline_always", "name": "Always reject", "kind": "reject_always"},
 ]
 _KIND_BY_ID = {o["optionId"]: o["kind"] for o in PERMISSION_OPTIONS}
+TOOL_NAMES = {
+    "read": "Read",
+    "edit": "Edit",
+    "execute": "Bash",
+    "search": "Grep",
+    "think": "Task",
+    "fetch": "WebFetch",
+}
+"""A tool call's ``name`` by its ``kind``: the names of Claude Code's tools."""
 PERMISSION_DESCRIPTION = "The demo agent ends its turn if you reject this."
 """The ``description`` of its v2 permission requests (their ``title`` names the change)."""
 
@@ -66,22 +76,16 @@ class AgentSession:
     title: str | None = None
     updated_at: str = field(default_factory=now)
     active: bool = True
-    turn: asyncio.Task[str] | None = None
+    turn: asyncio.Task[Any] | None = None
+    """The running turn (a subagent's: its work), which ``session/cancel`` cancels."""
     queue: list[Any] = field(default_factory=list)
     """v2: prompts accepted and not taken up yet (the running turn takes them in order)."""
     editor_server: str | None = None
     """The ``serverId`` of the client's ``editor`` MCP server over ACP, when it gave one."""
-
-
-@dataclass(frozen=True)
-class ClientCaps:
-    """The client capabilities from ``initialize``: the agent must not call what is missing."""
-
-    read: bool = False
-    write: bool = False
-    terminal: bool = False
-    elicitation: tuple[str, ...] = ()
-    """The elicitation modes (``form``, ``url``) the client advertised."""
+    think_aloud: bool = False
+    """The ``think-aloud`` boolean config option: every turn starts with a thought."""
+    parent: str | None = None
+    """A subagent's session: its parent's id (the client may only cancel it)."""
 
 
 class TurnStopped(Exception):
@@ -105,6 +109,7 @@ class Turn:
         fast: bool,
         wait_seconds: float,
         writes_itself: bool = False,
+        children: dict[str, AgentSession] | None = None,
     ) -> None:
         self.peer = peer
         self.session = session
@@ -114,6 +119,23 @@ class Turn:
         self.wait_seconds = wait_seconds
         self.writes_itself = writes_itself or version >= 2  # v2 has no client fs/*
         """Touch files directly, as many real agents do, reporting only diffs to the client."""
+        self.children: dict[str, AgentSession] = {} if children is None else children
+        """The agent's subagent sessions, by id: where ``session/cancel`` finds them."""
+        self.output_chars = 0
+        """What the agent said in this turn (the ``usage`` of its answer is made from it)."""
+
+    def child(self, session: AgentSession, *, writes_itself: bool) -> Turn:
+        """The same client and pace for another session (a subagent's)."""
+        return Turn(
+            self.peer,
+            session,
+            version=self.version,
+            caps=self.caps,
+            fast=self.fast,
+            wait_seconds=self.wait_seconds,
+            writes_itself=writes_itself,
+            children=self.children,
+        )
 
     # -- helpers ------------------------------------------------------------------------------
 
@@ -138,6 +160,11 @@ class Turn:
         )
 
     async def tool_call(self, tool_id: str, fields: dict[str, Any]) -> None:
+        """Announce a tool call; its ``name`` (the tool's own, as Claude Code's) comes from its
+        kind unless the scenario gave one."""
+        named = TOOL_NAMES.get(str(fields.get("kind")))
+        if named is not None and "name" not in fields:
+            fields = {**fields, "name": named}
         await self.update({"sessionUpdate": "tool_call", "toolCallId": tool_id, **fields})
 
     async def tool_update(self, tool_id: str, fields: dict[str, Any]) -> None:
@@ -152,8 +179,18 @@ class Turn:
                 {"sessionUpdate": variant, "messageId": message_id, "content": content}
             )
             await self.pause(0.02)
+        self.output_chars += len(text)
         if variant == "agent_message_chunk":
             self.session.history.append(("agent", text))
+
+    async def notice(self, severity: str, title: str, description: str) -> None:
+        """A ``notice`` to a client that advertised ``session.notices``; to any other, the same
+        words as an agent message (the spec's fallback)."""
+        if self.caps.notices:
+            notice = {"severity": severity, "title": title, "description": description}
+            await self.update({"sessionUpdate": "notice", **notice})
+        else:
+            await self.stream("agent_message_chunk", f"{title}: {description}")
 
     @contextlib.asynccontextmanager
     async def tool_errors(self, tool_id: str, what: str) -> AsyncIterator[None]:

@@ -24,6 +24,8 @@ reproducing an awkward agent so the client's handling of it can be tested agains
 * ``--mcp-drop-secrets``: with ``--mcp-at-new``, start the servers without the ``env`` and
   ``headers`` they were given (their tokens): an agent that loses them, or a server that
   cannot start.
+* ``--notice-at-new``: send a notice right after answering ``session/new``, before any prompt
+  (an agent message to a client without ``session.notices``).
 
 Tests start it by file path with a temporary working directory, so it imports only
 ``acp_editor`` (installed in the venv), never ``tests``.
@@ -96,12 +98,16 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[cli.Options, Switches
     tests.add_argument(
         "--reads-disk", action="store_true", help="read the disk itself, write through fs/*"
     )
+    tests.add_argument(
+        "--notice-at-new", action="store_true", help="a notice right after session/new"
+    )
     a = p.parse_args(argv)
     tuning = Tuning(
         fast=a.fast,
         wait_first=a.slow,
         answer_version=a.answer_version,
         mcp_transports=tuple(a.mcp) if a.mcp else None,
+        notice_at_new=a.notice_at_new,
     )
     switches = Switches(
         tuning=tuning,

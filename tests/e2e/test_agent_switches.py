@@ -12,8 +12,10 @@ from tests.support.starter import STREAMING_AGENT
 PRODUCT_AGENT = [sys.executable, "-m", "acp_editor.demo_agent"]
 PRODUCT_FLAGS = {
     "--require-auth",
+    "--require-login",
     "--wait-seconds",
     "--login",
+    "--login-file",
     "--state-dir",
     "--writes-itself",
     "--log-level",
@@ -29,6 +31,7 @@ TEST_ONLY = {
     "--mcp-at-new",
     "--mcp-drop-secrets",
     "--reads-disk",
+    "--notice-at-new",
 }
 
 

@@ -1,15 +1,19 @@
 """The demo agent's update-only scenarios, run on a real peer whose lines are kept: what the
-client would read. (Every scenario also runs end to end in tests/e2e and tests/e2e_lsp.)"""
+client would read, and what every turn carries (its usage, its tools' names). (Every scenario
+also runs end to end in tests/e2e and tests/e2e_lsp.)"""
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 from acp_editor.agent.link.rpc import JsonRpcPeer, Writer
+from acp_editor.demo_agent.capabilities import ClientCaps
 from acp_editor.demo_agent.scenarios import SENT_NS, WALK_LINES, chosen, walk
-from acp_editor.demo_agent.turn import AgentSession, ClientCaps, Turn
+from acp_editor.demo_agent.turn import AgentSession, Turn
+from tests.unit.demo_agent.wire import FS, Wire
 
 
 def _turn(version: int = 1) -> tuple[Turn, list[bytes]]:
@@ -68,3 +72,30 @@ async def test_walk_keeps_its_stamp_on_the_v2_draft() -> None:
 def test_walk_is_a_word_of_its_own_and_not_part_of_all() -> None:
     assert chosen("/walk") == ["walk"]
     assert "walk" not in chosen("all")
+
+
+def test_the_new_words_are_words_of_their_own_and_not_part_of_all() -> None:
+    new = ["notice", "compact", "plans", "subagent", "subagent-fails", "untitled"]
+    assert chosen(" ".join(f"/{word}" for word in new)) == new
+    assert not set(new) & set(chosen("all"))
+
+
+async def test_every_prompt_answer_counts_its_tokens(wires: Callable[..., Wire]) -> None:
+    wire = wires()
+    await wire.start(FS)
+    sid = await wire.new()
+    short = (await wire.prompt(sid, "hello"))["usage"]
+    longer = (await wire.prompt(sid, "stream"))["usage"]
+    for usage in (short, longer):
+        assert usage["totalTokens"] == usage["inputTokens"] + usage["outputTokens"]
+    assert longer["inputTokens"] > short["inputTokens"]  # the conversation grew
+    assert longer["outputTokens"] > short["outputTokens"]
+
+
+async def test_tool_calls_carry_their_tools_names(wires: Callable[..., Wire]) -> None:
+    wire = wires()
+    await wire.start({**FS, "terminal": False})
+    sid = await wire.new()
+    await wire.prompt(sid, "read edit chunks")
+    named = {c["kind"]: c.get("name") for c in wire.of(sid, "tool_call")}
+    assert named == {"read": "Read", "edit": "Edit", "search": "Grep"}
