@@ -197,7 +197,7 @@ class ScriptedAgent(SignIn, PromptTurns):
 
     async def new_session(self, params: Any) -> dict[str, Any]:
         p = obj_or_empty(params)
-        self.check_auth()
+        await self.check_auth()
         session = AgentSession(session_id=f"demo_{uuid.uuid4().hex[:12]}", cwd=_cwd(p))
         session.editor_server = _editor_server(p)
         self.sessions[session.session_id] = session
@@ -206,7 +206,7 @@ class ScriptedAgent(SignIn, PromptTurns):
 
     async def load_session(self, params: Any) -> dict[str, Any]:
         p = obj_or_empty(params)
-        self.check_auth()
+        await self.check_auth()
         session = self._session(p, active=False)
         session.cwd, session.active = _cwd(p), True
         session.editor_server = _editor_server(p)
@@ -226,7 +226,7 @@ class ScriptedAgent(SignIn, PromptTurns):
         p = obj_or_empty(params)
         if p.get("replayFrom") is not None:
             return await self.load_session(params)
-        self.check_auth()
+        await self.check_auth()
         session = self._session(p, active=False)
         session.cwd, session.active = _cwd(p), True
         session.editor_server = _editor_server(p)

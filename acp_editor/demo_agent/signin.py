@@ -1,7 +1,8 @@
 """Signing in to the demo agent, as real agents ask for it.
 
-* ``--require-auth``: an agent-type method (``demo-login``): ``session/new`` and ``session/load``
-  fail with -32000 until the client calls ``authenticate`` with it.
+* ``--require-auth``: an agent-type method (``demo-login``): ``session/new`` and
+  ``session/load`` fail with -32000 until the client calls ``authenticate`` with it (or the
+  user signed in with the terminal method, offered too to a client that can run it).
 * ``--require-login``: a terminal-only sign-in, as claude-agent-acp asks for one. ``authMethods``
   offers the terminal method only to a client that advertised ``auth.terminal`` (else ``[]``);
   ``session/new`` works, and ``session/prompt`` fails with -32000 "Authentication required"
@@ -109,29 +110,33 @@ class SignIn:
     """The status the client was last told (an ``auth/status`` answer or update)."""
 
     def auth_methods(self) -> list[dict[str, Any]]:
-        """What ``initialize`` offers: the terminal method only to a client that can run it
-        (the v2 draft's clients are not asked: it is offered to them as before)."""
+        """What ``initialize`` offers: ``--require-auth`` its agent method; either flag the
+        terminal method, to a client that can run it (``auth.terminal``). The v2 draft's clients
+        are not asked: they are offered it as before."""
         methods: list[dict[str, Any]] = [AGENT_LOGIN] if self.require_auth else []
         terminal_ok = self.caps.terminal_auth or self.version >= 2
         if (self.require_auth or self.require_login) and terminal_ok:
             methods.append(terminal_login(self.login_file))
         return methods
 
+    async def _login_name(self) -> str | None:
+        """Who signed in from a terminal (the login file), when a sign-in is required."""
+        if not (self.require_auth or self.require_login):
+            return None
+        return await asyncio.to_thread(read_login, self.login_file)
+
     async def auth_state(self) -> dict[str, Any]:
-        """The sign-in as ``auth/status`` reports it."""
+        """The sign-in as ``auth/status`` reports it: ``--require-auth`` takes either method,
+        ``--require-login`` the terminal one."""
         if not (self.require_auth or self.require_login):
             return {"state": "not_required", "accounts": []}
+        name = await self._login_name()
         accounts: list[dict[str, Any]] = []
-        signed_in = True
-        if self.require_auth:
-            signed_in = self.authenticated
-            if self.authenticated:
-                accounts.append({"label": AGENT_LOGIN["name"], "active": True})
-        if self.require_login:
-            name = await asyncio.to_thread(read_login, self.login_file)
-            signed_in = signed_in and name is not None
-            if name is not None:
-                accounts.append({"label": name, "name": name, "active": True})
+        if self.require_auth and self.authenticated:
+            accounts.append({"label": AGENT_LOGIN["name"], "active": True})
+        if name is not None:
+            accounts.append({"label": name, "name": name, "active": True})
+        signed_in = bool(accounts) and (name is not None or not self.require_login)
         return {"state": "authenticated" if signed_in else "unauthenticated", "accounts": accounts}
 
     async def auth_status(self, params: Any) -> dict[str, Any]:
@@ -159,19 +164,22 @@ class SignIn:
         return {}
 
     async def logout(self, params: Any) -> dict[str, Any]:
-        self.authenticated = not self.require_auth  # new sessions need a login again
-        if self.require_login:
+        """Forget both sign-ins: new sessions (``--require-auth``) and prompts
+        (``--require-login``) need one again."""
+        self.authenticated = not self.require_auth
+        if self.require_auth or self.require_login:
             await asyncio.to_thread(_forget, self.login_file)
         await self.report_auth()
         return {}
 
-    def check_auth(self) -> None:
-        """``session/new`` and ``session/load`` with ``--require-auth``."""
-        if not self.authenticated:
+    async def check_auth(self) -> None:
+        """``session/new``, ``load`` and ``resume`` with ``--require-auth``: either method."""
+        state = await self.report_auth()
+        if self.require_auth and not state["accounts"]:
             raise AuthRequired("authenticate first (method demo-login)")
 
     async def check_login(self) -> None:
         """``session/prompt`` with ``--require-login``: the login file must exist."""
         state = await self.report_auth()
-        if self.require_login and state["state"] != "authenticated":
+        if self.require_login and not any("name" in a for a in state["accounts"]):
             raise AuthRequired()

@@ -110,6 +110,22 @@ async def test_require_auth_offers_its_terminal_method_only_when_asked(
     assert [m["id"] for m in plain["authMethods"]] == ["demo-login"]
 
 
+async def test_require_auth_takes_a_terminal_sign_in_too(wires: Wires, tmp_path: Path) -> None:
+    login_file = tmp_path / "login.json"
+    wire = wires(require_auth=True, login_file=str(login_file))
+    await wire.start(TERMINAL_AUTH)
+    with pytest.raises(RpcError, match="authenticate first"):
+        await wire.new()
+    _sign_in(login_file, "Grace")  # what the terminal method's program does
+    assert await wire.new()  # the client's retry
+    grace = {"label": "Grace", "name": "Grace", "active": True}
+    assert wire.statuses == [{"state": "authenticated", "accounts": [grace]}]
+    await wire.call("logout", {})
+    assert not login_file.exists()
+    with pytest.raises(RpcError, match="authenticate first"):
+        await wire.new()
+
+
 async def test_authenticate_with_require_auth_is_reported(wires: Wires, tmp_path: Path) -> None:
     wire = wires(require_auth=True, login_file=str(tmp_path / "login.json"))
     await wire.start({})
