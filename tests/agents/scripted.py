@@ -24,6 +24,9 @@ reproducing an awkward agent so the client's handling of it can be tested agains
 * ``--mcp-drop-secrets``: with ``--mcp-at-new``, start the servers without the ``env`` and
   ``headers`` they were given (their tokens): an agent that loses them, or a server that
   cannot start.
+* ``--mcp-connect``: the ``look`` scenario speaks MCP-over-ACP as agents did before ACP schema
+  1.24 (``mcp/connect``, ``mcp/message`` by ``connectionId``, ``mcp/disconnect``) instead of
+  the request-scoped ``mcp/message``.
 * ``--notice-at-new``: send a notice right after answering ``session/new``, before any prompt
   (an agent message to a client without ``session.notices``).
 
@@ -46,7 +49,7 @@ from typing import IO, Any
 
 from acp_editor import log as logs
 from acp_editor.agent.link.rpc import Tracer
-from acp_editor.demo_agent import cli
+from acp_editor.demo_agent import cli, editor_context, scenarios
 from acp_editor.demo_agent.methods import ScriptedAgent
 from acp_editor.demo_agent.prompts import Tuning
 from acp_editor.errors import InternalError, ResourceNotFound
@@ -67,6 +70,7 @@ class Switches:
     mcp_at_new: bool = False
     mcp_drop_secrets: bool = False
     reads_disk: bool = False
+    mcp_connect: bool = False
 
 
 def parse_args(argv: Sequence[str] | None = None) -> tuple[cli.Options, Switches]:
@@ -99,6 +103,9 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[cli.Options, Switches
         "--reads-disk", action="store_true", help="read the disk itself, write through fs/*"
     )
     tests.add_argument(
+        "--mcp-connect", action="store_true", help="'look' speaks MCP-over-ACP's old shape"
+    )
+    tests.add_argument(
         "--notice-at-new", action="store_true", help="a notice right after session/new"
     )
     a = p.parse_args(argv)
@@ -117,6 +124,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[cli.Options, Switches
         mcp_at_new=a.mcp_at_new,
         mcp_drop_secrets=a.mcp_drop_secrets,
         reads_disk=a.reads_disk,
+        mcp_connect=a.mcp_connect,
     )
     return cli.options(a), switches
 
@@ -232,6 +240,13 @@ def read_the_disk(scripted: ScriptedAgent) -> None:
     scripted.peer.request = request  # type: ignore[method-assign]
 
 
+def connects_first(_scripted: ScriptedAgent) -> None:
+    """``look`` opens a connection with ``mcp/connect`` first (``--mcp-connect``): the shape of
+    MCP-over-ACP before ACP schema 1.24, which clients still serve."""
+    _, about = scenarios.SCENARIOS["look"]
+    scenarios.SCENARIOS["look"] = (editor_context.look_connected, about)
+
+
 def bends(switches: Switches) -> Callable[[ScriptedAgent], None] | None:
     """The handlers the switches replace, once the agent registered its own."""
     chosen: list[Callable[[ScriptedAgent], None]] = []
@@ -239,6 +254,8 @@ def bends(switches: Switches) -> Callable[[ScriptedAgent], None] | None:
         chosen.append(lambda scripted: start_servers_first(scripted, switches.mcp_drop_secrets))
     if switches.reads_disk:
         chosen.append(read_the_disk)
+    if switches.mcp_connect:
+        chosen.append(connects_first)
     if not chosen:
         return None
 

@@ -222,17 +222,22 @@ async def test_stdio_is_preferred_when_the_agent_takes_both(
     assert [(s["type"], s["name"]) for s in params["mcpServers"]] == [("stdio", "editor")]
 
 
-@pytest.mark.parametrize("version", ["1", "2"])
+@pytest.mark.parametrize(
+    ("version", "shape"), [("1", "request"), ("2", "request"), ("1", "connection")]
+)
 async def test_the_demo_agent_looks_at_the_unsaved_buffer_over_acp_itself(
-    editor_factory: StartEditor, workspace: Path, tmp_path: Path, version: str
+    editor_factory: StartEditor, workspace: Path, tmp_path: Path, version: str, shape: str
 ) -> None:
     """MCP-over-ACP: the demo agent advertises it, gets ``{"type": "acp", "serverId"}`` and
-    reaches the tools with mcp/connect, mcp/message and mcp/disconnect on its ACP connection.
-    Each call shows in the session (v2's too) as acp-editor's own tool call."""
+    reaches the tools with ``mcp/message`` on its ACP connection: request-scoped (ACP schema
+    1.24 on: ``serverId`` and ``requestId``, each answered ``{"result"}``, no handshake), or as
+    agents did before (``--mcp-connect``: mcp/connect, mcp/message by connectionId,
+    mcp/disconnect). Each call shows in the session (v2's too) as acp-editor's own tool call."""
     record = tmp_path / "agent.jsonl"
+    old = ("--mcp-connect",) if shape == "connection" else ()
     editor = await editor_factory(
         features=["stream"],
-        agent_flags=("--record", str(record)),
+        agent_flags=("--record", str(record), *old),
         server_args=("--protocol-version", version),
     )
     editor.open("hello.py", HELLO + "# not saved yet\n")
@@ -255,8 +260,12 @@ async def test_the_demo_agent_looks_at_the_unsaved_buffer_over_acp_itself(
         ("Editor: read hello.py (5 lines)", "completed"),
     ]
     answers = [json.loads(line) for line in record.read_text().splitlines()]
-    connected = [
-        a["result"]["connectionId"] for a in answers if "connectionId" in str(a.get("result"))
-    ]
-    assert len(connected) == 1  # and it was closed again:
-    assert any(a.get("id") is not None and a.get("result") == {} for a in answers)
+    results = [a["result"] for a in answers if isinstance(a.get("result"), dict)]
+    connected = [r["connectionId"] for r in results if "connectionId" in r]
+    if shape == "connection":
+        assert len(connected) == 1  # and it was closed again:
+        assert {} in results
+        return
+    assert connected == []
+    tool_results = [r["result"] for r in results if "structuredContent" in str(r.get("result"))]
+    assert len(tool_results) == 2  # each inner result carried as {"result": ...}

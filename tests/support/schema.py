@@ -27,7 +27,9 @@ class AcpSchema:
                 continue
             if name.endswith("Response"):
                 self.results[method] = name
-            else:
+            elif method not in self.params or spec.get("x-side") == "agent":
+                # A method both sides send (mcp/message: the agent's request, the client's
+                # notification) is checked as the agent receives it: the client is checked.
                 self.params[method] = name
         self._validators: dict[str, Draft202012Validator] = {}
 
@@ -45,8 +47,9 @@ class AcpSchema:
 class ClientTrafficChecker:
     """A tracer for ``JsonRpcPeer.tracers``: checks what the client sends, collects problems.
 
-    ``unstable`` is the same package's unstable schema: it checks methods the stable one has not
-    got (``session/fork``), which the client uses only when an agent advertises them."""
+    ``unstable`` is the same package's unstable schema: a message the stable one refuses or has
+    no method for is checked against it (``session/fork``; ``session/new`` naming an ``acp`` MCP
+    server), as the client sends those only to agents that advertise them."""
 
     def __init__(self, schema: AcpSchema, unstable: AcpSchema | None = None) -> None:
         self.schema = schema
@@ -66,26 +69,34 @@ class ClientTrafficChecker:
         if message.get("jsonrpc") != "2.0":
             self.problems.append(f"no jsonrpc 2.0: {message}")
         if "method" in message:
-            schema = self._schema_of(message["method"])
-            name = schema.params.get(message["method"])
-            if name is None:
+            found = self._check("params", message["method"], message.get("params"))
+            if found is None:
                 self.problems.append(f"method not in the schema: {message['method']}")
                 return
-            self.problems += schema.errors(name, message.get("params"))
+            self.problems += found
         elif "result" in message:
             method = self._incoming.pop(message.get("id"), None) or ""
-            schema = self._schema_of(method)
-            name = schema.results.get(method)
-            if name is None:
+            found = self._check("results", method, message["result"])
+            if found is None:
                 self.problems.append(f"a result for an unknown request: {message}")
                 return
-            self.problems += schema.errors(name, message["result"])
+            self.problems += found
         elif "error" in message:
             self._incoming.pop(message.get("id"), None)
             self.problems += self.schema.errors("Error", message["error"])
         else:
             self.problems.append(f"not a message: {message}")
 
-    def _schema_of(self, method: str) -> AcpSchema:
-        known = method in self.schema.params or method in self.schema.results
-        return self.schema if known or self.unstable is None else self.unstable
+    def _check(self, table: str, method: str, value: Any) -> list[str] | None:
+        """The problems of ``value`` under the stable schema, none when the unstable one takes
+        it; None when neither has the method."""
+        found: list[str] | None = None
+        for schema in (self.schema, self.unstable):
+            name = getattr(schema, table).get(method) if schema is not None else None
+            if schema is None or name is None:
+                continue
+            problems = schema.errors(name, value)
+            if not problems:
+                return []
+            found = problems if found is None else found
+        return found
