@@ -25,6 +25,7 @@ from acp_editor.agent.prompt_turns import PromptTurns
 from acp_editor.agent.serving import AgentRequests
 from acp_editor.agent.sessions import Session
 from acp_editor.agent.setup_calls import SetupCalls, setup_params
+from acp_editor.agent.signing_in import SignIn
 from acp_editor.errors import AgentError, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp
@@ -44,6 +45,9 @@ if TYPE_CHECKING:
 __all__ = ["AcpClient", "AgentConfig"]
 
 log = get_logger("agent")
+
+AUTH_STATUS_S = 5.0
+"""How long ``auth/status`` may take before the agent's start goes on without it."""
 
 
 class AcpClient:
@@ -94,7 +98,8 @@ class AcpClient:
         )
         self.mcp_links = McpOverAcp(config.editor_context)
         self.connection = AgentConnection(config, self._register, self._agent_exited)
-        self.setup = SetupCalls(config, self.connection, self.frontend)
+        self.signing_in = SignIn(config, self.connection, self.frontend, self._agent_name)
+        self.setup = SetupCalls(config, self.connection, self.frontend, self.signing_in)
         self.exited = self.connection.exited
         self.turn_runner = PromptTurns(
             self.connection,
@@ -104,11 +109,19 @@ class AcpClient:
             lambda: self.protocol_version,
             self.cancel,
             self.sessions.__contains__,
+            self.signing_in.sign_in,
         )
 
     def _register(self, peer: JsonRpcPeer) -> None:
         self.requests.register(peer)
         self.mcp_links.register(peer)
+        for method in acp.AUTH_STATUS_UPDATES:
+            peer.on_notification(method, self._auth_status_update)
+
+    def _auth_status_update(self, params: Any) -> None:
+        status = acp.auth_status(params)
+        if status is not None:
+            self.frontend.auth_status(self.config.name, status)
 
     def _agent_name(self) -> str:
         command = os.path.basename(self.config.command[0]) if self.config.command else ""
@@ -165,10 +178,28 @@ class AcpClient:
         pending in this root by an earlier run comes back first."""
         result = await self.connection.start(cwd)
         mcp_servers.prepare(self.config, self.agent_capabilities, self.protocol_version)
+        await self._ask_auth_status()
         await self.review.open(cwd, self.config.review_mode)
         if self.config.review_mode != "off":
             await watcher.preload()
         return result
+
+    async def _ask_auth_status(self) -> None:
+        """``auth/status`` (unstable), when the agent offers it: whether the user must sign in
+        before anything works, shown beside the agent before the first prompt fails."""
+        auth = self.agent_capabilities.get("auth")
+        if not (isinstance(auth, dict) and isinstance(auth.get("status"), dict)):
+            return
+        try:
+            result = await self.connection.call(acp.AUTH_STATUS, {}, timeout=AUTH_STATUS_S)
+        except (RpcError, AgentError, TimeoutError) as exc:
+            log.info("auth/status failed: %s", exc)
+            return
+        self._auth_status_update(result)
+
+    async def sign_in(self) -> str:
+        """Sign in now (the user asked): the method chosen, or ``AgentError`` saying why not."""
+        return await self.signing_in.sign_in()
 
     async def connect(self, peer: JsonRpcPeer) -> dict[str, Any]:
         """``initialize`` over a peer made elsewhere (an agent in memory, in unit tests)."""

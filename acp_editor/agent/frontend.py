@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from acp_editor.agent.auth_methods import TerminalSignIn
     from acp_editor.review.owner import ReviewEvent
     from acp_editor.session.state import SessionView
 
@@ -41,8 +42,22 @@ class Frontend(Protocol):
         """
         return None
 
-    async def choose_auth_method(self, methods: list[dict[str, Any]]) -> str | None:
-        """Pick one of the agent's (agent-type) auth methods, or None to give up."""
+    async def choose_auth_method(
+        self, methods: list[dict[str, Any]], agent: str = "default"
+    ) -> str | None:
+        """Pick one of agent ``agent``'s sign-in methods (each with its ``type``: ``agent`` or
+        ``terminal``), or None to give up."""
+        return None
+
+    async def sign_in_terminal(self, request: TerminalSignIn) -> int | None:
+        """Run a terminal sign-in where the user can type, and return its exit status once it
+        ends (None: it could not run, or the user gave up). The task is cancelled if nobody
+        waits any more."""
+        return None
+
+    def auth_status(self, agent: str, status: dict[str, Any]) -> None:
+        """The agent says whether it can start sessions without the user signing in
+        (``auth/status``, ``auth/status_update``): ``{"state", "label"?, "accounts"?}``."""
         return None
 
     async def elicit(self, question: dict[str, Any]) -> dict[str, Any] | None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from acp_editor.agent import prompt_queue, run_state
 from acp_editor.agent.prompting import send_prompt
+from acp_editor.errors import AuthRequired, RpcError
 
 if TYPE_CHECKING:
     from acp_editor.agent.config import AgentConfig
@@ -33,6 +34,7 @@ class PromptTurns:
         version: Callable[[], int],
         cancel: Callable[[str], Awaitable[None]],
         is_open: Callable[[str], bool],
+        sign_in: Callable[[], Awaitable[str]],
     ) -> None:
         self.connection = connection
         self.requests = requests
@@ -41,6 +43,8 @@ class PromptTurns:
         self._version = version
         self._cancel = cancel
         self._is_open = is_open
+        self._sign_in = sign_in
+        """Signs in when the agent answers a prompt with "authentication required"."""
 
     async def prompt(self, session: Session, blocks: list[dict[str, Any]]) -> dict[str, Any]:
         """Send a prompt and wait for the turn to end; the agent's ``PromptResponse``. What the
@@ -76,9 +80,7 @@ class PromptTurns:
         stop_reason: str | None = None
         usage: Any = None
         try:
-            result = await send_prompt(
-                self.connection, session.foreground, params, self.config.prompt_timeout
-            )
+            result = await self._signed_in(session, params)
             reason = result.get("stopReason")
             stop_reason = reason if isinstance(reason, str) else None
             usage = result.get("usage")  # the turn's tokens (schema 1.25), shown with its end
@@ -96,6 +98,19 @@ class PromptTurns:
                 roots = session.roots if self._is_open(session.id) else []  # closed meanwhile
                 await asyncio.shield(self.review.end_turn(session.id, roots))
                 prompt_queue.next_turn(session)
+
+    async def _signed_in(self, session: Session, params: dict[str, Any]) -> dict[str, Any]:
+        """The prompt; when the agent answers that it needs a sign-in first (claude-agent-acp
+        creates sessions signed out and refuses the first prompt), the user signs in and the
+        same prompt goes once more: the waiting prompt goes on."""
+        timeout = self.config.prompt_timeout
+        try:
+            return await send_prompt(self.connection, session.foreground, params, timeout)
+        except RpcError as exc:
+            if exc.code != AuthRequired.CODE:
+                raise
+        await self._sign_in()
+        return await send_prompt(self.connection, session.foreground, params, timeout)
 
     def edit(self, session: Session, index: int, blocks: list[dict[str, Any]]) -> None:
         self.requests.emit(session, prompt_queue.edit(session, index, blocks))

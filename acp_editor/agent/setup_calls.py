@@ -1,7 +1,7 @@
 """Session set-up calls (``session/new``, ``load``, ``resume``, ``fork``) as the agent side
 sends them: each with its ``mcpServers`` (the editor-context token valid at once, told the
 session's id once it has one, forgotten when the call fails), and signed in once when the agent
-answers that it needs authentication first.
+answers that it needs authentication first (``agent.signing_in``).
 
 Some agents start their MCP servers while they answer and fail the whole call when one fails
 (fast-agent). When such a failure names the editor-context server, the call is made once more
@@ -15,15 +15,15 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from acp_editor.agent import mcp_servers
-from acp_editor.errors import AgentError, AuthRequired, RpcError
+from acp_editor.errors import AuthRequired, RpcError
 from acp_editor.log import get_logger
-from acp_editor.protocol import acp
 from acp_editor.protocol.editor_context import SERVER_NAME
 
 if TYPE_CHECKING:
     from acp_editor.agent.config import AgentConfig
     from acp_editor.agent.frontend import Frontend
     from acp_editor.agent.link.connection import AgentConnection
+    from acp_editor.agent.signing_in import SignIn
 
 log = get_logger("agent.setup")
 
@@ -37,8 +37,15 @@ def setup_params(cwd: str, dirs: Sequence[str], **more: Any) -> dict[str, Any]:
 
 
 class SetupCalls:
-    def __init__(self, config: AgentConfig, connection: AgentConnection, frontend: Frontend):
+    def __init__(
+        self,
+        config: AgentConfig,
+        connection: AgentConnection,
+        frontend: Frontend,
+        sign_in: SignIn,
+    ) -> None:
         self.config, self.connection, self.frontend = config, connection, frontend
+        self.sign_in = sign_in
 
     async def call(self, method: str, params: dict[str, Any]) -> Any:
         """A session set-up call with its MCP servers, authenticating once if the agent asks."""
@@ -87,26 +94,7 @@ class SetupCalls:
         return await self.connection.call(method, params, timeout=self.config.session_timeout)
 
     async def authenticate(self) -> None:
-        # Terminal-type methods are run by the user as an interactive program, never sent here.
-        offered = self.connection.info.auth_methods
-        usable = [m for m in offered if m.get("type", "agent") != "terminal"]
-        ids = [str(m.get("id")) for m in usable]
-        chosen = self.config.auth_method
-        if chosen is None:
-            chosen = await self.frontend.choose_auth_method(usable) if usable else None
-        if chosen is None:
-            names = ", ".join(str(m.get("id")) for m in offered) or "none"
-            raise AgentError(f"the agent requires authentication (methods: {names})")
-        if chosen not in ids:
-            raise AgentError(
-                f"auth method {chosen!r} cannot be used with this agent "
-                f"(methods it accepts through authenticate: {', '.join(ids) or 'none'})"
-            )
-        await self.connection.call(
-            acp.AUTH_LOGIN if self.connection.protocol_version >= 2 else acp.AUTHENTICATE,
-            {"methodId": chosen},
-            timeout=self.config.session_timeout,
-        )
+        await self.sign_in.sign_in()
 
 
 def _details(exc: RpcError) -> str:

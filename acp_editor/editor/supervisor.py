@@ -281,6 +281,13 @@ class AgentSupervisor:
         agent = await self._agent_for(acp.LOGOUT, "logging out", agent_id)
         await self._call(agent.logout())
 
+    async def sign_in(self, agent_id: str | None = None) -> dict[str, Any]:
+        """Sign in to an agent now (the current session's unless named): the method used."""
+        agent_id = agent_id or self.agent_of(self.current_session)
+        agent = await self.ensure_agent(agent_id)
+        method = await self._call(agent.sign_in())
+        return {"agent": agent_id, "methodId": method}
+
     async def _agent_for(self, method: str, what: str, agent_id: str) -> AgentSide:
         agent = await self.ensure_agent(agent_id)
         if not agent.supports(method):

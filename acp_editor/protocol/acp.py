@@ -36,6 +36,9 @@ SESSION_FORK = "session/fork"
 LOGOUT = "logout"
 AUTH_LOGOUT = "auth/logout"
 AUTH_LOGIN = "auth/login"
+AUTH_STATUS = "auth/status"
+AUTH_STATUS_UPDATES = ("auth/status_update", "_auth/status_update")
+"""The schema's notification (unstable) and claude-agent-acp's own, which it sends instead."""
 """``logout`` as ACP v2 names it."""
 SESSION_PROMPT = "session/prompt"
 SESSION_CANCEL = "session/cancel"
@@ -164,6 +167,35 @@ def mode_choices(modes: Any, options: Any) -> tuple[Any, list[Any]]:
 
 def _member_of_each(items: Any, key: str) -> list[Any]:
     return [i.get(key) for i in items if isinstance(i, dict)] if isinstance(items, list) else []
+
+
+def auth_status(params: Any) -> dict[str, Any] | None:
+    """An agent's sign-in state as ``{"state", "label"?, "accounts"?}``, from ``auth/status``'s
+    answer or ``auth/status_update`` (``state``: authenticated, unauthenticated, not_required,
+    unknown; an unknown value is kept, and read as unknown by whoever acts on it), or from
+    claude-agent-acp's ``_auth/status_update`` (``authStatus: {kind, label}``: ``none`` is
+    signed out). None: neither shape."""
+    if not isinstance(params, dict):
+        return None
+    if isinstance(params.get("state"), str):
+        status: dict[str, Any] = {"state": params["state"]}
+        accounts = params.get("accounts")
+        if isinstance(accounts, list) and accounts:
+            status["accounts"] = accounts
+            active = [a for a in accounts if isinstance(a, dict) and a.get("active")]
+            first = (active or accounts)[0]
+            label = first.get("label") if isinstance(first, dict) else None
+            if isinstance(label, str):
+                status["label"] = label
+        return status
+    claude = params.get("authStatus")
+    if isinstance(claude, dict) and isinstance(claude.get("kind"), str):
+        state = "unauthenticated" if claude["kind"] == "none" else "authenticated"
+        status = {"state": state}
+        if isinstance(claude.get("label"), str):
+            status["label"] = claude["label"]
+        return status
+    return None
 
 
 def tool_call_title(call: Mapping[str, Any], fallback: str = "Tool call") -> str:

@@ -42,6 +42,8 @@ __all__ = [
     "ACP_SET_CONFIG_OPTION",
     "ACP_SET_FOLLOW",
     "ACP_SET_MODE",
+    "ACP_SIGN_IN",
+    "ACP_SIGN_IN_TERMINAL",
     "ACP_SNAPSHOT",
     "ACP_TERMINAL_EXIT",
     "ACP_TERMINAL_OUTPUT",
@@ -69,6 +71,7 @@ __all__ = [
     "CMD_RESTORE_CHECKPOINT",
     "CMD_SELECT_SESSION",
     "CMD_SET_MODE",
+    "CMD_SIGN_IN",
     "CMD_STATUS",
     "CMD_TAKE_AGENT_VERSION",
     "CMD_TRANSCRIPT",
@@ -81,6 +84,7 @@ __all__ = [
     "FEATURE_FOLLOW",
     "FEATURE_PERMISSIONS",
     "FEATURE_REVIEW",
+    "FEATURE_SIGN_IN",
     "FEATURE_STREAM",
     "FEATURE_TERMINALS",
     "MESSAGES",
@@ -127,6 +131,8 @@ ACP_TERMINAL_OUTPUT = "acp/terminalOutput"
 ACP_TERMINAL_EXIT = "acp/terminalExit"
 ACP_REQUEST_PERMISSION = "acp/requestPermission"
 ACP_CHOOSE_AUTH_METHOD = "acp/chooseAuthMethod"
+ACP_SIGN_IN_TERMINAL = "acp/signInTerminal"
+ACP_SIGN_IN = "acp/signIn"
 ACP_ELICIT = "acp/elicit"
 ACP_REVIEW_CHANGED = "acp/reviewChanged"
 ACP_REVIEW_DECIDE = "acp/reviewDecide"
@@ -164,6 +170,8 @@ MESSAGES: dict[str, Message] = {
     ACP_TERMINAL_EXIT: Message(ACP_TERMINAL_EXIT, "server → editor", "notification"),
     ACP_REQUEST_PERMISSION: Message(ACP_REQUEST_PERMISSION, "server → editor", "request"),
     ACP_CHOOSE_AUTH_METHOD: Message(ACP_CHOOSE_AUTH_METHOD, "server → editor", "request"),
+    ACP_SIGN_IN_TERMINAL: Message(ACP_SIGN_IN_TERMINAL, "server → editor", "request"),
+    ACP_SIGN_IN: Message(ACP_SIGN_IN, "editor → server", "request"),
     ACP_ELICIT: Message(ACP_ELICIT, "server → editor", "request"),
     ACP_REVIEW_CHANGED: Message(ACP_REVIEW_CHANGED, "server → editor", "notification"),
     ACP_REVIEW_DECIDE: Message(ACP_REVIEW_DECIDE, "editor → server", "request"),
@@ -186,6 +194,7 @@ FEATURE_PERMISSIONS = "permissions"
 FEATURE_DIFFS = "diffs"
 FEATURE_TERMINALS = "terminals"
 FEATURE_AUTH = "auth"
+FEATURE_SIGN_IN = "signIn"
 FEATURE_REVIEW = "review"
 FEATURE_ELICIT = "elicit"
 FEATURE_CONTEXT = "context"
@@ -196,6 +205,7 @@ FEATURES = (
     FEATURE_DIFFS,
     FEATURE_TERMINALS,
     FEATURE_AUTH,
+    FEATURE_SIGN_IN,
     FEATURE_REVIEW,
     FEATURE_ELICIT,
     FEATURE_CONTEXT,
@@ -227,6 +237,7 @@ CMD_TAKE_AGENT_VERSION = "acp.takeAgentVersion"
 CMD_KEEP_MINE = "acp.keepMine"
 CMD_DELETE_SESSION = "acp.deleteSession"
 CMD_FORK_SESSION = "acp.forkSession"
+CMD_SIGN_IN = "acp.signIn"
 CMD_LOGOUT = "acp.logout"
 COMMANDS = (
     CMD_PROMPT,
@@ -254,6 +265,7 @@ COMMANDS = (
     CMD_KEEP_MINE,
     CMD_DELETE_SESSION,
     CMD_FORK_SESSION,
+    CMD_SIGN_IN,
     CMD_LOGOUT,
 )
 

@@ -39,6 +39,8 @@ M.messages = {
   TERMINAL_EXIT = { method = "acp/terminalExit", direction = "server → editor", kind = "notification" },
   REQUEST_PERMISSION = { method = "acp/requestPermission", direction = "server → editor", kind = "request" },
   CHOOSE_AUTH_METHOD = { method = "acp/chooseAuthMethod", direction = "server → editor", kind = "request" },
+  SIGN_IN_TERMINAL = { method = "acp/signInTerminal", direction = "server → editor", kind = "request" },
+  SIGN_IN = { method = "acp/signIn", direction = "editor → server", kind = "request" },
   ELICIT = { method = "acp/elicit", direction = "server → editor", kind = "request" },
   REVIEW_CHANGED = { method = "acp/reviewChanged", direction = "server → editor", kind = "notification" },
   REVIEW_DECIDE = { method = "acp/reviewDecide", direction = "editor → server", kind = "request" },
@@ -62,6 +64,7 @@ M.features = {
   "diffs",
   "terminals",
   "auth",
+  "signIn",
   "review",
   "elicit",
   "context",
@@ -95,6 +98,7 @@ M.commands = {
   "acp.keepMine",
   "acp.deleteSession",
   "acp.forkSession",
+  "acp.signIn",
   "acp.logout",
 }
 

@@ -27,7 +27,9 @@ class ChoosesAuth(Recorder):
         self.choice = choice
         self.offered: list[dict[str, Any]] = []
 
-    async def choose_auth_method(self, methods: list[dict[str, Any]]) -> str | None:
+    async def choose_auth_method(
+        self, methods: list[dict[str, Any]], agent: str = "default"
+    ) -> str | None:
         self.offered = methods
         return self.choice
 

@@ -220,6 +220,8 @@ async def start_editor(
     client.feature(lsp.WINDOW_SHOW_MESSAGE_REQUEST)(ask)
     client.feature(proto.ACP_REQUEST_PERMISSION)(ask)
     client.feature(proto.ACP_ELICIT)(ask)
+    client.feature(proto.ACP_CHOOSE_AUTH_METHOD)(ask)
+    client.feature(proto.ACP_SIGN_IN_TERMINAL)(ask)
     client.feature(lsp.WORKSPACE_APPLY_EDIT)(lambda p: _apply(editor, p))
     for message in proto.MESSAGES.values():
         if message.direction == "server → editor" and message.kind == "notification":

@@ -44,6 +44,8 @@ class MemoryAgent:
         self.turn: Callable[[str], Awaitable[None]] | None = None
         self.cancelled = asyncio.Event()
         self.usage: dict[str, Any] | None = None
+        self.auth_methods: list[dict[str, Any]] = []
+        """``initialize``'s ``authMethods``."""
         """What each prompt's answer says of its tokens (schema 1.25's ``usage``), if set."""
         peer.on_request("initialize", self._initialize)
         peer.on_request("session/new", self._new)
@@ -52,7 +54,11 @@ class MemoryAgent:
 
     async def _initialize(self, params: Any) -> dict[str, Any]:
         self.received.append(("initialize", params))
-        return {"protocolVersion": self.version, "agentCapabilities": {"loadSession": False}}
+        return {
+            "protocolVersion": self.version,
+            "agentCapabilities": {"loadSession": False},
+            "authMethods": self.auth_methods,
+        }
 
     async def _new(self, params: Any) -> dict[str, Any]:
         self.received.append(("session/new", params))

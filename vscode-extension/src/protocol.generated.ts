@@ -36,6 +36,8 @@ export const TERMINAL_OUTPUT = new NotificationType<w.TerminalOutputParams>("acp
 export const TERMINAL_EXIT = new NotificationType<w.TerminalExitParams>("acp/terminalExit");
 export const REQUEST_PERMISSION = new RequestType<w.RequestPermissionParams, w.RequestPermissionResult, void>("acp/requestPermission");
 export const CHOOSE_AUTH_METHOD = new RequestType<w.ChooseAuthMethodParams, w.ChooseAuthMethodResult, void>("acp/chooseAuthMethod");
+export const SIGN_IN_TERMINAL = new RequestType<w.SignInTerminalParams, w.SignInTerminalResult, void>("acp/signInTerminal");
+export const SIGN_IN = new RequestType<w.SignInParams, w.SignInResult, void>("acp/signIn");
 export const ELICIT = new RequestType<w.ElicitParams, w.ElicitResult, void>("acp/elicit");
 export const REVIEW_CHANGED = new NotificationType<w.ReviewChangedParams>("acp/reviewChanged");
 export const REVIEW_DECIDE = new RequestType<w.ReviewDecideParams, w.ReviewDecideResult, void>("acp/reviewDecide");
@@ -74,6 +76,8 @@ export const MESSAGES: Readonly<Record<string, { direction: Direction; kind: Kin
   "acp/terminalExit": { direction: "server → editor", kind: "notification" },
   "acp/requestPermission": { direction: "server → editor", kind: "request" },
   "acp/chooseAuthMethod": { direction: "server → editor", kind: "request" },
+  "acp/signInTerminal": { direction: "server → editor", kind: "request" },
+  "acp/signIn": { direction: "editor → server", kind: "request" },
   "acp/elicit": { direction: "server → editor", kind: "request" },
   "acp/reviewChanged": { direction: "server → editor", kind: "notification" },
   "acp/reviewDecide": { direction: "editor → server", kind: "request" },
@@ -96,6 +100,7 @@ export const FEATURES: readonly string[] = [
   "diffs",
   "terminals",
   "auth",
+  "signIn",
   "review",
   "elicit",
   "context",
@@ -129,6 +134,7 @@ export const ZERO_PLUGIN_COMMANDS: readonly string[] = [
   "acp.keepMine",
   "acp.deleteSession",
   "acp.forkSession",
+  "acp.signIn",
   "acp.logout",
 ];
 

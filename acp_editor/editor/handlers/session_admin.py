@@ -1,5 +1,6 @@
-"""Deleting and forking sessions, and logging out (ACP ``session/delete``, ``session/fork``,
-``logout``), where the agent advertises them: the rich ``acp/...`` requests (the editor asked
+"""Deleting and forking sessions, signing in and logging out (ACP ``session/delete``,
+``session/fork``, sign-in as ``agent.signing_in`` does it, ``logout``), where the agent
+advertises them: the rich ``acp/...`` requests (the editor asked
 its user first) and the zero-plugin commands, which ask the user themselves.
 
 The question before deleting or logging out offers keeping things as they are first (the action
@@ -58,6 +59,7 @@ class SessionAdmin:
                 proto.ACP_DELETE_SESSION: self.delete_request,
                 proto.ACP_FORK_SESSION: self.fork_request,
                 proto.ACP_LOGOUT: self.logout_request,
+                proto.ACP_SIGN_IN: self.sign_in_request,
             },
         )
         register_commands(
@@ -66,6 +68,7 @@ class SessionAdmin:
                 proto.CMD_DELETE_SESSION: self.delete_command,
                 proto.CMD_FORK_SESSION: self.fork_command,
                 proto.CMD_LOGOUT: self.logout_command,
+                proto.CMD_SIGN_IN: self.sign_in_command,
             },
         )
 
@@ -84,6 +87,9 @@ class SessionAdmin:
         obj_or_empty(params)
         await self.agents.logout()
         return {}
+
+    async def sign_in_request(self, params: Any) -> dict[str, Any]:
+        return await self.agents.sign_in(optional_str(obj_or_empty(params), "agent"))
 
     async def _delete(self, session_id: str | None) -> str:
         """``session/delete``; once the agent has forgotten the session, its checkpoints go."""
@@ -127,6 +133,12 @@ class SessionAdmin:
             return {"loggedOut": False}
         await self.agents.logout()
         return {"loggedOut": True}
+
+    async def sign_in_command(self, *args: Any) -> dict[str, Any]:
+        """``[]`` (the current session's agent) or ``[agentId]``."""
+        if len(args) > 1 or (args and not (args[0] is None or isinstance(args[0], str))):
+            raise InvalidParams(f"{proto.CMD_SIGN_IN} takes no argument, or an agent id")
+        return await self.agents.sign_in(args[0] if args else None)
 
 
 def _id_and_confirmation(command: str, args: tuple[Any, ...]) -> tuple[str | None, bool]:

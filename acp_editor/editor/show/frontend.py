@@ -28,6 +28,7 @@ from acp_editor.protocol import editor as proto
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from acp_editor.agent.auth_methods import TerminalSignIn
     from acp_editor.editor.buffers.review import EditorReview
     from acp_editor.editor.lsp.channel import EditorChannel
     from acp_editor.editor.show.status import AgentStatuses
@@ -186,8 +187,18 @@ class EditorFrontend(Frontend):
         self.coalescer.flush(session_id)
         return await self.questions.permission(session_id, tool_call, options, words)
 
-    async def choose_auth_method(self, methods: list[dict[str, Any]]) -> str | None:
-        return await self.questions.auth_method(methods)
+    async def choose_auth_method(
+        self, methods: list[dict[str, Any]], agent: str = "default"
+    ) -> str | None:
+        return await self.questions.auth_method(methods, agent)
+
+    async def sign_in_terminal(self, request: TerminalSignIn) -> int | None:
+        return await self.questions.sign_in_terminal(request)
+
+    def auth_status(self, agent: str, status: dict[str, Any]) -> None:
+        known = self.statuses.get(agent)
+        if known is not None:
+            known.set_auth(status)
 
     async def elicit(self, question: dict[str, Any]) -> dict[str, Any] | None:
         session_id = question.get("sessionId")

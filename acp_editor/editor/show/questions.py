@@ -24,11 +24,15 @@ from acp_editor.protocol import acp
 from acp_editor.protocol import editor as proto
 
 if TYPE_CHECKING:
+    from acp_editor.agent.auth_methods import TerminalSignIn
     from acp_editor.editor.show.structured_diffs import ReadText
     from acp_editor.review.owner import Restore
 
 CONFIRM_S = 600.0
 """How long a confirmation waits for its answer before things stay as they are."""
+SIGN_IN_S = 1800.0
+"""How long a sign-in may take (a browser, a code to paste) before it counts as given up."""
+NOT_NOW, SIGNED_IN = "Not now", "I have signed in"
 
 
 class Questions:
@@ -86,16 +90,45 @@ class Questions:
             previews += await structured_previews(item, self.read_text)
         return previews
 
-    async def auth_method(self, methods: list[dict[str, Any]]) -> str | None:
+    async def auth_method(
+        self, methods: list[dict[str, Any]], agent: str = "default"
+    ) -> str | None:
         features = self.channel.features
         if features.has(proto.FEATURE_AUTH):
-            answer = await self.channel.request(proto.ACP_CHOOSE_AUTH_METHOD, {"methods": methods})
+            params = {"agent": agent, "methods": methods}
+            answer = await self.channel.request(
+                proto.ACP_CHOOSE_AUTH_METHOD, params, timeout=SIGN_IN_S
+            )
             method_id = answer.get("methodId") if isinstance(answer, dict) else None
             return method_id if isinstance(method_id, str) else None
         request = auth_request(methods, features.message_actions_with_properties)
-        answer = await self.channel.request(lsp.WINDOW_SHOW_MESSAGE_REQUEST, request)
+        answer = await self.channel.request(
+            lsp.WINDOW_SHOW_MESSAGE_REQUEST, request, timeout=SIGN_IN_S
+        )
         named = [{"optionId": m.get("id"), "name": m.get("name", m.get("id"))} for m in methods]
         return choice_from_answer(answer, named, "methodId")
+
+    async def sign_in_terminal(self, request: TerminalSignIn) -> int | None:
+        """A terminal sign-in: run in the editor's terminal (``signIn``), else the command to
+        run told in a question whose answer says it is done (see "Signing in")."""
+        line = request.command_line()
+        self.channel.log_message(f"acp-editor: to sign in to {request.agent_name}, run: {line}")
+        try:
+            if self.channel.features.has(proto.FEATURE_SIGN_IN):
+                answer = await self.channel.request(
+                    proto.ACP_SIGN_IN_TERMINAL, request.to_json(), timeout=SIGN_IN_S
+                )
+                code = answer.get("exitCode") if isinstance(answer, dict) else None
+                return code if isinstance(code, int) and not isinstance(code, bool) else None
+            where = f" in {request.cwd}" if request.cwd else ""
+            message = (
+                f"Sign in to {request.agent_name} ({request.name}): run this in a terminal"
+                f"{where}, then choose “{SIGNED_IN}”:\n\n{line}"
+            )
+            done = await self.confirm(message, NOT_NOW, SIGNED_IN, timeout=SIGN_IN_S)
+        except TimeoutError:
+            return None
+        return 0 if done else None
 
     async def confirm_restore(
         self, number: int, plan: list[Restore], elsewhere: bool = False
@@ -113,7 +146,9 @@ class Questions:
         )
         return await self.confirm(message, "Keep the files as they are", f"Undo turn {number}")
 
-    async def confirm(self, message: str, keep: str, act: str) -> bool:
+    async def confirm(
+        self, message: str, keep: str, act: str, *, timeout: float = CONFIRM_S
+    ) -> bool:
         """Ask before acting, keeping things as they are first (what editors pre-select): only
         choosing ``act`` says yes. A question nobody answers (eglot's C-g leaves it open) keeps
         things as they are after ``CONFIRM_S``, and the command that asked gets its answer."""
@@ -125,7 +160,7 @@ class Questions:
                     "message": message,
                     "actions": [{"title": keep}, {"title": act}],
                 },
-                timeout=CONFIRM_S,
+                timeout=timeout,
             )
         except TimeoutError:
             return False

@@ -25,10 +25,22 @@ class AgentStatus:
         """Whether the agent was started in this server's life (else its status is only the
         starting point every agent has)."""
         self.current: dict[str, Any] = {"agent": agent, "state": "starting", "command": command}
+        self.auth: dict[str, Any] | None = None
+        """Whether the agent says it is signed in (``AgentStatus.auth``): kept across the
+        agent's other changes of state, as the agent said it last."""
 
     def set(self, **status: Any) -> None:
         self.started = True
         self.current = {"agent": self.agent, "command": self.command, **status}
+        self._tell()
+
+    def set_auth(self, auth: dict[str, Any]) -> None:
+        self.auth = auth
+        self._tell()
+
+    def _tell(self) -> None:
+        if self.auth is not None:
+            self.current["auth"] = self.auth
         if self.channel.features.has(proto.FEATURE_STREAM) and self.channel.initialized:
             self.channel.notify(proto.ACP_AGENT_STATUS, self.current)
 

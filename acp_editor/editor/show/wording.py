@@ -140,9 +140,15 @@ def auth_request(methods: list[dict[str, Any]], with_properties: bool) -> dict[s
         if with_properties:
             action["methodId"] = method.get("id")
         actions.append(action)
+    lines = []
+    for method in methods:
+        how = " (a command in a terminal)" if method.get("type") == "terminal" else ""
+        about = method.get("description")
+        said = f": {about.strip()}" if isinstance(about, str) and about.strip() else ""
+        lines.append(f"- {method.get('name') or method.get('id')}{how}{said}")
     return {
         "type": lsp.MessageType.Warning.value,
-        "message": "The agent needs you to sign in. Choose how:",
+        "message": "The agent needs you to sign in. Choose how:\n" + "\n".join(lines),
         "actions": actions,
     }
 

@@ -1,0 +1,26 @@
+
+
+def test_auth_status_from_the_schema_and_from_claude_agent_acp() -> None:
+    from acp_editor.protocol.acp import auth_status
+
+    accounts = [{"label": "Work"}, {"label": "Claude Max", "active": True}]
+    assert auth_status({"state": "authenticated", "accounts": accounts}) == {
+        "state": "authenticated",
+        "accounts": accounts,
+        "label": "Claude Max",
+    }
+    assert auth_status({"state": "_custom"}) == {"state": "_custom"}
+    none = {"authStatus": {"kind": "none", "label": "Not logged in"}}
+    assert auth_status(none) == {"state": "unauthenticated", "label": "Not logged in"}
+    key = {"authStatus": {"kind": "api_key", "label": "ANTHROPIC_API_KEY"}}
+    assert auth_status(key) == {"state": "authenticated", "label": "ANTHROPIC_API_KEY"}
+    assert auth_status({"accounts": []}) is None and auth_status([]) is None
+
+
+def test_a_tool_call_is_called_by_its_title_else_its_name_else_its_kind() -> None:
+    from acp_editor.protocol.acp import tool_call_title
+
+    assert tool_call_title({"title": "Read a.py", "name": "Read"}) == "Read a.py"
+    assert tool_call_title({"title": " ", "name": "Read"}) == "Read"
+    assert tool_call_title({"kind": "edit"}) == "edit"
+    assert tool_call_title({}, "call 1") == "call 1"
