@@ -396,11 +396,31 @@ class AgentSupervisor:
         state = self.slot.session_state(self.current_session)
         return state.current_mode() if state is not None else None
 
+    def current_config_options(self) -> Any:
+        """The current session's config options (``acp.setConfigOption`` takes their ids)."""
+        state = self.slot.session_state(self.current_session) if self.current_session else None
+        return state.config_options() if state is not None else None
+
+    def session_parents(self) -> dict[str, str]:
+        """Each open subagent's session and the session that started it."""
+        parents = {}
+        for sid in self.session_ids():
+            state = self.slot.session_state(sid)
+            if state is not None and state.parent is not None:
+                parents[sid] = state.parent
+        return parents
+
     def snapshots(self, session_id: str | None = None) -> list[dict[str, Any]]:
-        """Every open session's snapshot (or the one named), each naming its agent."""
+        """Every open session's snapshot (or the one named), each naming its agent (and a
+        subagent's, its parent)."""
         shown = []
+        parents = self.session_parents()
         for agent_id, agent in self.slot.agents.items():
             for snapshot in agent.snapshots(session_id):
-                own = self.worktrees.folder(snapshot["sessionId"])
-                shown.append({**snapshot, "agent": agent_id, **({"worktree": own} if own else {})})
+                sid = snapshot["sessionId"]
+                own = self.worktrees.folder(sid)
+                more = {"worktree": own} if own else {}
+                if sid in parents:
+                    more["parentSessionId"] = parents[sid]
+                shown.append({**snapshot, "agent": agent_id, **more})
         return shown

@@ -70,6 +70,7 @@ __all__ = [
     "CMD_REJECT_HUNK",
     "CMD_RESTORE_CHECKPOINT",
     "CMD_SELECT_SESSION",
+    "CMD_SET_CONFIG_OPTION",
     "CMD_SET_MODE",
     "CMD_SIGN_IN",
     "CMD_STATUS",
@@ -221,6 +222,7 @@ CMD_BRING_BACK = "acp.bringBack"
 CMD_DISCARD_WORKTREE = "acp.discardWorktree"
 CMD_SELECT_SESSION = "acp.selectSession"
 CMD_SET_MODE = "acp.setMode"
+CMD_SET_CONFIG_OPTION = "acp.setConfigOption"
 CMD_FOLLOW = "acp.follow"
 CMD_STATUS = "acp.status"
 CMD_RESTORE_CHECKPOINT = "acp.restoreCheckpoint"
@@ -249,6 +251,7 @@ COMMANDS = (
     CMD_DISCARD_WORKTREE,
     CMD_SELECT_SESSION,
     CMD_SET_MODE,
+    CMD_SET_CONFIG_OPTION,
     CMD_FOLLOW,
     CMD_STATUS,
     CMD_RESTORE_CHECKPOINT,

@@ -83,6 +83,8 @@ class SessionView(Protocol):
 
     def current_mode(self) -> str | None: ...
 
+    def config_options(self) -> Any: ...
+
     def entry_count(self) -> int: ...
 
     def peek_entries(self, start: int = 0) -> Sequence[Mapping[str, Any]]: ...
@@ -155,6 +157,10 @@ class SessionState:
         """The transcript's entries from ``start`` on, not copied (see ``peek_tool_call``)."""
         entries: list[dict[str, Any]] = self._snapshot["entries"]
         return entries[start:]
+
+    def config_options(self) -> Any:
+        """The session's config options as the agent last gave them (None: none)."""
+        return json_copy(self._snapshot["configOptions"])
 
     def current_mode(self) -> str | None:
         """The session mode the agent is in (``currentModeId``), if it has modes."""

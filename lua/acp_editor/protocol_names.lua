@@ -82,6 +82,7 @@ M.commands = {
   "acp.discardWorktree",
   "acp.selectSession",
   "acp.setMode",
+  "acp.setConfigOption",
   "acp.follow",
   "acp.status",
   "acp.restoreCheckpoint",

@@ -118,6 +118,7 @@ export const ZERO_PLUGIN_COMMANDS: readonly string[] = [
   "acp.discardWorktree",
   "acp.selectSession",
   "acp.setMode",
+  "acp.setConfigOption",
   "acp.follow",
   "acp.status",
   "acp.restoreCheckpoint",

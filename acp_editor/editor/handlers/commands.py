@@ -51,6 +51,7 @@ class Commands:
                 proto.CMD_NEW_SESSION: self.new_session,
                 proto.CMD_SELECT_SESSION: self.select_session,
                 proto.CMD_SET_MODE: self.set_mode,
+                proto.CMD_SET_CONFIG_OPTION: self.set_config_option,
                 proto.CMD_FOLLOW: self.set_follow,
                 proto.CMD_STATUS: self.agent_status,
                 proto.CMD_RESTORE_CHECKPOINT: self.restore_checkpoint,
@@ -135,6 +136,17 @@ class Commands:
         sid = await self.agents.set_mode(args[0])
         return {"sessionId": sid, "modeId": args[0]}
 
+    async def set_config_option(self, *args: Any) -> dict[str, Any]:
+        """``[configId, value]``: a value id, or a boolean for a boolean option (schema 1.25)."""
+        if len(args) != 2 or not isinstance(args[0], str) or not isinstance(args[1], str | bool):
+            raise InvalidParams(
+                f"{proto.CMD_SET_CONFIG_OPTION} takes two arguments: the option's id and its "
+                "value (a value id, or true/false)"
+            )
+        sid = await self.agents.session_id()
+        await self.agents.set_config_option(sid, args[0], args[1])
+        return {"sessionId": sid, "configId": args[0], "value": args[1]}
+
     async def set_follow(self, *args: Any) -> dict[str, Any]:
         if len(args) == 1 and isinstance(args[0], bool):
             self.follow.set_enabled(args[0])
@@ -153,6 +165,8 @@ class Commands:
             "follow": self.follow.enabled,
             "agents": self.agents.agents_info(),
             "sessionAgents": self.agents.session_agents(),
+            "sessionParents": self.agents.session_parents(),
+            "configOptions": self.agents.current_config_options(),
         }
 
     async def restore_checkpoint(self, *args: Any) -> dict[str, Any]:
