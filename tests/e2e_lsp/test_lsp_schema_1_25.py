@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from acp_editor.protocol import editor as proto
 from tests.e2e_lsp.conftest import StartEditor
-from tests.support.lsp import session_mirror
+from tests.support.lsp import session_mirror, wait_until
 
 
 async def test_a_plain_editor_is_told_of_notices_compactions_and_subagents(
@@ -26,7 +28,9 @@ async def test_a_plain_editor_is_told_of_notices_compactions_and_subagents(
     assert result["stopReason"] == "end_turn"
     shown = [m.message for m in editor.client.messages]
     logged = [m.message for m in editor.client.log_messages]
-    assert any(m.startswith("acp-editor: ") and "Rate limit almost reached" in m for m in shown), shown
+    assert any(m.startswith("acp-editor: ") and "Rate limit almost reached" in m for m in shown), (
+        shown
+    )
     assert any("compacted its context" in m for m in logged), logged
     assert any("subagent" in m and "is running" in m for m in logged), logged
     (question,) = [q for q in asked if "asks:" in q["message"]]
@@ -37,9 +41,13 @@ async def test_a_plain_editor_is_told_of_notices_compactions_and_subagents(
     assert child in status["sessions"]
 
 
-async def test_a_rich_editor_mirrors_the_child_and_its_parent(editor_factory: StartEditor) -> None:
+@pytest.mark.parametrize("writes", ["through the client", "to disk itself"])
+async def test_a_rich_editor_mirrors_the_child_and_its_parent(
+    editor_factory: StartEditor, writes: str
+) -> None:
+    flags = ("--fast", "--writes-itself") if writes == "to disk itself" else ("--fast",)
     editor = await editor_factory(
-        features=["stream", "follow", "permissions"], agent_flags=("--fast",)
+        features=["stream", "follow", "permissions", "review"], agent_flags=flags
     )
     sid = (await editor.request(proto.ACP_NEW_SESSION, {}))["sessionId"]
     await editor.request(proto.ACP_PROMPT, {"sessionId": sid, "prompt": "subagent plans"})
@@ -56,6 +64,14 @@ async def test_a_rich_editor_mirrors_the_child_and_its_parent(editor_factory: St
     follows = [f for f in editor.of(proto.ACP_FOLLOW) if f["sessionId"] == child_id]
     assert follows and follows[0]["subagent"]["parentSessionId"] == sid
     assert set(parent["plans"]) == {"p1"}  # p2 was removed
+    # The child's edit is its parent's turn's work: a write through us goes under the tool
+    # call that started the child; one found on disk under the parent's turn.
+    await wait_until(lambda: bool(editor.of(proto.ACP_REVIEW_CHANGED)))
+    hunks = [h for n in editor.of(proto.ACP_REVIEW_CHANGED) for h in n["hunks"]]
+    calls = {record["toolCallId"]} if writes == "through the client" else {None}
+    assert hunks and {(h["sessionId"], h["toolCallId"]) for h in hunks} == {
+        (sid, call) for call in calls
+    }
     snapshot = await editor.request(proto.ACP_SNAPSHOT, {})
     (kept,) = [s for s in snapshot["sessions"] if s["sessionId"] == child_id]
     assert kept["parentSessionId"] == sid
