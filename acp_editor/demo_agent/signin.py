@@ -10,9 +10,9 @@
   ``args`` (``--login --login-file PATH``) in a terminal the user types into: ``login_program``.
 
 ``auth/status`` answers ``authenticated``, ``unauthenticated`` or ``not_required`` at any time,
-and ``auth/status_update`` tells the client when that changed (the first prompt after the file
-appeared, an ``authenticate``, a ``logout``). A base of ``ScriptedAgent`` (``methods``), which
-sets the attributes declared here.
+and ``auth/status_update`` tells the client when that changed (the first prompt or session
+set-up after the file appeared, an ``authenticate``, a ``logout``). A base of ``ScriptedAgent``
+(``methods``), which sets the attributes declared here.
 """
 
 from __future__ import annotations
@@ -44,7 +44,8 @@ AUTH_STATUS_UPDATE = "auth/status_update"
 
 def default_login_file() -> str:
     """Where ``--login`` keeps the sign-in unless told: acp-editor's state directory
-    (``$XDG_STATE_HOME/acp-editor/`` or ``~/.local/state/acp-editor/``)."""
+    (``$ACP_EDITOR_STATE_DIR``, else ``$XDG_STATE_HOME/acp-editor/`` or
+    ``~/.local/state/acp-editor/``)."""
     return str(state_dir() / "demo-agent-login.json")
 
 

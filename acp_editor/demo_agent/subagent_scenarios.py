@@ -75,7 +75,9 @@ async def _delegate(turn: Turn, *, fails: bool) -> None:
     if turn.caps.subagents:
         outcome = await _in_child_session(turn, fails)
     else:
-        outcome = await _run(_inline(turn), fails)
+        inline = _inline(turn)
+        outcome = await _run(inline, fails)
+        turn.output_chars += inline.output_chars  # the parent said it
         if outcome.stop_reason == "cancelled":  # the parent's own turn was cancelled
             raise TurnStopped("cancelled")
         if outcome.error is not None:

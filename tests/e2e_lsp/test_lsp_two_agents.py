@@ -19,8 +19,10 @@ SECOND = {"second": {"command": [*DEMO_AGENT, "--writes-itself"]}}
 
 
 def run_states(editor: Editor, session_id: str) -> list[Any]:
+    """The session's run states, without the ``usage`` an idle one carries (the demo agent
+    reports it in every prompt answer)."""
     return [
-        change["runState"]
+        {key: value for key, value in change["runState"].items() if key != "usage"}
         for note in editor.of(proto.ACP_SESSION_CHANGED)
         if note["sessionId"] == session_id
         for change in note["changes"]

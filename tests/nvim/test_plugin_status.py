@@ -155,5 +155,5 @@ def test_model_and_options_are_chosen_with_vim_ui_select(nv: PluginEditor) -> No
 
     complete = "return vim.fn.getcompletion(..., 'cmdline')"
     assert nv.lua(complete, "AcpModel ") == ["demo-fast", "demo-careful"]
-    assert nv.lua(complete, "AcpConfig ") == ["model"]
+    assert nv.lua(complete, "AcpConfig ") == ["model", "think-aloud"]  # the boolean too
     assert nv.lua(complete, "AcpConfig model demo-c") == ["demo-careful"]
