@@ -337,6 +337,19 @@ class AcpClient:
         self._apply_setup(session, result)
         return session
 
+    async def set_title(self, session_id: str, title: str) -> None:
+        """``session/set_title`` (unstable): the agent names the session so (it may trim it;
+        its ``session_info_update`` says what it kept)."""
+        self._require(acp.SESSION_SET_TITLE)
+        await self.connection.call(acp.SESSION_SET_TITLE, {"sessionId": session_id, "title": title})
+
+    async def archive_session(self, session_id: str, archived: bool = True) -> None:
+        """``session/archive`` / ``session/unarchive`` (unstable): hidden from (or back in)
+        the agent's default session list; the session itself stays as it is."""
+        method = acp.SESSION_ARCHIVE if archived else acp.SESSION_UNARCHIVE
+        self._require(method)
+        await self.connection.call(method, {"sessionId": session_id})
+
     async def logout(self) -> None:
         self._require(acp.LOGOUT)
         v2 = self.protocol_version >= 2

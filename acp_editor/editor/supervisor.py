@@ -253,6 +253,25 @@ class AgentSupervisor:
         )
         return self._opened(agent_id, session_id)
 
+    async def set_title(self, title: str, session_id: str | None = None) -> str:
+        """``session/set_title`` of the named session, else the current one."""
+        sid = await self.session_id(session_id)
+        what = "naming sessions"
+        agent = await self._agent_for(acp.SESSION_SET_TITLE, what, self.agent_of(sid))
+        await self._call(agent.set_title(sid, title))
+        return sid
+
+    async def archive_session(self, session_id: str | None, archived: bool) -> str:
+        """``session/archive`` (``archived``) or ``session/unarchive`` of a session (by default
+        the current one; one of the agent's list that is not open here, too)."""
+        sid = session_id or self.current_session
+        if sid is None:
+            raise InvalidParams("there is no session to archive")
+        method = acp.SESSION_ARCHIVE if archived else acp.SESSION_UNARCHIVE
+        agent = await self._agent_for(method, "archiving sessions", self.agent_of(sid))
+        await self._call(agent.archive_session(sid, archived))
+        return sid
+
     async def delete_session(self, session_id: str | None = None) -> str:
         """``session/delete`` of the named session, else the current one."""
         sid = session_id or self.current_session

@@ -13,6 +13,7 @@ from typing import Literal
 __all__ = [
     "ACP_AGENTS",
     "ACP_AGENT_STATUS",
+    "ACP_ARCHIVE_SESSION",
     "ACP_BRING_BACK",
     "ACP_CANCEL",
     "ACP_CHOOSE_AUTH_METHOD",
@@ -42,6 +43,7 @@ __all__ = [
     "ACP_SET_CONFIG_OPTION",
     "ACP_SET_FOLLOW",
     "ACP_SET_MODE",
+    "ACP_SET_SESSION_TITLE",
     "ACP_SIGN_IN",
     "ACP_SIGN_IN_TERMINAL",
     "ACP_SNAPSHOT",
@@ -52,6 +54,7 @@ __all__ = [
     "CMD_ACCEPT_FILE",
     "CMD_ACCEPT_GROUP",
     "CMD_ACCEPT_HUNK",
+    "CMD_ARCHIVE_SESSION",
     "CMD_BRING_BACK",
     "CMD_CANCEL",
     "CMD_DELETE_SESSION",
@@ -72,6 +75,7 @@ __all__ = [
     "CMD_SELECT_SESSION",
     "CMD_SET_CONFIG_OPTION",
     "CMD_SET_MODE",
+    "CMD_SET_SESSION_TITLE",
     "CMD_SIGN_IN",
     "CMD_STATUS",
     "CMD_TAKE_AGENT_VERSION",
@@ -142,6 +146,8 @@ ACP_RESTORE_CHECKPOINT = "acp/restoreCheckpoint"
 ACP_DELETE_SESSION = "acp/deleteSession"
 ACP_FORK_SESSION = "acp/forkSession"
 ACP_LOGOUT = "acp/logout"
+ACP_SET_SESSION_TITLE = "acp/setSessionTitle"
+ACP_ARCHIVE_SESSION = "acp/archiveSession"
 ACP_PROMPT_HISTORY = "acp/promptHistory"
 ACP_FIND_FILES = "acp/findFiles"
 ACP_DIAGNOSTICS = "acp/diagnostics"
@@ -181,6 +187,8 @@ MESSAGES: dict[str, Message] = {
     ACP_DELETE_SESSION: Message(ACP_DELETE_SESSION, "editor → server", "request"),
     ACP_FORK_SESSION: Message(ACP_FORK_SESSION, "editor → server", "request"),
     ACP_LOGOUT: Message(ACP_LOGOUT, "editor → server", "request"),
+    ACP_SET_SESSION_TITLE: Message(ACP_SET_SESSION_TITLE, "editor → server", "request"),
+    ACP_ARCHIVE_SESSION: Message(ACP_ARCHIVE_SESSION, "editor → server", "request"),
     ACP_PROMPT_HISTORY: Message(ACP_PROMPT_HISTORY, "editor → server", "request"),
     ACP_FIND_FILES: Message(ACP_FIND_FILES, "editor → server", "request"),
     ACP_DIAGNOSTICS: Message(ACP_DIAGNOSTICS, "server → editor", "request"),
@@ -239,6 +247,8 @@ CMD_TAKE_AGENT_VERSION = "acp.takeAgentVersion"
 CMD_KEEP_MINE = "acp.keepMine"
 CMD_DELETE_SESSION = "acp.deleteSession"
 CMD_FORK_SESSION = "acp.forkSession"
+CMD_SET_SESSION_TITLE = "acp.setSessionTitle"
+CMD_ARCHIVE_SESSION = "acp.archiveSession"
 CMD_SIGN_IN = "acp.signIn"
 CMD_LOGOUT = "acp.logout"
 COMMANDS = (
@@ -268,6 +278,8 @@ COMMANDS = (
     CMD_KEEP_MINE,
     CMD_DELETE_SESSION,
     CMD_FORK_SESSION,
+    CMD_SET_SESSION_TITLE,
+    CMD_ARCHIVE_SESSION,
     CMD_SIGN_IN,
     CMD_LOGOUT,
 )

@@ -49,6 +49,8 @@ M.messages = {
   DELETE_SESSION = { method = "acp/deleteSession", direction = "editor → server", kind = "request" },
   FORK_SESSION = { method = "acp/forkSession", direction = "editor → server", kind = "request" },
   LOGOUT = { method = "acp/logout", direction = "editor → server", kind = "request" },
+  SET_SESSION_TITLE = { method = "acp/setSessionTitle", direction = "editor → server", kind = "request" },
+  ARCHIVE_SESSION = { method = "acp/archiveSession", direction = "editor → server", kind = "request" },
   PROMPT_HISTORY = { method = "acp/promptHistory", direction = "editor → server", kind = "request" },
   FIND_FILES = { method = "acp/findFiles", direction = "editor → server", kind = "request" },
   DIAGNOSTICS = { method = "acp/diagnostics", direction = "server → editor", kind = "request" },
@@ -99,6 +101,8 @@ M.commands = {
   "acp.keepMine",
   "acp.deleteSession",
   "acp.forkSession",
+  "acp.setSessionTitle",
+  "acp.archiveSession",
   "acp.signIn",
   "acp.logout",
 }

@@ -45,6 +45,8 @@ class MemoryAgent:
         self.cancelled = asyncio.Event()
         self.usage: dict[str, Any] | None = None
         self.auth_methods: list[dict[str, Any]] = []
+        self.capabilities: dict[str, Any] = {"loadSession": False}
+        """``initialize``'s ``agentCapabilities``."""
         """``initialize``'s ``authMethods``."""
         """What each prompt's answer says of its tokens (schema 1.25's ``usage``), if set."""
         peer.on_request("initialize", self._initialize)
@@ -56,7 +58,7 @@ class MemoryAgent:
         self.received.append(("initialize", params))
         return {
             "protocolVersion": self.version,
-            "agentCapabilities": {"loadSession": False},
+            "agentCapabilities": self.capabilities,
             "authMethods": self.auth_methods,
         }
 

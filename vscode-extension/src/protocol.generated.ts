@@ -46,6 +46,8 @@ export const RESTORE_CHECKPOINT = new RequestType<w.RestoreCheckpointParams, w.R
 export const DELETE_SESSION = new RequestType<w.DeleteSessionParams, w.DeleteSessionResult, void>("acp/deleteSession");
 export const FORK_SESSION = new RequestType<w.ForkSessionParams, w.ForkSessionResult, void>("acp/forkSession");
 export const LOGOUT = new RequestType<w.LogoutParams, w.LogoutResult, void>("acp/logout");
+export const SET_SESSION_TITLE = new RequestType<w.SetSessionTitleParams, w.SetSessionTitleResult, void>("acp/setSessionTitle");
+export const ARCHIVE_SESSION = new RequestType<w.ArchiveSessionParams, w.ArchiveSessionResult, void>("acp/archiveSession");
 export const PROMPT_HISTORY = new RequestType<w.PromptHistoryParams, w.PromptHistoryResult, void>("acp/promptHistory");
 export const FIND_FILES = new RequestType<w.FindFilesParams, w.FindFilesResult, void>("acp/findFiles");
 export const DIAGNOSTICS = new RequestType<w.DiagnosticsParams, w.DiagnosticsResult, void>("acp/diagnostics");
@@ -86,6 +88,8 @@ export const MESSAGES: Readonly<Record<string, { direction: Direction; kind: Kin
   "acp/deleteSession": { direction: "editor → server", kind: "request" },
   "acp/forkSession": { direction: "editor → server", kind: "request" },
   "acp/logout": { direction: "editor → server", kind: "request" },
+  "acp/setSessionTitle": { direction: "editor → server", kind: "request" },
+  "acp/archiveSession": { direction: "editor → server", kind: "request" },
   "acp/promptHistory": { direction: "editor → server", kind: "request" },
   "acp/findFiles": { direction: "editor → server", kind: "request" },
   "acp/diagnostics": { direction: "server → editor", kind: "request" },
@@ -135,6 +139,8 @@ export const ZERO_PLUGIN_COMMANDS: readonly string[] = [
   "acp.keepMine",
   "acp.deleteSession",
   "acp.forkSession",
+  "acp.setSessionTitle",
+  "acp.archiveSession",
   "acp.signIn",
   "acp.logout",
 ];

@@ -10,6 +10,13 @@ from acp_editor import __version__
 from acp_editor.errors import AgentError
 from acp_editor.protocol import acp, elicitation
 
+_CAPABILITY_OF = {
+    acp.SESSION_SET_TITLE: "title",
+    acp.SESSION_ARCHIVE: "archive",
+    acp.SESSION_UNARCHIVE: "archive",
+}
+"""Session methods whose ``sessionCapabilities`` entry is named otherwise (unstable, 1.25)."""
+
 CLIENT_INFO = {"name": "acp-editor", "title": "acp-editor", "version": __version__}
 
 
@@ -112,7 +119,7 @@ class AgentInfo:
         session_caps = caps.get("sessionCapabilities")
         if not isinstance(session_caps, dict):
             return False
-        name = method.removeprefix("session/")
+        name = _CAPABILITY_OF.get(method, method.removeprefix("session/"))
         return name in session_caps and session_caps[name] is not None
 
     def _supports_v2(self, method: str) -> bool:

@@ -60,6 +60,8 @@ class SessionAdmin:
                 proto.ACP_FORK_SESSION: self.fork_request,
                 proto.ACP_LOGOUT: self.logout_request,
                 proto.ACP_SIGN_IN: self.sign_in_request,
+                proto.ACP_SET_SESSION_TITLE: self.set_title_request,
+                proto.ACP_ARCHIVE_SESSION: self.archive_request,
             },
         )
         register_commands(
@@ -69,6 +71,8 @@ class SessionAdmin:
                 proto.CMD_FORK_SESSION: self.fork_command,
                 proto.CMD_LOGOUT: self.logout_command,
                 proto.CMD_SIGN_IN: self.sign_in_command,
+                proto.CMD_SET_SESSION_TITLE: self.set_title_command,
+                proto.CMD_ARCHIVE_SESSION: self.archive_command,
             },
         )
 
@@ -90,6 +94,22 @@ class SessionAdmin:
 
     async def sign_in_request(self, params: Any) -> dict[str, Any]:
         return await self.agents.sign_in(optional_str(obj_or_empty(params), "agent"))
+
+    async def set_title_request(self, params: Any) -> dict[str, Any]:
+        p = obj_or_empty(params)
+        title = p.get("title")
+        if not isinstance(title, str) or not title.strip():
+            raise InvalidParams("params.title must be a non-empty string")
+        sid = await self.agents.set_title(title, optional_str(p, "sessionId"))
+        return {"sessionId": sid, "title": title}
+
+    async def archive_request(self, params: Any) -> dict[str, Any]:
+        p = obj_or_empty(params)
+        archived = p.get("archived", True)
+        if not isinstance(archived, bool):
+            raise InvalidParams("params.archived must be a boolean")
+        sid = await self.agents.archive_session(optional_str(p, "sessionId"), archived)
+        return {"sessionId": sid, "archived": archived}
 
     async def _delete(self, session_id: str | None) -> str:
         """``session/delete``; once the agent has forgotten the session, its checkpoints go."""
@@ -139,6 +159,29 @@ class SessionAdmin:
         if len(args) > 1 or (args and not (args[0] is None or isinstance(args[0], str))):
             raise InvalidParams(f"{proto.CMD_SIGN_IN} takes no argument, or an agent id")
         return await self.agents.sign_in(args[0] if args else None)
+
+    async def set_title_command(self, *args: Any) -> dict[str, Any]:
+        """``[title]`` (the current session) or ``[title, sessionId]``."""
+        ok = 1 <= len(args) <= 2 and all(isinstance(a, str) and a.strip() for a in args)
+        if not ok:
+            raise InvalidParams(f"{proto.CMD_SET_SESSION_TITLE} takes a title, and a session id")
+        sid = await self.agents.set_title(args[0], args[1] if len(args) > 1 else None)
+        return {"sessionId": sid, "title": args[0]}
+
+    async def archive_command(self, *args: Any) -> dict[str, Any]:
+        """``[]``, ``[sessionId]``, or ``[sessionId, false]`` to bring it back."""
+        sid = args[0] if args else None
+        archived = args[1] if len(args) > 1 else True
+        if (
+            len(args) > 2
+            or not (sid is None or isinstance(sid, str))
+            or not isinstance(archived, bool)
+        ):
+            raise InvalidParams(
+                f"{proto.CMD_ARCHIVE_SESSION} takes no argument, a session id, "
+                "or a session id and false (unarchive)"
+            )
+        return await self.archive_request({"sessionId": sid, "archived": archived})
 
 
 def _id_and_confirmation(command: str, args: tuple[Any, ...]) -> tuple[str | None, bool]:
