@@ -32,6 +32,7 @@ TEST_ONLY = {
     "--mcp-drop-secrets",
     "--reads-disk",
     "--notice-at-new",
+    "--mcp-connect",
 }
 
 
