@@ -60,6 +60,11 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--yes", action="store_true", help="allow every permission request")
     demo.add_argument("--prompt", help="the prompt to send (default: one for the agent used)")
     demo.add_argument("--workspace", help="use this folder instead of a temporary one")
+    demo.add_argument(
+        "--require-login",
+        action="store_true",
+        help="the demo agent asks you to sign in first, in this terminal (as Claude Code does)",
+    )
     add_agent_options(demo)
     agents = sub.add_parser(
         "agents",
@@ -265,6 +270,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             protocol_version=args.protocol_version,
             auth_method=args.auth_method,
             workspace=args.workspace,
+            require_login=args.require_login,
         )
         return demo_main(options)
     parser.error(f"unknown command {args.command}")

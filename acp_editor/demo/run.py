@@ -2,6 +2,9 @@
 
 It creates a throw-away workspace, starts the agent (the built-in scripted demo agent unless one
 is given after ``--``), sends one prompt and prints what an editor would be told.
+``--require-login`` makes the demo agent ask the user to sign in first, in the terminal, as
+claude-agent-acp does: its first prompt fails until the user has run its login program (which
+asks for a name), and then goes on. Its sign-in is kept in a throw-away file: every run asks.
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ class DemoOptions:
     auth_method: str | None = None
     workspace: str | None = None
     mode: str | None = None
+    require_login: bool = False
+    """The demo agent asks to sign in in a terminal first (``--require-login``)."""
 
 
 def make_workspace(root: Path) -> Path:
@@ -59,7 +64,7 @@ def demo_main(options: DemoOptions) -> int:
             # state directory (a new store per run would pile up there).
             os.environ.setdefault("ACP_EDITOR_STATE_DIR", state)
         workspace = make_workspace(Path(options.workspace or tmp).resolve())
-        return asyncio.run(run_demo(options, workspace))
+        return asyncio.run(run_demo(options, workspace, Path(state) / "demo-login.json"))
 
 
 def changed_files(workspace: Path) -> dict[str, str]:
@@ -71,9 +76,22 @@ def changed_files(workspace: Path) -> dict[str, str]:
     return changed
 
 
-async def run_demo(options: DemoOptions, workspace: Path) -> int:
+def agent_command(options: DemoOptions, login_file: Path) -> list[str]:
+    """The agent given, else the demo agent (``--require-login``: with its login kept in
+    ``login_file``)."""
+    if options.agent:
+        return options.agent
+    if options.require_login:
+        return [*DEMO_AGENT, "--require-login", "--login-file", str(login_file)]
+    return DEMO_AGENT
+
+
+async def run_demo(options: DemoOptions, workspace: Path, login_file: Path) -> int:
     view = TerminalView(auto_yes=options.auto_yes)
-    command = options.agent or DEMO_AGENT
+    if options.require_login and options.agent:
+        view.line("error: --require-login is the demo agent's: not with an agent after --", "red")
+        return 2
+    command = agent_command(options, login_file)
     prompt = options.prompt or (REAL_AGENT_PROMPT if options.agent else DEMO_PROMPT)
     view.line(f"workspace: {workspace}", "dim")
     view.line(f"agent: {' '.join(command)}", "dim")
@@ -87,6 +105,7 @@ async def run_demo(options: DemoOptions, workspace: Path) -> int:
     try:
         init = await client.start(str(workspace))
         info = init.get("agentInfo") or {}
+        view.agent_title = info.get("title") or info.get("name")
         view.line(
             f"connected: {info.get('title') or info.get('name') or 'agent'} "
             f"(ACP protocol {client.protocol_version})",

@@ -61,6 +61,64 @@ def test_demo_picks_the_option_typed(tmp_path: Path) -> None:
     assert "edited by the demo agent" in (tmp_path / "hello.py").read_text()
 
 
+def test_demo_shows_notices_compactions_plans_and_a_subagent(tmp_path: Path) -> None:
+    """Schema 1.25's additions as the demo agent sends them to a client that opts in (as
+    acp-editor does): each in the terminal, a subagent's lines under its title."""
+    prompt = "notice compact plans subagent untitled"
+    done = run_demo("--yes", "--workspace", str(tmp_path), "--prompt", prompt)
+    out = done.stdout
+    assert done.returncode == 0, done.stderr
+    assert "notice (warning): Rate limit almost reached: The demo agent has used 90%" in out
+    assert "compacting the context\nsummary> The user is trying the acp-editor demo agent." in out
+    assert "context compacted\ncontext: 23,000 of 200,000 tokens used (12%)" in out
+    assert "plan p1:\n  [>] Read hello.py" in out and "plan p2 (markdown):" in out
+    assert "  [x] Run the tests\nplan p2 removed" in out
+    title = "subagent “Explore hello.py”"
+    assert f"{title} started: Reads hello.py and makes one small edit" in out
+    child = out[out.index(f"{title}:\n") :]  # its lines, indented under its title
+    assert child.startswith(f"{title}:\n    from parent> Explore hello.py: read it,")
+    assert "\n    tool  Read hello.py  [read] completed\n" in child
+    assert "\n    permission: Edit hello.py [edit]\n" in child
+    assert f"\n{title} finished (end_turn; tokens: " in out
+    assert f"\nfrom {title}> I read hello.py and added a line at its end." in out
+    assert "\ntool  Glob  [search] completed\n" in out  # an empty title: the tool's name
+    assert re.search(r"\ntokens: [\d,]+ \([\d,]+ in, [\d,]+ out\)\nturn ended: end_turn", out)
+    assert "edited by the demo agent" in (tmp_path / "hello.py").read_text()
+
+
+def test_demo_require_login_signs_in_at_the_terminal_then_the_prompt_goes_on(
+    tmp_path: Path,
+) -> None:
+    """The demo agent refuses the prompt until the user signs in: the user picks the terminal
+    sign-in, types a name into the agent's login program, and the same prompt goes on."""
+    done = run_demo(
+        "--require-login", "--workspace", str(tmp_path), "--prompt", "notice", stdin="1\nAlice\n"
+    )
+    out = done.stdout
+    assert done.returncode == 0, done.stderr
+    assert "sign-in: unauthenticated" in out
+    assert "sign-in: acp-editor demo agent needs you to sign in. Choose how:\n" in out
+    assert "  1) Log in from a terminal (a command in a terminal)" in out
+    assert "sign-in: Log in from a terminal: running in " in out
+    assert "Demo sign-in for acp-editor. Type your name and press Enter:" in out
+    assert "Signed in as Alice." in out
+    assert "sign-in: the command ended with exit status 0: signed in" in out
+    assert "sign-in: authenticated (Alice)" in out
+    assert out.index("Signed in as Alice.") < out.index("notice (warning): Rate limit")
+    assert "turn ended: end_turn" in out
+
+
+def test_demo_require_login_with_yes_and_no_terminal_says_what_to_run(tmp_path: Path) -> None:
+    done = run_demo("--yes", "--require-login", "--workspace", str(tmp_path), "--prompt", "read")
+    assert done.returncode == 1
+    assert "  --yes: demo-terminal-login" in done.stdout
+    assert "sign-in: Log in from a terminal: run this in a terminal in " in done.stdout
+    assert "error: signing in to acp-editor demo agent with Log in from a terminal was not" in (
+        done.stdout
+    )
+    assert "turn ended" not in done.stdout
+
+
 def test_demo_with_a_missing_agent_says_so() -> None:
     done = run_demo("--", "no-such-agent-xyz")
     assert done.returncode == 1

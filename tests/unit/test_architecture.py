@@ -146,7 +146,6 @@ NO_TEST_FILE = {
     "context/sdk.py": "the tools on the MCP SDK: through context/test_server.py",
     "context/tools.py": f"context/test_server.py, {E2E_LSP}/test_lsp_editor_context.py",
     "demo/run.py": f"`acp-editor demo`: {E2E}/test_demo_cli.py",
-    "demo/view.py": f"the demo's terminal view: {E2E}/test_demo_cli.py",
     "demo_agent/__main__.py": DEMO_AGENT,
     "demo_agent/cli.py": DEMO_AGENT,
     "demo_agent/command_scenarios.py": DEMO_AGENT,
