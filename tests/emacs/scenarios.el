@@ -266,4 +266,57 @@ it, answering the sidecar's own question (asked past eglot's 10 s limit: no time
                       (equal discarded (format "acp-editor: the worktree of %s is discarded" sid))
                       discarded))))
 
+;; Signing in (the demo agent's --require-login: prompts fail until its login program ran).
+
+(defconst acp-test-terminal-method "\\`Log in from a terminal\\'")
+(defconst acp-test-notice "acp-editor: Rate limit almost reached: The demo agent has used 90%")
+
+(defun acp-test-command-line (question)
+  "The command line a sign-in question gives: its last line, before eglot's own."
+  (let ((lines (split-string (plist-get question :prompt) "\n")))
+    (nth (- (length lines) 2) lines)))
+
+(defun acp-test-sign-in-at-terminal (name)
+  "An answer to the question with the command to run: the user runs it in a shell, types
+NAME, then chooses \"I have signed in\"."
+  (lambda (question)
+    (acp-test-check "the question offers \"Not now\" first, then \"I have signed in\""
+                    (equal (plist-get question :choices) ["Not now" "I have signed in"])
+                    question)
+    (let ((line (acp-test-command-line question))
+          (typed (make-temp-file "acp-test-typed" nil nil (concat name "\n"))))
+      (with-temp-buffer
+        (let ((status (call-process shell-file-name typed t nil shell-command-switch line)))
+          (acp-test-check (format "the command line given ran, %s typed into it" name)
+                          (and (eql status 0)
+                               (string-search (format "Signed in as %s." name) (buffer-string)))
+                          (format "%s: exit %s: %s" line status (buffer-string))))))
+    "I have signed in"))
+
+(defun acp-test-sign-in ()
+  "The first prompt needs a sign-in: the user picks the terminal sign-in, runs the command line
+the next question gives (typing a name), answers \"I have signed in\", and the prompt's reply
+arrives; the agent's notice is a message. Then `acp-editor-sign-in' signs in on demand."
+  (let ((buffer (acp-test-open "hello.py")))
+    (setq acp-test-answers (list (acp-test-choice acp-test-terminal-method)
+                                 (acp-test-sign-in-at-terminal "Emma")))
+    (with-current-buffer buffer (acp-editor-prompt "notice"))
+    (let ((ended (acp-test-turn-end "notice"))
+          (choose (car (last acp-test-questions))))
+      (acp-test-check "the first question offers the agent's sign-in methods by name"
+                      (string-search "Log in from a terminal (a command in a terminal)"
+                                     (plist-get choose :prompt))
+                      choose)
+      (acp-test-check "the prompt's reply arrives once signed in"
+                      (string-match-p "Done: notice\\." ended) ended))
+    (acp-test-check "the agent's notice is a message" (acp-test-message-matching acp-test-notice)
+                    acp-test-messages)
+    (setq acp-test-answers (list (acp-test-choice acp-test-terminal-method)
+                                 (acp-test-sign-in-at-terminal "Noor")))
+    (with-current-buffer buffer (call-interactively #'acp-editor-sign-in))
+    (let ((said (acp-test-next-message "the sign-in on demand" "signed in to\\|failed")))
+      (acp-test-check "acp-editor-sign-in says it is done"
+                      (equal said "acp-editor: signed in to default (demo-terminal-login)") said))
+    (with-current-buffer buffer (eglot-shutdown (eglot-current-server)))))
+
 ;;; scenarios.el ends here

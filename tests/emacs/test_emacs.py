@@ -111,6 +111,22 @@ def test_a_second_session_back_to_the_first_and_a_worktree_discarded(
     assert "the current session's worktree is discarded" in names
 
 
+def test_a_notice_and_signing_in_from_the_question_then_on_demand(
+    emacs: str, tmp_path: Path
+) -> None:
+    """The demo agent in its terminal-only sign-in (as claude-agent-acp signs in): eglot shows
+    the question with the command line; the user runs it and types a name."""
+    login = tmp_path / "login.json"
+    agent = [*DEMO_AGENT, "--require-login", "--login-file", str(login)]
+    results = run_emacs(emacs, tmp_path, "acp-test-sign-in", agent)
+    names = [c[0] for c in results["checks"]]
+    assert "the command line given ran, Emma typed into it" in names
+    assert "the prompt's reply arrives once signed in" in names
+    assert "the agent's notice is a message" in names
+    assert "acp-editor-sign-in says it is done" in names
+    assert json.loads(login.read_text())["name"] == "Noor"  # the second sign-in's
+
+
 def left_alive(pids: list[int]) -> list[int]:
     alive = []
     for pid in pids:
