@@ -208,14 +208,15 @@ class AgentRequests:
         session = self._session_of(params)
         path = params.get("path")
         call_id = tool_call_for(session.state, path) if isinstance(path, str) else None
+        owner = None
         if session.parent is not None:
             # A subagent's write is its parent's turn's work: reviewed (and undone) with it,
             # under the parent's tool call that started the subagent.
-            params, call_id = self._as_parents(session, params)
-        return self.files.write_text_file(params, tool_call_id=call_id)
+            owner, call_id = self._parents_work(session)
+        return self.files.write_text_file(params, tool_call_id=call_id, review_session=owner)
 
-    def _as_parents(self, child: Session, params: dict[str, Any]) -> tuple[Any, str | None]:
-        """A subagent's write as its top parent's: that session, and the tool call of it that
+    def _parents_work(self, child: Session) -> tuple[str, str | None]:
+        """Whose work a subagent's is: its top parent's session, and the tool call of it that
         started the line of subagents (None: not known)."""
         session, call_id = child, None
         seen = {child.id}
@@ -228,7 +229,7 @@ class AgentRequests:
             started = record.get("toolCallId") if isinstance(record, dict) else None
             call_id = started if isinstance(started, str) else None
             session = parent
-        return {**params, "sessionId": session.id}, call_id
+        return session.id, call_id
 
     def _terminal_create(self, params: Any) -> Awaitable[dict[str, Any]]:
         session = self._session_of(params)

@@ -228,10 +228,16 @@ class FileService:
         return {"content": select_lines(text, line, limit)}
 
     async def write_text_file(
-        self, params: Any, *, tool_call_id: str | None = None
+        self,
+        params: Any,
+        *,
+        tool_call_id: str | None = None,
+        review_session: str | None = None,
     ) -> dict[str, Any]:
         """``fs/write_text_file`` → ``{}``. The request carries no tool call id; the agent link
-        passes the one it correlated, if any, for the editor to attribute the edit."""
+        passes the one it correlated, if any, for the editor to attribute the edit, and the
+        session whose work it is when that is not the writer's (a subagent's write is its
+        parent's turn's); the writer's own reads are what it wrote from."""
         p = obj(params)
         session_id = require_str(p, "sessionId")
         content = require_str(p, "content")
@@ -245,8 +251,9 @@ class FileService:
                 base = ""  # a new file: everything in it is the agent's
             except RpcError:
                 base = None  # unreadable: the write says what of it (as it would without this)
+        owner = review_session or session_id
         await self.source.write_text(
-            path, content, session_id=session_id, tool_call_id=tool_call_id, base=base
+            path, content, session_id=owner, tool_call_id=tool_call_id, base=base
         )
         self._saw(session_id, path, content)
         return {}
