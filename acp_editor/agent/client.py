@@ -109,7 +109,7 @@ class AcpClient:
             lambda: self.protocol_version,
             self.cancel,
             self.sessions.__contains__,
-            self.signing_in.sign_in,
+            self._sign_in_for,
         )
 
     def _register(self, peer: JsonRpcPeer) -> None:
@@ -200,6 +200,17 @@ class AcpClient:
     async def sign_in(self) -> str:
         """Sign in now (the user asked): the method chosen, or ``AgentError`` saying why not."""
         return await self.signing_in.sign_in()
+
+    async def _sign_in_for(self, session: Session) -> None:
+        """Sign in because a prompt of ``session`` needed it; then, when the agent can, close and
+        resume the session, so the prompt tried again runs signed in: claude-agent-acp 0.101
+        keeps a session it made signed out so (each prompt -32000) until it starts it again."""
+        await self.signing_in.sign_in()
+        if not (self.supports(acp.SESSION_CLOSE) and self.supports(acp.SESSION_RESUME)):
+            return
+        await self.connection.call(acp.SESSION_CLOSE, {"sessionId": session.id})
+        params = setup_params(session.cwd, session.additional_directories, sessionId=session.id)
+        self._apply_setup(session, await self.setup.call(acp.SESSION_RESUME, params))
 
     async def connect(self, peer: JsonRpcPeer) -> dict[str, Any]:
         """``initialize`` over a peer made elsewhere (an agent in memory, in unit tests)."""

@@ -34,7 +34,7 @@ class PromptTurns:
         version: Callable[[], int],
         cancel: Callable[[str], Awaitable[None]],
         is_open: Callable[[str], bool],
-        sign_in: Callable[[], Awaitable[str]],
+        sign_in: Callable[[Session], Awaitable[None]],
     ) -> None:
         self.connection = connection
         self.requests = requests
@@ -44,7 +44,8 @@ class PromptTurns:
         self._cancel = cancel
         self._is_open = is_open
         self._sign_in = sign_in
-        """Signs in when the agent answers a prompt with "authentication required"."""
+        """Signs in when the agent answers a prompt of the session with "authentication
+        required", and makes the session ready to take it again."""
 
     async def prompt(self, session: Session, blocks: list[dict[str, Any]]) -> dict[str, Any]:
         """Send a prompt and wait for the turn to end; the agent's ``PromptResponse``. What the
@@ -109,7 +110,7 @@ class PromptTurns:
         except RpcError as exc:
             if exc.code != AuthRequired.CODE:
                 raise
-        await self._sign_in()
+        await self._sign_in(session)
         return await send_prompt(self.connection, session.foreground, params, timeout)
 
     def edit(self, session: Session, index: int, blocks: list[dict[str, Any]]) -> None:
