@@ -73,35 +73,37 @@ async def test_preselected_auth_method(start_client: StartClient, tmp_path: Path
     assert session.id
 
 
-async def test_front_end_chooses_auth_and_terminal_methods_are_never_offered(
+async def test_front_end_chooses_among_every_method_with_its_type(
     start_client: StartClient, tmp_path: Path
 ) -> None:
     rec = ChoosesAuth("demo-login")
     client = await start_client("--require-auth", frontend=rec)
     methods = record_methods(client)
     await client.new_session(str(tmp_path))
-    assert rec.offered and all(m.get("type", "agent") != "terminal" for m in rec.offered)
+    assert [m["type"] for m in rec.offered] == ["agent", "terminal"]
     assert "authenticate" in methods
 
 
-async def test_terminal_auth_method_is_never_sent(
+async def test_a_terminal_method_is_run_by_the_front_end_never_sent(
     start_client: StartClient, tmp_path: Path
 ) -> None:
-    client = await start_client("--require-auth")
+    # The default front end runs nothing: the sign-in fails saying what to run, and the
+    # agent is never asked to authenticate with a terminal method.
+    client = await start_client("--require-auth", "--login-file", str(tmp_path / "login"))
     terminal_ids = [
         m["id"] for m in client.connection.info.auth_methods if m.get("type") == "terminal"
     ]
     assert terminal_ids, "the scripted agent offers a terminal-type method"
     client.config.auth_method = terminal_ids[0]
     methods = record_methods(client)
-    with pytest.raises(AgentError, match="cannot be used"):
+    with pytest.raises(AgentError, match="was not finished; to sign in yourself, run"):
         await client.new_session(str(tmp_path))
     assert "authenticate" not in methods
 
 
 async def test_no_auth_method_is_a_clear_error(start_client: StartClient, tmp_path: Path) -> None:
     client = await start_client("--require-auth", frontend=ChoosesAuth(None))
-    with pytest.raises(AgentError, match="requires authentication"):
+    with pytest.raises(AgentError, match="needs you to sign in"):
         await client.new_session(str(tmp_path))
 
 

@@ -158,6 +158,10 @@ BAD_PARAMS = [
     (proto.ACP_DISCARD_WORKTREE, {"sessionId": "not-a-worktree-session"}),
     (proto.ACP_SELECT_SESSION, {"sessionId": "nope"}),
     (proto.ACP_SET_FOLLOW, {"enabled": True, "allSessions": "yes"}),
+    (proto.ACP_SIGN_IN, {"agent": 5}),
+    (proto.ACP_SET_SESSION_TITLE, {"title": ""}),
+    (proto.ACP_SET_SESSION_TITLE, {"title": "t", "sessionId": 3}),
+    (proto.ACP_ARCHIVE_SESSION, {"archived": "yes"}),
 ]
 REQUESTS = [
     m.method

@@ -245,7 +245,9 @@ async def test_auth_is_asked_with_method_ids(editor_factory: StartEditor) -> Non
     result = await editor.command("acp.prompt", "hello")
     assert result["stopReason"] == "end_turn"
     (asked,) = editor.asked
-    assert [a.get("methodId") for a in asked["actions"]] == ["demo-login"]  # no terminal method
+    # Every method by name, the terminal one too (said to run in a terminal).
+    assert [a.get("methodId") for a in asked["actions"]] == ["demo-login", "demo-terminal-login"]
+    assert "(a command in a terminal)" in asked["message"]
 
 
 async def test_status_shows_the_mode_the_editor_settings_chose(
