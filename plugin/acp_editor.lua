@@ -20,7 +20,15 @@ command("AcpPrompt", run("prompt"), {
   range = true,
   desc = "acp-editor: send a prompt (a range adds the lines as context)",
 })
-command("AcpCancel", run("cancel"), { desc = "acp-editor: cancel the agent's turn" })
+command("AcpCancel", run("cancel"), {
+  nargs = "?",
+  complete = function(arglead)
+    return vim.tbl_filter(function(id)
+      return vim.startswith(id, arglead or "")
+    end, require("acp_editor.session.subagents").ids())
+  end,
+  desc = "acp-editor: cancel the agent's turn (or, named, one of its subagents alone)",
+})
 command("AcpFollow", run("follow"), {
   nargs = "?",
   complete = function()
@@ -102,6 +110,15 @@ command("AcpDiscardWorktree", run("discard_worktree"), {
 })
 command("AcpDeleteSession", run("delete_session"), { desc = "acp-editor: delete the current session (asks first)" })
 command("AcpFork", run("fork"), { desc = "acp-editor: fork the current session" })
+command("AcpSignIn", run("sign_in"), {
+  nargs = "?",
+  complete = function(arglead)
+    return vim.tbl_filter(function(id)
+      return vim.startswith(id, arglead or "")
+    end, require("acp_editor.session.live").agent_ids())
+  end,
+  desc = "acp-editor: sign in to the agent (optionally another one, by name)",
+})
 command("AcpLogout", run("logout"), { desc = "acp-editor: log out of the agent (asks first)" })
 command("AcpAnswer", run("answer"), { desc = "acp-editor: answer the agent's question (a form or a web page)" })
 command("AcpPermission", run("permission"), { desc = "acp-editor: answer the pending permission request" })

@@ -54,10 +54,33 @@ function M.prompt(o)
   vim.ui.input({ prompt = "Ask the agent: " }, send)
 end
 
---- :AcpCancel: when prompts wait after the turn, asks whether they still go.
-function M.cancel()
+--- :AcpCancel [subagent]: when prompts wait after the turn, asks whether they still go. With a
+--- subagent of the session in front (its session id, or its title), stops it alone.
+function M.cancel(o)
+  if not ensure() then
+    return
+  end
+  local name = o and o.args or ""
+  if name == "" then
+    return require("acp_editor.chat.queue").cancel(report_error("cancel"))
+  end
+  local subagents = require("acp_editor.session.subagents")
+  local record = subagents.find(name)
+  if not record then
+    local ids = table.concat(subagents.ids(), ", ")
+    return store.report(
+      ("acp-editor: no subagent %s in the session in front (%s)"):format(name, ids ~= "" and ids or "it has none"),
+      vim.log.levels.ERROR
+    )
+  end
+  subagents.cancel(record.sessionId)
+end
+
+--- :AcpSignIn [agent]: sign in to the agent now (the current session's, or the one named).
+function M.sign_in(o)
   if ensure() then
-    require("acp_editor.chat.queue").cancel(report_error("cancel"))
+    local live = require("acp_editor.session.live")
+    require("acp_editor.questions.sign_in").sign_in(live.agent_param(o and o.args or ""))
   end
 end
 

@@ -105,6 +105,7 @@ function M.defaults()
         yank_code = "gy", -- transcript: yank the code block under the cursor
         edit_prompt = "e", -- transcript: your prompt under the cursor to the prompt area (to change or send again)
         remove_prompt = "x", -- transcript: the waiting prompt under the cursor will not go
+        cancel_subagent = "X", -- transcript: the subagent under the cursor stops (the turn goes on)
         close = "q",
         help = "?", -- the chat's keys, in a float
       },

@@ -12,7 +12,8 @@
 -- `follow.all_sessions`, `:AcpFollow all`: acp/setFollow's allSessions). Then each session has
 -- its own mark, and that of a session in the background names its agent and session
 -- (`demo · fix the test: read`), so the user knows whose cursor it is; the one in front's reads
--- as it always did.
+-- as it always did. A subagent's work (`subagent` in acp/follow) is followed as its parent's: the
+-- parent's mark moves, and names the subagent (`agent › Explore hello.py: read`).
 
 local client = require("acp_editor.sidecar.client")
 local protocol = require("acp_editor.protocol")
@@ -32,6 +33,7 @@ local M = {
 ---@field line integer 0-based
 ---@field reason? string
 ---@field agent? string the agent id the jump named
+---@field subagent? string the title of the subagent whose work it is (nil: the session's own)
 ---@field id? integer the extmark drawn
 
 --- Characters of a session's title in a background mark's tag.
@@ -112,8 +114,11 @@ end
 ---@return string tag
 function M.label(key, mark)
   local reason = mark.reason or "here"
+  if mark.subagent then -- whose work it is: the subagent's, under its parent's agent
+    reason = ("%s: %s"):format(mark.subagent, reason)
+  end
   if not background(key) then
-    return "A>", (" agent: %s"):format(reason)
+    return "A>", ((mark.subagent and " agent › %s" or " agent: %s")):format(reason)
   end
   local live = require("acp_editor.session.live")
   local agent = live.agent_label(mark.agent or store.agent_id(key))
@@ -121,7 +126,8 @@ function M.label(key, mark)
   if vim.fn.strchars(title) > TITLE_CHARS then
     title = vim.fn.strcharpart(title, 0, TITLE_CHARS - 1) .. "…"
   end
-  return vim.fn.strcharpart(agent, 0, 1) .. ">", (" %s · %s: %s"):format(agent, title, reason)
+  return vim.fn.strcharpart(agent, 0, 1) .. ">",
+    (" %s · %s%s %s"):format(agent, title, mark.subagent and " ›" or ":", reason)
 end
 
 --- Remove the extmark of `key`'s mark, keeping where it is (the line follows the user's edits).
@@ -165,15 +171,42 @@ local function clear_others(keep)
   end
 end
 
----@param params {sessionId?: string, agent?: string, reason?: string}
+--- The session a jump is followed as: its own, or a subagent's top parent's (which the server
+--- follows it as too).
+---@param params table FollowParams
+---@return string
+function M.followed_as(params)
+  local sid = params.sessionId
+  local sub = params.subagent
+  if sid and type(sub) == "table" and type(sub.parentSessionId) == "string" then
+    store.set_parent(sid, sub.parentSessionId)
+  end
+  return store.root_of(sid) or ""
+end
+
+--- The subagent a jump names, in a few words (its title, else "subagent"); nil for a session's own.
+local function subagent_of(params)
+  local sub = params.subagent
+  if type(sub) ~= "table" then
+    return nil
+  end
+  local title = type(sub.title) == "string" and vim.trim(sub.title) ~= "" and sub.title or "subagent"
+  if vim.fn.strchars(title) > TITLE_CHARS then
+    title = vim.fn.strcharpart(title, 0, TITLE_CHARS - 1) .. "…"
+  end
+  return title
+end
+
+---@param params {sessionId?: string, agent?: string, reason?: string, subagent?: table}
 local function draw_mark(buf, line, params)
-  local key = params.sessionId or ""
+  local key = M.followed_as(params)
   if not store.follow_all then
     clear_others(key) -- one session followed: one mark, as the server sends one session's jumps
   end
   local mark = M.marks[key] or {}
   undraw(mark)
   mark.buf, mark.line, mark.reason, mark.agent = buf, line, params.reason, params.agent
+  mark.subagent = subagent_of(params)
   M.marks[key] = mark
   draw(key)
 end

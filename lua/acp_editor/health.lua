@@ -111,6 +111,31 @@ local function check_running()
   else
     health.info("the agent is " .. tostring(agent.state))
   end
+  M.check_auth(store)
+end
+
+--- Whether each agent says you are signed in (AgentStatus.auth), when it says.
+function M.check_auth(store)
+  local ids = vim.tbl_keys(store.agents)
+  table.sort(ids)
+  for _, id in ipairs(ids) do
+    local status = store.agents[id]
+    local auth = type(status.auth) == "table" and status.auth or nil
+    local info = status.agentInfo or {}
+    local name = info.title or info.name or id
+    if auth and auth.state == "unauthenticated" then
+      health.warn(("%s: not logged in: :AcpSignIn"):format(name), {
+        ("Run :AcpSignIn%s and choose how (a terminal way opens a terminal to type in)"):format(
+          id == store.agent_id(store.current_session) and "" or (" " .. id)
+        ),
+      })
+    elseif auth and auth.state == "authenticated" then
+      local label = type(auth.label) == "string" and (": " .. auth.label) or ""
+      health.ok(("%s: signed in%s"):format(name, label))
+    elseif auth and auth.state == "not_required" then
+      health.ok(("%s: no sign-in needed"):format(name))
+    end
+  end
 end
 
 function M.check()

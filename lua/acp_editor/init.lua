@@ -34,6 +34,12 @@ local function highlights()
     AcpEditorStatus_failed = "DiagnosticError",
     AcpEditorStatus_cancelled = "DiagnosticHint",
     AcpEditorStatus_custom = "DiagnosticInfo",
+    AcpEditorNotice_info = "DiagnosticInfo",
+    AcpEditorNotice_warning = "DiagnosticWarn",
+    AcpEditorNotice_error = "DiagnosticError",
+    AcpEditorNoticeText = "Normal",
+    AcpEditorCompaction = "Comment",
+    AcpEditorSession = "Special",
   }
   for group, link in pairs(links) do
     vim.api.nvim_set_hl(0, group, { link = link, default = true })
@@ -76,6 +82,7 @@ local function subscribe()
   store.on("stopped", function()
     permissions.reset()
     require("acp_editor.questions.elicit").reset()
+    require("acp_editor.questions.sign_in").reset()
     review.reset()
     preview.reset()
     require("acp_editor.follow").clear()

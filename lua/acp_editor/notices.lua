@@ -5,7 +5,8 @@
 -- waits. And a vim.notify when a turn ends while the chat is not in front (`notices.turn_end`:
 -- "hidden", the default, when the chat is not shown in the current tab or Neovim lost the
 -- focus; "always"; false). Questions need no notice of their own here: the permission module
--- announces every request with vim.notify already.
+-- announces every request with vim.notify already. A notice the agent sends (ACP `notice`, an
+-- entry of its transcript) is said with vim.notify too, at its severity, as it arrives.
 
 local store = require("acp_editor.store")
 
@@ -87,6 +88,26 @@ local function on_permissions()
   end
 end
 
+M.LEVELS = { info = vim.log.levels.INFO, warning = vim.log.levels.WARN, error = vim.log.levels.ERROR }
+
+--- store "session": (sid, changes). A notice that arrives live is said at its severity (one
+--- in a snapshot was said when it came, or is history).
+local function on_session(sid, changes)
+  for _, change in ipairs(changes or {}) do
+    local e = change.type == "entry" and change.entry or nil
+    if type(e) == "table" and e.kind == "notice" then
+      local words = tostring(e.title or "")
+      if type(e.description) == "string" and e.description ~= "" then
+        words = ("%s: %s"):format(words, e.description)
+      end
+      if store.parent_of(sid) then -- a subagent's: say whose
+        words = ("%s: %s"):format(require("acp_editor.session.subagents").name(sid, true), words)
+      end
+      store.report("acp-editor: " .. words, M.LEVELS[e.severity] or vim.log.levels.INFO)
+    end
+  end
+end
+
 --- store "questions": (entry) when the agent asks a form or to open a page, () when one goes.
 local function on_question(entry)
   if entry then
@@ -103,6 +124,7 @@ function M.subscribe()
   store.on("turn", on_turn)
   store.on("permissions", on_permissions)
   store.on("questions", on_question)
+  store.on("session", on_session)
   local group = vim.api.nvim_create_augroup("acp_editor_notices", { clear = true })
   vim.api.nvim_create_autocmd({ "FocusLost", "FocusGained" }, {
     group = group,

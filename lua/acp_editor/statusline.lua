@@ -1,7 +1,8 @@
 -- The agent in a few words for a statusline (lualine, heirline, or a plain 'statusline'): what
 -- the session in front does now (working, waiting for you, idle), its mode and model, what it
--- used when the agent reports it, and, while several sessions are live, how many of them wait
--- for you (a question in the background counts there, not in the front session's state).
+-- used when the agent reports it, "not logged in" when the agent says you must sign in
+-- (:AcpSignIn), and, while several sessions are live, how many of them wait for you (a question
+-- in the background counts there, not in the front session's state).
 --
 -- Cheap on every redraw: `status()` reads a few fields the store already holds (no request, no
 -- formatting of the transcript), and returns nil before the sidecar runs without loading
@@ -29,6 +30,7 @@ M.LABELS = {
 ---@field state "starting"|"working"|"waiting"|"idle"|"failed"|"exited"
 ---@field label string the state in words ("waiting for you")
 ---@field agent? string the agent's name
+---@field auth? string "not logged in" when the agent says the user must sign in (AgentStatus.auth)
 ---@field mode? string the current mode's id
 ---@field model? string the current model's name
 ---@field tokens? string `12.3k/200k (6%)`: tokens used of the context window, when reported
@@ -70,6 +72,7 @@ function M.status()
     state = s,
     label = M.LABELS[s],
     agent = info.title or info.name,
+    auth = summary.auth(store.agent) and "not logged in" or nil,
     mode = summary.mode(snap),
     model = summary.model(snap),
     tokens = usage and summary.tokens(usage),
@@ -79,8 +82,9 @@ function M.status()
   }
 end
 
---- `acp: working · ask · Demo fast · 12.3k/200k (6%) · $0.42`, and `· 2 sessions waiting` while
---- several sessions are live and some wait for you; "" while the sidecar does not run.
+--- `acp: working · ask · Demo fast · 12.3k/200k (6%) · $0.42`, `acp: idle · not logged in` when
+--- the agent needs you to sign in, and `· 2 sessions waiting` while several sessions are live
+--- and some wait for you; "" while the sidecar does not run.
 ---@return string
 function M.statusline()
   local s = M.status()
@@ -88,7 +92,7 @@ function M.statusline()
     return ""
   end
   local parts = { "acp: " .. s.label }
-  for _, key in ipairs({ "mode", "model", "tokens", "cost" }) do
+  for _, key in ipairs({ "auth", "mode", "model", "tokens", "cost" }) do
     if s[key] then
       table.insert(parts, s[key])
     end

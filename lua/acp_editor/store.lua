@@ -16,6 +16,7 @@
 ---@field current_session? string the session in front: prompts go to it, its chat is shown
 ---@field turns table<string, integer> sessions with a prompt of ours in flight → request id
 ---@field plan_at table<string, integer> session → how many entries it had when its plan last changed
+---@field parents table<string, string> a subagent's session → the session whose agent started it
 ---@field follow boolean follow-along on (the server's setting, as last known)
 ---@field follow_all boolean every live session followed, not only the one in front (the same)
 ---@field listeners table<string, fun(...)[]>
@@ -29,6 +30,7 @@ local M = {
   current_session = nil,
   turns = {},
   plan_at = {},
+  parents = {},
   follow = true,
   follow_all = false,
   listeners = {},
@@ -91,6 +93,35 @@ function M.agent_of(session_id)
   return M.agents[M.agent_id(session_id)] or M.agents.default or M.agent
 end
 
+--- The session that started `session_id` (a subagent's), nil for a session of the user's.
+---@param session_id? string
+---@return string?
+function M.parent_of(session_id)
+  return session_id and M.parents[session_id] or nil
+end
+
+--- The top session of a subagent's line (a subagent may start its own): the one the user
+--- prompted, whose place in front (chat, questions, follow-along) its subagents share.
+---@param session_id? string
+---@return string?
+function M.root_of(session_id)
+  local seen = {}
+  while session_id and M.parents[session_id] and not seen[session_id] do
+    seen[session_id] = true
+    session_id = M.parents[session_id]
+  end
+  return session_id
+end
+
+--- Remember whose subagent `session_id` is (from acp/sessionChanged, a snapshot, a question).
+---@param session_id string
+---@param parent? string
+function M.set_parent(session_id, parent)
+  if type(parent) == "string" and parent ~= session_id then
+    M.parents[session_id] = parent
+  end
+end
+
 --- Remember a live session (mirrors are made in several places: a change, an answer, a snapshot).
 ---@param session_id string
 function M.track(session_id)
@@ -132,7 +163,7 @@ end
 --- Forget everything about a sidecar that stopped (its sessions ended with it).
 function M.reset()
   M.client_id, M.agent, M.current_session = nil, nil, nil
-  M.sessions, M.turns, M.plan_at, M.agents, M.order = {}, {}, {}, {}, {}
+  M.sessions, M.turns, M.plan_at, M.agents, M.order, M.parents = {}, {}, {}, {}, {}, {}
 end
 
 return M

@@ -106,7 +106,10 @@ def test_tool_calls_are_folded_sections_and_the_plan_is_shown(nv: PluginEditor) 
     ], lines
     # The next turn has no plan: the finished one is not pinned below it.
     assert nv.prompt("read")["stopReason"] == "end_turn"
-    nv.wait_until("H.chat().lines[#H.chat().lines]:find('Done: read')", "the next reply")
+    # The transcript ends with the reply, then the turn's end and the tokens it used.
+    last = "H.chat().lines[#H.chat().lines]"
+    nv.wait_until(f"{last}:find('^%(turn ended: end_turn · .* tokens')", "the turn's end")
+    assert nv.chat()["lines"][-3:-1] == ["Done: read.", ""], nv.chat()["lines"]
     assert "## Plan" not in nv.chat()["lines"], nv.chat()["lines"]
 
 

@@ -194,14 +194,19 @@ def test_help_file_has_valid_tags(nv: PluginEditor, tmp_path: Path) -> None:
 
 def test_the_login_method_is_chosen_with_vim_ui_select(nv: PluginEditor) -> None:
     agent = [*SCRIPTED_AGENT, "--require-auth"]  # session/new fails until the client authenticates
-    nv.helper("answer_with", "Demo login: Always succeeds")
+    nv.helper("answer_with", "Demo login (the agent signs you in): Always succeeds")
     nv.setup(agents={"demo": {"cmd": agent}})
     result = nv.prompt("hello")
     assert result["stopReason"] == "end_turn", result
     (select,) = nv.selects()
     assert select["kind"] == "acp_editor.auth", select
-    # Terminal logins are never offered in the editor: the user runs those themselves.
-    assert select["titles"] == ["Demo login: Always succeeds"], select
+    # Each way says what choosing it does; a terminal one runs in Neovim's :terminal
+    # (test_plugin_sign_in.py).
+    assert select["titles"] == [
+        "Demo login (the agent signs you in): Always succeeds",
+        "Log in from a terminal (opens a terminal where you sign in):"
+        " Type your name in a terminal (the demo's sign-in)",
+    ], select
 
 
 def test_without_a_new_enough_python_the_install_says_what_to_install(nv: PluginEditor) -> None:

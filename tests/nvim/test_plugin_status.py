@@ -151,9 +151,55 @@ def test_model_and_options_are_chosen_with_vim_ui_select(nv: PluginEditor) -> No
     nv.lua("vim.cmd('AcpConfig')")  # an option first, then its value
     nv.wait_until(current_model.format("demo-careful"), "the option changes")
     asked = nv.lua("return _G.acp_plugin_test.asked")
-    assert [a["prompt"] for a in asked] == ["Agent option:", "Model:"], asked
+    assert [a["prompt"] for a in asked] == [
+        "Agent option (a switch turns on or off at once):",
+        "Model:",
+    ], asked
 
     complete = "return vim.fn.getcompletion(..., 'cmdline')"
     assert nv.lua(complete, "AcpModel ") == ["demo-fast", "demo-careful"]
     assert nv.lua(complete, "AcpConfig ") == ["model", "think-aloud"]  # the boolean too
     assert nv.lua(complete, "AcpConfig model demo-c") == ["demo-careful"]
+
+
+def test_a_boolean_option_is_a_toggle(nv: PluginEditor) -> None:
+    """Schema 1.25's boolean config option (the demo's "Think aloud"): a switch in
+    ``:AcpConfig``'s list that turns over when chosen, ``on``/``off``/``toggle`` by name, each
+    sent as a JSON boolean in ``acp/setConfigOption``."""
+    nv.prompt("read")
+    think = "require('acp_editor.session.config_options').find('think-aloud').currentValue == {}"
+    nv.helper("answer_script", [{"select": "Think aloud: off (turn on)"}])
+    nv.lua("vim.cmd('AcpConfig')")
+    nv.wait_until(think.format("true"), "the option turns on")
+    (asked,) = nv.lua("return _G.acp_plugin_test.asked")
+    assert asked["prompt"] == "Agent option (a switch turns on or off at once):", asked
+    assert asked["titles"] == ["Model: Demo fast", "Think aloud: off (turn on)"], asked
+    assert "acp-editor: Think aloud: on" in nv.notes(), nv.notes()
+
+    nv.lua("vim.cmd('AcpConfig think-aloud off')")
+    nv.wait_until(think.format("false"), "off by name")
+    nv.lua("vim.cmd('AcpConfig think-aloud')")  # named without a value: toggled
+    nv.wait_until(think.format("true"), "toggled")
+    nv.lua("vim.cmd('AcpConfig think-aloud toggle')")
+    nv.wait_until(think.format("false"), "toggled back")
+    nv.lua("vim.cmd('AcpConfig think-aloud maybe')")
+    assert "acp-editor: Think aloud is on or off: :AcpConfig think-aloud on|off|toggle" in (
+        nv.notes()
+    )
+    sent = [
+        m["params"] for m in nv.agent_received() if m.get("method") == "session/set_config_option"
+    ]
+    assert [(p["configId"], p.get("type"), p["value"]) for p in sent] == [
+        ("think-aloud", "boolean", True),
+        ("think-aloud", "boolean", False),
+        ("think-aloud", "boolean", True),
+        ("think-aloud", "boolean", False),
+    ], sent
+    complete = "return vim.fn.getcompletion(..., 'cmdline')"
+    assert nv.lua(complete, "AcpConfig think-aloud ") == ["on", "off", "toggle"]
+    # Thinking aloud on, the agent starts its answer with a thought: the chat shows it.
+    nv.lua("vim.cmd('AcpConfig think-aloud on')")
+    nv.wait_until(think.format("true"), "on again")
+    nv.lua("vim.cmd('AcpChat')")
+    nv.prompt("read")
+    nv.wait_until("vim.tbl_contains(H.chat().lines, '▸ Thinking')", "the thought is drawn")

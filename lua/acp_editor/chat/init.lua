@@ -8,7 +8,8 @@
 -- window, with the cursor and scroll it had there; the prompt area keeps one draft per session
 -- (chat/prompt.lua). Nothing is drawn again on a switch, so it takes as long as showing a buffer.
 -- A session's pending permissions are listed at the end of its own transcript and answered
--- there with single keys.
+-- there with single keys. A subagent's session has no transcript of its own here: it is drawn
+-- in its parent's, under the tool call that started it, and a change of it redraws the parent.
 
 local permissions = require("acp_editor.questions.permissions")
 local render = require("acp_editor.chat.render")
@@ -21,6 +22,7 @@ local store = require("acp_editor.store")
 ---@field lines string[] the lines last drawn
 ---@field folds string[] foldexpr values of the lines last drawn
 ---@field entry_at table<integer, integer> line → index of the session entry drawn there
+---@field child_at table<integer, string> line → the subagent drawn there
 ---@field views table<integer, table> window → its winsaveview() when the buffer left it
 
 local M = {
@@ -37,6 +39,8 @@ local M = {
   folds = {},
   ---@type table<integer, integer> line → index of the session entry drawn there (chat/queue.lua)
   entry_at = {},
+  ---@type table<integer, string> line → the subagent drawn there (its session id)
+  child_at = {},
 }
 
 local function key(session_id)
@@ -100,7 +104,7 @@ local function new_view(session_id)
   pcall(vim.treesitter.start, buf, "markdown") -- the parser ships with Neovim 0.11
   vim.bo[buf].modifiable = false
   vim.b[buf].acp_editor_transcript = true
-  local view = { buf = buf, session = session_id, lines = {}, folds = {}, entry_at = {}, views = {} }
+  local view = { buf = buf, session = session_id, lines = {}, folds = {}, entry_at = {}, child_at = {}, views = {} }
   -- The keys answer the oldest question of the session this buffer shows.
   local function answer(kind)
     return function()
@@ -123,6 +127,9 @@ local function new_view(session_id)
   map(buf, "n", keys.remove_prompt, function()
     require("acp_editor.chat.queue").remove()
   end, "remove the waiting prompt under the cursor")
+  map(buf, "n", keys.cancel_subagent, function()
+    M.cancel_subagent(view)
+  end, "stop the subagent under the cursor (the turn goes on)")
   common_keys(buf, keys)
   M.views[key(session_id)] = view
   return view
@@ -144,7 +151,7 @@ local function front_view()
     end
     M.draw(view)
   end
-  M.buf, M.lines, M.folds, M.entry_at = view.buf, view.lines, view.folds, view.entry_at
+  M.buf, M.lines, M.folds, M.entry_at, M.child_at = view.buf, view.lines, view.folds, view.entry_at, view.child_at
   return view
 end
 
@@ -297,6 +304,7 @@ function M.draw(view)
   local sid = view.session
   local live = require("acp_editor.session.live")
   local ids = live.ids()
+  local subagents = require("acp_editor.session.subagents")
   local drawn = render.render(sid and store.sessions[sid] or nil, {
     agent = store.agent_of(sid),
     busy = requests.busy(sid),
@@ -305,6 +313,11 @@ function M.draw(view)
     permissions = permissions.of_session(sid),
     keys = store.config.keymaps.chat,
     session = #ids > 1 and ("session %d of %d"):format(math.max(1, vim.fn.index(ids, sid) + 1), #ids) or nil,
+    sessions = store.sessions,
+    asks = function(child)
+      return live.asks(child, true)
+    end,
+    name_of = subagents.name,
   })
   local first = 1
   while first <= #drawn.lines and drawn.lines[first] == view.lines[first] do
@@ -315,7 +328,7 @@ function M.draw(view)
   for _, win in ipairs(vim.fn.win_findbuf(buf)) do
     tails[win] = vim.api.nvim_win_get_cursor(win)[1] >= count
   end
-  view.folds, view.entry_at = drawn.folds, drawn.entry_at
+  view.folds, view.entry_at, view.child_at = drawn.folds, drawn.entry_at, drawn.child_at
   if first <= #drawn.lines or #drawn.lines ~= #view.lines then
     vim.bo[buf].modifiable = true
     vim.api.nvim_buf_set_lines(buf, first - 1, -1, false, vim.list_slice(drawn.lines, first))
@@ -332,7 +345,36 @@ function M.draw(view)
     end
   end
   if buf == M.buf then
-    M.lines, M.folds, M.entry_at = view.lines, view.folds, view.entry_at
+    M.lines, M.folds, M.entry_at, M.child_at = view.lines, view.folds, view.entry_at, view.child_at
+  end
+end
+
+--- The stop key: the subagent drawn under the cursor stops (`acp/cancel` of its session), the
+--- turn goes on.
+---@param view acp_editor.ChatView
+function M.cancel_subagent(view)
+  local child = view.child_at[vim.api.nvim_win_get_cursor(0)[1]]
+  if not child then
+    return store.report("acp-editor: no subagent under the cursor")
+  end
+  require("acp_editor.session.subagents").cancel(child)
+end
+
+--- Bring a subagent's lines into view in its parent's transcript (the switcher's choice).
+---@param child string its session id
+function M.reveal(child)
+  local view = M.views[key(store.root_of(child))]
+  if not view then
+    return
+  end
+  M.draw(view)
+  for line = 1, #view.lines do
+    if view.child_at[line] == child then
+      for _, win in ipairs(vim.fn.win_findbuf(view.buf)) do
+        vim.api.nvim_win_set_cursor(win, { line, 0 })
+      end
+      return
+    end
   end
 end
 
@@ -421,7 +463,14 @@ function M.subscribe()
       count = n
       return soon()
     end
-    soon({ [key(sid)] = true })
+    -- A subagent is drawn in its parent's transcript (and the parent's in its own parent's).
+    local which = { [key(sid)] = true }
+    local parent = store.parent_of(sid)
+    while parent and not which[parent] do
+      which[parent] = true
+      parent = store.parent_of(parent)
+    end
+    soon(which)
   end)
   store.on("turn", function(sid)
     soon({ [key(sid)] = true, [""] = true })

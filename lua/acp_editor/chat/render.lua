@@ -8,9 +8,14 @@
 -- The text is Markdown (the chat buffer's filetype): messages as the agent wrote them under
 -- `## You` / `## Agent` headings, diffs in ```diff blocks. A message or tool output that leaves a
 -- code block open (a reply still streaming, a cut-off output) gets its closing fence here, so
--- the rest of the transcript is not read as code.
+-- the rest of the transcript is not read as code. Notices, compactions, messages between
+-- sessions and the turn's end are chat/markers.lua's; subagents under the tool call that
+-- started them chat/children.lua's; the plans at the end chat/plans.lua's.
 
+local children = require("acp_editor.chat.children")
 local code_blocks = require("acp_editor.chat.code_blocks")
+local markers = require("acp_editor.chat.markers")
+local plans = require("acp_editor.chat.plans")
 local reducer = require("acp_editor.session.reducer")
 local summary = require("acp_editor.session.summary")
 
@@ -19,6 +24,7 @@ local summary = require("acp_editor.session.summary")
 ---@field folds string[] foldexpr value per line (">1" opens a section, "1" is inside, "0" outside)
 ---@field hls {[1]: integer, [2]: string}[] (0-based line, highlight group) pairs
 ---@field entry_at table<integer, integer> line → the index (1-based) of the session entry drawn there
+---@field child_at table<integer, string> line → the subagent's session drawn there
 
 local M = {}
 
@@ -29,20 +35,21 @@ M.STATUS_ICONS = {
   failed = "✗",
   cancelled = "⊘",
 }
-M.PLAN_ICONS = { pending = "○", in_progress = "▶", completed = "✓" }
+M.PLAN_ICONS = plans.ICONS
 
 ---@class acp_editor.Writer
 local Writer = {}
 Writer.__index = Writer
 
 local function writer()
-  return setmetatable({ lines = {}, folds = {}, hls = {}, entry_at = {} }, Writer)
+  return setmetatable({ lines = {}, folds = {}, hls = {}, entry_at = {}, child_at = {} }, Writer)
 end
 
 function Writer:line(text, fold, hl)
   table.insert(self.lines, (text:gsub("\n", " ")))
   table.insert(self.folds, fold or "0")
   self.entry_at[#self.lines] = self.entry
+  self.child_at[#self.lines] = self.child
   if hl then
     table.insert(self.hls, { #self.lines - 1, hl })
   end
@@ -100,12 +107,34 @@ local function content_item(w, item)
   end
 end
 
-local function tool_call(w, call)
+--- What a tool call is called: its title, else (an agent may send an empty one) its tool's
+--- `name`, else its kind, else its id.
+---@param call table
+---@return string
+function M.title(call)
+  for _, field in ipairs({ "title", "name", "kind" }) do
+    local value = call[field]
+    if type(value) == "string" and vim.trim(value) ~= "" then
+      return value
+    end
+  end
+  return tostring(call.toolCallId)
+end
+
+--- A tool call's one line, `✓ [read] Read hello.py · completed`, and its highlight group.
+---@param call table
+---@return string text
+---@return string hl
+function M.call_line(call)
   local status = call.status or "pending"
   local icon = M.STATUS_ICONS[status] or "?"
-  local title = call.title or call.toolCallId
   local hl = "AcpEditorStatus_" .. (M.STATUS_ICONS[status] and status or "custom")
-  w:line(("%s [%s] %s · %s"):format(icon, call.kind or "other", title, status), ">1", hl)
+  return ("%s [%s] %s · %s"):format(icon, call.kind or "other", M.title(call), tostring(status)), hl
+end
+
+local function tool_call(w, call)
+  local text, hl = M.call_line(call)
+  w:line(text, ">1", hl)
   for _, loc in ipairs(call.locations or {}) do
     if type(loc) == "table" and loc.path then
       local line = loc.line and (":" .. loc.line) or ""
@@ -148,19 +177,34 @@ local ROLE = {
   agent = { "## Agent", "AcpEditorAgent" },
 }
 
-local function entry(w, snap, e, prev, keys)
-  if e.kind == "message" then
+--- A message's heading and its highlight group.
+local function heading(snap, e, ctx)
+  if e.role == "session" then
+    return markers.session_heading(snap, e, ctx.name_of), "AcpEditorSession"
+  end
+  local role = ROLE[e.role] or { "## " .. tostring(e.role), "AcpEditorAgent" }
+  return role[1], role[2]
+end
+
+--- Draw one entry; returns the heading it drew under (a message's), for the next one.
+local function entry(w, snap, e, prev_heading, ctx)
+  local keys = ctx.keys or {}
+  if e.kind == "notice" then
+    return markers.notice(w, e)
+  elseif e.kind == "message" then
     local text = reducer.text_of(e.content)
     if e.role == "thought" then
       w:blank()
       w:line("▸ Thinking", ">1", "AcpEditorThought")
       return w:markdown(text, "  ", "1", "AcpEditorThought")
+    elseif e.role == "compaction" then
+      return markers.compaction(w, e)
     end
-    local role = ROLE[e.role] or { "## " .. tostring(e.role), "AcpEditorAgent" }
+    local title, hl = heading(snap, e, ctx)
     -- Consecutive agent messages (around tool calls) read as one reply without repeated headers.
-    if not (prev and prev.kind == "message" and prev.role == e.role) then
+    if title ~= prev_heading then
       w:blank()
-      w:line(role[1], "0", role[2])
+      w:line(title, "0", hl)
     end
     w:markdown(text, "", "0")
     local marker = e.role == "user" and M.marker(snap, e, keys)
@@ -171,48 +215,23 @@ local function entry(w, snap, e, prev, keys)
       -- The workspace was checkpointed before this prompt: say how to go back to it.
       w:line(("(turn %d · :AcpUndo %d restores the files to before it)"):format(e.turn, e.turn), "0", "Comment")
     end
-    return
+    return title
   elseif e.kind == "toolCall" then
     w:blank()
-    return tool_call(w, snap.toolCalls[e.toolCallId] or { toolCallId = e.toolCallId })
+    tool_call(w, snap.toolCalls[e.toolCallId] or { toolCallId = e.toolCallId })
+    return children.under(w, snap, e.toolCallId, ctx)
   end
   local update = e.update or {}
   w:blank()
   w:line(("[%s] %s"):format(tostring(update.sessionUpdate), vim.json.encode(update)), "0", "AcpEditorUnknown")
 end
 
---- Whether the user sent a prompt after entry `index` (1-based count of entries then).
-local function prompted_since(snap, index)
-  for i = index + 1, #snap.entries do
-    local e = snap.entries[i]
-    if e.kind == "message" and e.role == "user" then
-      return true
-    end
-  end
-  return false
-end
-
---- The plan, at the end: only the current turn's (an earlier turn's plan is done with).
-local function plan(w, snap, plan_at)
-  local p = snap and snap.plan
-  if type(p) ~= "table" or type(p.entries) ~= "table" or #p.entries == 0 then
-    return
-  end
-  if plan_at and prompted_since(snap, plan_at) then
-    return
-  end
-  w:blank()
-  w:line("## Plan", "0", "AcpEditorPlan")
-  for _, item in ipairs(p.entries) do
-    local icon = M.PLAN_ICONS[item.status] or "?"
-    w:line(("  %s %s"):format(icon, item.content or ""), "0", item.status == "completed" and "Comment" or nil)
-  end
-end
-
 local function permission(w, entry_, keys)
-  local describe = require("acp_editor.questions.permissions").describe
+  local permissions = require("acp_editor.questions.permissions")
+  local params = entry_.params
+  local by = type(params.subagent) == "table" and (" (%s)"):format(permissions.asker(params)) or ""
   w:blank()
-  w:line("## Permission: " .. describe(entry_.params), "0", "AcpEditorPermission")
+  w:line(("## Permission%s: %s"):format(by, permissions.describe(params)), "0", "AcpEditorPermission")
   local parts = {}
   local keyed = { -- chat keymap name, option kind it answers with
     { "allow", "allow_once" },
@@ -244,6 +263,9 @@ end
 ---@field permissions? table[] pending permission requests, listed at the end
 ---@field keys table<string, string|false> the chat's keys, named in the permission hint
 ---@field session? string which of the live sessions this is ("session 2 of 3"), when several are
+---@field sessions? table<string, table> every session mirror (its subagents' own are drawn in it)
+---@field asks? fun(session_id: string): boolean whether a subagent's question waits
+---@field name_of? fun(session_id: string): string how a subagent is named (`subagent “X”`)
 
 ---@param snap? acp_editor.SessionSnapshot
 ---@param ctx acp_editor.RenderContext
@@ -270,6 +292,10 @@ function M.render(snap, ctx)
   else
     table.insert(header, (ctx.busy or run == "running") and "working…" or (agent.state or "starting"))
   end
+  local auth = summary.auth(agent, true)
+  if auth then
+    table.insert(header, auth)
+  end
   local model = summary.model(snap)
   if model then
     table.insert(header, model)
@@ -285,14 +311,21 @@ function M.render(snap, ctx)
   if agent.state == "failed" and agent.message then
     w:text(agent.message .. (agent.stderrTail and ("\n" .. agent.stderrTail) or ""), "  ", "0", "ErrorMsg")
   end
-  local prev
+  ctx.call_line = M.call_line
+  ctx.name_of = ctx.name_of or function()
+    return "a subagent"
+  end
+  local prev_heading
   for i, e in ipairs(snap and snap.entries or {}) do
     w.entry = i
-    entry(w, snap, e, prev, ctx.keys or {})
-    prev = e
+    prev_heading = entry(w, snap, e, prev_heading, ctx)
   end
   w.entry = nil
-  plan(w, snap, ctx.plan_at)
+  if not ctx.busy then
+    markers.turn_end(w, snap)
+  end
+  children.unplaced(w, snap, ctx)
+  plans.render(w, snap, ctx.plan_at)
   for _, p in ipairs(ctx.permissions or {}) do
     permission(w, p, ctx.keys)
   end

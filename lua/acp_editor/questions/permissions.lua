@@ -1,4 +1,4 @@
--- Permission requests (acp/requestPermission) and auth choices (acp/chooseAuthMethod).
+-- Permission requests (acp/requestPermission); signing in is questions/sign_in.lua's.
 --
 -- A request never blocks Neovim: its handler suspends (acp_editor.sidecar.asyncreq) and is answered
 -- later, from a floating window that does not take the keyboard (acp_editor.questions.window), from a
@@ -13,6 +13,9 @@
 -- (:AcpSwitch); then it is shown like any other.
 -- A request goes away when it is answered, when the server withdraws it ($/cancelRequest), when
 -- its tool call is cancelled, or when its session's turn ends (nobody is waiting any more).
+-- A subagent's question (its session is the subagent's, `subagent` names it) belongs to its
+-- parent's place: asked while the parent is in front, listed in the parent's chat, and it says
+-- which subagent asks.
 
 local asyncreq = require("acp_editor.sidecar.asyncreq")
 local protocol = require("acp_editor.protocol")
@@ -65,6 +68,25 @@ function M.describe(params)
   return what
 end
 
+--- Who asks: "The agent", or the subagent that does (`Subagent “Explore hello.py”`).
+---@param params table
+---@return string
+function M.asker(params)
+  local sub = params.subagent
+  if type(sub) ~= "table" then
+    return "The agent"
+  end
+  local title = type(sub.title) == "string" and vim.trim(sub.title) ~= "" and sub.title or nil
+  return title and ("Subagent “%s”"):format(title) or "A subagent"
+end
+
+--- The question in one line, naming who asks: `The agent asks: Edit hello.py (...)`.
+---@param params table
+---@return string
+function M.question(params)
+  return ("%s asks: %s"):format(M.asker(params), M.describe(params))
+end
+
 ---@return table? option the first option of `kind` (allow_once, reject_once, ...)
 function M.option_of_kind(params, kind)
   for _, option in ipairs(params.options or {}) do
@@ -74,20 +96,33 @@ function M.option_of_kind(params, kind)
   end
 end
 
+--- The session whose place a request takes: its own, or a subagent's top parent's.
+---@param params table
+---@return string?
+function M.place(params)
+  local sid = params.sessionId
+  local sub = params.subagent
+  if sid and type(sub) == "table" and type(sub.parentSessionId) == "string" then
+    store.set_parent(sid, sub.parentSessionId)
+  end
+  return store.root_of(sid)
+end
+
 --- Whether a request belongs to the session in front (a request naming no session does, and
---- all do before any session is known).
+--- all do before any session is known; a subagent's does while its parent is in front).
 ---@param entry acp_editor.Permission
 function M.in_front(entry)
-  local sid = entry.params.sessionId
+  local sid = M.place(entry.params)
   return sid == nil or store.current_session == nil or sid == store.current_session
 end
 
---- The pending requests of `session_id` (nil: of the session in front), oldest first.
+--- The pending requests of `session_id` and its subagents (nil: of the session in front),
+--- oldest first.
 ---@param session_id? string
 ---@return acp_editor.Permission[]
 function M.of_session(session_id)
   return vim.tbl_filter(function(entry)
-    local sid = entry.params.sessionId
+    local sid = M.place(entry.params)
     return sid == session_id or (sid == nil and session_id == store.current_session)
   end, M.pending)
 end
@@ -175,7 +210,7 @@ end
 local function ask(entry, focus)
   if M.ui() == "select" then
     select_fn()(entry.params.options or {}, {
-      prompt = ("The agent asks: %s"):format(M.describe(entry.params)),
+      prompt = M.question(entry.params),
       kind = "acp_editor.permission",
       format_item = function(option)
         return option.name or option.optionId
@@ -184,7 +219,7 @@ local function ask(entry, focus)
     return
   end
   -- The window: never dismissed by a stray key, so never a rejection the user did not mean.
-  window.show(M.describe(entry.params), entry.params.options or {}, function(option_id)
+  window.show(M.question(entry.params), entry.params.options or {}, function(option_id)
     M.answer(entry, option_id)
   end)
   if focus then
@@ -307,10 +342,14 @@ end
 ---@param entry acp_editor.Permission
 function M.announce(entry)
   local live = require("acp_editor.session.live")
-  local sid = entry.params.sessionId
+  local sid = M.place(entry.params) or entry.params.sessionId
+  local who = live.who(sid)
+  if type(entry.params.subagent) == "table" then
+    who = ("%s's %s"):format(who, (M.asker(entry.params):gsub("^%u", string.lower)))
+  end
   store.report(
     ("acp-editor: %s asks in session %s (%s): %s — answer in its chat: :AcpSwitch %s"):format(
-      live.who(sid),
+      who,
       sid,
       live.title(store.sessions[sid]),
       M.describe(entry.params),
@@ -348,32 +387,13 @@ function M.handle(_, params, ctx)
   table.insert(M.pending, entry)
   store.emit("permissions")
   if M.in_front(entry) then
-    store.report(("acp-editor: permission needed: %s"):format(M.describe(params)))
+    local by = type(params.subagent) == "table" and (" by %s"):format((M.asker(params):gsub("^%u", string.lower))) or ""
+    store.report(("acp-editor: permission needed%s: %s"):format(by, M.describe(params)))
   else
     M.announce(entry)
   end
   store.config.schedule(function()
     M.pump()
-  end)
-  return asyncreq.wait()
-end
-
---- The acp/chooseAuthMethod handler: one picker, answered later like a permission.
-function M.choose_auth(_, params)
-  local waiting = asyncreq.current()
-  if not waiting then
-    return { methodId = vim.NIL }
-  end
-  store.config.schedule(function()
-    select_fn()(params.methods or {}, {
-      prompt = "The agent needs you to log in with:",
-      kind = "acp_editor.auth",
-      format_item = function(m)
-        return m.description and ("%s: %s"):format(m.name, m.description) or m.name
-      end,
-    }, function(choice)
-      waiting:resume({ methodId = choice and choice.id or vim.NIL })
-    end)
   end)
   return asyncreq.wait()
 end

@@ -32,8 +32,8 @@ function M.keyed(options)
   return keyed
 end
 
-local function lines_for(what, keyed)
-  local lines = { " The agent asks: " .. what, "" }
+local function lines_for(question, keyed)
+  local lines = { " " .. question, "" }
   for _, k in ipairs(keyed) do
     table.insert(lines, ("  %s  %s"):format(k.key, k.option.name or k.option.optionId))
   end
@@ -62,7 +62,7 @@ local function leave()
 end
 
 --- Show a request; `answer(option_id)` is called with the option the user keys in.
----@param what string what the agent wants to do, one line
+---@param what string the question, one line: who asks and what for ("The agent asks: ...")
 ---@param options table[] its PermissionOptions
 ---@param answer fun(option_id: string)
 function M.show(what, options, answer)

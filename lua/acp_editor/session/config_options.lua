@@ -1,7 +1,9 @@
 -- The agent's session config options (ACP `configOptions`: the model, a reasoning level, the
 -- mode of a v2 agent...): `:AcpModel` and `:AcpConfig` choose them with vim.ui.select (your
--- picker plugin when you have one) and set them with acp/setConfigOption. The session mirror
--- learns the new values from the sidecar, as from any change; nothing is kept here.
+-- picker plugin when you have one) and set them with acp/setConfigOption. A boolean option
+-- (schema 1.25: `type = "boolean"`, "Think aloud") is a toggle: choosing it in the list turns
+-- it on or off at once, `:AcpConfig think-aloud` toggles it, `on`/`off` set it. The session
+-- mirror learns the new values from the sidecar, as from any change; nothing is kept here.
 
 local client = require("acp_editor.sidecar.client")
 local protocol = require("acp_editor.protocol")
@@ -43,12 +45,38 @@ function M.values(option)
   return summary.values(option)
 end
 
---- A value typed on the command line, as the option takes it ("true" for a boolean option).
+M.BOOLEAN_WORDS = { on = true, ["true"] = true, off = false, ["false"] = false }
+
+--- A value typed on the command line, as the option takes it (a boolean option: on, off, true,
+--- false, or toggle); nil when a boolean option cannot take it.
+---@return string|boolean|nil
 local function parse(option, text)
   if option.type == "boolean" then
-    return text == "true" or text == "on"
+    if text == "toggle" then
+      return option.currentValue ~= true
+    end
+    return M.BOOLEAN_WORDS[text]
   end
   return text
+end
+
+--- Set `option` to the value typed, saying so when a boolean option cannot take it.
+local function set_typed(option, text)
+  local value = parse(option, text)
+  if value == nil then
+    return store.report(
+      ("acp-editor: %s is on or off: :AcpConfig %s on|off|toggle"):format(option.name or option.id, option.id),
+      vim.log.levels.ERROR
+    )
+  end
+  return M.set(option, value)
+end
+
+--- Turn a boolean option over.
+---@param option table
+---@param callback? fun(err: table?)
+function M.toggle(option, callback)
+  return M.set(option, option.currentValue ~= true, callback)
 end
 
 ---@param option table
@@ -114,7 +142,7 @@ function M.model(value)
     return nothing("model choice")
   end
   if value then
-    return M.set(option, parse(option, value))
+    return set_typed(option, value)
   end
   M.choose_value(option)
 end
@@ -139,19 +167,26 @@ function M.config(name, value)
       return store.report(("acp-editor: no option %s (the agent offers %s)"):format(name, ids), vim.log.levels.ERROR)
     end
     if value then
-      return M.set(option, parse(option, value))
+      return set_typed(option, value)
+    elseif option.type == "boolean" then
+      return M.toggle(option)
     end
     return M.choose_value(option)
   end
   select_fn()(options, {
-    prompt = "Agent option:",
+    prompt = "Agent option (a switch turns on or off at once):",
     kind = "acp_editor.config_options",
     format_item = function(o)
-      local current = o.type == "boolean" and (o.currentValue and "on" or "off") or summary.current_name(o)
-      return ("%s: %s"):format(o.name or o.id, current or "?")
+      if o.type == "boolean" then
+        local on = o.currentValue == true
+        return ("%s: %s (turn %s)"):format(o.name or o.id, on and "on" or "off", on and "off" or "on")
+      end
+      return ("%s: %s"):format(o.name or o.id, summary.current_name(o) or "?")
     end,
   }, function(choice)
-    if choice then
+    if choice and choice.type == "boolean" then
+      M.toggle(choice)
+    elseif choice then
       M.choose_value(choice)
     end
   end)
@@ -176,6 +211,9 @@ function M.complete(arglead, cmdline, model)
   else
     local option = typing == 2 and M.find(words[2])
     candidates = option and M.values(option) or {}
+    if option and option.type == "boolean" then
+      candidates = { { value = "on" }, { value = "off" }, { value = "toggle" } }
+    end
   end
   local out = {}
   for _, c in ipairs(candidates) do

@@ -24,6 +24,9 @@ local TITLE_CHARS = 40
 ---@param snap? table
 ---@return string
 function M.title(snap)
+  if snap and store.parent_of(snap.sessionId) then -- a subagent: as its parent's agent calls it
+    return require("acp_editor.session.subagents").title(snap.sessionId) or "subagent"
+  end
   for _, e in ipairs(snap and snap.entries or {}) do
     if e.kind == "message" and e.role == "user" then
       local line = vim.trim(reducer.text_of(e.content or {})):match("^[^\n]*") or ""
@@ -87,15 +90,21 @@ function M.owner(session_id)
 end
 
 --- Whether `session_id` has a question for the user: a permission request or a form / web page
---- of that session still pending (a question naming no session counts for the one in front).
+--- of that session or of one of its subagents still pending (a question naming no session
+--- counts for the one in front). `only`: of that session itself, not of its subagents.
 ---@param session_id? string
+---@param only? boolean
 ---@return boolean
-function M.asks(session_id)
+function M.asks(session_id, only)
   for _, name in ipairs({ "acp_editor.questions.permissions", "acp_editor.questions.elicit" }) do
     local module = package.loaded[name]
     for _, entry in ipairs(module and module.pending or {}) do
       local sid = entry.params and entry.params.sessionId
-      if sid == session_id or (sid == nil and session_id == store.current_session) then
+      if
+        sid == session_id
+        or (sid == nil and session_id == store.current_session)
+        or (not only and sid ~= nil and store.root_of(sid) == session_id)
+      then
         return true
       end
     end
@@ -121,11 +130,12 @@ end
 
 M.STATE_WORDS = { waiting = "waiting for you", running = "running", idle = "idle" }
 
---- The live sessions, in the order they opened.
+--- The live sessions, in the order they opened (subagents' sessions are not among them: each
+--- is shown in its parent's transcript).
 ---@return string[]
 function M.ids()
   return vim.tbl_filter(function(sid)
-    return store.sessions[sid] ~= nil
+    return store.sessions[sid] ~= nil and not store.parent_of(sid)
   end, store.order)
 end
 
@@ -163,8 +173,23 @@ function M.describe(session_id)
   return front .. table.concat(parts, " · ")
 end
 
+--- One switcher line for a subagent, under its parent's:
+--- `    ↳ Explore hello.py · subagent · running · s7`.
+---@param record table the parent's record of the child (with `depth`)
+---@return string
+function M.describe_child(record)
+  local subagents = require("acp_editor.session.subagents")
+  local parts = {
+    subagents.title(record.sessionId) or "untitled",
+    "subagent",
+    subagents.state(record) or "?",
+    record.sessionId,
+  }
+  return ("  %s↳ %s"):format(("  "):rep(record.depth or 1), table.concat(parts, " · "))
+end
+
 --- Bring `session_id` to the front: its chat is shown at once, and the server is told
---- (acp/selectSession).
+--- (acp/selectSession). A subagent's brings its parent, with the subagent's lines in view.
 ---@param session_id string
 ---@param callback? fun(err: table?, result: table?)
 ---@return boolean switched false when it is not a live session
@@ -173,7 +198,14 @@ function M.select(session_id, callback)
     store.report(("acp-editor: no live session %s (:AcpSessions lists them)"):format(session_id), vim.log.levels.WARN)
     return false
   end
+  local child = store.parent_of(session_id) and session_id or nil
+  session_id = store.root_of(session_id) -- a subagent is shown in its parent's transcript
   store.set_current(session_id)
+  if child then
+    local chat = require("acp_editor.chat")
+    chat.open()
+    chat.reveal(child)
+  end
   client.request(protocol.method.SELECT_SESSION, { sessionId = session_id }, function(err, result)
     if err then
       store.report("acp-editor: the sidecar did not switch sessions: " .. (err.message or ""), vim.log.levels.WARN)

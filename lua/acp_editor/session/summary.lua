@@ -84,6 +84,23 @@ function M.model(snap)
   return option and M.current_name(option) or nil
 end
 
+--- Whether the agent says the user is signed in (AgentStatus.auth), in words: "not logged in
+--- (:AcpSignIn)" when it says not; with `label`, "signed in: Claude Max" when it says so and
+--- names the account. nil otherwise (not required, not known, or the agent does not say).
+---@param status? table an acp/agentStatus
+---@param label? boolean
+---@return string?
+function M.auth(status, label)
+  local auth = status and type(status.auth) == "table" and status.auth or nil
+  if not auth then
+    return nil
+  elseif auth.state == "unauthenticated" then
+    return "not logged in (:AcpSignIn)"
+  elseif label and auth.state == "authenticated" and type(auth.label) == "string" and auth.label ~= "" then
+    return "signed in: " .. auth.label
+  end
+end
+
 --- 950, 12.3k, 200k, 1.2M
 ---@param n number
 ---@return string

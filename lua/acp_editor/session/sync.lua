@@ -6,7 +6,10 @@
 -- the same way. Every acp/sessionChanged names the session's agent, so a mirror first met there
 -- knows it at once (it is not a change: taken from each notification, as the server's snapshot
 -- has it); so does `worktree`, the folder a session in a worktree of its own works in (absent:
--- none, or no more once it is discarded). acp/agentStatus is kept per agent (`store.agents`, by
+-- none, or no more once it is discarded). A subagent's session (schema 1.25) is a session of
+-- its own whose notifications name its parent (`parentSessionId`): its mirror is kept like any
+-- other, never brought to the front, and the store learns whose it is (`store.parents`), as
+-- it does from each parent's `subagents`. acp/agentStatus is kept per agent (`store.agents`, by
 -- its `agent` id); the store's `agent` is the status of the agent of the session in front.
 
 local client = require("acp_editor.sidecar.client")
@@ -17,6 +20,15 @@ local store = require("acp_editor.store")
 local M = {}
 local method = protocol.method
 
+--- The children a session's `subagents` names are its subagents' sessions.
+local function learn_children(snap)
+  if type(snap.subagents) == "table" then
+    for child in pairs(snap.subagents) do
+      store.set_parent(child, snap.sessionId)
+    end
+  end
+end
+
 --- Replace (or create) a mirror from a SessionSnapshot the server sent.
 function M.adopt(snapshot)
   store.sessions[snapshot.sessionId] = snapshot
@@ -24,6 +36,8 @@ function M.adopt(snapshot)
   snapshot.entries = snapshot.entries or {}
   snapshot.toolCalls = snapshot.toolCalls or {}
   snapshot.info = snapshot.info or {}
+  store.set_parent(snapshot.sessionId, snapshot.parentSessionId)
+  learn_children(snapshot)
   store.emit("session", snapshot.sessionId, {})
 end
 
@@ -45,23 +59,29 @@ end
 function M.on_changed(_, params)
   local sid = params.sessionId
   local snap = store.sessions[sid]
+  if type(params.parentSessionId) == "string" then
+    store.set_parent(sid, params.parentSessionId)
+  end
   if not snap then
     local status = store.agents[params.agent] or store.agent -- the session's agent speaks its version
     snap = reducer.new(sid, status and status.protocolVersion)
     snap.agent = params.agent
     store.sessions[sid] = snap
     store.track(sid)
-    if not store.current_session then
+    if not store.current_session and not store.parent_of(sid) then
       store.set_current(sid)
     end
   elseif type(params.agent) == "string" then
     snap.agent = params.agent
   end
   snap.worktree = type(params.worktree) == "string" and params.worktree or nil
+  snap.parentSessionId = store.parent_of(sid) -- not a change: each notification names it
   local ok, err = reducer.apply_all(snap, params.changes or {})
   for _, change in ipairs(params.changes or {}) do
-    if change.type == "plan" then
+    if change.type == "plan" or change.type == "plans" then
       store.plan_at[sid] = #snap.entries -- the plan belongs to the turn it came in
+    elseif change.type == "subagents" then
+      learn_children(snap)
     end
   end
   if not ok then

@@ -18,17 +18,24 @@ local function requests()
   return require("acp_editor.session.requests")
 end
 
---- :AcpSessions: the live sessions (title, agent, what each does), to bring one to the front;
---- then, when the agent can list them, its earlier sessions, to load one.
+--- :AcpSessions: the live sessions (title, agent, what each does), each with its live
+--- subagents under it, to bring one to the front (a subagent: its parent, showing it); then,
+--- when the agent can list them, its earlier sessions, to load one.
 function M.sessions()
   if not ensure() then
     return
   end
   local live = require("acp_editor.session.live")
+  local subagents = require("acp_editor.session.subagents")
   local function pick(earlier)
     local items = {}
     for _, sid in ipairs(live.ids()) do
       table.insert(items, { sessionId = sid, live = true })
+      for _, record in ipairs(subagents.descendants(sid)) do
+        if store.sessions[record.sessionId] then
+          table.insert(items, { sessionId = record.sessionId, live = true, child = record })
+        end
+      end
     end
     for _, s in ipairs(earlier) do
       if not store.sessions[s.sessionId] then
@@ -42,7 +49,9 @@ function M.sessions()
       prompt = "Sessions (live ones first: ▸ is in front):",
       kind = "acp_editor.session",
       format_item = function(item)
-        if item.live then
+        if item.child then
+          return live.describe_child(item.child)
+        elseif item.live then
           return live.describe(item.sessionId)
         end
         local s = item.listed

@@ -14,6 +14,7 @@ local follow = require("acp_editor.follow")
 local permissions = require("acp_editor.questions.permissions")
 local protocol = require("acp_editor.protocol")
 local review = require("acp_editor.review")
+local sign_in = require("acp_editor.questions.sign_in")
 local store = require("acp_editor.store")
 local sync = require("acp_editor.session.sync")
 local terminals = require("acp_editor.terminals")
@@ -72,7 +73,8 @@ function M.build(cfg)
     [method.TERMINAL_EXIT] = guard(method.TERMINAL_EXIT, terminals.on_exit),
     [method.REVIEW_CHANGED] = guard(method.REVIEW_CHANGED, review.on_changed),
     [method.REQUEST_PERMISSION] = guard(method.REQUEST_PERMISSION, permissions.handle, true),
-    [method.CHOOSE_AUTH_METHOD] = guard(method.CHOOSE_AUTH_METHOD, permissions.choose_auth, true),
+    [method.CHOOSE_AUTH_METHOD] = guard(method.CHOOSE_AUTH_METHOD, sign_in.choose, true),
+    [method.SIGN_IN_TERMINAL] = guard(method.SIGN_IN_TERMINAL, sign_in.terminal, true),
     [method.ELICIT] = guard(method.ELICIT, elicit.handle, true),
     [method.DIAGNOSTICS] = guard(method.DIAGNOSTICS, editor_context.diagnostics, true),
     [method.SELECTION] = guard(method.SELECTION, editor_context.selection, true),

@@ -1,0 +1,148 @@
+"""Signing in from Neovim (docs/protocol.md, "Signing in"), in a real Neovim 0.11 against the
+real sidecar and the demo agent with ``--require-login``: a terminal-only sign-in, as
+claude-agent-acp asks for one (its prompts fail until the user runs the agent's ``--login``
+program, which asks for a name).
+
+* before: the statusline, the chat's header and ``:checkhealth`` say "not logged in";
+* a prompt: the sign-in's methods in ``vim.ui.select``, each saying what it does (a terminal
+  one opens a terminal); the terminal method runs in a ``:terminal`` split where the user
+  types (``chansend`` plays the keyboard); exit code 0, and the waiting prompt goes on; after,
+  the header names the account;
+* closing the terminal before the login ends gives up (``exitCode`` null): the prompt fails
+  saying how to sign in by hand; a login that fails (nothing typed) fails it too;
+* ``:AcpSignIn`` signs in on demand (``acp/signIn``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from acp_editor.demo_agent.signin import LOGIN_PROMPT
+from tests.nvim.plugin_driver import PluginEditor, plugin_editor
+
+METHOD = (
+    "Log in from a terminal (opens a terminal where you sign in):"
+    " Type your name in a terminal (the demo's sign-in)"
+)
+SIGN_IN = "require('acp_editor.questions.sign_in')"
+STATUSLINE = "return require('acp_editor').statusline()"
+
+
+@pytest.fixture
+def login_file(tmp_path: Path) -> Path:
+    return tmp_path / "login.json"
+
+
+@pytest.fixture
+def nv(
+    workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, login_file: Path
+) -> Iterator[PluginEditor]:
+    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
+        editor.helper("answer_with", METHOD)
+        cmd = [*editor.agents["demo"]["cmd"], "--require-login", "--login-file", str(login_file)]
+        editor.setup(agents={"demo": {"cmd": cmd}})
+        yield editor
+
+
+def terminal(nv: PluginEditor) -> dict[str, Any]:
+    """The sign-in's terminal once it asks for a name: its buffer, job and window."""
+    nv.wait_until(f"next({SIGN_IN}.running) ~= nil", "the sign-in's terminal opens")
+    found: dict[str, Any] = nv.lua(
+        f"local buf, run = next({SIGN_IN}.running)"
+        " return { buf = buf, job = run.job, win = run.win, buftype = vim.bo[buf].buftype,"
+        " current = vim.api.nvim_get_current_win() == run.win, mode = vim.api.nvim_get_mode().mode,"
+        " winbar = vim.wo[run.win].winbar }"
+    )
+    text = f"table.concat(vim.api.nvim_buf_get_lines({found['buf']}, 0, -1, false), '\\n')"
+    nv.wait_until(f"{text}:find({LOGIN_PROMPT[:20]!r}, 1, true)", "the login asks for a name")
+    return found
+
+
+def screen(nv: PluginEditor, buf: int) -> str:
+    text: str = nv.lua(
+        "return table.concat(vim.api.nvim_buf_get_lines(..., 0, -1, false), '\\n')", buf
+    )
+    return text
+
+
+def health(nv: PluginEditor) -> str:
+    text: str = nv.lua(
+        "vim.cmd('checkhealth acp_editor');"
+        " local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\\n');"
+        " vim.cmd('bwipeout'); return text"
+    )
+    return text
+
+
+def test_a_terminal_sign_in_lets_the_prompt_go_on(nv: PluginEditor, login_file: Path) -> None:
+    assert nv.lua(STATUSLINE) == "acp: idle · not logged in"
+    assert "not logged in: :AcpSignIn" in health(nv)
+    nv.lua("vim.cmd('AcpChat')")
+    nv.wait_until("H.chat().lines[1]:find('not logged in (:AcpSignIn)', 1, true)", "the header")
+
+    turn = nv.prompt_async("read")
+    term = terminal(nv)
+    (select,) = nv.selects()
+    assert select["kind"] == "acp_editor.auth", select
+    assert select["prompt"] == "Sign in to acp-editor demo agent with:", select
+    assert select["titles"] == [METHOD], select
+    # A real terminal, in front, in Terminal mode: what the user types goes to the login.
+    assert term["buftype"] == "terminal" and term["current"] and term["mode"] == "t", term
+    assert "Sign in to acp-editor demo agent (Log in from a terminal)" in term["winbar"]
+    nv.lua("vim.fn.chansend(..., 'Alice\\r')", term["job"])
+
+    result = nv.wait_turn(turn)
+    assert result["stopReason"] == "end_turn" and result["reply"] == "Done: read.", result
+    assert "Signed in as Alice." in screen(nv, term["buf"])
+    assert '"name": "Alice"' in login_file.read_text()
+    done = "acp-editor: signing in to acp-editor demo agent (Log in from a terminal): done"
+    assert f"{done} (exit code 0)" in nv.notes(), nv.notes()
+    nv.wait_until(f"{STATUSLINE[7:]} == 'acp: idle · code · Demo fast'", "signed in")
+    nv.wait_until("H.chat().lines[1]:find('signed in: Alice', 1, true)", "the header names it")
+    assert "signed in: Alice" in health(nv)
+
+
+def test_closing_the_terminal_gives_up(nv: PluginEditor, login_file: Path) -> None:
+    turn = nv.prompt_async("read")
+    term = terminal(nv)
+    nv.lua("vim.cmd('bwipeout! ' .. ...)", term["buf"])
+    done = nv.helper("wait_turn", turn, 10_000)
+    assert done["finished"] and done["error"], done
+    # The sidecar was answered null: it says the sign-in was not finished, and how to do it.
+    message = done["error"]["message"]
+    assert "was not finished" in message and "--login" in message, message
+    assert (
+        "acp-editor: signing in to acp-editor demo agent (Log in from a terminal):"
+        " the terminal was closed before the sign-in ended: not signed in" in nv.notes()
+    ), nv.notes()
+    assert not login_file.exists()
+    assert nv.lua(f"return vim.tbl_isempty({SIGN_IN}.running)")
+
+    # A login that fails (no name typed): its exit code, and the prompt fails too.
+    turn = nv.prompt_async("read")
+    term = terminal(nv)
+    nv.lua("vim.fn.chansend(..., '\\r')", term["job"])
+    done = nv.helper("wait_turn", turn, 10_000)
+    assert "ended with exit status 1" in done["error"]["message"], done
+    assert "Not signed in: no name typed." in screen(nv, term["buf"])
+    assert any("ended with exit code 1: not signed in" in n for n in nv.notes()), nv.notes()
+
+
+def test_acp_sign_in_signs_in_on_demand(nv: PluginEditor, login_file: Path) -> None:
+    nv.lua("vim.cmd('AcpSignIn')")
+    term = terminal(nv)
+    nv.lua("vim.fn.chansend(..., 'Bob\\r')", term["job"])
+    done = "acp-editor: signed in to acp-editor demo agent (demo-terminal-login)"
+    nv.wait_until(
+        f"vim.tbl_contains(vim.tbl_map(function(n) return n.msg end, H.notes), {done!r})",
+        "the command says it is done",
+    )
+    assert '"name": "Bob"' in login_file.read_text()
+    assert nv.prompt("read")["stopReason"] == "end_turn"
+    assert len(nv.selects()) == 1, "no second sign-in"
+    # The demo agent tells its new state with the next prompt (auth/status_update).
+    nv.wait_until(f"{STATUSLINE[7:]} == 'acp: idle · code · Demo fast'", "signed in")
