@@ -50,13 +50,20 @@ def subagent_changes(snapshot: dict[str, Any], update: dict[str, Any]) -> list[d
     return [{"type": "subagents", "subagents": subagents}]
 
 
+#: Tool kinds that never start a subagent: a call of these running beside the agent's Task (or
+#: Agent) tool is not taken for it.
+_NOT_A_TASK = frozenset({"read", "edit", "delete", "move", "search", "execute", "fetch"})
+
+
 def _running_tool_call(snapshot: dict[str, Any]) -> str | None:
-    """The newest tool call of the parent that has not finished."""
+    """The newest tool call of the parent that has not finished and could have started a
+    subagent (claude-agent-acp sends no Task tool call to a client that takes subagents: then
+    none, unless another such call happens to run)."""
     calls: dict[str, dict[str, Any]] = snapshot["toolCalls"]
     for entry in reversed(snapshot["entries"]):
         if entry.get("kind") != "toolCall":
             continue
         call = calls.get(entry["toolCallId"])
-        if call is not None and not is_finished(call):
+        if call is not None and not is_finished(call) and call.get("kind") not in _NOT_A_TASK:
             return str(entry["toolCallId"])
     return None

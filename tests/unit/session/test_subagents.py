@@ -42,3 +42,9 @@ def test_a_child_without_running_tool_call_has_none_and_bad_ids_are_refused(h: H
     assert h.snap["subagents"] == {"child": {"sessionId": "child"}}
     with pytest.raises(InvalidUpdate):
         h.state.apply_update({"sessionUpdate": "subagent_update", "sessionId": ""})
+
+
+def test_a_read_or_a_command_running_beside_it_is_not_taken_for_its_task(h: Harness) -> None:
+    h.update({"sessionUpdate": "tool_call", "toolCallId": "sh", "title": "ls", "kind": "execute"})
+    h.update(CHILD)
+    assert "toolCallId" not in h.snap["subagents"]["child"]
