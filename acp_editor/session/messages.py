@@ -1,5 +1,6 @@
 """The transcript's messages found again by id: chunks and upserts of a message go to its entry,
-the agent's echo of a prompt we recorded takes that prompt's entry, and a compaction (a message
+the agent's echo of a prompt we recorded takes that prompt's entry (the one whose answer named
+its ``messageId``, else the oldest no answer named), and a compaction (a message
 of role ``compaction``, see ``session.markers``) is patched and appended to the same way.
 
 It works out changes against the session's entries and keeps only the indexes; the caller
@@ -30,21 +31,45 @@ class Messages:
         #: v2: our prompts' entries, oldest first, that the agent has not echoed yet (its
         #: ``user_message`` names the message; we hold the prompt until then).
         self._unechoed: list[int] = []
+        #: v2: the ``messageId`` each answer to our prompt named (``PromptResponse``), for the
+        #: prompts among those not echoed yet: their echo joins exactly that entry.
+        self._named: dict[str, int] = {}
 
     def copy_for(self, entries: list[dict[str, Any]]) -> Messages:
         other = Messages(entries)
         other._messages = dict(self._messages)
         other._unechoed = list(self._unechoed)
+        other._named = dict(self._named)
         return other
 
     def prompt_sent(self, index: int) -> None:
         """v2: our prompt at ``index`` waits for the agent's echo."""
         self._unechoed.append(index)
 
+    def prompt_inserted(self, index: int, message_id: str) -> list[dict[str, Any]]:
+        """v2: the agent's answer to our prompt at ``index`` names the user message it inserted.
+        The entry takes the id now; its echo, whenever it comes, joins this entry (an echo that
+        came first took the oldest prompt not named, which is this one when the agent inserts
+        prompts in the order sent)."""
+        if index not in self._unechoed or ("user", message_id) in self._messages:
+            return []  # echoed already, or settled
+        self._named[message_id] = index
+        return patch_change(index, self.entries[index], {"messageId": message_id})
+
     def unechoed(self) -> list[int]:
         """v2, when the agent's work is over: the prompts it never echoed (forgotten now)."""
         indexes, self._unechoed = self._unechoed, []
+        self._named.clear()
         return indexes
+
+    def _ours(self, message_id: str) -> int | None:
+        """Which prompt of ours a user message the agent names is: the one whose answer named
+        it, else the oldest one no answer named; None when every prompt waiting for its echo
+        was named otherwise (another client's prompt, say: a message of its own)."""
+        if message_id in self._named:
+            return self._named.pop(message_id)
+        named = set(self._named.values())
+        return next((i for i in self._unechoed if i not in named), None)
 
     def _entry(self, entry: dict[str, Any]) -> dict[str, Any]:
         return {"type": "entry", "index": len(self.entries), "entry": entry}
@@ -58,9 +83,9 @@ class Messages:
         entries: list[dict[str, Any]] = self.entries
         if message_id is not None:
             index = self._messages.get((role, message_id))
-            if index is None and role == "user" and self._unechoed:
+            if index is None and role == "user" and (ours := self._ours(message_id)) is not None:
                 # The agent's echo of our prompt: its chunks are the message now.
-                return [self._echo(message_id, {"content": [block]})]
+                return [self._echo(ours, message_id, {"content": [block]})]
         elif entries and entries[-1]["kind"] == "message" and entries[-1]["role"] == role:
             index = len(entries) - 1
         else:
@@ -88,8 +113,8 @@ class Messages:
             else:
                 patch[name] = json_copy(value)
         index = self._messages.get((role, message_id))
-        if index is None and role == "user" and self._unechoed:
-            return [self._echo(message_id, patch)]
+        if index is None and role == "user" and (ours := self._ours(message_id)) is not None:
+            return [self._echo(ours, message_id, patch)]
         if index is None:
             self._messages[(role, message_id)] = len(self.entries)
             entry = {"kind": "message", "role": role, "messageId": message_id, "content": []}
@@ -97,10 +122,10 @@ class Messages:
             return [self._entry(entry)]
         return patch_change(index, self.entries[index], patch)
 
-    def _echo(self, message_id: str, patch: dict[str, Any]) -> dict[str, Any]:
-        """The agent names the oldest prompt it has not echoed yet: the entry takes its id and
+    def _echo(self, index: int, message_id: str, patch: dict[str, Any]) -> dict[str, Any]:
+        """The agent echoes our prompt at ``index`` (``_ours``): the entry takes its id and
         content, and is no longer queued."""
-        index = self._unechoed.pop(0)
+        self._unechoed.remove(index)
         self._messages[("user", message_id)] = index
         set_ = {"messageId": message_id, **{k: v for k, v in patch.items() if v is not None}}
         unset = [k for k, v in patch.items() if v is None]

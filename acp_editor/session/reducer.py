@@ -36,6 +36,7 @@ Every change is a JSON object with a ``type``:
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -124,6 +125,8 @@ def json_equal(a: Any, b: Any) -> bool:
         return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
     if isinstance(a, list):
         return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b, strict=True))
+    if type(a) is float and a == 0.0:  # 0.0 == -0.0, but JSON writes them differently
+        return math.copysign(1.0, a) == math.copysign(1.0, b)
     return bool(a == b)
 
 

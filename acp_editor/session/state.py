@@ -89,6 +89,8 @@ class SessionView(Protocol):
 
     def peek_entries(self, start: int = 0) -> Sequence[Mapping[str, Any]]: ...
 
+    def run_state(self) -> Mapping[str, Any] | None: ...
+
 
 class SessionState:
     """Transcript, tool calls, plan, modes and metadata of one session."""
@@ -158,6 +160,12 @@ class SessionState:
         entries: list[dict[str, Any]] = self._snapshot["entries"]
         return entries[start:]
 
+    def run_state(self) -> Mapping[str, Any] | None:
+        """The foreground work as last reported (``runState``, not copied): v2's is the agent's
+        state update whole, its ``background`` too."""
+        value = self._snapshot.get("runState")
+        return value if isinstance(value, dict) else None
+
     def config_options(self) -> Any:
         """The session's config options as the agent last gave them (None: none)."""
         return json_copy(self._snapshot["configOptions"])
@@ -216,6 +224,11 @@ class SessionState:
         if self.protocol_version >= 2:
             self._messages.prompt_sent(len(self._snapshot["entries"]))
         return self._commit([self._entry_change(entry)])
+
+    def prompt_inserted(self, index: int, message_id: str) -> list[dict[str, Any]]:
+        """v2: the agent's answer to the prompt at ``index`` names the user message it inserted
+        (``PromptResponse.messageId``); the agent's echo of it joins that entry."""
+        return self._commit(self._messages.prompt_inserted(index, message_id))
 
     def set_modes(self, modes: dict[str, Any] | None) -> list[dict[str, Any]]:
         """Replace the mode state (from a ``session/new`` or ``session/load`` response)."""

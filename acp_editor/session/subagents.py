@@ -64,6 +64,9 @@ def _running_tool_call(snapshot: dict[str, Any]) -> str | None:
         if entry.get("kind") != "toolCall":
             continue
         call = calls.get(entry["toolCallId"])
-        if call is not None and not is_finished(call) and call.get("kind") not in _NOT_A_TASK:
+        if call is None or is_finished(call):
+            continue
+        kind = call.get("kind")  # an agent's JSON: may be anything, a list too
+        if not (isinstance(kind, str) and kind in _NOT_A_TASK):
             return str(entry["toolCallId"])
     return None

@@ -148,3 +148,10 @@ def test_reducer_merges_text_exactly_like_the_state() -> None:
         snapshot, {"type": "message_chunk", "index": 0, "content": {"type": "text", "text": "b"}}
     )
     assert snapshot["entries"][0]["content"] == [{"type": "text", "text": "ab"}]
+
+
+def test_json_equal_tells_minus_zero_from_zero() -> None:
+    from acp_editor.session.reducer import json_equal
+
+    assert not json_equal(0.0, -0.0) and json_equal(-0.0, -0.0) and json_equal(0.0, 0.0)
+    assert not json_equal([0.0], [-0.0])

@@ -48,3 +48,9 @@ def test_a_read_or_a_command_running_beside_it_is_not_taken_for_its_task(h: Harn
     h.update({"sessionUpdate": "tool_call", "toolCallId": "sh", "title": "ls", "kind": "execute"})
     h.update(CHILD)
     assert "toolCallId" not in h.snap["subagents"]["child"]
+
+
+def test_a_running_call_of_any_odd_kind_does_not_break_it(h: Harness) -> None:
+    h.update({"sessionUpdate": "tool_call", "toolCallId": "odd", "title": "x", "kind": [1]})
+    h.update(CHILD)
+    assert h.snap["subagents"]["child"]["toolCallId"] == "odd"
