@@ -62,13 +62,13 @@ class Terminal:
 
 
 @contextlib.contextmanager
-def terminal(command: str, cwd: Path) -> Iterator[Terminal]:
+def terminal(command: str, cwd: Path, lines: int = LINES) -> Iterator[Terminal]:
     if shutil.which("tmux") is None:
         pytest.skip("tmux is not installed")
     # A socket of its own each time: the last test's server may still be going away on its own.
     term = Terminal(f"acp-editor-test-{os.getpid()}-{next(_TERMINALS)}")
     term.tmux(
-        "new-session", "-d", "-x", str(COLUMNS), "-y", str(LINES), "-c", str(cwd),
+        "new-session", "-d", "-x", str(COLUMNS), "-y", str(lines), "-c", str(cwd),
         "-e", "TERM=tmux-256color", command,
     )  # fmt: skip
     pid = int(term.tmux("display-message", "-p", "#{pane_pid}").strip())

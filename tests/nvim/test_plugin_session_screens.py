@@ -35,9 +35,9 @@ def test_several_sessions_as_a_user_sees_them(tmp_path: Path, workspace: Path) -
         "vim.cmd('AcpChat')",
         f"vim.schedule(function() require('acp_editor').prompt({FIRST!r}) end)",
         agents={"other": {"cmd": SCRIPTED_AGENT}},
-        chat={"position": "bottom", "height": 13, "prompt_height": 3},
+        chat={"position": "bottom", "height": 15, "prompt_height": 3},
     )
-    with terminal(nvim, workspace) as term:
+    with terminal(nvim, workspace, lines=26) as term:
         term.wait_for("Done: read.")
         command(term, "AcpNewSession other")
         term.wait_for("session 2 of 2")

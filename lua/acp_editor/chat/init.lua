@@ -308,6 +308,7 @@ function M.draw(view)
   local drawn = render.render(sid and store.sessions[sid] or nil, {
     agent = store.agent_of(sid),
     busy = requests.busy(sid),
+    waiting = sid ~= nil and live.asks(sid),
     plan_at = sid and store.plan_at[sid] or nil,
     -- This session's pending requests: the keys answer the oldest one first.
     permissions = permissions.of_session(sid),

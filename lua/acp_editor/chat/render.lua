@@ -259,6 +259,7 @@ end
 ---@class acp_editor.RenderContext what the transcript shows besides the session itself
 ---@field agent? table the last acp/agentStatus
 ---@field busy? boolean a prompt of ours is running
+---@field waiting? boolean a question of the session (or of one of its subagents) waits for you
 ---@field plan_at? integer how many entries the session had when its plan last changed
 ---@field permissions? table[] pending permission requests, listed at the end
 ---@field keys table<string, string|false> the chat's keys, named in the permission hint
@@ -287,7 +288,7 @@ function M.render(snap, ctx)
   end
   -- v2 agents say when their work waits on a question only the user can answer.
   local run = snap and type(snap.runState) == "table" and snap.runState.state
-  if run == "requires_action" then
+  if run == "requires_action" or ctx.waiting then
     table.insert(header, "waiting for you…")
   else
     table.insert(header, (ctx.busy or run == "running") and "working…" or (agent.state or "starting"))

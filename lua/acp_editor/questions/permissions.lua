@@ -387,8 +387,10 @@ function M.handle(_, params, ctx)
   table.insert(M.pending, entry)
   store.emit("permissions")
   if M.in_front(entry) then
-    local by = type(params.subagent) == "table" and (" by %s"):format((M.asker(params):gsub("^%u", string.lower))) or ""
-    store.report(("acp-editor: permission needed%s: %s"):format(by, M.describe(params)))
+    -- Short enough for one line: a longer one waits for Enter, taking the next key typed.
+    local said = type(params.subagent) == "table" and M.question(params)
+      or ("permission needed: %s"):format(M.describe(params))
+    store.report("acp-editor: " .. said)
   else
     M.announce(entry)
   end
