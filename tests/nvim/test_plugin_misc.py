@@ -189,6 +189,7 @@ def test_help_file_has_valid_tags(nv: PluginEditor, tmp_path: Path) -> None:
     tags = {line.split("\t")[0] for line in (doc / "tags").read_text().splitlines()}
     expected = {"acp_editor", "acp_editor-options", ":AcpChat", ":AcpPrompt", ":AcpReview"}
     expected |= {":AcpReviewGroups", "acp_editor-review-groups"}
+    expected |= {":AcpSignIn", "acp_editor-sign-in", "acp_editor-subagents"}
     assert expected <= tags, sorted(tags)
 
 

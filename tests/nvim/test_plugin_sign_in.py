@@ -8,8 +8,9 @@ program, which asks for a name).
   one opens a terminal); the terminal method runs in a ``:terminal`` split where the user
   types (``chansend`` plays the keyboard); exit code 0, and the waiting prompt goes on; after,
   the header names the account;
-* closing the terminal before the login ends gives up (``exitCode`` null): the prompt fails
-  saying how to sign in by hand; a login that fails (nothing typed) fails it too;
+* closing the terminal (its buffer, or its window) before the login ends gives up
+  (``exitCode`` null): the prompt fails saying how to sign in by hand; a login that fails
+  (nothing typed) fails it too;
 * ``:AcpSignIn`` signs in on demand (``acp/signIn``).
 """
 
@@ -106,10 +107,14 @@ def test_a_terminal_sign_in_lets_the_prompt_go_on(nv: PluginEditor, login_file: 
     assert "signed in: Alice" in health(nv)
 
 
-def test_closing_the_terminal_gives_up(nv: PluginEditor, login_file: Path) -> None:
+@pytest.mark.parametrize("how", ["bwipeout!", "close"])
+def test_closing_the_terminal_gives_up(nv: PluginEditor, login_file: Path, how: str) -> None:
     turn = nv.prompt_async("read")
     term = terminal(nv)
-    nv.lua("vim.cmd('bwipeout! ' .. ...)", term["buf"])
+    if how == "close":  # its window (:q): the buffer stays hidden, the sign-in is given up
+        nv.lua("vim.api.nvim_win_close(..., true)", term["win"])
+    else:
+        nv.lua("vim.cmd('bwipeout! ' .. ...)", term["buf"])
     done = nv.helper("wait_turn", turn, 10_000)
     assert done["finished"] and done["error"], done
     # The sidecar was answered null: it says the sign-in was not finished, and how to do it.
@@ -122,14 +127,16 @@ def test_closing_the_terminal_gives_up(nv: PluginEditor, login_file: Path) -> No
     assert not login_file.exists()
     assert nv.lua(f"return vim.tbl_isempty({SIGN_IN}.running)")
 
-    # A login that fails (no name typed): its exit code, and the prompt fails too.
+
+def test_a_failed_login_fails_the_prompt(nv: PluginEditor, login_file: Path) -> None:
     turn = nv.prompt_async("read")
     term = terminal(nv)
-    nv.lua("vim.fn.chansend(..., '\\r')", term["job"])
+    nv.lua("vim.fn.chansend(..., '\\r')", term["job"])  # no name typed: the login exits 1
     done = nv.helper("wait_turn", turn, 10_000)
     assert "ended with exit status 1" in done["error"]["message"], done
     assert "Not signed in: no name typed." in screen(nv, term["buf"])
     assert any("ended with exit code 1: not signed in" in n for n in nv.notes()), nv.notes()
+    assert not login_file.exists()
 
 
 def test_acp_sign_in_signs_in_on_demand(nv: PluginEditor, login_file: Path) -> None:

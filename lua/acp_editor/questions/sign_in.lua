@@ -7,9 +7,9 @@
 -- (acp/signInTerminal: claude-agent-acp's "Claude Subscription" login) runs the agent's own
 -- command in a `:terminal` split where you type (a code, a name, a browser's answer); the
 -- request is answered with its exit code when it ends (null when the terminal is closed first,
--- or the command cannot start), and the sidecar then runs what needed it again, once: the
--- waiting prompt goes on. The agent's word on whether you are signed in (AgentStatus.auth) is
--- in the statusline, the chat's header and :checkhealth.
+-- its buffer or its last window, or the command cannot start), and the sidecar then runs what
+-- needed it again, once: the waiting prompt goes on. The agent's word on whether you are
+-- signed in (AgentStatus.auth) is in the statusline, the chat's header and :checkhealth.
 
 local asyncreq = require("acp_editor.sidecar.asyncreq")
 local protocol = require("acp_editor.protocol")
@@ -135,14 +135,27 @@ local function start(params, waiting)
     (agent:gsub("%%", "%%%%")),
     (tostring(params.name):gsub("%%", "%%%%"))
   )
-  -- Closing the terminal before the command ends gives up: the answer is null.
-  vim.api.nvim_create_autocmd({ "BufUnload", "BufWipeout" }, {
-    buffer = buf,
-    once = true,
-    callback = function()
-      if not run.answered then
-        pcall(vim.fn.jobstop, job)
-        finish(run, nil, "the terminal was closed before the sign-in ended")
+  -- Closing the terminal (its buffer, or its last window) before the command ends gives up:
+  -- the command stops and the answer is null.
+  local function gave_up()
+    if not run.answered then
+      finish(run, nil, "the terminal was closed before the sign-in ended")
+      pcall(vim.fn.jobstop, job)
+    end
+  end
+  vim.api.nvim_create_autocmd({ "BufUnload", "BufWipeout" }, { buffer = buf, once = true, callback = gave_up })
+  vim.api.nvim_create_autocmd("WinClosed", {
+    callback = function(ev)
+      if run.answered then
+        return true -- done: this autocommand goes
+      end
+      local closing = tonumber(ev.match)
+      local others = vim.tbl_filter(function(w)
+        return w ~= closing
+      end, vim.fn.win_findbuf(buf))
+      if #others == 0 and vim.api.nvim_buf_is_valid(buf) and closing and vim.api.nvim_win_get_buf(closing) == buf then
+        gave_up()
+        return true
       end
     end,
   })
