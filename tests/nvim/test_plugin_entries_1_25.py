@@ -148,3 +148,65 @@ def test_the_turns_end_line(
     lines: list[str] = nv.lua(RENDER, run_state)
     end = lines[lines.index("go") + 1 :]
     assert [line for line in end if line] == expected, lines
+
+
+PLANS = """
+local snap = require("acp_editor.session.reducer").new("s")
+snap.plans = ...
+return require("acp_editor.chat.render").render(snap, { keys = {} }).lines
+"""
+
+
+def test_a_file_plan_is_its_path_and_an_untyped_plan_is_read_by_its_fields(
+    nv: PluginEditor,
+) -> None:
+    """What the demo agent does not send: a ``file`` plan, and v2's plans, which have no
+    ``type``."""
+    nv.lua("require('acp_editor').setup({})")
+    plans = {
+        "a": {"type": "file", "planId": "a", "uri": "file:///nowhere/PLAN.md"},
+        "b": {"planId": "b", "entries": [{"content": "Write it", "status": "pending"}]},
+        "c": {"planId": "c", "content": "- first\n- then"},
+    }
+    lines: list[str] = nv.lua(PLANS, plans)
+    at = lines.index("## Plan (a)")
+    assert lines[at : at + 9] == [
+        "## Plan (a)",
+        "  in the file /nowhere/PLAN.md (:edit /nowhere/PLAN.md)",
+        "",
+        "## Plan (b)",
+        "  ○ Write it",
+        "",
+        "## Plan (c)",
+        "  - first",
+        "  - then",
+    ], lines
+
+
+ENTRIES = """
+local snap = require("acp_editor.session.reducer").new("child")
+snap.parentSessionId = "parent"
+snap.entries = ...
+return require("acp_editor.chat.render").render(snap, { keys = {} }).lines
+"""
+
+
+def test_failed_compactions_other_severities_and_the_parents_messages(nv: PluginEditor) -> None:
+    """Drawn from entries the demo agent does not send: a compaction that failed, a notice of a
+    severity nobody defined yet, and, in a subagent's own transcript, its parent's message."""
+    nv.lua("require('acp_editor').setup({})")
+    text = [{"type": "text", "text": "Look at a.py"}]
+    entries = [
+        {"kind": "message", "role": "compaction", "messageId": "c", "status": "failed"}
+        | {"content": [], "error": "the summary was too long"},
+        {"kind": "notice", "severity": "_shout", "title": "Hey"},
+        {"kind": "message", "role": "session", "messageId": "m", "content": text}
+        | {"senderSessionId": "parent", "recipientSessionId": "child"},
+    ]
+    lines: list[str] = nv.lua(ENTRIES, entries)
+    assert [line for line in lines[1:] if line] == [
+        "✗ Compaction failed: the summary was too long",
+        "• Notice (_shout): Hey",
+        "## Parent session → agent",
+        "Look at a.py",
+    ], lines

@@ -229,7 +229,7 @@ function M.handle(_, params, ctx)
   table.insert(M.pending, entry)
   store.emit("questions", entry) -- the status line and `User AcpQuestion`
   local what = params.mode == "url" and "to open a web page" or "to fill in a form"
-  local sid = params.sessionId
+  local sid = store.root_of(params.sessionId) -- a subagent asks in its parent's place
   if sid and store.current_session and sid ~= store.current_session then
     local title = require("acp_editor.session.live").title(store.sessions[sid])
     store.report(
@@ -253,7 +253,7 @@ end
 local function in_order()
   local front, others = {}, {}
   for _, entry in ipairs(M.pending) do
-    local sid = entry.params.sessionId
+    local sid = store.root_of(entry.params.sessionId)
     local mine = sid == nil or store.current_session == nil or sid == store.current_session
     table.insert(mine and front or others, entry)
   end
