@@ -153,3 +153,77 @@ def test_acp_sign_in_signs_in_on_demand(nv: PluginEditor, login_file: Path) -> N
     assert len(nv.selects()) == 1, "no second sign-in"
     # The demo agent tells its new state with the next prompt (auth/status_update).
     nv.wait_until(f"{STATUSLINE[7:]} == 'acp: idle · code · Demo fast'", "signed in")
+
+
+# The handler as Neovim runs a server request: in a coroutine, whose result is the answer.
+RUN_HANDLER = """
+local params = ...
+_G.sign_in_answer = nil
+local co = coroutine.create(function()
+  _G.sign_in_answer = { require("acp_editor.questions.sign_in").terminal(nil, params) }
+end)
+assert(coroutine.resume(co))
+"""
+
+
+@pytest.fixture
+def bare(
+    workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[PluginEditor]:
+    """The plugin set up, without a sidecar: the handler alone."""
+    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
+        editor.lua("require('acp_editor').setup({ notify = _G.acp_plugin_test.record_notify })")
+        yield editor
+
+
+def test_the_terminal_gets_the_methods_env_and_cwd(bare: PluginEditor, tmp_path: Path) -> None:
+    where = tmp_path / "elsewhere"
+    where.mkdir()
+    params = {
+        "agent": "claude",
+        "agentName": "Claude Agent",
+        "methodId": "claude-ai-login",
+        "name": "Claude Subscription",
+        "command": ["sh", "-c", 'echo "token=$ACP_TEST_VAR"; pwd; read line; exit 3'],
+        "env": {"ACP_TEST_VAR": "from-the-method"},
+        "commandLine": "claude-agent-acp --cli auth login --claudeai",
+        "cwd": str(where),
+    }
+    bare.lua(RUN_HANDLER, params)
+    term = terminal_of(bare)
+    text = f"table.concat(vim.api.nvim_buf_get_lines({term['buf']}, 0, -1, false), '\\n')"
+    bare.wait_until(f"{text}:find('token=from%-the%-method')", "the method's variable")
+    assert str(where) in screen(bare, term["buf"])
+    bare.lua("vim.fn.chansend(..., '\\r')", term["job"])
+    bare.wait_until("_G.sign_in_answer ~= nil", "the request is answered")
+    assert bare.lua("return _G.sign_in_answer") == [{"exitCode": 3}]
+    assert (
+        "acp-editor: signing in to Claude Agent (Claude Subscription) ended with exit code 3:"
+        " not signed in (its terminal says why)" in bare.notes()
+    ), bare.notes()
+
+
+def test_a_command_that_cannot_start_is_answered_null(bare: PluginEditor) -> None:
+    params = {
+        "agent": "x",
+        "agentName": "X",
+        "methodId": "m",
+        "name": "M",
+        "command": ["/nonexistent/login-program"],
+        "env": {},
+        "commandLine": "/nonexistent/login-program",
+    }
+    wins = len(bare.windows())
+    bare.lua(RUN_HANDLER, params)
+    bare.wait_until("_G.sign_in_answer ~= nil", "the request is answered")
+    assert bare.lua("return _G.sign_in_answer") == [{"exitCode": None}]
+    assert any("cannot start" in n and "not signed in" in n for n in bare.notes()), bare.notes()
+    assert len(bare.windows()) == wins, "no terminal window is left behind"
+
+
+def terminal_of(nv: PluginEditor) -> dict[str, Any]:
+    nv.wait_until(f"next({SIGN_IN}.running) ~= nil", "the sign-in's terminal opens")
+    found: dict[str, Any] = nv.lua(
+        f"local buf, run = next({SIGN_IN}.running) return {{ buf = buf, job = run.job }}"
+    )
+    return found
