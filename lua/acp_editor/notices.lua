@@ -79,10 +79,14 @@ local function on_permissions()
   for _, entry in ipairs(permissions.pending) do
     if entry.seq > M.seen then
       M.seen = entry.seq
+      local sub = entry.params.subagent
       fire("AcpQuestion", {
         kind = "permission",
         sessionId = entry.params.sessionId,
         title = permissions.describe(entry.params),
+        -- a subagent asks: its title (its session is sessionId, its parent's parentSessionId)
+        subagent = type(sub) == "table" and (sub.title or "") or nil,
+        parentSessionId = type(sub) == "table" and sub.parentSessionId or nil,
       })
     end
   end

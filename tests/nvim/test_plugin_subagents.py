@@ -71,11 +71,17 @@ def test_the_child_under_its_tool_call_asks_naming_itself(
 ) -> None:
     nv.helper("answer_with", "Allow", 60_000)  # the user reads the question a while
     nv.setup()
+    nv.lua(
+        "_G.asked = {}; vim.api.nvim_create_autocmd('User', { pattern = 'AcpQuestion',"
+        " callback = function(ev) table.insert(_G.asked, ev.data) end })"
+    )
     nv.lua("vim.cmd('AcpChat')")
     hello = nv.edit(workspace / "hello.py")
     nv.lua("vim.cmd('AcpChat')")
     turn = nv.prompt_async("subagent")
     shows(nv, WAITING, "the child waits for its answer, under its tool call")
+    shows(nv, QUESTION, "its question, in the chat's list")
+    nv.wait_until("#_G.acp_plugin_test.selects == 1", "its question, in the picker")
     drawn = lines(nv)
     task = next(i for i, line in enumerate(drawn) if TASK in line)
     assert drawn[task].startswith("◐ "), drawn
@@ -89,6 +95,9 @@ def test_the_child_under_its_tool_call_asks_naming_itself(
     (select,) = nv.selects()
     assert select["prompt"] == f"Subagent “{CHILD_TITLE}” asks: Edit hello.py (hello.py +1 -0)"
     assert QUESTION in drawn, drawn
+    (event,) = nv.lua("return _G.asked")
+    parent = nv.lua(f"return {STORE}.current_session")
+    assert event["subagent"] == CHILD_TITLE and event["parentSessionId"] == parent, event
     assert nv.lua("return require('acp_editor').statusline()").startswith("acp: waiting for you")
     # The agent's mark in hello.py names the child whose work it is.
     nv.wait_until(
@@ -104,7 +113,6 @@ def test_the_child_under_its_tool_call_asks_naming_itself(
     nv.lua("vim.cmd('AcpSessions')")
     nv.wait_until("#_G.acp_plugin_test.asked == 1", "the switcher")
     (asked,) = nv.lua("return _G.acp_plugin_test.asked")
-    parent = nv.lua(f"return {STORE}.current_session")
     assert asked["titles"] == [
         f"▸ subagent · demo · waiting for you · {parent}",
         vim_child_line(child),
@@ -143,6 +151,7 @@ def test_a_child_is_cancelled_alone(nv: PluginEditor, workspace: Path, how: str)
     nv.lua("vim.cmd('AcpChat')")
     turn = nv.prompt_async("subagent")
     shows(nv, WAITING, "the child waits")
+    shows(nv, QUESTION, "its question, in the chat")
     child = child_id(nv)
     if how == "key":
         drawn = lines(nv)
