@@ -202,7 +202,9 @@ class AgentSupervisor:
         sid = wanted if wanted is not None else self.current_session
         if sid is None:
             return await self.new_session()
-        agent_id = self.agent_of(sid) if sid in self._agent_of else None
+        # Opened here, or by an agent itself (a subagent's session): its agent says which.
+        known = sid in self._agent_of or self.slot.session_state(sid) is not None
+        agent_id = self.agent_of(sid) if known else None
         if agent_id is not None:
             agent = await self.ensure_agent(agent_id)
             if sid in agent.session_ids() or await self._recover(agent_id, sid):

@@ -139,11 +139,6 @@ def vim_child_line(child: str) -> str:
     return f"    ↳ {CHILD_TITLE} · subagent · waiting for you · {child}"
 
 
-@pytest.mark.xfail(
-    reason="the sidecar answers acp/cancel of a subagent's session with -32602 'unknown session'"
-    " (Supervisor.session_id knows only sessions it opened; reported to the lead)",
-    strict=False,
-)
 @pytest.mark.parametrize("how", ["key", "command"])
 def test_a_child_is_cancelled_alone(nv: PluginEditor, workspace: Path, how: str) -> None:
     original = (workspace / "hello.py").read_text()
