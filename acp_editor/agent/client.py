@@ -98,7 +98,9 @@ class AcpClient:
         )
         self.mcp_links = McpOverAcp(config.editor_context)
         self.connection = AgentConnection(config, self._register, self._agent_exited)
-        self.signing_in = SignIn(config, self.connection, self.frontend, self._agent_name)
+        self.signing_in = SignIn(
+            config, self.connection, self.frontend, self._agent_name, self._ask_auth_status
+        )
         self.setup = SetupCalls(config, self.connection, self.frontend, self.signing_in)
         self.exited = self.connection.exited
         self.turn_runner = PromptTurns(

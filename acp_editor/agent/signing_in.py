@@ -11,7 +11,7 @@ run it), and exit status 0 means signed in. The caller then retries what failed,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from acp_editor.agent.auth_methods import TERMINAL, TerminalSignIn, method_type
@@ -34,11 +34,15 @@ class SignIn:
         connection: AgentConnection,
         frontend: Frontend,
         agent_name: Callable[[], str],
+        signed_in: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.config = config
         self.connection = connection
         self.frontend = frontend
         self.agent_name = agent_name
+        self.signed_in = signed_in
+        """Asks the agent again whether it is signed in (``auth/status``), so what the
+        editor shows beside the agent does not wait for the agent's next report."""
 
     def methods(self) -> list[dict[str, Any]]:
         """The agent's sign-in methods, each with its ``type``."""
@@ -73,6 +77,8 @@ class SignIn:
                 timeout=self.config.session_timeout,
             )
         log.info("signed in to %s with %s", self.config.name, chosen)
+        if self.signed_in is not None:
+            await self.signed_in()
         return str(chosen)
 
     def terminal_request(self, method: dict[str, Any]) -> TerminalSignIn:

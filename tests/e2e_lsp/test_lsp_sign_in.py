@@ -126,3 +126,6 @@ async def test_the_user_can_sign_in_before_the_agent_asks(
     result = await editor.command("acp.signIn")
     assert result == {"agent": "default", "methodId": "demo-terminal-login"}
     assert (tmp_path / "login.json").exists()
+    # Asked again at once: the editor shows the agent signed in before the next prompt.
+    status = await editor.command("acp.status")
+    assert status["auth"]["state"] == "authenticated"
