@@ -356,6 +356,14 @@ class AcpClient:
         self._require(acp.SESSION_SET_TITLE)
         await self.connection.call(acp.SESSION_SET_TITLE, {"sessionId": session_id, "title": title})
 
+    async def session_status(self, session_id: str) -> str:
+        """``session/status`` (unstable): whether the agent holds the session in memory
+        (``open``) or can load it (``saved``); a value nobody defined yet reads as ``saved``."""
+        self._require(acp.SESSION_STATUS)
+        result = await self.connection.call(acp.SESSION_STATUS, {"sessionId": session_id})
+        status = result.get("status") if isinstance(result, dict) else None
+        return status if status in ("open", "saved") else "saved"
+
     async def archive_session(self, session_id: str, archived: bool = True) -> None:
         """``session/archive`` / ``session/unarchive`` (unstable): hidden from (or back in)
         the agent's default session list; the session itself stays as it is."""

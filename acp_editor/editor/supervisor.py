@@ -263,6 +263,16 @@ class AgentSupervisor:
         await self._call(agent.set_title(sid, title))
         return sid
 
+    async def session_status(self, session_id: str | None) -> dict[str, str]:
+        """``session/status`` of a session (by default the current one; one of the agent's
+        list that is not open here, too)."""
+        sid = session_id or self.current_session
+        if sid is None:
+            raise InvalidParams("there is no session to ask about")
+        what = "telling a session's status"
+        agent = await self._agent_for(acp.SESSION_STATUS, what, self.agent_of(sid))
+        return {"sessionId": sid, "status": await self._call(agent.session_status(sid))}
+
     async def archive_session(self, session_id: str | None, archived: bool) -> str:
         """``session/archive`` (``archived``) or ``session/unarchive`` of a session (by default
         the current one; one of the agent's list that is not open here, too)."""

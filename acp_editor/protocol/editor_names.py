@@ -16,6 +16,8 @@ __all__ = [
     "ACP_ARCHIVE_SESSION",
     "ACP_BRING_BACK",
     "ACP_CANCEL",
+    "ACP_CANCEL_TERMINAL",
+    "ACP_CANCEL_TOOL_CALL",
     "ACP_CHOOSE_AUTH_METHOD",
     "ACP_DELETE_SESSION",
     "ACP_DIAGNOSTICS",
@@ -57,6 +59,8 @@ __all__ = [
     "CMD_ARCHIVE_SESSION",
     "CMD_BRING_BACK",
     "CMD_CANCEL",
+    "CMD_CANCEL_TERMINAL",
+    "CMD_CANCEL_TOOL_CALL",
     "CMD_DELETE_SESSION",
     "CMD_DISCARD_WORKTREE",
     "CMD_FOLLOW",
@@ -73,6 +77,7 @@ __all__ = [
     "CMD_REJECT_HUNK",
     "CMD_RESTORE_CHECKPOINT",
     "CMD_SELECT_SESSION",
+    "CMD_SESSION_STATUS",
     "CMD_SET_CONFIG_OPTION",
     "CMD_SET_MODE",
     "CMD_SET_SESSION_TITLE",
@@ -119,6 +124,8 @@ ACP_BRING_BACK = "acp/bringBack"
 ACP_DISCARD_WORKTREE = "acp/discardWorktree"
 ACP_PROMPT = "acp/prompt"
 ACP_CANCEL = "acp/cancel"
+ACP_CANCEL_TOOL_CALL = "acp/cancelToolCall"
+ACP_CANCEL_TERMINAL = "acp/cancelTerminal"
 ACP_EDIT_PROMPT = "acp/editPrompt"
 ACP_WITHDRAW_PROMPT = "acp/withdrawPrompt"
 ACP_SNAPSHOT = "acp/snapshot"
@@ -160,6 +167,8 @@ MESSAGES: dict[str, Message] = {
     ACP_DISCARD_WORKTREE: Message(ACP_DISCARD_WORKTREE, "editor → server", "request"),
     ACP_PROMPT: Message(ACP_PROMPT, "editor → server", "request"),
     ACP_CANCEL: Message(ACP_CANCEL, "editor → server", "request"),
+    ACP_CANCEL_TOOL_CALL: Message(ACP_CANCEL_TOOL_CALL, "editor → server", "request"),
+    ACP_CANCEL_TERMINAL: Message(ACP_CANCEL_TERMINAL, "editor → server", "request"),
     ACP_EDIT_PROMPT: Message(ACP_EDIT_PROMPT, "editor → server", "request"),
     ACP_WITHDRAW_PROMPT: Message(ACP_WITHDRAW_PROMPT, "editor → server", "request"),
     ACP_SNAPSHOT: Message(ACP_SNAPSHOT, "editor → server", "request"),
@@ -225,6 +234,8 @@ CMD_PROMPT = "acp.prompt"
 CMD_PROMPT_ASYNC = "acp.promptAsync"
 CMD_TRANSCRIPT = "acp.transcript"
 CMD_CANCEL = "acp.cancel"
+CMD_CANCEL_TOOL_CALL = "acp.cancelToolCall"
+CMD_CANCEL_TERMINAL = "acp.cancelTerminal"
 CMD_NEW_SESSION = "acp.newSession"
 CMD_BRING_BACK = "acp.bringBack"
 CMD_DISCARD_WORKTREE = "acp.discardWorktree"
@@ -249,6 +260,7 @@ CMD_DELETE_SESSION = "acp.deleteSession"
 CMD_FORK_SESSION = "acp.forkSession"
 CMD_SET_SESSION_TITLE = "acp.setSessionTitle"
 CMD_ARCHIVE_SESSION = "acp.archiveSession"
+CMD_SESSION_STATUS = "acp.sessionStatus"
 CMD_SIGN_IN = "acp.signIn"
 CMD_LOGOUT = "acp.logout"
 COMMANDS = (
@@ -256,6 +268,8 @@ COMMANDS = (
     CMD_PROMPT_ASYNC,
     CMD_TRANSCRIPT,
     CMD_CANCEL,
+    CMD_CANCEL_TOOL_CALL,
+    CMD_CANCEL_TERMINAL,
     CMD_NEW_SESSION,
     CMD_BRING_BACK,
     CMD_DISCARD_WORKTREE,
@@ -280,6 +294,7 @@ COMMANDS = (
     CMD_FORK_SESSION,
     CMD_SET_SESSION_TITLE,
     CMD_ARCHIVE_SESSION,
+    CMD_SESSION_STATUS,
     CMD_SIGN_IN,
     CMD_LOGOUT,
 )

@@ -19,6 +19,8 @@ export const BRING_BACK = new RequestType<w.BringBackParams, w.BringBackResult, 
 export const DISCARD_WORKTREE = new RequestType<w.DiscardWorktreeParams, w.DiscardWorktreeResult, void>("acp/discardWorktree");
 export const PROMPT = new RequestType<w.PromptParams, w.PromptResult, void>("acp/prompt");
 export const CANCEL = new RequestType<w.CancelParams, w.CancelResult, void>("acp/cancel");
+export const CANCEL_TOOL_CALL = new RequestType<w.CancelToolCallParams, w.CancelToolCallResult, void>("acp/cancelToolCall");
+export const CANCEL_TERMINAL = new RequestType<w.CancelTerminalParams, w.CancelTerminalResult, void>("acp/cancelTerminal");
 export const EDIT_PROMPT = new RequestType<w.EditPromptParams, w.EditPromptResult, void>("acp/editPrompt");
 export const WITHDRAW_PROMPT = new RequestType<w.WithdrawPromptParams, w.WithdrawPromptResult, void>("acp/withdrawPrompt");
 export const SNAPSHOT = new RequestType<w.SnapshotParams, w.SnapshotResult, void>("acp/snapshot");
@@ -61,6 +63,8 @@ export const MESSAGES: Readonly<Record<string, { direction: Direction; kind: Kin
   "acp/discardWorktree": { direction: "editor → server", kind: "request" },
   "acp/prompt": { direction: "editor → server", kind: "request" },
   "acp/cancel": { direction: "editor → server", kind: "request" },
+  "acp/cancelToolCall": { direction: "editor → server", kind: "request" },
+  "acp/cancelTerminal": { direction: "editor → server", kind: "request" },
   "acp/editPrompt": { direction: "editor → server", kind: "request" },
   "acp/withdrawPrompt": { direction: "editor → server", kind: "request" },
   "acp/snapshot": { direction: "editor → server", kind: "request" },
@@ -117,6 +121,8 @@ export const ZERO_PLUGIN_COMMANDS: readonly string[] = [
   "acp.promptAsync",
   "acp.transcript",
   "acp.cancel",
+  "acp.cancelToolCall",
+  "acp.cancelTerminal",
   "acp.newSession",
   "acp.bringBack",
   "acp.discardWorktree",
@@ -141,6 +147,7 @@ export const ZERO_PLUGIN_COMMANDS: readonly string[] = [
   "acp.forkSession",
   "acp.setSessionTitle",
   "acp.archiveSession",
+  "acp.sessionStatus",
   "acp.signIn",
   "acp.logout",
 ];

@@ -73,6 +73,7 @@ class SessionAdmin:
                 proto.CMD_SIGN_IN: self.sign_in_command,
                 proto.CMD_SET_SESSION_TITLE: self.set_title_command,
                 proto.CMD_ARCHIVE_SESSION: self.archive_command,
+                proto.CMD_SESSION_STATUS: self.status_command,
             },
         )
 
@@ -182,6 +183,13 @@ class SessionAdmin:
                 "or a session id and false (unarchive)"
             )
         return await self.archive_request({"sessionId": sid, "archived": archived})
+
+
+    async def status_command(self, *args: Any) -> dict[str, str]:
+        """``[]`` (the current session) or ``[sessionId]``."""
+        if len(args) > 1 or (args and not isinstance(args[0], str)):
+            raise InvalidParams(f"{proto.CMD_SESSION_STATUS} takes no argument, or a session id")
+        return await self.agents.session_status(args[0] if args else None)
 
 
 def _id_and_confirmation(command: str, args: tuple[Any, ...]) -> tuple[str | None, bool]:
