@@ -30,6 +30,12 @@ async def connected(capabilities: dict[str, Any]) -> tuple[AcpClient, MemoryAgen
 
     for method in ("session/set_title", "session/archive", "session/unarchive"):
         theirs.on_request(method, answering(method))
+
+    async def status(params: Any) -> dict[str, Any]:
+        agent.received.append(("session/status", params))
+        return {"status": "open" if params["sessionId"] == "s1" else "_evicted"}
+
+    theirs.on_request("session/status", status)
     await client.connect(ours)
     return client, agent
 
@@ -46,6 +52,13 @@ async def test_titles_and_archiving_go_to_an_agent_that_offers_them(tmp_path: Pa
         ("session/archive", {"sessionId": "s1"}),
         ("session/unarchive", {"sessionId": "s1"}),
     ]
+    await client.shutdown()
+
+
+async def test_a_sessions_status_and_one_nobody_defined_reads_as_saved(tmp_path: Path) -> None:
+    client, _ = await connected({"sessionCapabilities": {"status": {}}})
+    assert await client.session_status("s1") == "open"
+    assert await client.session_status("s2") == "saved"
     await client.shutdown()
 
 
