@@ -82,7 +82,7 @@ class PermissionAsker:
                 choice = task.result()
             elif not task.cancelled():
                 log.warning("asking for permission failed: %s", task.exception())
-            decided.set_result(outcome_of(choice, options))
+            decided.set_result(outcome_of(choice, options, session.state.protocol_version))
 
         asking.add_done_callback(settle)
         try:
@@ -112,12 +112,17 @@ class PermissionAsker:
                 fut.cancel()
 
 
-def outcome_of(choice: str | None, options: list[dict[str, Any]]) -> dict[str, Any]:
-    """The one place a front end's answer is checked: an option the agent offered, else the
-    reject a dismissed dialog means (never an allow)."""
+def outcome_of(
+    choice: str | None, options: list[dict[str, Any]], version: int = 1
+) -> dict[str, Any]:
+    """The one place a front end's answer is checked: an option the agent offered, else what a
+    dismissed dialog means (never an allow): on v1 the reject; on v2 the ``cancelled`` outcome,
+    which schema 1.25 gives that meaning (not approved, no option selected)."""
     if choice is not None and any(o.get("optionId") == choice for o in options):
         return acp.selected_outcome(choice)
     if choice is not None:
-        log.warning("the front end chose %r, which the agent did not offer: rejecting", choice)
+        log.warning("the front end chose %r, which the agent did not offer: declining", choice)
+    if version >= 2:
+        return acp.cancelled_outcome()
     reject = acp.default_reject(options)
     return acp.selected_outcome(reject) if reject is not None else acp.cancelled_outcome()

@@ -26,7 +26,7 @@ from acp_editor.agent.serving import AgentRequests
 from acp_editor.agent.sessions import Session
 from acp_editor.agent.setup_calls import SetupCalls, setup_params
 from acp_editor.agent.signing_in import SignIn
-from acp_editor.errors import AgentError, RpcError
+from acp_editor.errors import AgentError, InvalidParams, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp
 from acp_editor.review.owner import Review
@@ -311,7 +311,13 @@ class AcpClient:
         params = setup_params(cwd, additional_directories, sessionId=session_id)
         if resume and replay:
             params["replayFrom"] = {"type": "start"}
-        result = await self.setup.call(method, params)
+        try:
+            result = await self.setup.call(method, params)
+        except RpcError as exc:
+            if acp.session_not_found(exc.code, exc.data) is None:
+                raise
+            said = f"the agent has no session {session_id} to {'resume' if resume else 'load'}"
+            raise RpcError(said, exc.data, code=exc.code) from exc
         self._apply_setup(session, result)
         return session
 
@@ -448,6 +454,31 @@ class AcpClient:
         self.elicitor.cancel(session_id)
         self.requests.emit(session, session.state.mark_unfinished_cancelled())
         await self.connection.notify(acp.SESSION_CANCEL, {"sessionId": session_id})
+
+    async def cancel_tool_call(self, session_id: str, tool_call_id: str) -> None:
+        """v2's ``tool_call/cancel``: one tool call stopped, the rest of the work going on; sent
+        only while the tool call advertises it and is not finished (else ``InvalidParams``)."""
+        call = self.session(session_id).state.peek_tool_call(tool_call_id)
+        if self.protocol_version < 2:
+            raise InvalidParams("the agent speaks ACP v1, which cannot cancel one tool call")
+        if call is None:
+            raise InvalidParams(f"the agent reported no tool call {tool_call_id!r} here")
+        if acp.is_finished(call) or not acp.can_cancel(call):
+            raise InvalidParams(f"the agent does not offer to cancel tool call {tool_call_id} now")
+        params = {"sessionId": session_id, "toolCallId": tool_call_id}
+        await self.connection.call(acp.TOOL_CALL_CANCEL, params)
+
+    async def cancel_terminal(self, session_id: str, terminal_id: str) -> None:
+        """v2's ``terminal/cancel``: one command the agent runs itself stopped; sent only while
+        its terminal advertises it and runs (``DisplayTerminals.cancel_refused``)."""
+        self.session(session_id)
+        refused = self.display.cancel_refused(session_id, terminal_id)
+        if self.protocol_version < 2:
+            refused = "the agent speaks ACP v1, which cannot cancel one of its terminals"
+        if refused is not None:
+            raise InvalidParams(refused)
+        params = {"sessionId": session_id, "terminalId": terminal_id}
+        await self.connection.call(acp.TERMINAL_CANCEL, params)
 
     async def set_mode(self, session_id: str, mode_id: str) -> None:
         session = self.session(session_id)

@@ -12,7 +12,9 @@ Current agents run commands on their own and report them for display only:
 
 Each becomes the same two front-end events client terminals produce (``terminal_output``,
 ``terminal_exited``), so editors show both kinds the same way. The raw updates are read here,
-before the session state stores them: consecutive identical chunks are distinct output.
+before the session state stores them: consecutive identical chunks are distinct output. A v2
+terminal's ``capabilities`` (schema 1.25) are kept too: ``terminal/cancel`` goes to the agent only
+while the terminal advertises it and has not exited (``cancel_refused``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from acp_editor.log import get_logger
+from acp_editor.protocol import acp
 
 if TYPE_CHECKING:
     from acp_editor.agent.frontend import Frontend
@@ -48,6 +51,8 @@ class _Terminal:
     decoder: codecs.IncrementalDecoder = field(default_factory=lambda: _DECODER(errors="replace"))
     shown: bool = False
     exited: bool = False
+    cancellable: bool = False
+    """v2: its last ``terminal_update`` that said so advertised ``capabilities.cancel``."""
 
 
 class DisplayTerminals:
@@ -95,10 +100,12 @@ class DisplayTerminals:
         terminal_id = update.get("terminalId")
         if not isinstance(terminal_id, str):
             return
+        term = self._terminal(session_id, terminal_id)
+        if "capabilities" in update:  # an upsert: omitted leaves them, null clears them
+            term.cancellable = acp.can_cancel(update)
         output = update.get("output")
         if isinstance(output, dict):
             # A replacement snapshot: what was shown is replaced, so start the text afresh.
-            term = self._terminal(session_id, terminal_id)
             term.decoder = _DECODER(errors="replace")
             if term.shown:
                 self._emit(session_id, terminal_id, "\x1bc")  # ESC c: a terminal's full reset
@@ -108,6 +115,18 @@ class DisplayTerminals:
             self._exit(session_id, terminal_id, status.get("exitCode"), status.get("signal"))
 
     # -- both -----------------------------------------------------------------------------------
+
+    def cancel_refused(self, session_id: str, terminal_id: str) -> str | None:
+        """Why ``terminal/cancel`` must not go to the agent for this terminal now (None: it
+        may): one it never reported, one that exited, or one not advertising it."""
+        term = self._terminals.get((session_id, terminal_id))
+        if term is None:
+            return f"the agent reported no terminal {terminal_id!r} in session {session_id}"
+        if term.exited:
+            return f"terminal {terminal_id} has exited"
+        if not term.cancellable:
+            return f"the agent does not offer to cancel terminal {terminal_id}"
+        return None
 
     def remembered(self) -> int:
         """How many terminals are remembered (running, or among the last exited)."""

@@ -65,8 +65,10 @@ class PromptTurns:
         try:
             number = None if queued else await self.review.begin_turn(session.id, session.roots)
             if waiting is not None:
-                changes = session.state.start_queued(waiting.index, blocks, number)
+                index = waiting.index
+                changes = session.state.start_queued(index, blocks, number)
             else:
+                index = session.state.entry_count()
                 changes = session.state.add_user_prompt(blocks, number, queued=queued)
             session.prompts += 1
             self.requests.emit(session, changes + run_state.changes(session))
@@ -74,14 +76,17 @@ class PromptTurns:
             session.starting -= 1
             if waiting is not None:
                 prompt_queue.started(session, waiting)
-        return await self._send(session, blocks)
+        return await self._send(session, blocks, index)
 
-    async def _send(self, session: Session, blocks: list[dict[str, Any]]) -> dict[str, Any]:
+    async def _send(
+        self, session: Session, blocks: list[dict[str, Any]], index: int
+    ) -> dict[str, Any]:
+        """The prompt whose user message is entry ``index``, sent."""
         params = {"sessionId": session.id, "prompt": blocks}
         stop_reason: str | None = None
         usage: Any = None
         try:
-            result = await self._signed_in(session, params)
+            result = await self._signed_in(session, params, index)
             reason = result.get("stopReason")
             stop_reason = reason if isinstance(reason, str) else None
             usage = result.get("usage")  # the turn's tokens (schema 1.25), shown with its end
@@ -100,18 +105,29 @@ class PromptTurns:
                 await asyncio.shield(self.review.end_turn(session.id, roots))
                 prompt_queue.next_turn(session)
 
-    async def _signed_in(self, session: Session, params: dict[str, Any]) -> dict[str, Any]:
+    async def _signed_in(
+        self, session: Session, params: dict[str, Any], index: int
+    ) -> dict[str, Any]:
         """The prompt; when the agent answers that it needs a sign-in first (claude-agent-acp
         creates sessions signed out and refuses the first prompt), the user signs in and the
-        same prompt goes once more: the waiting prompt goes on."""
+        same prompt goes once more: the waiting prompt goes on. A v2 answer naming the user
+        message it inserted gives entry ``index`` that id."""
         timeout = self.config.prompt_timeout
+
+        def inserted(message_id: str) -> None:
+            self.requests.emit(session, session.state.prompt_inserted(index, message_id))
+
         try:
-            return await send_prompt(self.connection, session.foreground, params, timeout)
+            return await send_prompt(
+                self.connection, session.foreground, params, timeout, inserted=inserted
+            )
         except RpcError as exc:
             if exc.code != AuthRequired.CODE:
                 raise
         await self._sign_in(session)
-        return await send_prompt(self.connection, session.foreground, params, timeout)
+        return await send_prompt(
+            self.connection, session.foreground, params, timeout, inserted=inserted
+        )
 
     def edit(self, session: Session, index: int, blocks: list[dict[str, Any]]) -> None:
         self.requests.emit(session, prompt_queue.edit(session, index, blocks))

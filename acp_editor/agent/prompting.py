@@ -1,14 +1,17 @@
 """Sending a prompt and knowing when the agent's work on it is over, in both protocol versions.
 
 v1: the ``session/prompt`` response ends the turn and carries its ``stopReason``.
-v2 (draft): the response only says the agent accepted the prompt; the work ends with a
-``state_update`` of state ``idle`` (and a ``stopReason``) that comes after it. A prompt sent while
-the agent works is queued by the agent and ends with the same ``idle``, or a later one.
+v2: the response only says the agent inserted the prompt into the conversation (schema 1.25:
+with the ``messageId`` of that user message, which the agent's echo of it carries too); the work
+ends with a ``state_update`` of state ``idle`` (and a ``stopReason``) that comes after it. A
+prompt sent while the agent works is queued by the agent and ends with the same ``idle``, or a
+later one.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -73,9 +76,12 @@ async def send_prompt(
     foreground: Foreground,
     params: dict[str, Any],
     timeout: float | None,
+    *,
+    inserted: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """``session/prompt``, returning the ``PromptResponse`` of the turn's end (for v2, one made
-    from the ``idle`` that ended it: ``{"stopReason": ...}``)."""
+    from the ``idle`` that ended it: ``{"stopReason": ...}``). ``inserted`` is told the
+    ``messageId`` a v2 answer names, once the answer is read."""
     if connection.protocol_version < 2:
         result = await connection.call(acp.SESSION_PROMPT, params, timeout=timeout)
         return acp.obj(result, "session/prompt result")
@@ -87,6 +93,9 @@ async def send_prompt(
         answer = acp.obj(result, "session/prompt result")
         if "stopReason" in answer:  # answered the v1 way: the turn is over already
             return answer
+        message_id = answer.get("messageId")
+        if inserted is not None and isinstance(message_id, str):
+            inserted(message_id)
         stop_reason = await asyncio.wait_for(asyncio.shield(waiter.future), timeout)
         return {"stopReason": stop_reason or "end_turn"}
     finally:

@@ -96,6 +96,16 @@ class AgentSide(Protocol):
         ``drop_waiting``."""
         ...
 
+    async def cancel_tool_call(self, session_id: str, tool_call_id: str) -> None:
+        """v2's ``tool_call/cancel``; raises ``InvalidParams`` unless the tool call advertises
+        ``capabilities.cancel`` now."""
+        ...
+
+    async def cancel_terminal(self, session_id: str, terminal_id: str) -> None:
+        """v2's ``terminal/cancel`` of a terminal the agent runs itself; ``InvalidParams``
+        unless it advertises ``capabilities.cancel`` and runs."""
+        ...
+
     def edit_prompt(self, session_id: str, index: int, blocks: list[dict[str, Any]]) -> None:
         """A prompt waiting for its turn (its entry ``index``) says something else; raises
         ``InvalidParams`` when no prompt waits there."""

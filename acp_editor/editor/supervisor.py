@@ -375,6 +375,18 @@ class AgentSupervisor:
         await agent.cancel(sid, drop_waiting)
         return sid
 
+    async def cancel_tool_call(self, tool_call_id: str, session_id: str | None = None) -> str:
+        """One tool call of the named (else current) session cancelled (v2)."""
+        sid, agent = await self._session(session_id)
+        await self._call(agent.cancel_tool_call(sid, tool_call_id))
+        return sid
+
+    async def cancel_terminal(self, terminal_id: str, session_id: str | None = None) -> str:
+        """One terminal the agent runs itself in the named (else current) session stopped."""
+        sid, agent = await self._session(session_id)
+        await self._call(agent.cancel_terminal(sid, terminal_id))
+        return sid
+
     async def edit_prompt(self, session_id: str, index: int, blocks: list[dict[str, Any]]) -> None:
         sid, agent = await self._session(session_id)
         agent.edit_prompt(sid, index, blocks)

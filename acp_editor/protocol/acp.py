@@ -48,6 +48,10 @@ SESSION_PROMPT = "session/prompt"
 SESSION_CANCEL = "session/cancel"
 SESSION_SET_MODE = "session/set_mode"
 SESSION_SET_CONFIG_OPTION = "session/set_config_option"
+TOOL_CALL_CANCEL = "tool_call/cancel"
+TERMINAL_CANCEL = "terminal/cancel"
+"""v2 (schema 1.25): one tool call, or one terminal the agent runs itself, stopped while the rest
+of the work goes on; sent only while it advertises ``capabilities.cancel`` (``can_cancel``)."""
 
 # Client methods (the agent calls them; we serve them).
 SESSION_UPDATE = "session/update"
@@ -66,6 +70,11 @@ TERMINAL_RELEASE = "terminal/release"
 
 REJECT_KINDS = ("reject_once", "reject_always")
 ALLOW_KINDS = ("allow_once", "allow_always")
+
+UNSUPPORTED_PROTOCOL_VERSION = -32022
+"""v2's error for ``initialize``: its data lists the versions the agent speaks."""
+RESOURCE_NOT_FOUND = -32002
+"""A session-scoped request naming a session the agent does not have (v2: data ``{sessionId}``)."""
 
 FINISHED_STATUSES = frozenset({"completed", "failed", "cancelled"})
 """Statuses after which a tool call no longer runs. Custom (``_``-prefixed) or missing statuses
@@ -210,6 +219,13 @@ def tool_call_title(call: Mapping[str, Any], fallback: str = "Tool call") -> str
         if isinstance(value, str) and value.strip():
             return value
     return fallback
+
+
+def can_cancel(item: Mapping[str, Any] | None) -> bool:
+    """Whether a v2 tool call or terminal lets the client cancel it now: its ``capabilities``
+    has a ``cancel`` object (``{}`` is enough); omitted, null or malformed means no."""
+    capabilities = item.get("capabilities") if item is not None else None
+    return isinstance(capabilities, dict) and isinstance(capabilities.get("cancel"), dict)
 
 
 def is_finished(call: Mapping[str, Any]) -> bool:
@@ -383,6 +399,24 @@ def cancelled_outcome() -> dict[str, Any]:
 
 def selected_outcome(option_id: str) -> dict[str, Any]:
     return {"outcome": {"outcome": "selected", "optionId": option_id}}
+
+
+# -- error data (v2's ErrorData) ------------------------------------------------------------------
+
+
+def versions_spoken(code: int, data: Any) -> list[int] | None:
+    """The versions an agent speaks, from its ``initialize`` error -32022
+    (``UnsupportedProtocolVersionErrorData.supported``); None for any other error."""
+    supported = data.get("supported") if isinstance(data, dict) else None
+    if code != UNSUPPORTED_PROTOCOL_VERSION or not isinstance(supported, list):
+        return None
+    return [v for v in supported if isinstance(v, int) and not isinstance(v, bool)]
+
+
+def session_not_found(code: int, data: Any) -> str | None:
+    """The session an agent says it does not have (-32002 with ``SessionNotFoundErrorData``)."""
+    session_id = data.get("sessionId") if isinstance(data, dict) else None
+    return session_id if code == RESOURCE_NOT_FOUND and isinstance(session_id, str) else None
 
 
 def mcp_servers_checked(entries: list[Any]) -> tuple[list[dict[str, Any]], list[str]]:

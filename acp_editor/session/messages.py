@@ -59,6 +59,8 @@ class Messages:
     def unechoed(self) -> list[int]:
         """v2, when the agent's work is over: the prompts it never echoed (forgotten now)."""
         indexes, self._unechoed = self._unechoed, []
+        for message_id, index in self._named.items():  # a late echo patches the entry named
+            self._messages[("user", message_id)] = index
         self._named.clear()
         return indexes
 

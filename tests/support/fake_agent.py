@@ -14,7 +14,7 @@ from typing import Any
 
 from acp_editor.agent.config import AgentConfig
 from acp_editor.agent.frontend import Frontend
-from acp_editor.errors import AgentError
+from acp_editor.errors import AgentError, InvalidParams
 from acp_editor.protocol import acp
 from acp_editor.review.owner import Review
 from acp_editor.services.documents import DocumentSource
@@ -143,6 +143,14 @@ class FakeAgent:
 
     async def cancel(self, session_id: str, drop_waiting: bool = False) -> None:
         self.calls.append(("cancel", session_id))
+
+    async def cancel_tool_call(self, session_id: str, tool_call_id: str) -> None:
+        if not acp.can_cancel(self.states[session_id].peek_tool_call(tool_call_id)):
+            raise InvalidParams(f"the agent does not offer to cancel tool call {tool_call_id}")
+        self.calls.append(("cancel_tool_call", (session_id, tool_call_id)))
+
+    async def cancel_terminal(self, session_id: str, terminal_id: str) -> None:
+        self.calls.append(("cancel_terminal", (session_id, terminal_id)))
 
     def edit_prompt(self, session_id: str, index: int, blocks: list[dict[str, Any]]) -> None:
         self.calls.append(("edit_prompt", (session_id, index, blocks)))

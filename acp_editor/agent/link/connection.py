@@ -8,7 +8,12 @@ import contextlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from acp_editor.agent.link.handshake import AgentInfo, agreed_version, initialize_params
+from acp_editor.agent.link.handshake import (
+    AgentInfo,
+    agreed_version,
+    initialize_failure,
+    initialize_params,
+)
 from acp_editor.agent.link.process import AgentProcess
 from acp_editor.agent.link.rpc import JsonRpcPeer, Tracer, Writer
 from acp_editor.errors import AgentError, RpcError
@@ -73,7 +78,7 @@ class AgentConnection:
         except RpcError as exc:
             await self.shutdown()
             raise AgentError(
-                f"the agent failed to initialize: {exc.message}{self._tail()}"
+                f"the agent failed to initialize: {initialize_failure(exc)}{self._tail()}"
             ) from exc
         except AgentError:
             await self.shutdown()

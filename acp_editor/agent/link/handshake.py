@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from acp_editor import __version__
-from acp_editor.errors import AgentError
+from acp_editor.errors import AgentError, RpcError
 from acp_editor.protocol import acp, elicitation
 
 _CAPABILITY_OF = {
@@ -53,8 +53,36 @@ def initialize_params(
     }
     if protocol_version >= 2:
         params["info"] = dict(CLIENT_INFO)
-        params["capabilities"] = {"elicitation": eliciting} if eliciting is not None else {}
+        params["capabilities"] = v2_capabilities(eliciting)
     return params
+
+
+def v2_capabilities(eliciting: dict[str, Any] | None) -> dict[str, Any]:
+    """v2's ``ClientCapabilities`` (schema 1.25): terminal sign-in as v2 says it (an object),
+    and elicitation. Nothing to offer for ``tool_call/cancel`` or ``terminal/cancel``: each tool
+    call and terminal advertises its own, and background work is read from any state update."""
+    capabilities: dict[str, Any] = {"auth": {"terminal": {}}}
+    if eliciting is not None:
+        capabilities["elicitation"] = eliciting
+    return capabilities
+
+
+def initialize_failure(exc: RpcError) -> str:
+    """What a failed ``initialize`` tells the user: for v2's -32022, the versions the agent
+    speaks (``UnsupportedProtocolVersionErrorData``) and how to start with one of them."""
+    spoken = acp.versions_spoken(exc.code, exc.data)
+    if spoken is None:
+        return exc.message
+    asked = exc.data.get("requested") if isinstance(exc.data, dict) else None
+    said = ", ".join(str(v) for v in spoken) or "none it names"
+    ours = [v for v in spoken if v in acp.SUPPORTED_VERSIONS]
+    if not ours:
+        hint = f"; acp-editor speaks {', '.join(map(str, acp.SUPPORTED_VERSIONS))}"
+    elif max(ours) == acp.PROTOCOL_VERSION:
+        hint = ": start acp-editor without --protocol-version"
+    else:
+        hint = f": start acp-editor with --protocol-version {max(ours)}"
+    return f"the agent does not speak ACP protocol version {asked}; it speaks {said}{hint}"
 
 
 def agreed_version(result: dict[str, Any], offered: int) -> int:

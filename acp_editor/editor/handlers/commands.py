@@ -48,6 +48,8 @@ class Commands:
                 proto.CMD_PROMPT_ASYNC: self.prompt_async,
                 proto.CMD_TRANSCRIPT: self.transcript,
                 proto.CMD_CANCEL: self.cancel,
+                proto.CMD_CANCEL_TOOL_CALL: self.cancel_tool_call,
+                proto.CMD_CANCEL_TERMINAL: self.cancel_terminal,
                 proto.CMD_NEW_SESSION: self.new_session,
                 proto.CMD_SELECT_SESSION: self.select_session,
                 proto.CMD_SET_MODE: self.set_mode,
@@ -83,7 +85,11 @@ class Commands:
         """The end of a turn as a message, where nothing else showed the user the reply."""
         if not always and self.channel.features.has(proto.FEATURE_STREAM):
             return
-        said = TurnSummary(str(result.get("reply") or ""), list(result.get("toolCalls") or []))
+        said = TurnSummary(
+            str(result.get("reply") or ""),
+            list(result.get("toolCalls") or []),
+            list(result.get("background") or []),
+        )
         stop = result.get("stopReason")
         kind = (
             lsp.MessageType.Info if stop in ("end_turn", "cancelled") else lsp.MessageType.Warning
@@ -114,6 +120,18 @@ class Commands:
     async def cancel(self, *args: Any) -> dict[str, Any] | None:
         sid = await self.agents.cancel()
         return {"sessionId": sid} if sid else None
+
+    async def cancel_tool_call(self, *args: Any) -> dict[str, Any]:
+        """``[toolCallId]`` or ``[toolCallId, sessionId]``: one tool call cancelled (v2)."""
+        tool_call_id, session_id = _id_and_session(proto.CMD_CANCEL_TOOL_CALL, "tool call", args)
+        sid = await self.agents.cancel_tool_call(tool_call_id, session_id)
+        return {"sessionId": sid, "toolCallId": tool_call_id}
+
+    async def cancel_terminal(self, *args: Any) -> dict[str, Any]:
+        """``[terminalId]`` or ``[terminalId, sessionId]``: one of the agent's commands stopped."""
+        terminal_id, session_id = _id_and_session(proto.CMD_CANCEL_TERMINAL, "terminal", args)
+        sid = await self.agents.cancel_terminal(terminal_id, session_id)
+        return {"sessionId": sid, "terminalId": terminal_id}
 
     async def select_session(self, *args: Any) -> dict[str, Any]:
         sid = one_string(args, "the id of an open session (acp.status lists them)")
@@ -188,6 +206,12 @@ class Commands:
 
 
 ERROR = lsp.MessageType.Error
+
+
+def _id_and_session(command: str, what: str, args: tuple[Any, ...]) -> tuple[str, str | None]:
+    if 1 <= len(args) <= 2 and all(isinstance(a, str) and a for a in args):
+        return args[0], args[1] if len(args) == 2 else None
+    raise InvalidParams(f"{command} takes the {what}'s id, then maybe a session id")
 
 
 def prompt_text(command: str, args: tuple[Any, ...]) -> str:

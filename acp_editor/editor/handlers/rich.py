@@ -35,6 +35,8 @@ class RichRequests:
                 proto.ACP_AGENTS: self.agents_request,
                 proto.ACP_PROMPT: self.prompt,
                 proto.ACP_CANCEL: self.cancel,
+                proto.ACP_CANCEL_TOOL_CALL: self.cancel_tool_call,
+                proto.ACP_CANCEL_TERMINAL: self.cancel_terminal,
                 proto.ACP_SNAPSHOT: self.snapshot,
                 proto.ACP_SET_MODE: self.set_mode,
                 proto.ACP_SET_CONFIG_OPTION: self.set_config_option,
@@ -100,6 +102,18 @@ class RichRequests:
             raise InvalidParams("params.dropQueued must be a boolean")
         await self.agents.session_id(sid)
         await self.agents.cancel(sid, drop)
+        return {}
+
+    async def cancel_tool_call(self, params: Any) -> dict[str, Any]:
+        p = obj(params)
+        sid = nonempty_str(p, "sessionId")
+        await self.agents.cancel_tool_call(nonempty_str(p, "toolCallId"), sid)
+        return {}
+
+    async def cancel_terminal(self, params: Any) -> dict[str, Any]:
+        p = obj(params)
+        sid = nonempty_str(p, "sessionId")
+        await self.agents.cancel_terminal(nonempty_str(p, "terminalId"), sid)
         return {}
 
     async def edit_prompt(self, params: Any) -> dict[str, Any]:

@@ -1,8 +1,9 @@
 """What a turn said, in words, for editors that show no stream.
 
-A plugin-less editor sees no ``acp/sessionChanged``: the agent's reply, and which tool calls the
-turn ran, reach its user through the ``acp.prompt`` result, a ``window/showMessage`` at the end
-of the turn and the transcript file (``editor.show.transcript``). All of them are read from the one
+A plugin-less editor sees no ``acp/sessionChanged``: the agent's reply, which tool calls the
+turn ran and what a v2 agent still runs in the background after it reach its user through the
+``acp.prompt`` result, a ``window/showMessage`` at the end of the turn and the transcript file
+(``editor.show.transcript``). All of them are read from the one
 session state, never collected on the side.
 """
 
@@ -26,9 +27,14 @@ class TurnSummary:
     reply: str = ""
     tool_calls: list[dict[str, str]] = field(default_factory=list)
     """``{"title", "status"}`` of each tool call the turn reported, in order."""
+    background: list[str] = field(default_factory=list)
+    """What still runs after the turn (v2's ``background`` of the idle state), by name."""
 
     def to_json(self) -> dict[str, Any]:
-        return {"reply": self.reply, "toolCalls": self.tool_calls}
+        said: dict[str, Any] = {"reply": self.reply, "toolCalls": self.tool_calls}
+        if self.background:
+            said["background"] = self.background
+        return said
 
 
 def block_text(block: Any) -> str:
@@ -48,8 +54,33 @@ def message_text(entry: Mapping[str, Any]) -> str:
 
 
 def summarize(state: SessionView, start: int) -> TurnSummary:
-    """The agent's words and tool calls in the entries from ``start`` (where the turn began)."""
-    return summarize_entries(state, state.peek_entries(start))
+    """The agent's words and tool calls in the entries from ``start`` (where the turn began),
+    and what still runs now that it ended."""
+    summary = summarize_entries(state, state.peek_entries(start))
+    run_state = state.run_state() or {}
+    work = run_state.get("background")
+    summary.background = [background_name(state, w) for w in work or [] if isinstance(w, dict)]
+    return summary
+
+
+def background_name(state: SessionView, work: Mapping[str, Any]) -> str:
+    """A piece of v2 background work as the user knows it: a terminal by the tool call that
+    shows it, a tool call by its title, other work by its type."""
+    kind = work.get("type")
+    if kind == "terminal":
+        terminal_id = work.get("terminalId")
+        for call_id in state.tool_call_order():
+            call = state.peek_tool_call(call_id) or {}
+            content = call.get("content")
+            shown = content if isinstance(content, list) else []
+            if any(isinstance(i, dict) and i.get("terminalId") == terminal_id for i in shown):
+                return acp.tool_call_title(call)
+        return f"terminal {terminal_id}"
+    if kind == "tool_call":
+        named = work.get("toolCallId")
+        found = state.peek_tool_call(named) if isinstance(named, str) else None
+        return acp.tool_call_title(found) if found is not None else f"tool call {named}"
+    return f"{kind} work"
 
 
 def summarize_entries(state: SessionView, entries: Sequence[Mapping[str, Any]]) -> TurnSummary:
@@ -82,4 +113,6 @@ def announcement(summary: TurnSummary, stop_reason: Any) -> str:
         shown = ", ".join(f"{c['title']} ({c['status']})" for c in calls[:5])
         more = f" and {len(calls) - 5} more" if len(calls) > 5 else ""
         tail += f"; {len(calls)} tool call{'s' if len(calls) != 1 else ''}: {shown}{more}"
+    if summary.background:
+        tail += f"; still running in the background: {', '.join(summary.background)}"
     return f"{reply}\n{tail}]" if reply else f"{tail}]"

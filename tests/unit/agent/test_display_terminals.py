@@ -145,3 +145,21 @@ def test_a_closed_session_is_forgotten() -> None:
     _run(terminals, "s1", "done")
     terminals.forget_session("s1")
     assert terminals.remembered() == 1
+
+
+def test_a_v2_terminal_may_be_cancelled_only_while_it_advertises_it_and_runs() -> None:
+    """Schema 1.25: ``capabilities`` upserted like the rest (omitted: unchanged, null: none)."""
+    terminals = DisplayTerminals(Screen())
+    update = {"sessionUpdate": "terminal_update", "terminalId": "t1"}
+    assert "no terminal" in str(terminals.cancel_refused("s", "t1"))
+    terminals.update("s", {**update, "command": "make"})
+    assert "does not offer" in str(terminals.cancel_refused("s", "t1"))
+    terminals.update("s", {**update, "capabilities": {"cancel": {}}})
+    terminals.update("s", {**update, "output": {"data": b64(b"...")}})  # capabilities kept
+    assert terminals.cancel_refused("s", "t1") is None
+    assert terminals.cancel_refused("other", "t1") is not None  # another session's
+    terminals.update("s", {**update, "capabilities": None})
+    assert terminals.cancel_refused("s", "t1") is not None
+    terminals.update("s", {**update, "capabilities": {"cancel": {}}})
+    terminals.update("s", {**update, "exitStatus": {"exitCode": 0}})
+    assert "exited" in str(terminals.cancel_refused("s", "t1"))

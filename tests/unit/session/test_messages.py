@@ -1,6 +1,8 @@
-"""Messages found again by id (session.messages): messages between sessions, the v1 way.
+"""Messages found again by id (session.messages): messages between sessions, the v1 way; v2's
+echo of a prompt whose answer named its message (``PromptResponse.messageId``, schema 1.25).
 
-The v2 upserts and echoes are tested in test_state_v2_lifecycle.py and test_state_messages.py."""
+The other v2 upserts and echoes are tested in test_state_v2_lifecycle.py and
+test_state_messages.py."""
 
 from __future__ import annotations
 
@@ -56,3 +58,49 @@ def test_a_fork_keeps_finding_messages_by_id(h1: Harness) -> None:
     )
     assert fork.snapshot()["entries"][0]["content"] == [text("xy")]
     assert h1.entries()[0]["content"] == [text("x")]  # the original is untouched
+
+
+def _named(h: Harness, index: int, message_id: str) -> list[dict[str, Any]]:
+    """v2: the agent's answer to our prompt at ``index`` named its user message."""
+    return h._track(h.state.prompt_inserted(index, message_id))
+
+
+def test_a_prompt_named_by_its_answer_takes_that_echo_whatever_the_order(h2: Harness) -> None:
+    h2.prompt([text("first")])
+    h2.prompt([text("second")], queued=True)
+    assert _named(h2, 0, "u1") == [
+        {"type": "message", "index": 0, "set": {"messageId": "u1"}, "unset": []}
+    ]
+    _named(h2, 1, "u2")
+    # The agent takes the second prompt up first: its echo joins the second, not the oldest.
+    h2.update({"sessionUpdate": "user_message", "messageId": "u2", "content": [text("second")]})
+    assert [e["messageId"] for e in h2.entries()] == ["u1", "u2"]
+    assert "queued" not in h2.entries()[1]
+    h2.update({"sessionUpdate": "user_message_chunk", "messageId": "u1", "content": text("1st")})
+    assert h2.entries()[0]["content"] == [text("1st")]  # the echo's words
+    assert len(h2.entries()) == 2
+
+
+def test_a_user_message_no_answer_named_is_not_taken_for_a_named_prompt(h2: Harness) -> None:
+    h2.prompt([text("ours")])
+    _named(h2, 0, "u1")
+    h2.update({"sessionUpdate": "user_message", "messageId": "x9", "content": [text("theirs")]})
+    assert [e["messageId"] for e in h2.entries()] == ["u1", "x9"]  # another client's, apart
+    h2.update({"sessionUpdate": "user_message", "messageId": "u1", "content": [text("ours")]})
+    assert len(h2.entries()) == 2
+
+
+def test_an_echo_before_the_answer_is_taken_by_the_oldest_prompt(h2: Harness) -> None:
+    h2.prompt([text("hi")])
+    h2.update({"sessionUpdate": "user_message", "messageId": "u1", "content": [text("hi")]})
+    assert _named(h2, 0, "u1") == []  # the answer only confirms it
+    assert [e["messageId"] for e in h2.entries()] == ["u1"]
+
+
+def test_names_are_forgotten_when_the_work_is_over(h2: Harness) -> None:
+    h2.prompt([text("never echoed")])
+    _named(h2, 0, "u1")
+    h2._track(h2.state.settle_prompts())
+    assert _named(h2, 0, "u1") == []  # settled: nothing waits for an echo any more
+    h2.update({"sessionUpdate": "user_message", "messageId": "u1", "content": [text("late")]})
+    assert h2.entries()[0]["content"] == [text("late")]  # an ordinary upsert of that message

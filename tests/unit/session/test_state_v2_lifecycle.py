@@ -109,6 +109,22 @@ def test_state_update_is_the_run_state(h2) -> None:
     assert h2.snap["runState"] == {"state": "idle", "stopReason": "end_turn"}
 
 
+def test_background_work_is_kept_verbatim_in_the_run_state(h2) -> None:
+    """Schema 1.25: state updates list work still running (``BackgroundWork``), unknown kinds
+    too; the whole update is the run state, read back through ``run_state``."""
+    background = [
+        {"type": "terminal", "terminalId": "t1", "_meta": {"x": 1}},
+        {"type": "tool_call", "toolCallId": "c1"},
+        {"type": "_watcher", "label": "docs"},
+    ]
+    idle = {"state": "idle", "stopReason": "end_turn", "background": background}
+    h2.update({"sessionUpdate": "state_update", **idle})
+    assert h2.snap["runState"] == idle
+    assert h2.state.run_state() == idle
+    h2.update({"sessionUpdate": "state_update", "state": "idle", "background": []})
+    assert h2.state.run_state() == {"state": "idle", "background": []}
+
+
 def test_plans_upsert_by_id_and_the_last_updated_is_shown(h2) -> None:
     one = {
         "type": "items",

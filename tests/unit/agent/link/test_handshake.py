@@ -1,16 +1,22 @@
 """Offering ACP v2: both initialize shapes go out, and a v2 answer is read as v2 (``info``,
-``capabilities``, which methods are required, optional or gone)."""
+``capabilities``, which methods are required, optional or gone); a refused version says which
+ones the agent speaks (v2's ``UnsupportedProtocolVersionErrorData``)."""
 
 from __future__ import annotations
 
-from acp_editor.agent.link.handshake import AgentInfo, initialize_params
+import pytest
+
+from acp_editor.agent.link.handshake import AgentInfo, initialize_failure, initialize_params
+from acp_editor.errors import RpcError
 from acp_editor.protocol import acp
 
 
 def test_offering_v2_sends_v2_fields_beside_v1_ones() -> None:
     params = initialize_params(2, ["url"])
     assert params["info"]["name"] == "acp-editor" and params["clientInfo"] == params["info"]
-    assert params["capabilities"] == {"elicitation": {"url": {}}}  # no fs, no terminals in v2
+    # No fs, no terminals in v2; terminal sign-in as schema 1.25's ClientAuthCapabilities says it.
+    assert params["capabilities"] == {"auth": {"terminal": {}}, "elicitation": {"url": {}}}
+    assert initialize_params(2)["capabilities"] == {"auth": {"terminal": {}}}
     assert params["clientCapabilities"]["fs"] == {"readTextFile": True, "writeTextFile": True}
     assert "info" not in initialize_params(1)
 
@@ -31,6 +37,33 @@ def test_a_v2_answer_is_read_as_v2() -> None:
     assert info.supports(acp.LOGOUT)  # with a login method, auth/logout is required
     gone = (acp.SESSION_LOAD, acp.SESSION_FORK, acp.ADDITIONAL_DIRECTORIES)
     assert not any(info.supports(m) for m in gone)
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        (
+            {"requested": 2, "supported": [1]},
+            "does not speak ACP protocol version 2; it speaks 1: start acp-editor without "
+            "--protocol-version",
+        ),
+        (
+            {"requested": 1, "supported": [2, 3]},
+            "does not speak ACP protocol version 1; it speaks 2, 3: start acp-editor with "
+            "--protocol-version 2",
+        ),
+        ({"requested": 2, "supported": [7]}, "it speaks 7; acp-editor speaks 1, 2"),
+    ],
+)
+def test_an_unsupported_version_says_which_versions_the_agent_speaks(
+    data: dict[str, object], said: str
+) -> None:
+    assert said in initialize_failure(RpcError("Unsupported protocol version", data, code=-32022))
+
+
+def test_another_initialize_failure_is_the_agents_message() -> None:
+    assert initialize_failure(RpcError("boom", {"supported": [1]})) == "boom"  # not -32022
+    assert initialize_failure(RpcError("old", None, code=-32022)) == "old"  # no ErrorData
 
 
 def test_a_v1_answer_is_read_as_before() -> None:

@@ -54,3 +54,22 @@ async def test_restore_checkpoint_checks_the_turn_and_says_why_it_cannot(rig: Ma
         await rich.restore_checkpoint({"turn": 0})
     with pytest.raises(InvalidParams, match="no turn of this session has a checkpoint"):
         await rich.restore_checkpoint({})
+
+
+async def test_cancelling_one_tool_call_or_terminal_names_its_session(rig: MakeRig) -> None:
+    call = {"sessionUpdate": "tool_call", "toolCallId": "c1", "capabilities": {"cancel": {}}}
+    r = rig(proto.FEATURE_STREAM, script=Script(turn=[call]))
+    rich = r.side.rich
+    await rich.prompt({"prompt": "go"})
+    with pytest.raises(InvalidParams, match=r"params\.sessionId"):
+        await rich.cancel_tool_call({"toolCallId": "c1"})
+    with pytest.raises(InvalidParams, match=r"params\.terminalId"):
+        await rich.cancel_terminal({"sessionId": "s1"})
+    assert await rich.cancel_tool_call({"sessionId": "s1", "toolCallId": "c1"}) == {}
+    assert await rich.cancel_terminal({"sessionId": "s1", "terminalId": "t1"}) == {}
+    with pytest.raises(InvalidParams, match="does not offer"):  # -32602, from the agent side
+        await rich.cancel_tool_call({"sessionId": "s1", "toolCallId": "c9"})
+    assert r.agents.current.calls[-2:] == [
+        ("cancel_tool_call", ("s1", "c1")),
+        ("cancel_terminal", ("s1", "t1")),
+    ]
