@@ -22,6 +22,7 @@ from acp_editor.demo_agent.scenarios import commands
 from acp_editor.demo_agent.signin import SignIn, default_login_file
 from acp_editor.demo_agent.store import delete_saved, load_sessions
 from acp_editor.demo_agent.turn import AgentSession
+from acp_editor.demo_agent.v2 import cancel_one
 from acp_editor.errors import ConnectionClosed, InvalidParams
 from acp_editor.log import get_logger
 from acp_editor.protocol.acp import nonempty_str, obj_or_empty
@@ -100,6 +101,8 @@ class ScriptedAgent(SignIn, PromptTurns):
             "session/set_mode": self.set_mode,
             "session/set_config_option": self.set_config_option,
             "session/prompt": self.prompt,
+            "tool_call/cancel": self.cancel_tool_call,  # v2: one tool call, one terminal
+            "terminal/cancel": self.cancel_terminal,
         }.items():
             self.peer.on_request(method, handler)
         self.peer.on_notification("session/cancel", self.cancel)
@@ -107,6 +110,7 @@ class ScriptedAgent(SignIn, PromptTurns):
     async def shutdown(self) -> None:
         tasks: list[asyncio.Future[Any]] = [*self._background]
         tasks += [s.turn for s in self.sessions.values() if s.turn is not None]
+        tasks += [task for s in self.sessions.values() for task in s.work.tasks]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -191,7 +195,7 @@ class ScriptedAgent(SignIn, PromptTurns):
     async def _announce_commands(self, session: AgentSession, *, new: bool = False) -> None:
         update = {"sessionUpdate": "available_commands_update", "availableCommands": commands()}
         with contextlib.suppress(ConnectionClosed):  # the client left: nobody to tell
-            await self._update(session, update)
+            await self._turn(session).update(update)  # said the v2 way on v2
             if new and self.tuning.notice_at_new:  # before any prompt (tests)
                 await self._turn(session).notice("info", *NOTICE_AT_NEW)
 
@@ -286,6 +290,14 @@ class ScriptedAgent(SignIn, PromptTurns):
         session = self._session(p)
         set_option(session, self._config(session), p)
         return {"configOptions": self._config(session)}
+
+    async def cancel_tool_call(self, params: Any) -> dict[str, Any]:
+        p = obj_or_empty(params)
+        return cancel_one(self._session(p).work, p, "toolCallId")
+
+    async def cancel_terminal(self, params: Any) -> dict[str, Any]:
+        p = obj_or_empty(params)
+        return cancel_one(self._session(p).work, p, "terminalId")
 
     # -- prompt turns -------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from acp_editor.demo_agent.scenarios import run_turn
 from acp_editor.demo_agent.store import save_session
 from acp_editor.demo_agent.turn import AgentSession, Turn, now
+from acp_editor.demo_agent.v2 import state_update
 from acp_editor.errors import ConnectionClosed, InvalidParams, InvalidRequest
 from acp_editor.log import get_logger
 from acp_editor.protocol.acp import obj_or_empty
@@ -90,11 +91,12 @@ class PromptTurns:
         p = obj_or_empty(params)
         session = self._session(p)
         await self.check_login()
-        if self.version >= 2:  # accepted at once; the work ends with a state_update (v2)
-            session.queue.append(p.get("prompt"))
+        if self.version >= 2:  # inserted at once; the work ends with a state_update (v2)
+            message_id = f"msg_{uuid.uuid4().hex[:10]}"  # the answer and the echo name it
+            session.queue.append((p.get("prompt"), message_id))
             if session.turn is None or session.turn.done():
                 session.turn = asyncio.ensure_future(self._work_v2(session))
-            return {}
+            return {"messageId": message_id}
         text = prompt_text(p.get("prompt"))
         await self._previous_turn_ended(session)
         await self._take_prompt(session, text)
@@ -116,20 +118,18 @@ class PromptTurns:
 
     async def _work_v2(self, session: AgentSession) -> str:
         """v2: run the queued prompts one after another, between ``running`` and ``idle``.
-        Each is echoed (``user_message``, our ``messageId``) when it is taken up."""
+        Each is echoed (``user_message``, with the ``messageId`` its answer named) when it is
+        taken up."""
         await asyncio.sleep(0)  # the answer to session/prompt goes out first
         stop_reason, running = "end_turn", False
         try:
             while session.queue and stop_reason != "cancelled":
-                blocks = session.queue.pop(0)
-                message_id = f"msg_{uuid.uuid4().hex[:10]}"
+                blocks, message_id = session.queue.pop(0)
                 echo = {"sessionUpdate": "user_message", "messageId": message_id}
                 await self._update(session, {**echo, "content": blocks})
                 if not running:  # the spec's order: the prompt's place in history, then work
                     running = True
-                    await self._update(
-                        session, {"sessionUpdate": "state_update", "state": "running"}
-                    )
+                    await self._update(session, state_update(session.work, "running"))
                 text = prompt_text(blocks)
                 await self._take_prompt(session, text)
                 turn = self._turn(session)
@@ -139,7 +139,7 @@ class PromptTurns:
         finally:
             session.queue.clear()
             self._turn_saved(session)
-        idle = {"sessionUpdate": "state_update", "state": "idle", "stopReason": stop_reason}
+        idle = state_update(session.work, "idle", stopReason=stop_reason)
         with contextlib.suppress(ConnectionClosed):  # closed: nobody to tell
             await self._update(session, idle)
         return stop_reason

@@ -16,6 +16,7 @@ client's message and the turn goes on; a rejected permission ends the turn (``en
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -33,7 +34,9 @@ from acp_editor.demo_agent.command_scenarios import (
     slow_files,
 )
 from acp_editor.demo_agent.file_scenarios import HELLO, NOTES, early_permission, edit, hunks, read
+from acp_editor.demo_agent.shell import background
 from acp_editor.demo_agent.turn import Turn, TurnStopped, text_item
+from acp_editor.demo_agent.v2 import cancel_fields, cancellable
 
 Scenario = Callable[[Turn], Awaitable[None]]
 
@@ -163,13 +166,19 @@ async def chunks(turn: Turn) -> None:
 
 
 async def wait(turn: Turn) -> None:
-    """A long tool call (even when the agent runs fast) that gives time to cancel mid-turn."""
+    """A long tool call (even when the agent runs fast) that gives time to cancel mid-turn: the
+    turn (``session/cancel``), or on v2 only this tool call (``tool_call/cancel``, advertised
+    while it waits), after which the turn goes on."""
     tid = turn.new_id("wait")
     seconds = turn.wait_seconds
     title = f"Wait {seconds:g} s (cancel me)"
-    await turn.tool_call(tid, {"title": title, "kind": "other", "status": "in_progress"})
-    await asyncio.sleep(seconds)
-    await turn.tool_update(tid, {"status": "completed"})
+    with cancellable(turn.session.work, tid, turn.version) as cancelled:
+        fields = {"title": title, "kind": "other", "status": "in_progress"}
+        await turn.tool_call(tid, {**fields, **cancel_fields(turn.version, True)})
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(cancelled.wait(), seconds)
+    status = "cancelled" if cancelled.is_set() else "completed"
+    await turn.tool_update(tid, {"status": status, **cancel_fields(turn.version, False)})
 
 
 async def usage(turn: Turn) -> None:
@@ -214,6 +223,7 @@ SCENARIOS: dict[str, tuple[Scenario, str]] = {
     ),
     "subagent-fails": (subagent_scenarios.subagent_fails, "A subagent that fails with an error"),
     "untitled": (opt_in_scenarios.untitled, "A tool call with no title, only its tool's name"),
+    "background": (background, "Run a command that goes on after the turn (v2 background work)"),
 }
 ALL_ORDER = ("stream", "plan", "read", "edit", "shell", "early-permission", "custom", "chunks")
 

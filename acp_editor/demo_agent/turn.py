@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acp_editor.demo_agent.v2 import to_v2, tool_call_v2
+from acp_editor.demo_agent.v2 import Work, state_update, to_v2, tool_call_v2
 from acp_editor.errors import ConnectionClosed, ResourceNotFound, RpcError
 from acp_editor.log import get_logger
 
@@ -86,6 +86,8 @@ class AgentSession:
     """The ``think-aloud`` boolean config option: every turn starts with a thought."""
     parent: str | None = None
     """A subagent's session: its parent's id (the client may only cancel it)."""
+    work: Work = field(default_factory=Work)
+    """v2: what the client may cancel one piece of, and what runs on after a turn."""
 
 
 class TurnStopped(Exception):
@@ -304,10 +306,10 @@ class Turn:
                 "subject": {"type": "tool_call", "toolCall": tool_call_v2(tool_call)},
                 "options": PERMISSION_OPTIONS,
             }
-            await self.update({"sessionUpdate": "state_update", "state": "requires_action"})
+            await self.update(state_update(self.session.work, "requires_action"))
         result = await self._call("session/request_permission", asked, PERMISSION_TIMEOUT)
         if self.version >= 2:
-            await self.update({"sessionUpdate": "state_update", "state": "running"})
+            await self.update(state_update(self.session.work, "running"))
         outcome = result.get("outcome") if isinstance(result, dict) else None
         if not isinstance(outcome, dict):
             raise RpcError(f"session/request_permission answered without an outcome: {result!r}")

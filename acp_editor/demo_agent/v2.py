@@ -1,23 +1,103 @@
-"""The demo agent's ACP v2 draft: the same scenarios, said the v2 way.
+"""The demo agent's ACP v2: the same scenarios, said the v2 way, and what only v2 has.
 
 Scenarios are written once, in v1's words; ``to_v2`` says each update in v2's shape (tool calls
 are ``tool_call_update`` upserts, plans carry a ``planId``, a diff is structured ``changes`` plus
 a ``git_patch``). A v2 agent has no client ``fs/*`` or ``terminal/*``: it writes files itself and
 runs commands itself (``display_terminals``).
+
+Schema 1.25 lets the client stop one tool call or one terminal (``tool_call/cancel``,
+``terminal/cancel``) while it advertises ``capabilities.cancel``, and has the agent list work
+still running while idle (``background`` on every state update, once it reports any). A
+session's ``Work`` keeps both; ``state_update`` says the session's state with its background.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import difflib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
+
+from acp_editor.errors import InvalidParams
+from acp_editor.protocol.acp import nonempty_str
 
 PLAN_ID = "plan_demo"
 """The demo has one plan per session, updated whole at each step."""
 
 
+@dataclass
+class Work:
+    """One session's v2 work beyond the turn: what the client may cancel, what runs on."""
+
+    cancels: dict[str, asyncio.Event] = field(default_factory=dict)
+    """Tool calls and terminals advertising ``capabilities.cancel``, by id: set to cancel."""
+    background: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """``BackgroundWork`` items still running after their tool call returned, by id."""
+    reported: bool = False
+    """Background work was reported once: every state update lists it from then on."""
+    state: str = "idle"
+    """The foreground state last reported (``running``, ``requires_action``, ``idle``)."""
+    tasks: set[asyncio.Task[Any]] = field(default_factory=set)
+    """What runs on after the turn (owned: cancelled when the agent shuts down)."""
+
+    def run_on(self, item_id: str, item: dict[str, Any], task: asyncio.Task[Any]) -> None:
+        """``task`` runs on in the background, listed as ``item`` until it ends."""
+        self.background[item_id], self.reported = item, True
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+
+def state_update(work: Work, state: str, **more: Any) -> dict[str, Any]:
+    """A ``state_update`` of ``state`` (and ``more``: a ``stopReason``), with the background
+    work as a complete list once any was reported; remembered as the state last reported."""
+    work.state = state
+    update = {"sessionUpdate": "state_update", "state": state, **more}
+    if work.reported:
+        update["background"] = list(work.background.values())
+    return update
+
+
+@contextlib.contextmanager
+def cancellable(work: Work, item_id: str, version: int) -> Iterator[asyncio.Event]:
+    """While inside, ``tool_call/cancel`` or ``terminal/cancel`` of ``item_id`` sets the event
+    (v2; v1 has neither request, so nothing is registered)."""
+    event = asyncio.Event()
+    if version >= 2:
+        work.cancels[item_id] = event
+    try:
+        yield event
+    finally:
+        if work.cancels.get(item_id) is event:
+            del work.cancels[item_id]
+
+
+def cancel_fields(version: int, offered: bool) -> dict[str, Any]:
+    """A v2 tool call's or terminal's ``capabilities``: cancel offered, or withdrawn (null)."""
+    if version < 2:
+        return {}
+    return {"capabilities": {"cancel": {}} if offered else None}
+
+
+def cancel_one(work: Work, params: dict[str, Any], key: str) -> dict[str, Any]:
+    """``tool_call/cancel`` (``key``: toolCallId) or ``terminal/cancel`` (terminalId): taken
+    (the work confirms with its own final update), or -32602 for one that is unknown, over or
+    not cancellable."""
+    item_id = nonempty_str(params, key)
+    event = work.cancels.get(item_id)
+    if event is None:
+        raise InvalidParams(f"{key} {item_id!r} is unknown, over, or cannot be cancelled")
+    event.set()
+    return {}
+
+
 def to_v2(update: dict[str, Any]) -> dict[str, Any]:
     """One v1-shaped session update in the v2 draft's shape (unchanged where they agree)."""
     kind = update.get("sessionUpdate")
+    if kind == "available_commands_update":  # schema 1.25: each command says its type
+        listed = update.get("availableCommands", [])
+        return {**update, "availableCommands": [{"type": "command", **c} for c in listed]}
     if kind == "plan":
         entries = update.get("entries", [])
         return {

@@ -222,8 +222,10 @@ async def test_v2_chunks_and_rejected_edit(agents: list[MiniClient], tmp_path: P
     client, _, init = await connect(agents, tmp_path, version=2, choose="reject_once")
     assert init["protocolVersion"] == 2
     new = await client.peer.request("session/new", {"cwd": str(tmp_path)})
-    assert await prompt(client, new["sessionId"], "chunks edit") == {}  # accepted, no more
+    accepted = await prompt(client, new["sessionId"], "chunks edit")
     assert await asyncio.wait_for(client.idle.get(), 10) == "end_turn"
+    # Inserted, no more: the answer names the user message the agent's echo carries.
+    assert accepted == {"messageId": client.of("user_message")[0]["messageId"]}
     kinds = [u["sessionUpdate"] for u in client.updates]
     assert (
         kinds.index("user_message") < kinds.index("state_update") < kinds.index("tool_call_update")
@@ -253,15 +255,16 @@ async def test_v2_writes_and_runs_itself_and_queues(
     client, _, _ = await connect(agents, tmp_path, version=2)
     sid = (await client.peer.request("session/new", {"cwd": str(tmp_path)}))["sessionId"]
     first = {"sessionId": sid, "prompt": [{"type": "text", "text": "edit shell plan"}]}
-    assert await client.peer.request("session/prompt", first, timeout=10) == {}
+    answers = [await client.peer.request("session/prompt", first, timeout=10)]
     await asyncio.wait_for(client.tool_started.wait(), 5)
     second = {"sessionId": sid, "prompt": [{"type": "text", "text": "stream"}]}
-    assert await client.peer.request("session/prompt", second, timeout=10) == {}  # queued
+    answers.append(await client.peer.request("session/prompt", second, timeout=10))  # queued
     assert await asyncio.wait_for(client.idle.get(), 10) == "end_turn"
     assert client.idle.empty()  # one idle for both: the second ran in the same work
     echoes = client.of("user_message")
     assert [e["content"][0]["text"] for e in echoes] == ["edit shell plan", "stream"]
     assert len({e["messageId"] for e in echoes}) == 2
+    assert answers == [{"messageId": e["messageId"]} for e in echoes]  # named as inserted
     assert not [m for m, _ in client.requests if m.startswith(("fs/", "terminal/"))]
     assert (tmp_path / "hello.py").read_text() != HELLO  # written by the agent itself
     started = client.of("terminal_update")[0]

@@ -85,7 +85,7 @@ async def test_every_prompt_answer_counts_its_tokens(wires: Callable[..., Wire])
     await wire.start(FS)
     sid = await wire.new()
     short = (await wire.prompt(sid, "hello"))["usage"]
-    longer = (await wire.prompt(sid, "stream"))["usage"]
+    longer = (await wire.prompt(sid, "stream walk"))["usage"]
     for usage in (short, longer):
         assert usage["totalTokens"] == usage["inputTokens"] + usage["outputTokens"]
     assert longer["inputTokens"] > short["inputTokens"]  # the conversation grew

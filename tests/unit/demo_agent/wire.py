@@ -99,6 +99,12 @@ class Wire:
         answer: dict[str, Any] = await self.call("initialize", params)
         return answer
 
+    async def start_v2(self) -> dict[str, Any]:
+        """``initialize`` offering ACP v2 (v2's ``info``, and v1's capabilities beside it)."""
+        params = {"protocolVersion": 2, "info": {"name": "wire"}, "clientCapabilities": {}}
+        answer: dict[str, Any] = await self.call("initialize", params)
+        return answer
+
     async def new(self) -> str:
         answer = await self.call("session/new", {"cwd": str(self.root), "mcpServers": []})
         session_id: str = answer["sessionId"]
