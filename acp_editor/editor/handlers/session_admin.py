@@ -184,7 +184,6 @@ class SessionAdmin:
             )
         return await self.archive_request({"sessionId": sid, "archived": archived})
 
-
     async def status_command(self, *args: Any) -> dict[str, str]:
         """``[]`` (the current session) or ``[sessionId]``."""
         if len(args) > 1 or (args and not isinstance(args[0], str)):

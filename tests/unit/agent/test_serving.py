@@ -244,8 +244,8 @@ async def test_a_write_goes_with_the_latest_unfinished_tool_call_naming_its_file
     await served.request(acp.FS_WRITE_TEXT_FILE, params)
     await served.request(acp.FS_WRITE_TEXT_FILE, {**params, "path": "/w/c.py"})
     assert [how for _, _, how in served.files.calls] == [
-        {"tool_call_id": "edit"},
-        {"tool_call_id": None},
+        {"tool_call_id": "edit", "review_session": None},  # its own session's work
+        {"tool_call_id": None, "review_session": None},
     ]
 
 
