@@ -4,7 +4,7 @@
 #   bash scripts/integration.sh [--update-screenshots[=NAME,...]] [--only REGEX]
 # Exits non-zero when any test fails (or the harness times out or crashes), and ends with the
 # harness's closing `N passed, N failed` line. --update-screenshots copies the run's screenshots
-# to media/screenshot-{chat,diff,permission,review,group,walkthrough,status,prompt,queue,sessions}.png (the README's),
+# to media/screenshot-{chat,diff,permission,review,group,walkthrough,status,prompt,queue,sessions,subagent,signin}.png (the README's),
 # only after a passing run; =NAME,... copies only those. --only REGEX runs only the tests whose
 # names it matches (the others count as skipped; each test the filter picks must stand alone).
 # On a failure the run's screenshots and workbench.log are kept (the path is printed).
@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 EXT=$(pwd)
 REPO=$(cd .. && pwd)
 HARNESS=$EXT/test-harness/run.mjs
-SHOTS="chat diff permission review group walkthrough status prompt queue sessions"
+SHOTS="chat diff permission review group walkthrough status prompt queue sessions subagent signin"
 UPDATE=0
 usage() { echo "usage: bash scripts/integration.sh [--update-screenshots[=NAME,...]] [--only REGEX]" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -56,8 +56,9 @@ JSON
 
 node esbuild.mjs >/dev/null 2>&1 || { node esbuild.mjs; exit 1; }
 status=0
+# --timeout is for the whole run: about 2.5 minutes on 2 cores, with room to spare.
 node "$HARNESS" --extension "$EXT" --tests "$EXT/test/integration" --workspace "$SCRATCH/workspace" \
-  --screenshots "$SCRATCH/shots" --settings "$SCRATCH/settings.json" --timeout 150 \
+  --screenshots "$SCRATCH/shots" --settings "$SCRATCH/settings.json" --timeout 300 \
   | tee "$SCRATCH/output.txt" || status=$?
 closing=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$SCRATCH/output.txt" | tail -1 || true)
 if [ "$status" -ne 0 ] || [ -z "$closing" ]; then

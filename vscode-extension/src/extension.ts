@@ -20,7 +20,8 @@ import { Log } from "./host/log";
 import { Elicitations } from "./host/elicit";
 import { ReviewGroups } from "./host/groups";
 import { TurnNotices } from "./host/notices";
-import { Permissions, chooseAuthMethod } from "./host/permissions";
+import { Permissions } from "./host/permissions";
+import { SignInTerminals, chooseAuthMethod } from "./host/signIn";
 import { Prompts } from "./host/prompts";
 import { InlineReview } from "./host/review";
 import { Sessions } from "./host/sessions";
@@ -42,12 +43,14 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
   const follow = new FollowView(store, log);
   const bundled = new BundledSidecar(context.extensionPath, context.globalStorageUri.fsPath, log);
   const elicitations = new Elicitations(store, log, showSession);
+  const signInTerminals = new SignInTerminals(log);
   sidecar = new Sidecar(
     store,
     log,
     {
       permission: permissions.handle,
-      auth: chooseAuthMethod,
+      auth: chooseAuthMethod(store),
+      signInTerminal: signInTerminals.handle,
       elicit: elicitations.handle,
       follow: (p) => void follow.show(p),
     },
@@ -114,6 +117,7 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
     log,
     docs,
     follow,
+    signInTerminals,
     side,
     controller,
     terminals,
@@ -161,6 +165,7 @@ export function activate(context: vscode.ExtensionContext): AcpEditorApi {
     terminals,
     presence,
     sessions,
+    signInTerminals,
   });
 }
 

@@ -52,6 +52,8 @@ export const COMMANDS = {
   forkSession: "acp-editor.forkSession",
   deleteSession: "acp-editor.deleteSession",
   logout: "acp-editor.logout",
+  signIn: "acp-editor.signIn",
+  setConfigOption: "acp-editor.setConfigOption",
   undoTurn: "acp-editor.undoTurn",
   sendSelection: "acp-editor.sendSelection",
   openTranscript: "acp-editor.openTranscript",

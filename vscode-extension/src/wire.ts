@@ -59,6 +59,22 @@ export interface AgentStatus {
   message?: string;
   exitCode?: number | null;
   stderrTail?: string;
+  /** Whether the agent can start sessions without the user signing in, as the agent says it
+   *  (`auth/status`, `auth/status_update`): state authenticated | unauthenticated | not_required
+   *  | unknown (another value: unknown); label, e.g. "Claude Max" or "Not logged in". */
+  auth?: AuthState;
+}
+
+export interface AuthState {
+  state: "authenticated" | "unauthenticated" | "not_required" | "unknown" | (string & {});
+  label?: string;
+  accounts?: unknown[];
+}
+
+/** Which session a subagent's session belongs to, and its title as its parent's agent gave it. */
+export interface Subagentship {
+  parentSessionId: SessionId;
+  title?: string;
 }
 
 /** An agent sessions may run in (docs/protocol.md, "Several agents"). */
@@ -115,6 +131,25 @@ export type ForkSessionResult = NewSessionResult;
 export type LogoutParams = Record<string, never>;
 export type LogoutResult = Record<string, never>;
 
+/** `acp/setSessionTitle`: names a session where the agent supports it. */
+export interface SetSessionTitleParams {
+  sessionId?: SessionId;
+  title: string;
+}
+export interface SetSessionTitleResult {
+  sessionId: SessionId;
+  title: string;
+}
+/** `acp/archiveSession`: hides a session from the agent's list (or brings it back). */
+export interface ArchiveSessionParams {
+  sessionId?: SessionId;
+  archived?: boolean;
+}
+export interface ArchiveSessionResult {
+  sessionId: SessionId;
+  archived: boolean;
+}
+
 /** `acp/promptHistory`: the workspace's prompts, oldest first. */
 export interface PromptHistoryParams {
   limit?: number;
@@ -160,15 +195,17 @@ export interface SessionSnapshot {
   protocolVersion: number;
   entries: Entry[];
   toolCalls: { [id: ToolCallId]: ToolCall };
-  plan: { entries: unknown[] } | null;
+  /** Replaced whole: the old whole-plan update, or the plan by id updated last (`plans`). */
+  plan: { entries: unknown[] } | Plan | null;
   availableCommands: unknown[] | null;
   modes: { currentModeId: string; availableModes: unknown[] } | null;
   configOptions: unknown[] | null;
   // eslint-disable-next-line @typescript-eslint/no-redundant-type-constituents -- as docs/protocol.md spells it: null before the first report.
   usage: unknown | null;
   info: { [field: string]: unknown };
-  /** v2: every plan by its `planId` (`plan` is the one updated last). */
-  plans: { [planId: string]: unknown } | null;
+  /** Plans by their `planId` (`plan_update`; `plan_removed` drops one); `plan` is the one
+   *  updated last. */
+  plans: { [planId: string]: Plan } | null;
   /** The foreground work: `state` running, idle (with `stopReason`) or requires_action (v2: the
    *  agent's; v1: the server's, from the turn and the questions waiting for an answer). */
   runState: RunState | null;
@@ -177,6 +214,14 @@ export interface SessionSnapshot {
   /** Set on a subagent's own session: the session that started it. */
   parentSessionId?: SessionId;
 }
+
+/** ACP plan operations (schema 1.25): a plan by id, its content one of these (v2: no `type`,
+ *  told apart by its fields). */
+export type Plan =
+  | { type: "items"; planId: string; entries: unknown[] }
+  | { type: "markdown"; planId: string; content: string }
+  | { type: "file"; planId: string; uri: string }
+  | { type?: string; planId?: string; [field: string]: unknown };
 
 /** A child session as its parent's agent describes it (ACP `subagent_update`, patched). */
 export interface Subagent {
@@ -196,6 +241,21 @@ export interface Subagent {
 export interface RunState {
   state: "running" | "idle" | "requires_action" | (string & {});
   stopReason?: string | null;
+  /** Idle after a v1 turn (and a subagent's idle): the tokens it used. */
+  usage?: TurnUsage | null;
+  /** With stopReason "error": what went wrong. */
+  error?: { code?: number; message?: string; [field: string]: unknown } | null;
+  [field: string]: unknown;
+}
+
+/** A turn's tokens (ACP `Usage`). */
+export interface TurnUsage {
+  totalTokens?: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  thoughtTokens?: number;
+  cachedReadTokens?: number;
+  cachedWriteTokens?: number;
   [field: string]: unknown;
 }
 
@@ -371,6 +431,18 @@ export interface CancelParams {
   dropQueued?: boolean;
 }
 export type CancelResult = Record<string, never>;
+/** `acp/cancelToolCall`: one tool call of a v2 agent's session cancelled (it advertises it). */
+export interface CancelToolCallParams {
+  sessionId: SessionId;
+  toolCallId: ToolCallId;
+}
+export type CancelToolCallResult = Record<string, never>;
+/** `acp/cancelTerminal`: one command a v2 agent runs itself stopped (it advertises it). */
+export interface CancelTerminalParams {
+  sessionId: SessionId;
+  terminalId: string;
+}
+export type CancelTerminalResult = Record<string, never>;
 /** `acp/editPrompt` / `acp/withdrawPrompt`: a prompt waiting for its turn (entry `index`). */
 export interface EditPromptParams {
   sessionId: SessionId;
@@ -460,6 +532,8 @@ export interface SessionChangedParams {
   agent?: string;
   /** Where it works, when in a worktree of its own (SessionSnapshot.worktree). */
   worktree?: string;
+  /** A subagent's session: whose it is (SessionSnapshot.parentSessionId). */
+  parentSessionId?: SessionId;
   changes: Change[];
 }
 
@@ -474,6 +548,8 @@ export interface FollowParams {
   uri: string;
   range?: Range;
   reason: FollowReason;
+  /** A subagent's work: followed as its parent's (the same place in front); name it. */
+  subagent?: Subagentship;
 }
 
 export interface DiffParams extends DiffPreview {
@@ -501,6 +577,8 @@ export interface RequestPermissionParams {
   options: PermissionOption[];
   diffs: DiffPreview[];
   command?: string;
+  /** A subagent asks (its session is `sessionId`): name it. */
+  subagent?: Subagentship;
 }
 export interface RequestPermissionResult {
   optionId: string | null;
@@ -510,12 +588,45 @@ export interface AuthMethod {
   id: string;
   name: string;
   description?: string;
+  /** "agent": the agent signs in itself; "terminal": a command runs where the user types. */
+  type?: "agent" | "terminal" | (string & {});
 }
 export interface ChooseAuthMethodParams {
+  /** The agent that asks (its id). */
+  agent?: string;
   methods: AuthMethod[];
 }
 export interface ChooseAuthMethodResult {
   methodId: string | null;
+}
+
+/** `acp/signInTerminal`: run the agent's own sign-in command where the user types. */
+export interface SignInTerminalParams {
+  agent: string;
+  /** What to call the agent ("Claude Agent"). */
+  agentName: string;
+  methodId: string;
+  /** The method's name ("Claude Subscription"). */
+  name: string;
+  description?: string;
+  command: string[];
+  /** Set on top of the editor's environment. */
+  env: { [name: string]: string };
+  /** `command` as a POSIX shell line, to show. */
+  commandLine: string;
+  cwd?: string;
+}
+/** null: it could not start, or the user closed it first. */
+export interface SignInTerminalResult {
+  exitCode: number | null;
+}
+/** `acp/signIn`: sign in to an agent now (the current session's unless named). */
+export interface SignInParams {
+  agent?: string;
+}
+export interface SignInResult {
+  agent: string;
+  methodId: string;
 }
 
 /** A form field of ACP's restricted JSON Schema (flat: no nesting). */

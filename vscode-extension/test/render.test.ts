@@ -26,7 +26,8 @@ test("messages render Markdown; thoughts are collapsible; nothing from the agent
     s,
     extras(),
   );
-  assert.match(thought, /^<details class="thought"><summary>/);
+  // Keyed by session and entry, so the chat keeps it open or closed as the user left it.
+  assert.match(thought, /^<details class="thought" data-key="s:-1"><summary>/);
 });
 
 test("a user message of a checkpointed turn offers to restore the files to before it", () => {
@@ -212,7 +213,11 @@ test("the plan, the pickers and the status line", () => {
   assert.match(p, /<option value="code" selected>Code<\/option>/);
   assert.match(p, /data-act="setConfig" data-config="model"/);
   assert.match(p, /<option value="b" selected>B<\/option>/);
-  assert.match(p, /type="checkbox" data-act="setConfig" data-config="x" checked/);
+  // A boolean option is a toggle: a checkbox drawn as a switch.
+  assert.match(
+    p,
+    /<label class="toggle"><input type="checkbox" role="switch" aria-checked="true" data-act="setConfig" data-config="x" checked>/,
+  );
   const st = renderStatus(
     extras({
       agent: { agent: "x", state: "failed", command: ["x"], message: "no key", stderrTail: "<err>" },

@@ -78,6 +78,7 @@ test("every session is listed with its title, its agent and its status; the one 
       current: true,
       worktree: null,
       discarded: false,
+      children: [],
     },
     {
       sessionId: "s2",
@@ -89,6 +90,7 @@ test("every session is listed with its title, its agent and its status; the one 
       current: false,
       worktree: null,
       discarded: false,
+      children: [],
     },
   ]);
 });

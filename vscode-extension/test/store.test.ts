@@ -196,6 +196,7 @@ test("extras: permissions worded, terminals and review of the current session on
   assert.deepEqual(x.permissions, [
     {
       id: "p1",
+      sessionId: "s1",
       toolCallId: "c1",
       title: "Edit a.py",
       message: "demo wants to edit: Edit a.py",

@@ -12,7 +12,8 @@
  */
 
 import type { FollowParams } from "../wire";
-import { inBackground, sessionTitle } from "./sessions";
+import { chatOf, inBackground, sessionTitle } from "./sessions";
+import { subagentName } from "./subagents";
 import type { Store } from "./store";
 
 const REASONS: Readonly<Record<string, string>> = { read: "reading", write: "writing", location: "here" };
@@ -29,25 +30,31 @@ export interface FollowLabel {
 /** The mark of one `acp/follow`, as things stand in the store now (which session is in front). */
 export function followLabel(store: Store, params: FollowParams): FollowLabel {
   const doing = REASONS[params.reason] ?? params.reason;
-  if (!inBackground(store, params.sessionId)) {
+  // A subagent's work is followed as its parent's, its mark named with the subagent.
+  const sub = params.subagent;
+  const parent = sub?.parentSessionId;
+  const who = sub ? subagentName(sub.title).replace(/^Subagent/, "subagent") : null;
+  if (!inBackground(store, params.sessionId, parent)) {
     return {
       sessionId: params.sessionId,
-      text: `  ◆ agent ${doing}`,
-      hover: "The agent is working here",
+      text: who === null ? `  ◆ agent ${doing}` : `  ◆ ${who} ${doing}`,
+      hover: who === null ? "The agent is working here" : `The agent's ${who} is working here`,
       background: false,
     };
   }
-  const session = store.sessions.get(params.sessionId);
+  const front = sub ? chatOf(store, params.sessionId, parent) : params.sessionId;
+  const session = store.sessions.get(front);
   const agent =
     typeof params.agent === "string" && params.agent !== ""
       ? params.agent
       : (session?.agent ?? store.agentNameOf(params.sessionId));
   const title = sessionTitle(session);
   const where = params.reason === "location" ? "is here" : `is ${doing} here`;
+  const doer = who === null ? agent : `${agent}'s ${who}`;
   return {
     sessionId: params.sessionId,
-    text: `  ◆ ${agent} ${doing} · "${title}"`,
-    hover: `${agent} ${where}, in session "${title}" (not in front: ACP: Switch Session… brings it)`,
+    text: `  ◆ ${doer} ${doing} · "${title}"`,
+    hover: `${doer} ${where}, in session "${title}" (not in front: ACP: Switch Session… brings it)`,
     background: true,
   };
 }

@@ -129,8 +129,11 @@ export function statusLabel(status: unknown): string {
   return STATUS_LABELS[status] ?? status;
 }
 
+/** A tool call's title; an empty one (agents send it before they know what to call the call)
+ *  gives way to the tool's `name` (schema 1.25), else to what its kind does. */
 export function toolTitle(toolCall: ToolCall): string {
   if (typeof toolCall.title === "string" && toolCall.title.trim() !== "") return toolCall.title;
+  if (typeof toolCall["name"] === "string" && toolCall["name"].trim() !== "") return toolCall["name"].trim();
   const verb = typeof toolCall.kind === "string" ? KIND_VERBS[toolCall.kind] : undefined;
   return verb !== undefined ? `${verb[0]?.toUpperCase()}${verb.slice(1)}` : "Tool call";
 }

@@ -10,6 +10,7 @@
 import type { SessionSnapshot } from "../wire";
 import type { Who } from "./lenses";
 import type { Store } from "./store";
+import { isLive, subagentStatus, subagentsOf, type SubagentStatus } from "./subagents";
 import { worktreeOf } from "./worktree";
 
 /** What the strip and the quick pick say of a session whose worktree was discarded. */
@@ -46,6 +47,19 @@ export interface SessionTab {
   worktree: string | null;
   /** Its worktree was discarded: the sidecar refuses its prompts (it stays to read). */
   discarded: boolean;
+  /** Its subagents still at work (running, or waiting for the user), drawn under it: they are
+   *  not sessions the user prompts, and a click on one brings this session to the front. */
+  children: ChildTab[];
+}
+
+/** A subagent of a session, as the strip and the quick pick list it under its parent. */
+export interface ChildTab {
+  sessionId: string;
+  /** Its title as its parent's agent gave it, else "Subagent". */
+  title: string;
+  status: SubagentStatus;
+  /** "running", "waiting for you", "failed: …". */
+  words: string;
 }
 
 export const TITLE_MAX = 40;
@@ -79,29 +93,52 @@ export function sessionTitle(session: SessionSnapshot | null | undefined): strin
   return NEW_SESSION;
 }
 
-/** What one session is doing, from the store's questions, prompts and the session's runState. */
+/** What one session is doing, from the store's questions, prompts and the session's runState;
+ *  a question of one of its subagents is its question too (asked in its chat). */
 export function sessionStatus(store: Store, sessionId: string): SessionStatus {
   const session = store.sessions.get(sessionId);
   const state = store.agentOf(sessionId)?.state;
   if (state === "exited" || state === "failed") return "stopped";
-  if (store.waiting(sessionId) > 0 || session?.runState?.state === "requires_action") return "waiting";
+  if (store.waiting(sessionId, true) > 0 || session?.runState?.state === "requires_action") return "waiting";
   if (store.busy.has(sessionId) || session?.runState?.state === "running") return "running";
   return "idle";
 }
 
-/** Every live session, in the order they were opened. */
+/** A session's subagents (and theirs) as the strip lists them: those still at work. */
+export function childTabs(store: Store, sessionId: string): ChildTab[] {
+  return store.descendantsOf(sessionId).flatMap((id) => {
+    const parent = store.sessions.get(store.parentOf(id) ?? "");
+    const record = subagentsOf(parent).find((r) => r.sessionId === id) ?? { sessionId: id };
+    const own = store.sessions.get(id)?.runState;
+    const { status, words } = subagentStatus(record, own, store.waiting(id) > 0);
+    const title = typeof record.title === "string" && record.title.trim() !== "" ? record.title.trim() : "Subagent";
+    return isLive(status) ? [{ sessionId: id, title, status, words }] : [];
+  });
+}
+
+/** Whether a session is a top one: not a subagent's of a session that is open. */
+function isTop(store: Store, session: SessionSnapshot): boolean {
+  const parent = store.parentOf(session.sessionId);
+  return parent === null || !store.sessions.has(parent);
+}
+
+/** Every live session the user prompts, in the order they were opened, each with its
+ *  subagents at work. */
 export function sessionTabs(store: Store): SessionTab[] {
-  return [...store.sessions.values()].map((s) => ({
-    sessionId: s.sessionId,
-    title: sessionTitle(s),
-    agent: s.agent ?? "",
-    agentName: store.agentNameOf(s.sessionId),
-    status: sessionStatus(store, s.sessionId),
-    waiting: store.waiting(s.sessionId),
-    current: s.sessionId === store.currentSessionId,
-    worktree: worktreeOf(s),
-    discarded: store.discarded.has(s.sessionId),
-  }));
+  return [...store.sessions.values()]
+    .filter((s) => isTop(store, s))
+    .map((s) => ({
+      sessionId: s.sessionId,
+      title: sessionTitle(s),
+      agent: s.agent ?? "",
+      agentName: store.agentNameOf(s.sessionId),
+      status: sessionStatus(store, s.sessionId),
+      waiting: store.waiting(s.sessionId, true),
+      current: s.sessionId === store.currentSessionId,
+      worktree: worktreeOf(s),
+      discarded: store.discarded.has(s.sessionId),
+      children: childTabs(store, s.sessionId),
+    }));
 }
 
 /** How many sessions wait for the user (the status bar counts them). */
@@ -109,14 +146,19 @@ export function waitingSessions(store: Store): number {
   return sessionTabs(store).filter((t) => t.status === "waiting").length;
 }
 
-/** Whether a question of `sessionId` is asked out of sight: another session is in front. */
-export function inBackground(store: Store, sessionId: string | null | undefined): boolean {
-  return (
-    typeof sessionId === "string" &&
-    store.currentSessionId !== null &&
-    store.currentSessionId !== sessionId &&
-    store.sessions.has(sessionId)
-  );
+/** Whether a question of `sessionId` is asked out of sight: another session is in front. A
+ *  subagent's question is asked where its parent is (`parent`: the parent the question names,
+ *  for a subagent's session the store does not hold yet). */
+export function inBackground(store: Store, sessionId: string | null | undefined, parent?: string): boolean {
+  if (typeof sessionId !== "string" || store.currentSessionId === null) return false;
+  const known = store.sessions.has(sessionId);
+  const top = known ? store.rootOf(sessionId) : parent !== undefined ? store.rootOf(parent) : null;
+  return top !== null && store.sessions.has(top) && top !== store.currentSessionId;
+}
+
+/** The session whose chat shows a session's work: its top session (a subagent's parent). */
+export function chatOf(store: Store, sessionId: string, parent?: string): string {
+  return store.sessions.has(sessionId) || parent === undefined ? store.rootOf(sessionId) : store.rootOf(parent);
 }
 
 /** The announcement of a question asked in a session not in front: `what` is the question
@@ -133,6 +175,20 @@ export function askerName(store: Store, sessionId: string): string {
 
 /** The button of a background question's notification: it brings that session to the front. */
 export const SHOW = "Show";
+
+/** The quick pick's row of a subagent at work, under its parent's: picking it brings the
+ *  parent to the front. */
+export function childPickItem(
+  child: ChildTab,
+  parent: SessionTab,
+): { label: string; description: string; detail: string } {
+  const icon = child.status === "waiting" ? "$(bell-dot)" : "$(loading~spin)";
+  return {
+    label: `    ${icon} ${child.title}`,
+    description: `subagent of "${parent.title}" · ${child.words}`,
+    detail: child.sessionId,
+  };
+}
 
 /** The quick pick's row of a session: the label, the agent and status beside it. */
 export function sessionPickItem(tab: SessionTab): { label: string; description: string; detail: string } {
@@ -160,8 +216,9 @@ export function sessionPickItem(tab: SessionTab): { label: string; description: 
  *  session's title, only while several sessions are open (with one there is nobody to mistake it
  *  for) and the sidecar names the session's agent; null otherwise. */
 export function reviewAuthor(store: Store, sessionId: string): Who | null {
-  if (store.sessions.size < 2) return null;
-  const session = store.sessions.get(sessionId);
+  // Sessions the user prompts: a subagent's change is its session's (the chat that shows it).
+  if (sessionTabs(store).length < 2) return null;
+  const session = store.sessions.get(store.rootOf(sessionId));
   if (session?.agent === undefined) return null;
   return { agent: session.agent, session: sessionTitle(session) };
 }

@@ -6,6 +6,7 @@
  */
 
 import type { AgentStatus, SessionSnapshot } from "../wire";
+import { authWords } from "./signIn";
 
 export type Activity = "starting" | "stopped" | "working" | "waiting" | "idle";
 
@@ -36,6 +37,8 @@ export interface StatusView {
   tooltip: string;
   /** A theme color id for the item's background, when it should stand out. */
   background: "statusBarItem.warningBackground" | "statusBarItem.errorBackground" | null;
+  /** The agent says the user is not signed in: a click signs in (else it opens the chat). */
+  signIn: boolean;
 }
 
 const ICONS: Readonly<Record<Activity, string>> = {
@@ -118,6 +121,11 @@ export function statusItem(input: StatusInput): StatusView {
   const others = waitingSessions.length - (activity === "waiting" ? 1 : 0);
   const counted = (input.sessions ?? 1) > 1 && others > 0 && activity !== "stopped";
   if (counted) parts.push(`$(bell-dot) ${waitingSessions.length} waiting`);
+  // The agent's own word that the user is not signed in (`AgentStatus.auth`): said, and a click
+  // signs in.
+  const auth = activity === "stopped" ? null : authWords(input.agent?.auth);
+  const signIn = auth?.needsSignIn === true;
+  if (signIn) parts.push(`$(account) ${auth.text}`);
   const lines = [`${input.agentName}: ${WORDS[activity]}`];
   if (activity === "waiting") {
     lines[0] += ` (${input.waiting || 1} question${input.waiting > 1 ? "s" : ""})`;
@@ -130,16 +138,18 @@ export function statusItem(input: StatusInput): StatusView {
   if (mode !== null) lines.push(`Mode: ${mode}`);
   if (model !== null) lines.push(`Model: ${model}`);
   if (input.usage) lines.push(`Context: ${input.usage}`);
-  lines.push("Click to open the chat.");
+  if (auth !== null) lines.push(signIn ? `${auth.text}: click to sign in.` : auth.text);
+  if (!signIn) lines.push("Click to open the chat.");
   return {
     activity,
     text: `${ICONS[activity]} ${parts.join(" · ")}`,
     tooltip: lines.join("\n"),
     background:
-      activity === "waiting" || counted
+      activity === "waiting" || counted || signIn
         ? "statusBarItem.warningBackground"
         : activity === "stopped"
           ? "statusBarItem.errorBackground"
           : null,
+    signIn,
   };
 }

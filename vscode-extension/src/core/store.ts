@@ -10,9 +10,14 @@
  * agents"): every session's mirror is kept, one of them is in front (`currentSessionId`, what the
  * chat shows and commands act on), and each agent's status is kept by its id. `agent` is the
  * status of the front session's agent.
+ *
+ * A subagent's session (ACP schema 1.25) is a session of its own here too, naming its parent
+ * (`parentSessionId`): it is never in front itself, it shares its top session's place (what is
+ * "in front" is a session's root), and its questions count as its parent's.
  */
 
 import { MirrorError, applyChanges } from "./reducer";
+import { descendantsOf, rootOf } from "./subagents";
 import type {
   AgentInfo,
   AgentStatus,
@@ -118,6 +123,27 @@ export class Store {
     return this.currentSessionId === null ? null : (this.sessions.get(this.currentSessionId) ?? null);
   }
 
+  /** The session a subagent's session belongs to, else null. */
+  parentOf(sessionId: string): string | null {
+    const parent = this.sessions.get(sessionId)?.parentSessionId;
+    return typeof parent === "string" && parent !== "" ? parent : null;
+  }
+
+  /** The top session of a subagent's line (itself for a session the user prompts). */
+  rootOf(sessionId: string): string {
+    return rootOf((id) => this.sessions.get(id), sessionId);
+  }
+
+  /** Every session below one (its subagents' sessions, theirs...), nearest first. */
+  descendantsOf(sessionId: string): string[] {
+    return descendantsOf(this.sessions.values(), sessionId);
+  }
+
+  /** A session and the sessions of its subagents: what its chat shows. */
+  family(sessionId: string | null): Set<string> {
+    return sessionId === null ? new Set() : new Set([sessionId, ...this.descendantsOf(sessionId)]);
+  }
+
   /** The session an undo names: the current one when its transcript shows a checkpointed turn,
    *  else none (after a restart of the sidecar the sidecar then picks the session of the
    *  workspace's last turn, the run before's, which no transcript here shows). */
@@ -162,9 +188,11 @@ export class Store {
    *  sidecar after). False when no such session is open. */
   select(sessionId: string): boolean {
     if (!this.sessions.has(sessionId)) return false;
-    if (this.currentSessionId === sessionId) return true;
-    this.currentSessionId = sessionId;
-    this.agent = this.agentOf(sessionId) ?? this.agent;
+    // A subagent's session is shown in its parent's chat: the parent comes to the front.
+    const id = this.rootOf(sessionId);
+    if (this.currentSessionId === id) return true;
+    this.currentSessionId = id;
+    this.agent = this.agentOf(id) ?? this.agent;
     this.emit({ kind: "reset" });
     return true;
   }
@@ -213,13 +241,21 @@ export class Store {
     // And where it works, when in a worktree of its own (from the first notification on).
     if (typeof params.worktree === "string" && params.worktree !== "" && !this.discarded.has(session.sessionId))
       session.worktree = params.worktree;
+    // And whose subagent it is (a snapshot says it too).
+    if (
+      session.parentSessionId === undefined &&
+      typeof params.parentSessionId === "string" &&
+      params.parentSessionId !== ""
+    )
+      session.parentSessionId = params.parentSessionId;
     try {
       applyChanges(session, params.changes);
     } catch (error) {
       if (error instanceof MirrorError) return false;
       throw error;
     }
-    if (this.currentSessionId === null) this.currentSessionId = session.sessionId;
+    // A subagent's session is never in front itself: its parent is.
+    if (this.currentSessionId === null) this.currentSessionId = this.rootOf(session.sessionId);
     this.emit({ kind: "changes", sessionId: params.sessionId, changes: params.changes });
     return true;
   }
@@ -303,12 +339,14 @@ export class Store {
     if (changed) this.emit({ kind: "questions" });
   }
 
-  /** Questions of any kind waiting for the user; of one session when it is given. */
-  waiting(sessionId?: string): number {
+  /** Questions of any kind waiting for the user; of one session when it is given (with
+   *  `withSubagents`, of its subagents' sessions too: they are asked in its chat). */
+  waiting(sessionId?: string, withSubagents = false): number {
     if (sessionId === undefined) return this.permissions.size + this.questions.size;
+    const of = withSubagents ? this.family(sessionId) : new Set([sessionId]);
     let n = 0;
-    for (const p of this.permissions.values()) if (p.params.sessionId === sessionId) n += 1;
-    for (const s of this.questions.values()) if (s === sessionId) n += 1;
+    for (const p of this.permissions.values()) if (of.has(p.params.sessionId)) n += 1;
+    for (const s of this.questions.values()) if (s !== null && of.has(s)) n += 1;
     return n;
   }
 
@@ -362,6 +400,17 @@ export class Store {
       if (h.toolCallId === toolCallId && h.state !== "superseded") summary[h.state] += 1;
     }
     return summary;
+  }
+
+  /** The proposed edits still to show in the editor: not those of a tool call that ended
+   *  without writing (rejected, failed, cancelled: a subagent's cancelled with it), nor those of
+   *  a session no longer open (a sidecar restarted since). */
+  proposedDiffs(): DiffParams[] {
+    return [...this.diffs.values()].filter((d) => {
+      const session = this.sessions.get(d.sessionId);
+      const status = session?.toolCalls[d.toolCallId]?.status;
+      return session !== undefined && status !== "failed" && status !== "cancelled";
+    });
   }
 
   diffsOf(toolCallId: string): DiffParams[] {

@@ -4,19 +4,28 @@
  */
 
 import type { GroupView, ViewExtras, PermissionView } from "../webview/messages";
-import type { ReviewGroup } from "../wire";
+import type { RequestPermissionParams, ReviewGroup } from "../wire";
 import { optionLabel, permissionMessage, toolTitle } from "./format";
 import { promptCaps, type AttachmentView } from "./prompt";
 import { sessionTabs } from "./sessions";
+import { subagentName } from "./subagents";
 import type { PendingPermission, Store } from "./store";
+
+/** Who asks a permission question, as its notification and chat card say it: a subagent by
+ *  its name (`Subagent “Explore hello.py”`), else the agent's name. */
+export function askerOf(params: RequestPermissionParams, agentName?: string): string | undefined {
+  return params.subagent ? subagentName(params.subagent.title) : agentName;
+}
 
 export function permissionView(p: PendingPermission, agentName?: string): PermissionView {
   const params = p.params;
   return {
     id: p.id,
+    sessionId: params.sessionId,
+    ...(params.subagent ? { subagent: subagentName(params.subagent.title) } : {}),
     toolCallId: params.toolCall.toolCallId,
     title: toolTitle(params.toolCall),
-    message: permissionMessage(params, agentName),
+    message: permissionMessage(params, askerOf(params, agentName)),
     options: params.options.map((o) => ({ optionId: o.optionId, label: optionLabel(o), kind: String(o.kind) })),
     ...(typeof params.command === "string" ? { command: params.command } : {}),
     diffs: (Array.isArray(params.diffs) ? params.diffs : []).map((d) => ({
@@ -46,14 +55,19 @@ export function agentDisplayName(store: Store): string {
 export function buildExtras(store: Store, attachments: AttachmentView[], problem: string | null = null): ViewExtras {
   const current = store.current();
   const sessionId = store.currentSessionId;
-  const ofSession = <T extends { sessionId: string }>(x: T): boolean => sessionId === null || x.sessionId === sessionId;
+  // The chat of the session in front shows its subagents' work too.
+  const family = store.family(sessionId);
+  const ofSession = <T extends { sessionId: string }>(x: T): boolean => sessionId === null || family.has(x.sessionId);
   const terminals: ViewExtras["terminals"] = {};
   for (const t of store.terminals.values()) {
     if (ofSession(t)) terminals[t.terminalId] = { output: t.output, exitStatus: t.exitStatus };
   }
   const review: ViewExtras["review"] = {};
   const diffs: ViewExtras["diffs"] = {};
-  for (const id of Object.keys(current?.toolCalls ?? {})) {
+  const calls = [current, ...[...family].slice(1).map((id) => store.sessions.get(id))].flatMap((s) =>
+    Object.keys(s?.toolCalls ?? {}),
+  );
+  for (const id of calls) {
     const summary = store.reviewSummary(id);
     if (summary.pending + summary.accepted + summary.rejected > 0) review[id] = summary;
     const known = store.diffsOf(id).map((d) => ({ uri: d.uri, path: d.path, added: d.added, removed: d.removed }));

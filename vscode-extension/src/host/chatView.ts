@@ -13,7 +13,7 @@
 
 import * as crypto from "node:crypto";
 import * as vscode from "vscode";
-import { CHAT_VIEW } from "../protocol";
+import { CHAT_VIEW, COMMANDS } from "../protocol";
 import type { Store } from "../core/store";
 import { promptCaps } from "../core/prompt";
 import { buildExtras } from "../core/viewModel";
@@ -59,7 +59,8 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
     const unsubscribe = deps.store.subscribe((e) => {
       if (e.kind === "reset") this.reset();
       else if (e.kind === "changes") {
-        if (e.sessionId === deps.store.currentSessionId)
+        // The front session's changes, and its subagents' (its chat draws their work).
+        if (deps.store.family(deps.store.currentSessionId).has(e.sessionId))
           this.post({ type: "changes", sessionId: e.sessionId, changes: e.changes });
         // Cards show review counts and diffs per tool call, which changes may have added.
         this.scheduleExtras();
@@ -99,9 +100,11 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
 
   private reset(): void {
     const { store, controller } = this.deps;
+    const front = store.currentSessionId;
     this.post({
       type: "reset",
       session: store.current(),
+      children: front === null ? [] : store.descendantsOf(front).flatMap((id) => store.sessions.get(id) ?? []),
       extras: buildExtras(store, controller.attachmentLabels(), this.deps.sidecar.problem),
     });
   }
@@ -145,6 +148,12 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
         return;
       case "cancel":
         await c.guard("cancel", () => this.deps.prompts.cancel());
+        return;
+      case "cancelSubagent":
+        await c.guard("cancel the subagent", () => sidecar.cancelSession(m.sessionId));
+        return;
+      case "signIn":
+        await vscode.commands.executeCommand(COMMANDS.signIn);
         return;
       case "editQueued":
         await c.guard("change the waiting prompt", () => this.deps.prompts.edit(m.index, m.text));
@@ -295,6 +304,7 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
 <div id="plan"></div>
 <main id="transcript" aria-live="polite"></main>
 <div id="empty">Ask the agent something below. Type / for its commands.</div>
+<div id="turnEnd"></div>
 <div id="orphans"></div>
 <footer><div id="attachments"></div><div id="completions" role="listbox" hidden></div>
 <div id="mode" hidden></div>

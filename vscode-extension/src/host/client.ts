@@ -35,11 +35,16 @@ export type AuthHandler = (
   token: vscode.CancellationToken,
 ) => Promise<w.ChooseAuthMethodResult>;
 export type ElicitHandler = (params: w.ElicitParams, token: vscode.CancellationToken) => Promise<w.ElicitResult>;
+export type SignInTerminalHandler = (
+  params: w.SignInTerminalParams,
+  token: vscode.CancellationToken,
+) => Promise<w.SignInTerminalResult>;
 export type SimpleHandler<T> = (params: T) => void;
 
 export interface Handlers {
   permission: PermissionHandler;
   auth: AuthHandler;
+  signInTerminal: SignInTerminalHandler;
   elicit: ElicitHandler;
   follow: SimpleHandler<w.FollowParams>;
 }
@@ -159,6 +164,7 @@ export class Sidecar implements vscode.Disposable {
       client.onNotification(P.REVIEW_CHANGED, (p) => s.reviewChanged(p.hunks, p.groups ?? [])),
       client.onRequest(P.REQUEST_PERMISSION, (p, token) => this.handlers.permission(p, token)),
       client.onRequest(P.CHOOSE_AUTH_METHOD, (p, token) => this.handlers.auth(p, token)),
+      client.onRequest(P.SIGN_IN_TERMINAL, (p, token) => this.handlers.signInTerminal(p, token)),
       client.onRequest(P.ELICIT, (p, token) => this.handlers.elicit(p, token)),
       client.onRequest(P.DIAGNOSTICS, (p) => context.diagnostics(p)),
       client.onRequest(P.SELECTION, () => context.selection()),
@@ -278,6 +284,17 @@ export class Sidecar implements vscode.Disposable {
     if (sessionId === null || !this.store.busy.has(sessionId)) return false;
     await this.need().sendRequest(P.CANCEL, dropQueued ? { sessionId, dropQueued } : { sessionId });
     return true;
+  }
+
+  /** Cancel a session's work by its id (`acp/cancel`): a subagent's session stops alone. */
+  async cancelSession(sessionId: string): Promise<void> {
+    await this.need().sendRequest(P.CANCEL, { sessionId });
+  }
+
+  /** Sign in to an agent now (`acp/signIn`: the front session's agent unless one is named); the
+   *  user chooses how (`acp/chooseAuthMethod`, then `acp/signInTerminal` for a terminal method). */
+  async signIn(agent?: string): Promise<w.SignInResult> {
+    return this.need().sendRequest(P.SIGN_IN, agent === undefined ? {} : { agent });
   }
 
   /** Change what a prompt waiting its turn says (`acp/editPrompt`; entry `index`). */

@@ -15,6 +15,7 @@ import type { ProposedDocs } from "./diffs";
 import type { ReviewGroups } from "./groups";
 import type { Log } from "./log";
 import type { Prompts } from "./prompts";
+import { signIn } from "./signIn";
 import type { Sessions } from "./sessions";
 import type { Worktrees } from "./worktrees";
 
@@ -102,6 +103,12 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     reg(COMMANDS.forkSession, () => c.guard("fork session", () => forkSession(sidecar))),
     reg(COMMANDS.deleteSession, () => c.guard("delete session", () => deleteSession(sidecar, d.store))),
     reg(COMMANDS.logout, () => c.guard("log out", () => logout(sidecar))),
+    // An agent id, else the front session's agent: the sidecar asks how (acp/chooseAuthMethod).
+    reg(COMMANDS.signIn, (agent?: unknown) => signIn(sidecar, d.store, str(agent))),
+    // A config option id and its value, else picked; a boolean option toggles.
+    reg(COMMANDS.setConfigOption, (id?: unknown, value?: unknown) =>
+      c.guard("set the option", () => c.setConfigOption(str(id), value)),
+    ),
     // A turn number, else the last: after a restart, of the session before (no chat shows it).
     reg(COMMANDS.undoTurn, (turn?: unknown) =>
       c.guard("undo the turn", () => c.restoreCheckpoint(typeof turn === "number" ? turn : undefined)),

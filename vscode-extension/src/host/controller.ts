@@ -18,7 +18,8 @@ import {
 import { decisionProblem } from "../core/groups";
 import { undoneMessage } from "../core/format";
 import { stringOf } from "../core/json";
-import { modeChoices } from "../core/modes";
+import { configChoices, modeChoices } from "../core/modes";
+import { isSignInFailure } from "../core/signIn";
 import type { Store } from "../core/store";
 import { DiscardedSessionError, NEW_SESSION_BUTTON } from "../core/worktree";
 import { COMMANDS } from "../protocol";
@@ -26,6 +27,7 @@ import type * as w from "../wire";
 import type { Sidecar } from "./client";
 import { currentFileAttachment, selectionAttachment, withTexts } from "./attach";
 import type { Log } from "./log";
+import { showSignInFailure } from "./signIn";
 
 export class Controller {
   attachments: Attachment[] = [];
@@ -53,6 +55,12 @@ export class Controller {
         return undefined;
       }
       this.log.error(`${what}: ${message}`);
+      // Not signed in (the agent asked, and the sign-in was given up or failed): said as such,
+      // with the way to try again and the command line the sidecar names.
+      if (isSignInFailure(message)) {
+        showSignInFailure(message);
+        return undefined;
+      }
       void vscode.window.showErrorMessage(`ACP: ${what} failed: ${message}`, "Show log").then((b) => {
         if (b) this.log.show();
       });
@@ -149,6 +157,45 @@ export class Controller {
       id = (await vscode.window.showQuickPick(items, { title: "Agent mode" }))?.id;
     }
     if (id !== undefined) await this.sidecar.setMode(id);
+  }
+
+  /** "ACP: Set a Session Option...": a config option of the session in front (the one named,
+   *  else picked from a list), set to the value given, else: a boolean one toggled, a select one
+   *  set to the value picked. Returns the value set, or undefined when nothing was. */
+  async setConfigOption(configId?: string, value?: unknown): Promise<string | boolean | undefined> {
+    const choices = configChoices(this.store.current());
+    let choice = configId === undefined ? undefined : choices.find((c) => c.id === configId);
+    if (configId === undefined) {
+      if (choices.length === 0) {
+        void vscode.window.showInformationMessage("The agent offers no options for this session.");
+        return undefined;
+      }
+      choice = (
+        await vscode.window.showQuickPick(
+          choices.map((c) => ({ label: c.label, description: c.description, choice: c })),
+          { title: "Session options", placeHolder: "A toggle switches when picked; a list asks for its value" },
+        )
+      )?.choice;
+    } else if (choice === undefined) throw new Error(`the session has no option ${configId}`);
+    if (choice === undefined) return undefined;
+    let next: string | boolean | undefined;
+    if (typeof value === "boolean" || typeof value === "string") next = value;
+    else if (choice.type === "boolean") next = choice.current !== true;
+    else {
+      next = (
+        await vscode.window.showQuickPick(
+          choice.values.map((v) => ({
+            label: `${v.value === choice.current ? "$(check) " : ""}${v.name}`,
+            description: v.description,
+            value: v.value,
+          })),
+          { title: choice.name },
+        )
+      )?.value;
+    }
+    if (next === undefined) return undefined;
+    await this.sidecar.setConfigOption(choice.id, next);
+    return next;
   }
 
   /** Follow every session's agent (true) or only the session in front's (false); nothing given:

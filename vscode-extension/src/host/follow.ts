@@ -8,6 +8,7 @@
 import * as vscode from "vscode";
 import { COMMANDS } from "../protocol";
 import { followLabel, followToggle } from "../core/follow";
+import { chatOf } from "../core/sessions";
 import type { Store } from "../core/store";
 import type { FollowParams } from "../wire";
 import type { Log } from "./log";
@@ -87,7 +88,8 @@ export class FollowView implements vscode.Disposable {
       const line = Math.min(wanted, Math.max(0, editor.document.lineCount - 1));
       editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
       const mark = { uri: editor.document.uri.toString(), line, params };
-      this.marks.set(params.sessionId, mark);
+      // One mark per chat: a subagent's work moves its parent's mark (it is named with it).
+      this.marks.set(chatOf(this.store, params.sessionId, params.subagent?.parentSessionId), mark);
       this.latest = mark;
       this.draw();
     } catch (error) {
@@ -100,15 +102,20 @@ export class FollowView implements vscode.Disposable {
    *  the rest are drawn again with today's labels. */
   private prune(redraw: boolean): void {
     const s = this.store;
+    // A subagent's mark belongs with its parent's (the session whose chat shows it).
     const keep = (id: string): boolean =>
-      s.sessions.has(id) && (s.followAll || s.currentSessionId === null || s.currentSessionId === id);
+      s.sessions.has(id) && (s.followAll || s.currentSessionId === null || s.currentSessionId === s.rootOf(id));
     let changed = redraw;
     for (const id of [...this.marks.keys()]) {
       if (keep(id)) continue;
       this.marks.delete(id);
       changed = true;
     }
-    if (this.latest !== null && !keep(this.latest.params.sessionId)) this.latest = null;
+    if (
+      this.latest !== null &&
+      !keep(chatOf(s, this.latest.params.sessionId, this.latest.params.subagent?.parentSessionId))
+    )
+      this.latest = null;
     if (changed) this.draw();
   }
 

@@ -1,6 +1,5 @@
 /**
- * The agent's permission questions (`acp/requestPermission`) and auth choices
- * (`acp/chooseAuthMethod`).
+ * The agent's permission questions (`acp/requestPermission`); sign-in choices are signIn.ts's.
  *
  * A question is a non-modal notification with at most three buttons, each drawn whole
  * (core/permissionNotice.ts): the one-off "Allow once" and "Reject", and "More…", a quick pick
@@ -23,10 +22,11 @@
 import * as vscode from "vscode";
 import { optionsNote, permissionMessage } from "../core/format";
 import { moreChoices, notificationButtons, type Choice, type Extra } from "../core/permissionNotice";
-import { SHOW, askerName, backgroundQuestion, inBackground, sessionTitle } from "../core/sessions";
+import { SHOW, askerName, backgroundQuestion, chatOf, inBackground, sessionTitle } from "../core/sessions";
+import { subagentName } from "../core/subagents";
 import type { Store } from "../core/store";
 import { CHAT_VIEW } from "../protocol";
-import { agentDisplayName } from "../core/viewModel";
+import { agentDisplayName, askerOf } from "../core/viewModel";
 import type * as w from "../wire";
 import type { ProposedDocs } from "./diffs";
 import type { Log } from "./log";
@@ -100,7 +100,8 @@ export class Permissions {
   }
 
   private async notify(id: string, params: w.RequestPermissionParams): Promise<void> {
-    if (inBackground(this.store, params.sessionId)) return this.announce(id, params);
+    // A subagent's question is asked where its parent is: in front when its parent is.
+    if (inBackground(this.store, params.sessionId, params.subagent?.parentSessionId)) return this.announce(id, params);
     const options = Array.isArray(params.options) ? params.options : [];
     const diffs = Array.isArray(params.diffs) ? params.diffs : [];
     const extras: Extra[] = [];
@@ -111,7 +112,8 @@ export class Permissions {
     const items: Item[] = notificationButtons(options, extras).map((c) => ({ ...c, isCloseAffordance: false }));
     // What a button says less than the agent did is in the message, where it is read whole.
     const note = optionsNote(options.filter((o) => items.some((i) => i.optionId === o.optionId)));
-    const message = permissionMessage(params, agentDisplayName(this.store)) + (note ? `. Options: ${note}` : "");
+    const asker = askerOf(params, agentDisplayName(this.store));
+    const message = permissionMessage(params, asker) + (note ? `. Options: ${note}` : "");
     const kind = typeof params.toolCall.kind === "string" ? params.toolCall.kind : "";
     // A click closes the notification (VS Code closes it on any button), so after "Show ..." or
     // a "More…" left without an answer it is shown again, until the question is answered or
@@ -140,8 +142,13 @@ export class Permissions {
 
   /** A question of a session not in front: "Show" brings it to the front (its chat card answers). */
   private async announce(id: string, params: w.RequestPermissionParams): Promise<void> {
-    const sessionId = params.sessionId;
-    const what = permissionMessage(params, askerName(this.store, sessionId));
+    // A subagent's question is answered in its parent's chat: that session is the one shown.
+    const sessionId = chatOf(this.store, params.sessionId, params.subagent?.parentSessionId);
+    const who = askerName(this.store, sessionId);
+    const what = permissionMessage(
+      params,
+      params.subagent ? `${who}'s ${subagentName(params.subagent.title).replace(/^Subagent/, "subagent")}` : who,
+    );
     const message = backgroundQuestion(what, sessionTitle(this.store.sessions.get(sessionId)));
     this.log.info(`${id}: asked in session ${sessionId}, not in front: announced`);
     this.toasts.add(id);
@@ -160,7 +167,7 @@ export class Permissions {
   ): Promise<Choice | undefined> {
     const token = this.waiting.get(id)?.done.token;
     const items = moreChoices(options, extras).map((c) => ({ ...c, label: c.title }));
-    const title = permissionMessage(params, agentDisplayName(this.store));
+    const title = permissionMessage(params, askerOf(params, agentDisplayName(this.store)));
     return vscode.window.showQuickPick(items, { title, placeHolder: "Answer the agent, or look first" }, token);
   }
 
@@ -168,18 +175,4 @@ export class Permissions {
   clear(): void {
     for (const id of [...this.waiting.keys()]) this.answer(id, null);
   }
-}
-
-/** `acp/chooseAuthMethod`: a quick pick that closes when the server withdraws the request. */
-export async function chooseAuthMethod(
-  params: w.ChooseAuthMethodParams,
-  token: vscode.CancellationToken,
-): Promise<w.ChooseAuthMethodResult> {
-  const methods = Array.isArray(params.methods) ? params.methods : [];
-  const picked = await vscode.window.showQuickPick(
-    methods.map((m) => ({ label: m.name, description: m.description ?? "", id: m.id })),
-    { title: "The agent needs you to sign in", placeHolder: "Choose how to authenticate", ignoreFocusOut: true },
-    token,
-  );
-  return { methodId: picked?.id ?? null };
 }

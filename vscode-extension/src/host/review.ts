@@ -24,6 +24,13 @@ const ACTION_COMMANDS: Readonly<Record<LensAction, string>> = {
   revealHunk: COMMANDS.revealHunk,
 };
 
+/** A change that gives a tool call its final status. */
+function endsToolCall(change: unknown): boolean {
+  const c = (typeof change === "object" && change !== null ? change : {}) as { type?: unknown; set?: unknown };
+  const set = (typeof c.set === "object" && c.set !== null ? c.set : {}) as { status?: unknown };
+  return c.type === "tool_call" && (set.status === "failed" || set.status === "cancelled");
+}
+
 export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
@@ -55,6 +62,8 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
     );
     const unsubscribe = store.subscribe((e) => {
       if (e.kind === "review" || e.kind === "diff" || e.kind === "reset") this.schedule();
+      // A tool call that ended takes its proposed edit away (unless it was written: review).
+      else if (e.kind === "changes" && e.changes.some(endsToolCall)) this.schedule();
     });
     this.disposables.push({ dispose: unsubscribe });
   }
@@ -76,7 +85,7 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
       const specs = decorationSpecs(
         uri,
         [...this.store.review.values()],
-        [...this.store.diffs.values()],
+        this.store.proposedDiffs(),
         editor.document.getText(),
         this.author,
       );
@@ -119,7 +128,7 @@ export class InlineReview implements vscode.CodeLensProvider, vscode.Disposable 
     const specs = lensSpecs(
       uri,
       [...this.store.review.values()],
-      [...this.store.diffs.values()],
+      this.store.proposedDiffs(),
       doc.getText(),
       [...this.store.groups.values()],
       this.author,

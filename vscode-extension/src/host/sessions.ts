@@ -1,6 +1,6 @@
 /**
  * Several live sessions: bringing one to the front, "ACP: Switch Session" (a quick pick of every
- * live session with its agent and status) and "ACP: New Session with Agent…" (a quick pick of
+ * live session with its agent and status, its subagents at work under it) and "ACP: New Session with Agent…" (a quick pick of
  * the agents of `acp/agents`).
  *
  * A switch redraws from the store's mirror at once (the chat gets the session's snapshot as a
@@ -9,7 +9,7 @@
  */
 
 import * as vscode from "vscode";
-import { sessionPickItem, sessionTabs } from "../core/sessions";
+import { childPickItem, sessionPickItem, sessionTabs } from "../core/sessions";
 import type { Store } from "../core/store";
 import { CHAT_VIEW } from "../protocol";
 import type { Sidecar } from "./client";
@@ -28,9 +28,11 @@ export class Sessions {
   select(sessionId: string): boolean {
     const before = this.store.currentSessionId;
     if (!this.store.select(sessionId)) return false;
-    if (before !== sessionId && this.sidecar.running) {
-      this.sidecar.selectSession(sessionId).catch((error: unknown) => {
-        this.log.warn(`acp/selectSession ${sessionId}: ${String(error)}`);
+    // A subagent's session brings its parent (the session the user prompts) to the front.
+    const front = this.store.currentSessionId;
+    if (front !== null && before !== front && this.sidecar.running) {
+      this.sidecar.selectSession(front).catch((error: unknown) => {
+        this.log.warn(`acp/selectSession ${front}: ${String(error)}`);
       });
     }
     return true;
@@ -46,8 +48,12 @@ export class Sessions {
         void vscode.window.showInformationMessage("No session is open yet: send a prompt, or start one.");
         return null;
       }
+      // Each session, and under it its subagents at work (picking one brings its session).
       const picked = await vscode.window.showQuickPick(
-        tabs.map((t) => ({ ...sessionPickItem(t), sessionId: t.sessionId })),
+        tabs.flatMap((t) => [
+          { ...sessionPickItem(t), sessionId: t.sessionId },
+          ...t.children.map((c) => ({ ...childPickItem(c, t), sessionId: t.sessionId })),
+        ]),
         {
           title: "Switch session",
           placeHolder: "The live sessions: the agent and what it is doing",

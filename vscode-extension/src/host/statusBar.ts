@@ -46,7 +46,8 @@ export class AgentStatusItem implements vscode.Disposable {
       agent: s.agent,
       problem: this.problem(),
       busy: sessionId !== null && s.busy.has(sessionId),
-      waiting: sessionId === null ? s.waiting() : s.waiting(sessionId) + unscoped,
+      // Its subagents' questions are asked in its chat: the front session's too.
+      waiting: sessionId === null ? s.waiting() : s.waiting(sessionId, true) + unscoped,
       sessions: tabs.length,
       waitingSessions: tabs.filter((t) => t.status === "waiting").map((t) => `${t.agent || t.agentName} · ${t.title}`),
       session: s.current(),
@@ -55,8 +56,16 @@ export class AgentStatusItem implements vscode.Disposable {
       contextPercent: usage?.percent ?? null,
     });
     const last = this.shown;
-    if (last && last.text === view.text && last.tooltip === view.tooltip && last.background === view.background) return;
+    if (
+      last &&
+      last.text === view.text &&
+      last.tooltip === view.tooltip &&
+      last.background === view.background &&
+      last.signIn === view.signIn
+    )
+      return;
     this.shown = view;
+    this.item.command = view.signIn ? COMMANDS.signIn : COMMANDS.focusChat;
     this.item.text = view.text;
     this.item.tooltip = view.tooltip;
     this.item.backgroundColor = view.background === null ? undefined : new vscode.ThemeColor(view.background);

@@ -17,6 +17,7 @@ import type { FollowView } from "./follow";
 import type { Permissions } from "./permissions";
 import type { Prompts } from "./prompts";
 import type { Sessions } from "./sessions";
+import type { SignInTerminals } from "./signIn";
 import type { AgentTerminals } from "./terminals";
 
 export interface AcpEditorApi {
@@ -60,6 +61,8 @@ export interface AcpEditorApi {
   lastDiff(): ShownDiff | null;
   terminals(): { terminalId: string; output: string; exitStatus: w.ExitStatus | null }[];
   terminalNames(): string[];
+  /** The sign-in terminals running now (`acp/signInTerminal`), by name. */
+  signInTerminals(): string[];
   /** Whether the chat view is on screen (its container open and the view expanded). */
   chatVisible(): boolean;
 }
@@ -76,6 +79,7 @@ export interface ApiDeps {
   terminals: AgentTerminals;
   presence: ChatPresence;
   sessions: Sessions;
+  signInTerminals: SignInTerminals;
 }
 
 export function createApi(d: ApiDeps): AcpEditorApi {
@@ -114,6 +118,7 @@ export function createApi(d: ApiDeps): AcpEditorApi {
         exitStatus: t.exitStatus,
       })),
     terminalNames: () => d.terminals.names(),
+    signInTerminals: () => d.signInTerminals.names(),
     chatVisible: () => d.presence.visible,
   };
 }

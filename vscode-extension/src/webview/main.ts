@@ -13,17 +13,21 @@ import { SessionMemory } from "../core/sessionMemory";
 import type { SessionSnapshot } from "../wire";
 import type { HostMessage, ViewExtras, ViewMessage } from "./messages";
 import { PromptBox, type PromptDraft } from "./promptBox";
+import { unplacedSubagents } from "../core/subagents";
 import {
   renderChips,
   renderEntry,
   renderGroup,
   renderPermission,
   renderPickers,
-  renderPlan,
+  renderPlans,
   renderSessions,
   renderStatus,
+  renderSubagent,
+  renderTurnEnd,
   renderUsage,
   renderWorktree,
+  type RenderContext,
 } from "./render";
 
 declare function acquireVsCodeApi(): { postMessage(message: ViewMessage): void };
@@ -55,6 +59,11 @@ let scrollBack: number | null = null;
 let switching: { sessionId: string; at: number } | null = null;
 
 let session: SessionSnapshot | null = null;
+/** The sessions of the front session's subagents (theirs too): drawn under their tool calls. */
+let children = new Map<string, SessionSnapshot>();
+const context = (): RenderContext => ({ child: (id) => children.get(id), depth: 0 });
+/** A subagent to bring into view once drawn (a click on it in the session strip). */
+let reveal: string | null = null;
 let extras: ViewExtras | null = null;
 /** The HTML last drawn per entry: an entry is redrawn only when its HTML changed. */
 let drawn: string[] = [];
@@ -77,8 +86,23 @@ const prompt = new PromptBox({
 const shownHtml = new Map<string, string>();
 function setHtml(id: string, html: string): void {
   if (shownHtml.get(id) === html) return;
-  $(id).innerHTML = html;
+  replaceKeeping($(id), html);
   shownHtml.set(id, html);
+}
+
+/** Replace an element's HTML, keeping each folded part (`details[data-key]`: a thought, a
+ *  subagent's work, a compaction's summary, the plan) open or closed as it was: the user's
+ *  choice, not the default drawn, survives each redraw. */
+function replaceKeeping(node: HTMLElement, html: string): void {
+  const open = new Map<string, boolean>();
+  node
+    .querySelectorAll<HTMLDetailsElement>("details[data-key]")
+    .forEach((d) => open.set(d.dataset["key"] ?? "", d.open));
+  node.innerHTML = html;
+  node.querySelectorAll<HTMLDetailsElement>("details[data-key]").forEach((d) => {
+    const was = open.get(d.dataset["key"] ?? "");
+    if (was !== undefined) d.open = was;
+  });
 }
 
 function schedule(): void {
@@ -91,32 +115,51 @@ function draw(): void {
   setHtml("sessions", renderSessions(extras.sessions));
   setHtml("worktree", renderWorktree(extras.sessions));
   $("status").innerHTML = renderStatus(extras, session?.runState ?? null);
+  // Drawn again each time, so that a choice the agent refused shows its value again.
   $("pickers").innerHTML = renderPickers(session);
-  $("plan").innerHTML = renderPlan(session?.plan ?? null);
+  setHtml("plan", renderPlans(session));
   $("follow").textContent = extras.follow ? "◉ Following" : "○ Follow off";
   $("cancel").toggleAttribute("disabled", !extras.busy);
   $("load").toggleAttribute("hidden", !extras.canLoadSessions);
   $("usage").innerHTML = renderUsage(session?.usage ?? null);
   $("attachments").innerHTML = renderChips(extras.attachments);
+  const view = extras; // not null (checked above), for the closures below
   const entries = session?.entries ?? [];
   const known = new Set(entries.flatMap((e) => (e.kind === "toolCall" ? [e.toolCallId] : [])));
+  const front = session?.sessionId;
+  // The subagents drawn in the transcript (under their tool calls) or after it: their questions
+  // are drawn with them.
+  const loose = unplacedSubagents(session);
+  const drawnSubagents = new Set([
+    ...(session?.subagents ? Object.keys(session.subagents) : []),
+    ...[...children.values()].flatMap((c) => Object.keys(c.subagents ?? {})),
+  ]);
   // Questions about tool calls with no card (an agent asked before announcing one) still show,
-  // and so do pending bulk changes of no tool call (found at the turn's end) or of one not shown.
-  $("orphans").innerHTML =
-    extras.permissions
-      .filter((p) => !known.has(p.toolCallId))
-      .map(renderPermission)
-      .join("") +
-    extras.groups
-      .filter((g) => g.state === "pending" && (g.toolCallId === null || !known.has(g.toolCallId)))
-      .map(renderGroup)
-      .join("");
+  // and so do a subagent's its parent has not described yet, and pending bulk changes of no
+  // tool call (found at the turn's end) or of one not shown.
+  setHtml(
+    "orphans",
+    loose.map((sub) => renderSubagent(sub, view, context())).join("") +
+      extras.permissions
+        .filter((p) =>
+          p.sessionId === undefined || p.sessionId === front
+            ? !known.has(p.toolCallId)
+            : !drawnSubagents.has(p.sessionId),
+        )
+        .map(renderPermission)
+        .join("") +
+      extras.groups
+        .filter((g) => g.state === "pending" && (g.toolCallId === null || !known.has(g.toolCallId)))
+        .map(renderGroup)
+        .join(""),
+  );
   if (drawn.length > entries.length) {
     transcript.innerHTML = "";
     drawn = [];
   }
+  const ctx = context();
   entries.forEach((entry, i) => {
-    const html = session === null || extras === null ? "" : renderEntry(entry, session, extras, i);
+    const html = session === null || extras === null ? "" : renderEntry(entry, session, extras, i, ctx);
     if (drawn[i] === html) return;
     let node = transcript.children[i] as HTMLElement | undefined;
     if (node === undefined) {
@@ -124,13 +167,23 @@ function draw(): void {
       node.className = "entry";
       transcript.appendChild(node);
     }
-    // A thought the user opened stays open while more of it streams in.
-    const open = node.querySelector("details")?.open === true;
-    node.innerHTML = html;
-    if (open) node.querySelector("details")?.setAttribute("open", "");
+    // A thought the user opened stays open while more of it streams in (and so on).
+    replaceKeeping(node, html);
     drawn[i] = html;
   });
+  setHtml("turnEnd", renderTurnEnd(session?.runState ?? null, extras.busy));
   $("empty").toggleAttribute("hidden", entries.length > 0);
+  if (reveal !== null) {
+    const block =
+      transcript.querySelector(`[data-subagent="${CSS.escape(reveal)}"]`) ??
+      $("orphans").querySelector(`[data-subagent="${CSS.escape(reveal)}"]`);
+    if (block !== null) {
+      // The tool call that started it, with it under: what it is doing, and for whom.
+      (block.parentElement?.closest(".tool") ?? block).scrollIntoView({ block: "start" });
+      stick = false;
+      reveal = null;
+    }
+  }
   if (scrollBack !== null && !stick) transcript.scrollTop = scrollBack;
   scrollBack = null;
   if (stick) toBottom();
@@ -164,14 +217,17 @@ window.addEventListener("message", (event: MessageEvent<HostMessage>) => {
     switchedTo(m.session);
     memory.keepOnly(m.extras.sessions.map((t) => t.sessionId));
     session = m.session;
+    children = new Map((m.children ?? []).map((c) => [c.sessionId, c]));
     extras = m.extras;
     transcript.innerHTML = "";
     drawn = [];
   } else if (m.type === "changes") {
-    if (session === null || session.sessionId !== m.sessionId) return;
-    if (m.changes.some(isUserMessage)) prompt.historyStale();
+    // The front session's, or one of its subagents' (drawn in its chat).
+    const target = session?.sessionId === m.sessionId ? session : children.get(m.sessionId);
+    if (session === null || target === undefined) return;
+    if (target === session && m.changes.some(isUserMessage)) prompt.historyStale();
     try {
-      applyChanges(session, m.changes);
+      applyChanges(target, m.changes);
     } catch (error) {
       if (!(error instanceof MirrorError)) throw error;
       session = null;
@@ -249,8 +305,19 @@ document.addEventListener("click", (event) => {
     case "newSession":
       post({ type: "newSession" });
       break;
+    case "cancelSubagent":
+      post({ type: "cancelSubagent", sessionId: d["session"] ?? "" });
+      break;
+    case "signIn":
+      post({ type: "signIn" });
+      break;
     case "selectSession": {
       const sessionId = d["session"] ?? "";
+      // A subagent of the strip: its session (whose chat shows it) to the front, it into view.
+      if (d["reveal"]) {
+        reveal = d["reveal"];
+        schedule();
+      }
       if (sessionId === session?.sessionId) break;
       switching = { sessionId, at: performance.now() };
       post({ type: "selectSession", sessionId });

@@ -13,6 +13,10 @@ import type { AgentStatus, ExitStatus, FoundFile, SessionSnapshot } from "../wir
 
 export interface PermissionView {
   id: string;
+  /** The session that asks (a subagent's, in its parent's chat). */
+  sessionId?: string;
+  /** A subagent asks: its name (`Subagent “Explore hello.py”`). */
+  subagent?: string;
   toolCallId: string;
   title: string;
   message: string;
@@ -54,7 +58,8 @@ export interface ViewExtras {
 }
 
 export type HostMessage =
-  | { type: "reset"; session: SessionSnapshot | null; extras: ViewExtras }
+  /** The session in front, and its subagents' sessions (theirs too), drawn in its chat. */
+  | { type: "reset"; session: SessionSnapshot | null; children?: SessionSnapshot[]; extras: ViewExtras }
   | { type: "changes"; sessionId: string; changes: unknown[] }
   | { type: "extras"; extras: ViewExtras }
   /** Text for the prompt box; `mode: "resend"`: an earlier prompt to edit, sent through a
@@ -70,6 +75,10 @@ export type ViewMessage =
   | { type: "resync" }
   | { type: "prompt"; text: string }
   | { type: "cancel" }
+  /** A subagent's Cancel: its session alone stops (`acp/cancel` of its session). */
+  | { type: "cancelSubagent"; sessionId: string }
+  /** "Sign In…" beside an agent that says it is not signed in. */
+  | { type: "signIn" }
   /** A prompt waiting its turn (entry `index`): its new text, or withdrawn. */
   | { type: "editQueued"; index: number; text: string }
   | { type: "withdrawQueued"; index: number }

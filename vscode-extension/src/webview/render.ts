@@ -14,11 +14,32 @@ import type { AttachmentView } from "../core/prompt";
 import { DISCARDED_WORDS, STATUS_WORDS, type SessionTab } from "../core/sessions";
 import { DISCARDED_MARK, NEW_SESSION_BUTTON, WORKTREE_MARK } from "../core/worktree";
 import { queueEditable } from "../core/queue";
+import { authWords } from "../core/signIn";
+import {
+  canCancelSubagent,
+  errorMessage,
+  subagentName,
+  subagentStatus,
+  subagentsOf,
+  subagentsUnder,
+  turnEnd,
+} from "../core/subagents";
 import { usageLabel } from "../core/usage";
-import type { Entry, RunState, SessionSnapshot, ToolCall } from "../wire";
+import type { Entry, RunState, SessionSnapshot, Subagent, ToolCall } from "../wire";
 import type { GroupView, PermissionView, ViewExtras } from "./messages";
 
 const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+
+/** What an entry is drawn with besides its own session: the sessions of the session's
+ *  subagents (their work is drawn under the tool call that started them), and how deep in such
+ *  a line the session drawn is (0: the session in front). */
+export interface RenderContext {
+  child: (sessionId: string) => SessionSnapshot | undefined;
+  depth: number;
+}
+export const NO_CHILDREN: RenderContext = { child: () => undefined, depth: 0 };
+/** Subagents of subagents are drawn this deep, then only named. */
+const MAX_DEPTH = 3;
 
 function attrs(a: Record<string, string | number | undefined>): string {
   return Object.entries(a)
@@ -100,7 +121,56 @@ function waitingLine(entry: Extract<Entry, { kind: "message" }>, index: number, 
   return "";
 }
 
-function renderMessage(entry: Extract<Entry, { kind: "message" }>, index: number, editable: boolean): string {
+/** How a message between sessions names a session of it: a subagent of this session by its
+ *  title, this session's parent as such. */
+function sessionWho(id: unknown, snapshot: SessionSnapshot): string {
+  if (typeof id !== "string") return "another session";
+  const sub = subagentsOf(snapshot).find((r) => r.sessionId === id);
+  if (sub !== undefined)
+    return subagentName(sub.title)
+      .replace(/^Subagent/, "subagent")
+      .replace(/^A /, "a ");
+  if (id === snapshot.parentSessionId) return "the session that started it";
+  return `session ${id}`;
+}
+
+/** A message between this session and a subagent's (ACP `session_message`): which way it went
+ *  and to or from whom. */
+function sessionMessageHead(entry: Extract<Entry, { kind: "message" }>, snapshot: SessionSnapshot): string {
+  const from = entry.senderSessionId;
+  const to = entry.recipientSessionId;
+  if (from === snapshot.sessionId) return `→ To ${sessionWho(to, snapshot)}`;
+  if (to === snapshot.sessionId) return `← From ${sessionWho(from, snapshot)}`;
+  if (from === undefined && to === undefined) return "⇄ A message between sessions";
+  return `⇄ From ${sessionWho(from, snapshot)} to ${sessionWho(to, snapshot)}`;
+}
+
+const COMPACTION_WORDS: Readonly<Record<string, string>> = {
+  in_progress: "Compacting the conversation…",
+  completed: "Conversation compacted",
+  failed: "Compaction failed",
+  cancelled: "Compaction cancelled",
+};
+
+/** A context compaction (ACP `compaction_update`): its status, its summary folded. */
+function renderCompaction(entry: Extract<Entry, { kind: "message" }>, body: string, key: string): string {
+  const status = typeof entry.status === "string" && entry.status !== "" ? entry.status : "in_progress";
+  const why = status === "failed" ? errorMessage(entry.error) : null;
+  const words = `${COMPACTION_WORDS[status] ?? `Compaction: ${status.replace(/_/g, " ")}`}${why === null ? "" : `: ${why}`}`;
+  const summary =
+    body === ""
+      ? ""
+      : `<details class="compaction-summary" data-key="${esc(key)}"><summary>Summary</summary>${body}</details>`;
+  return `<div class="compaction st-${esc(status)}" role="${status === "failed" ? "alert" : "note"}"><div class="compaction-head">⇲ ${esc(words)}</div>${summary}</div>`;
+}
+
+function renderMessage(
+  entry: Extract<Entry, { kind: "message" }>,
+  index: number,
+  editable: boolean,
+  snapshot: SessionSnapshot,
+  depth = 0,
+): string {
   const blocks = Array.isArray(entry.content) ? entry.content : [];
   // A file the user attached goes as a link and, for agents that take it, its text too: one line.
   const embedded = new Set(blocks.flatMap((b) => (b.type === "resource" ? [stringOf(resourceOf(b)["uri"])] : [])));
@@ -108,14 +178,19 @@ function renderMessage(entry: Extract<Entry, { kind: "message" }>, index: number
     .filter((b) => !(b.type === "resource_link" && embedded.has(stringOf(b["uri"]))))
     .map(renderBlock)
     .join("");
+  const key = `${snapshot.sessionId}:${index}`;
   if (entry.role === "thought") {
-    return `<details class="thought"><summary>✱ Thinking</summary>${body}</details>`;
+    return `<details class="thought" data-key="${esc(key)}"><summary>✱ Thinking</summary>${body}</details>`;
+  }
+  if (entry.role === "compaction") return renderCompaction(entry, body, key);
+  if (entry.role === "session") {
+    return `<div class="msg session"><div class="session-head">${esc(sessionMessageHead(entry, snapshot))}</div>${body}</div>`;
   }
   const role = entry.role === "user" ? "user" : entry.role === "agent" ? "agent" : "other";
   // An earlier prompt can come back into the prompt box, to be changed and sent again; the
   // workspace was checkpointed before it: offer to go back to it.
   const actions =
-    entry.role === "user" && !entry.queued
+    entry.role === "user" && !entry.queued && depth === 0
       ? [
           button("Edit and resend", "editResend", { index }),
           typeof entry.turn === "number" ? button("Restore to before this turn", "restore", { turn: entry.turn }) : "",
@@ -191,6 +266,64 @@ function renderToolContent(tc: ToolCall, extras: ViewExtras): string {
     .join("");
 }
 
+const NOTICE_MARKS: Readonly<Record<string, string>> = { info: "ℹ", warning: "⚠", error: "✖" };
+
+/** A notice for the user (ACP `notice`): at its severity, its title and description. */
+export function renderNotice(entry: Extract<Entry, { kind: "notice" }>): string {
+  const severity = typeof entry.severity === "string" && entry.severity in NOTICE_MARKS ? entry.severity : "info";
+  const title = typeof entry.title === "string" ? entry.title : "";
+  const description =
+    typeof entry.description === "string" && entry.description.trim() !== ""
+      ? `<div class="notice-desc">${renderMarkdown(entry.description)}</div>`
+      : "";
+  const role = severity === "error" ? "alert" : "note";
+  return (
+    `<div class="notice sev-${severity}" role="${role}"><div class="notice-title">` +
+    `<span class="notice-mark" aria-hidden="true">${NOTICE_MARKS[severity]}</span> ${renderInline(title)}</div>${description}</div>`
+  );
+}
+
+/** A subagent under the tool call that started it: its title, what it is doing (running, idle
+ *  and why, failed and why, waiting for you), Cancel when it can be stopped alone, and its own
+ *  work (its session's transcript, from its mirror), with its questions. */
+export function renderSubagent(sub: Subagent, extras: ViewExtras, ctx: RenderContext): string {
+  const id = sub.sessionId;
+  const child = ctx.child(id);
+  const waiting = extras.permissions.some((p) => p.sessionId === id);
+  const { status, words } = subagentStatus(sub, child?.runState, waiting);
+  const title = typeof sub.title === "string" && sub.title.trim() !== "" ? sub.title.trim() : "Subagent";
+  const cancel = canCancelSubagent(sub, status)
+    ? button("Cancel", "cancelSubagent", { session: id }, "reject sub-cancel")
+    : "";
+  const description =
+    typeof sub.description === "string" && sub.description.trim() !== ""
+      ? `<div class="sub-desc">${renderInline(sub.description)}</div>`
+      : "";
+  const deeper: RenderContext = { child: ctx.child, depth: ctx.depth + 1 };
+  const entries = child !== undefined && ctx.depth < MAX_DEPTH ? child.entries : [];
+  const shown = new Set(entries.flatMap((e) => (e.kind === "toolCall" ? [e.toolCallId] : [])));
+  // Its questions about a tool call its transcript does not show (yet) are drawn on their own.
+  const asks = extras.permissions
+    .filter((p) => p.sessionId === id && !shown.has(p.toolCallId))
+    .map(renderPermission)
+    .join("");
+  const work = entries.map(
+    (e, i) => `<div class="sub-entry">${renderEntry(e, child as SessionSnapshot, extras, i, deeper)}</div>`,
+  );
+  const calls = shown.size;
+  const summary = `Its work${calls > 0 ? ` (${calls} tool call${calls === 1 ? "" : "s"})` : ""}`;
+  const body =
+    work.length > 0
+      ? `<details class="sub-work" data-key="sub:${esc(id)}" open><summary>${esc(summary)}</summary>${work.join("")}</details>`
+      : "";
+  return (
+    `<div class="subagent st-${status}"${attrs({ subagent: id })}><div class="sub-head">` +
+    `<span class="sub-mark" aria-hidden="true">↳</span> <span class="sub-kind">Subagent</span> ` +
+    `<span class="sub-title">${esc(title)}</span> <span class="sub-state">${esc(words)}</span>${cancel}</div>` +
+    `${description}${asks}${body}</div>`
+  );
+}
+
 export function renderPermission(p: PermissionView): string {
   const opts = p.options
     .map((o) =>
@@ -226,7 +359,9 @@ export function renderGroup(g: GroupView): string {
   );
 }
 
-export function renderToolCard(tc: ToolCall, extras: ViewExtras): string {
+/** A tool call's card; `sessionId`: the session it is of (its questions are that session's),
+ *  `below`: what is drawn under it in the card (the subagents it started). */
+export function renderToolCard(tc: ToolCall, extras: ViewExtras, sessionId?: string, below = ""): string {
   const status = statusLabel(tc.status);
   const review = extras.review[tc.toolCallId];
   const groups = extras.groups.filter((g) => g.toolCallId === tc.toolCallId);
@@ -241,7 +376,11 @@ export function renderToolCard(tc: ToolCall, extras: ViewExtras): string {
         ? `<div class="review">${review.rejected} rejected</div>`
         : "";
   const perms = extras.permissions
-    .filter((p) => p.toolCallId === tc.toolCallId)
+    .filter(
+      (p) =>
+        p.toolCallId === tc.toolCallId &&
+        (sessionId === undefined || p.sessionId === undefined || p.sessionId === sessionId),
+    )
     .map(renderPermission)
     .join("");
   return (
@@ -253,19 +392,31 @@ export function renderToolCard(tc: ToolCall, extras: ViewExtras): string {
     reviewHtml +
     groups.map(renderGroup).join("") +
     perms +
+    below +
     `</div>`
   );
 }
 
 /** One transcript entry; `index` is its place in the session's entries (what the buttons of a
  *  user message name). */
-export function renderEntry(entry: Entry, snapshot: SessionSnapshot, extras: ViewExtras, index = -1): string {
+export function renderEntry(
+  entry: Entry,
+  snapshot: SessionSnapshot,
+  extras: ViewExtras,
+  index = -1,
+  ctx: RenderContext = NO_CHILDREN,
+): string {
   switch (entry.kind) {
     case "message":
-      return renderMessage(entry, index, queueEditable(snapshot));
+      return renderMessage(entry, index, queueEditable(snapshot), snapshot, ctx.depth);
+    case "notice":
+      return renderNotice(entry);
     case "toolCall": {
       const tc = snapshot.toolCalls[entry.toolCallId] ?? { toolCallId: entry.toolCallId };
-      return renderToolCard(tc, extras);
+      const subagents = subagentsUnder(snapshot, entry.toolCallId)
+        .map((sub) => renderSubagent(sub, extras, ctx))
+        .join("");
+      return renderToolCard(tc, extras, snapshot.sessionId, subagents);
     }
     default: {
       const update = (entry as { update?: unknown }).update;
@@ -280,18 +431,73 @@ export function renderEntry(entry: Entry, snapshot: SessionSnapshot, extras: Vie
 
 const PLAN_MARKS: Readonly<Record<string, string>> = { pending: "○", in_progress: "◐", completed: "●" };
 
+function planItems(entries: unknown[]): string {
+  const items = entries.map((e) => {
+    const r = (typeof e === "object" && e !== null ? e : {}) as Record<string, unknown>;
+    const status = stringOf(r["status"], "pending");
+    return `<li class="plan-${esc(status)}"><span class="mark">${PLAN_MARKS[status] ?? "?"}</span> ${esc(stringOf(r["content"]))}</li>`;
+  });
+  return `<ul>${items.join("")}</ul>`;
+}
+
+/** The old whole plan (ACP `plan`: its entries). */
 export function renderPlan(plan: unknown): string {
   const entries =
     typeof plan === "object" && plan !== null && Array.isArray((plan as Record<string, unknown>)["entries"])
       ? ((plan as Record<string, unknown>)["entries"] as unknown[])
       : [];
   if (entries.length === 0) return "";
-  const items = entries.map((e) => {
-    const r = (typeof e === "object" && e !== null ? e : {}) as Record<string, unknown>;
-    const status = stringOf(r["status"], "pending");
-    return `<li class="plan-${esc(status)}"><span class="mark">${PLAN_MARKS[status] ?? "?"}</span> ${esc(stringOf(r["content"]))}</li>`;
-  });
-  return `<details class="plan" open><summary>Plan</summary><ul>${items.join("")}</ul></details>`;
+  return `<details class="plan" data-key="plan" open><summary>Plan</summary>${planItems(entries)}</details>`;
+}
+
+/** One plan by id: its steps, a Markdown plan drawn as Markdown, a plan in a file as a link to
+ *  it (v2 sends no `type`: told by its fields). "" for one with nothing to show. */
+export function renderOnePlan(plan: unknown): string {
+  if (typeof plan !== "object" || plan === null) return "";
+  const p = plan as Record<string, unknown>;
+  const type =
+    typeof p["type"] === "string"
+      ? p["type"]
+      : Array.isArray(p["entries"])
+        ? "items"
+        : typeof p["content"] === "string"
+          ? "markdown"
+          : typeof p["uri"] === "string"
+            ? "file"
+            : "";
+  const id = attrs({ plan: stringOf(p["planId"]) });
+  if (type === "items" && Array.isArray(p["entries"]))
+    return p["entries"].length === 0 ? "" : `<div class="plan-items"${id}>${planItems(p["entries"])}</div>`;
+  if (type === "markdown" && typeof p["content"] === "string")
+    return p["content"].trim() === "" ? "" : `<div class="plan-markdown"${id}>${renderMarkdown(p["content"])}</div>`;
+  if (type === "file" && typeof p["uri"] === "string") {
+    const uri = p["uri"];
+    return `<div class="plan-file"${id}>▤ The plan is in <a data-act="open"${attrs({ target: uri })} title="${esc(uri)}">${esc(basename(uri))}</a></div>`;
+  }
+  return `<div class="plan-other"${id}>${rawJson(plan)}</div>`;
+}
+
+/** The session's plans: every plan by id (schema 1.25's plan operations: a removed one is gone
+ *  from `plans`), else the old whole plan. */
+export function renderPlans(snapshot: SessionSnapshot | null): string {
+  if (snapshot === null) return "";
+  const plans = snapshot.plans;
+  if (typeof plans !== "object" || plans === null) return renderPlan(snapshot.plan);
+  const parts = Object.values(plans)
+    .map(renderOnePlan)
+    .filter((h) => h !== "");
+  if (parts.length === 0) return "";
+  const head = parts.length > 1 ? `Plans (${parts.length})` : "Plan";
+  return `<details class="plan" data-key="plan" open><summary>${head}</summary>${parts.join("")}</details>`;
+}
+
+/** The end of the last turn under the transcript: its stop reason, the error of an "error" stop,
+ *  and a v1 turn's tokens; "" while a turn runs. */
+export function renderTurnEnd(runState: RunState | null, busy: boolean): string {
+  if (busy) return "";
+  const end = turnEnd(runState);
+  if (end === null) return "";
+  return `<div class="turn-end ${end.kind}" role="status">${esc(end.text)}</div>`;
 }
 
 /** The mode and config-option pickers (only select and boolean options are interactive). */
@@ -321,8 +527,12 @@ export function renderPickers(snapshot: SessionSnapshot | null): string {
         `<label>${name} <select data-act="setConfig"${attrs({ config: id })}>${opts.join("")}</select></label>`,
       );
     } else if (r["type"] === "boolean") {
+      // A toggle (a checkbox drawn as a switch): a click sets it to true or false.
+      const on = r["currentValue"] === true;
+      const hover = stringOf(r["description"]);
       parts.push(
-        `<label><input type="checkbox" data-act="setConfig"${attrs({ config: id })}${r["currentValue"] === true ? " checked" : ""}> ${name}</label>`,
+        `<label class="toggle"${hover ? ` title="${esc(hover)}"` : ""}><input type="checkbox" role="switch" aria-checked="${on ? "true" : "false"}" data-act="setConfig"${attrs({ config: id })}${on ? " checked" : ""}>` +
+          `<span class="switch" aria-hidden="true"></span> ${name}</label>`,
       );
     }
   }
@@ -345,13 +555,22 @@ export function renderStatus(extras: ViewExtras, runState: RunState | null = nul
       ? `<div class="problem">${esc(a.message)}${a.stderrTail ? `<pre>${esc(a.stderrTail)}</pre>` : ""}</div>`
       : "";
   const sidecar = extras.problem ? `<div class="problem">${esc(extras.problem)}</div>` : "";
-  return `<span class="agent state-${esc(state)}">${esc(name)}: ${esc(state)}</span> ${busy}${problem}${sidecar}`;
+  // The agent's own word on its sign-in: "Not logged in" with Sign In…, or whose account.
+  const words = authWords(a?.auth);
+  const auth =
+    words === null
+      ? ""
+      : ` <span class="auth${words.needsSignIn ? " signed-out" : ""}">${esc(words.text)}</span>` +
+        (words.needsSignIn
+          ? ` <button class="allow" data-act="signIn" title="Sign in to the agent">Sign In…</button>`
+          : "");
+  return `<span class="agent state-${esc(state)}">${esc(name)}: ${esc(state)}</span>${auth} ${busy}${problem}${sidecar}`;
 }
 
 /** The strip of live sessions above the chat, drawn while more than one is open: each a button
  *  with its title, its agent and what it is doing; a click brings it to the front. */
 export function renderSessions(tabs: readonly SessionTab[]): string {
-  if (tabs.length < 2) return "";
+  if (tabs.length < 2 && !tabs.some((t) => (t.children ?? []).length > 0)) return "";
   return tabs
     .map((t) => {
       const word = STATUS_WORDS[t.status];
@@ -376,9 +595,23 @@ export function renderSessions(tabs: readonly SessionTab[]): string {
         `<button class="${cls}" data-act="selectSession"${attrs({ session: t.sessionId })} title="${esc(hover)}" ` +
         `aria-pressed="${t.current ? "true" : "false"}"><span class="dot" aria-hidden="true">●</span>${mark}` +
         `<span class="session-title">${esc(t.title)}</span>` +
-        `<span class="session-meta">${esc(meta)}</span></button>`
+        `<span class="session-meta">${esc(meta)}</span></button>` +
+        renderChildTabs(t)
       );
     })
+    .join("");
+}
+
+/** A session's subagents at work, under it in the strip: a click brings the session (whose chat
+ *  shows them) to the front and the subagent into view. */
+function renderChildTabs(t: SessionTab): string {
+  return (t.children ?? [])
+    .map(
+      (c) =>
+        `<button class="subsession st-${esc(c.status)}" data-act="selectSession"${attrs({ session: t.sessionId, reveal: c.sessionId })} ` +
+        `title="${esc(`Subagent “${c.title}” of “${t.title}” — ${c.words}`)}"><span class="sub-mark" aria-hidden="true">↳</span>` +
+        `<span class="session-title">${esc(c.title)}</span><span class="session-meta">subagent · ${esc(c.words)}</span></button>`,
+    )
     .join("");
 }
 

@@ -826,4 +826,8 @@ require('./sessions');
 // A session in a worktree of its own: the round trip (it stands alone).
 require('./worktree');
 
+// What ACP schema 1.25 added: notices, compactions, plans by id, the boolean toggle, subagents,
+// signing in through an integrated terminal (each stands alone).
+require('./schema125');
+
 exports.run = run;

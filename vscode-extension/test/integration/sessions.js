@@ -35,6 +35,10 @@ async function sessionSaying(api, word) {
 test(
   'sessions: two live sessions in the strip; a click on one draws its own transcript at once and gives back its draft',
   async () => {
+    // A sidecar of its own: the strip (and the README's picture, in the next test) shows the
+    // sessions of these tests, not every session the tests before opened.
+    await ready();
+    await vscode.commands.executeCommand('acp-editor.restart');
     const api = await ready();
     const alpha = await sessionSaying(api, 'alpha one');
     const bravo = await sessionSaying(api, 'bravo two');
