@@ -28,7 +28,7 @@ from acp_editor.agent.setup_calls import SetupCalls, setup_params
 from acp_editor.agent.signing_in import SignIn
 from acp_editor.errors import AgentError, InvalidParams, RpcError
 from acp_editor.log import get_logger
-from acp_editor.protocol import acp
+from acp_editor.protocol import acp, tool_call
 from acp_editor.review.owner import Review
 from acp_editor.services import watcher
 from acp_editor.services.checkpoints import CheckpointError
@@ -463,7 +463,7 @@ class AcpClient:
             raise InvalidParams("the agent speaks ACP v1, which cannot cancel one tool call")
         if call is None:
             raise InvalidParams(f"the agent reported no tool call {tool_call_id!r} here")
-        if acp.is_finished(call) or not acp.can_cancel(call):
+        if tool_call.is_finished(call) or not tool_call.can_cancel(call):
             raise InvalidParams(f"the agent does not offer to cancel tool call {tool_call_id} now")
         params = {"sessionId": session_id, "toolCallId": tool_call_id}
         await self.connection.call(acp.TOOL_CALL_CANCEL, params)

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from acp_editor.log import get_logger
-from acp_editor.protocol import acp
+from acp_editor.protocol import tool_call
 
 if TYPE_CHECKING:
     from acp_editor.agent.frontend import Frontend
@@ -102,7 +102,7 @@ class DisplayTerminals:
             return
         term = self._terminal(session_id, terminal_id)
         if "capabilities" in update:  # an upsert: omitted leaves them, null clears them
-            term.cancellable = acp.can_cancel(update)
+            term.cancellable = tool_call.can_cancel(update)
         output = update.get("output")
         if isinstance(output, dict):
             # A replacement snapshot: what was shown is replaced, so start the text afresh.

@@ -15,7 +15,7 @@ from acp_editor.agent import run_state
 from acp_editor.agent.prompting import idle_reason
 from acp_editor.errors import InvalidParams
 from acp_editor.log import get_logger
-from acp_editor.protocol import acp, elicitation
+from acp_editor.protocol import acp, elicitation, tool_call
 from acp_editor.session.state import SessionView
 from acp_editor.session.update_fields import InvalidUpdate
 
@@ -241,6 +241,6 @@ def tool_call_for(state: SessionView, path: str) -> str | None:
     so the latest one whose diff, locations or input name the same path is taken."""
     for call_id in reversed(state.tool_call_order()):
         call = state.peek_tool_call(call_id) or {}
-        if not acp.is_finished(call) and path in acp.paths_named(call):
+        if not tool_call.is_finished(call) and path in tool_call.paths_named(call):
             return call_id
     return None

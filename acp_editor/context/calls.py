@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acp_editor.protocol import acp
+from acp_editor.protocol import tool_call
 from acp_editor.protocol.editor_context import SERVER_NAME
 
 if TYPE_CHECKING:
@@ -165,7 +165,7 @@ def _agent_reported(state: SessionView, tool: str) -> Mapping[str, Any] | None:
         if tool_call_id.startswith(ID_PREFIX):
             continue
         call = state.peek_tool_call(tool_call_id)
-        if call is None or call.get("status") in acp.FINISHED_STATUSES:
+        if call is None or call.get("status") in tool_call.FINISHED_STATUSES:
             continue
         if _reports(call, tool):
             return call

@@ -22,6 +22,7 @@ from acp_editor.demo.printer import Key, Printer
 from acp_editor.demo.terminal import ask_number, is_terminal, run_sign_in
 from acp_editor.demo.tool_content import item_lines
 from acp_editor.protocol import acp
+from acp_editor.protocol.tool_call import tool_call_title
 
 if TYPE_CHECKING:
     from acp_editor.agent.auth_methods import TerminalSignIn
@@ -169,7 +170,7 @@ class TerminalView(Printer, Frontend):
         if new or "status" in fields:
             status = call.get("status", "pending")
             colour = {"completed": "green", "failed": "red", "cancelled": "red"}.get(status, "cyan")
-            title = acp.tool_call_title(call, key[1])  # an empty title: the tool's name
+            title = tool_call_title(call, key[1])  # an empty title: the tool's name
             self._line(f"tool  {title}  [{call.get('kind', 'other')}] {status}", colour)
         if "locations" in fields:
             for loc in fields["locations"] or []:
@@ -270,7 +271,7 @@ class TerminalView(Printer, Frontend):
             self._line(f"permission: {words['title']}", "yellow", "bold")
             if words.get("description"):
                 self._line(f"  {words['description']}", "yellow")
-        called = acp.tool_call_title(tool_call, str(tool_call.get("toolCallId")))
+        called = tool_call_title(tool_call, str(tool_call.get("toolCallId")))
         if words is None or called != words["title"]:
             head = "permission: " if words is None else "  "
             self._line(f"{head}{called} [{tool_call.get('kind', 'other')}]", "yellow", "bold")

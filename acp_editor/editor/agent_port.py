@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from acp_editor.agent.config import AgentConfig
 from acp_editor.agent.frontend import Frontend
-from acp_editor.protocol import acp
+from acp_editor.protocol import tool_call
 from acp_editor.services.documents import DocumentSource
 
 if TYPE_CHECKING:
@@ -171,4 +171,4 @@ class AgentSlot:
     def tool_call_title(self, session_id: str, tool_call_id: str | None) -> str | None:
         state = self.session_state(session_id)
         call = state.peek_tool_call(tool_call_id) if state and tool_call_id else None
-        return acp.tool_call_title(call) if call is not None else None
+        return tool_call.tool_call_title(call) if call is not None else None

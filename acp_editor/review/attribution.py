@@ -3,7 +3,7 @@
 One look at the disk finds every change since the last look of any session (``review.turns``
 keeps one "last seen" checkpoint per root), so each change is recorded once, and has to be given
 to one session: the session whose running tool call names the file (its locations, a diff's
-path, the path in its raw input: ``protocol.acp.paths_named``); else the only session with a
+path, the path in its raw input: ``protocol.tool_call.paths_named``); else the only session with a
 turn running; else nobody can say, and the change is recorded as "either": under the session
 of the newest of those turns, with every session it may be of (``sessions`` on the hunk and the
 group).

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
-from acp_editor.protocol.acp import is_finished, is_read_only, paths_named
+from acp_editor.protocol.tool_call import is_finished, is_read_only, paths_named
 from acp_editor.services.watcher import DirectoryWatch
 from acp_editor.text.merge import merge3
 

@@ -17,13 +17,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from acp_editor.log import get_logger
-from acp_editor.protocol.acp import (
-    ALLOW_KINDS,
-    REJECT_KINDS,
-    option_of_kind,
-    paths_named,
-    shell_command,
-)
+from acp_editor.protocol.acp import ALLOW_KINDS, REJECT_KINDS, option_of_kind
+from acp_editor.protocol.tool_call import paths_named, shell_command
 
 log = get_logger("permissions")
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from acp_editor.protocol.acp import is_finished
+from acp_editor.protocol.tool_call import is_finished
 from acp_editor.session.reducer import json_copy, json_equal
 from acp_editor.session.update_fields import InvalidUpdate
 

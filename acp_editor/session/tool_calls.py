@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from acp_editor.protocol.acp import is_finished
+from acp_editor.protocol.tool_call import is_finished
 from acp_editor.session.reducer import json_equal
 
 #: Keys of an update that address the tool call rather than describe it.

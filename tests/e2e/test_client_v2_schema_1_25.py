@@ -13,7 +13,7 @@ import pytest
 
 from acp_editor.agent.client import AcpClient
 from acp_editor.errors import InvalidParams
-from acp_editor.protocol import acp
+from acp_editor.protocol import tool_call
 from tests.e2e.test_client_v2 import v2_client
 from tests.support.lsp import wait_until
 from tests.support.recorder import Recorder
@@ -58,7 +58,9 @@ async def test_one_tool_call_is_cancelled_and_the_turn_goes_on(
         )
         state = session.state
         await wait_until(
-            lambda: any(acp.can_cancel(state.peek_tool_call(c)) for c in state.tool_call_order())
+            lambda: any(
+                tool_call.can_cancel(state.peek_tool_call(c)) for c in state.tool_call_order()
+            )
         )
         (call_id,) = state.tool_call_order()
         await client.cancel_tool_call(session.id, call_id)

@@ -15,7 +15,7 @@ from typing import Any
 from acp_editor.agent.config import AgentConfig
 from acp_editor.agent.frontend import Frontend
 from acp_editor.errors import AgentError, InvalidParams
-from acp_editor.protocol import acp
+from acp_editor.protocol import acp, tool_call
 from acp_editor.review.owner import Review
 from acp_editor.services.documents import DocumentSource
 from acp_editor.session.state import SessionState, SessionView
@@ -145,7 +145,7 @@ class FakeAgent:
         self.calls.append(("cancel", session_id))
 
     async def cancel_tool_call(self, session_id: str, tool_call_id: str) -> None:
-        if not acp.can_cancel(self.states[session_id].peek_tool_call(tool_call_id)):
+        if not tool_call.can_cancel(self.states[session_id].peek_tool_call(tool_call_id)):
             raise InvalidParams(f"the agent does not offer to cancel tool call {tool_call_id}")
         self.calls.append(("cancel_tool_call", (session_id, tool_call_id)))
 

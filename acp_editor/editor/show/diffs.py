@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from acp_editor.editor.show.structured_diffs import structured_previews
 from acp_editor.editor.show.wording import diff_preview, diff_previews
-from acp_editor.protocol import acp
 from acp_editor.protocol import editor as proto
+from acp_editor.protocol import tool_call
 
 if TYPE_CHECKING:
     from acp_editor.editor.lsp.channel import EditorChannel
@@ -45,11 +45,11 @@ class DiffPreviews:
             key = (session_id, call_id, preview["path"])
             self._from_content.add(key)
             self._send(key, preview)
-        for item in acp.structured_diffs(call):  # v2: the texts come from applying its patch
+        for item in tool_call.structured_diffs(call):  # v2: the texts come from applying its patch
             seen = (session_id, call_id, json.dumps(item, sort_keys=True))
             if seen not in self._structured:
                 self._structured.add(seen)
-                written = acp.is_finished(call)
+                written = tool_call.is_finished(call)
                 task = asyncio.ensure_future(
                     self._send_structured(session_id, call_id, item, written)
                 )

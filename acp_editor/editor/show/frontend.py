@@ -22,8 +22,8 @@ from acp_editor.editor.show.markers import PlainMarkers
 from acp_editor.editor.show.progress import ToolProgress
 from acp_editor.editor.show.questions import Questions
 from acp_editor.editor.show.terminal_output import TerminalStreams
-from acp_editor.protocol import acp
 from acp_editor.protocol import editor as proto
+from acp_editor.protocol import tool_call
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -151,7 +151,7 @@ class EditorFrontend(Frontend):
             if {"status", "title"} & set(fields) or change.get("unset"):
                 self.progress.update(session_id, call_id, call)
         elif "status" in fields:  # no progress either: a line in its log
-            title = acp.tool_call_title(call)
+            title = tool_call.tool_call_title(call)
             self.channel.log_message(f"acp-editor: {title} ({fields['status']})")
 
     def _index_terminals(self, session_id: str, call_id: str, fields: dict[str, Any]) -> None:

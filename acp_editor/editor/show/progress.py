@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 
 from acp_editor.log import get_logger
-from acp_editor.protocol import acp
-from acp_editor.protocol.acp import FINISHED_STATUSES
+from acp_editor.protocol import tool_call
+from acp_editor.protocol.tool_call import FINISHED_STATUSES
 
 if TYPE_CHECKING:
     from acp_editor.editor.lsp.channel import EditorChannel
@@ -44,7 +44,7 @@ class ToolProgress:
     def update(self, session_id: str, call_id: str, call: Mapping[str, Any]) -> None:
         """A tool call whose status or title changed, as it now is."""
         token = f"acp/{session_id}/{call_id}"
-        title = acp.tool_call_title(call)
+        title = tool_call.tool_call_title(call)
         self._put((token, str(call.get("status", "pending")), title))
 
     def turn_ended(self, session_id: str) -> None:

@@ -20,8 +20,8 @@ from acp_editor.editor.show.wording import (
     diff_previews,
     permission_request,
 )
-from acp_editor.protocol import acp
 from acp_editor.protocol import editor as proto
+from acp_editor.protocol.tool_call import shell_command, structured_diffs
 
 if TYPE_CHECKING:
     from acp_editor.agent.auth_methods import TerminalSignIn
@@ -67,7 +67,7 @@ class Questions:
             subagent = self.lineage.subagent(session_id)
             if subagent is not None:
                 params["subagent"] = subagent
-            command = acp.shell_command(tool_call)
+            command = shell_command(tool_call)
             if command:
                 params["command"] = command
             answer = await self.channel.request(
@@ -86,7 +86,7 @@ class Questions:
 
     async def _structured(self, tool_call: dict[str, Any]) -> list[dict[str, Any]]:
         previews = []
-        for item in acp.structured_diffs(tool_call):
+        for item in structured_diffs(tool_call):
             previews += await structured_previews(item, self.read_text)
         return previews
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from acp_editor.protocol import acp
+from acp_editor.protocol import tool_call
 
 if TYPE_CHECKING:
     from acp_editor.session.state import SessionView
@@ -74,12 +74,12 @@ def background_name(state: SessionView, work: Mapping[str, Any]) -> str:
             content = call.get("content")
             shown = content if isinstance(content, list) else []
             if any(isinstance(i, dict) and i.get("terminalId") == terminal_id for i in shown):
-                return acp.tool_call_title(call)
+                return tool_call.tool_call_title(call)
         return f"terminal {terminal_id}"
     if kind == "tool_call":
         named = work.get("toolCallId")
         found = state.peek_tool_call(named) if isinstance(named, str) else None
-        return acp.tool_call_title(found) if found is not None else f"tool call {named}"
+        return tool_call.tool_call_title(found) if found is not None else f"tool call {named}"
     return f"{kind} work"
 
 
@@ -93,7 +93,7 @@ def summarize_entries(state: SessionView, entries: Sequence[Mapping[str, Any]]) 
             call = state.peek_tool_call(str(entry.get("toolCallId"))) or {}
             summary.tool_calls.append(
                 {
-                    "title": acp.tool_call_title(call),
+                    "title": tool_call.tool_call_title(call),
                     "status": str(call.get("status") or "pending"),
                 }
             )

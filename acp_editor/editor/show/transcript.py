@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from acp_editor.editor.show.replies import block_text, message_text
 from acp_editor.log import get_logger
-from acp_editor.protocol import acp
+from acp_editor.protocol import tool_call
 from acp_editor.storage import state_dir
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def _entry_lines(state: SessionView, entry: Mapping[str, Any]) -> list[str]:
 
 def _tool_call_line(call: Mapping[str, Any]) -> str:
     status = str(call.get("status") or "pending")
-    title = acp.tool_call_title(call).replace("\n", " ")
+    title = tool_call.tool_call_title(call).replace("\n", " ")
     line = f"- {STATUS_MARKS.get(status, '?')} {title} ({status})"
     if status == "failed":
         content = call.get("content")

@@ -12,7 +12,7 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
-from acp_editor.protocol import acp
+from acp_editor.protocol import acp, tool_call
 from acp_editor.text.hunks import compute_hunks, unified_line_counts
 from acp_editor.text.positions import path_to_uri
 
@@ -56,7 +56,7 @@ def diff_preview(path: str, old: str | None, new: str) -> dict[str, Any]:
 def change_words(call: Mapping[str, Any]) -> list[str]:
     """``modify /p``, ``move /a -> /b``: what a v2 diff does, for a question's one line."""
     words = []
-    for change in acp.changes_of(call):
+    for change in tool_call.changes_of(call):
         source = change.get("oldPath")
         moved = f"{source} -> " if isinstance(source, str) else ""
         words.append(f"{change.get('operation')} {moved}{change['path']}")
@@ -66,13 +66,13 @@ def change_words(call: Mapping[str, Any]) -> list[str]:
 def summary(call: Mapping[str, Any]) -> str:
     """One line: what exactly the agent wants to do."""
     parts = []
-    command = acp.shell_command(call)
+    command = tool_call.shell_command(call)
     if command:
         parts.append(f"$ {command}")
     for preview in diff_previews(call):
         parts.append(f"{preview['path']} (+{preview['added']} -{preview['removed']})")
     parts += change_words(call)
-    return "; ".join(parts or acp.location_paths(call))
+    return "; ".join(parts or tool_call.location_paths(call))
 
 
 def permission_request(
@@ -112,7 +112,7 @@ def question_lines(call: Mapping[str, Any], words: Mapping[str, str] | None) -> 
         lines.append(words["title"])
         if words.get("description"):
             lines.append(words["description"])
-    title = acp.tool_call_title(call, str(call.get("toolCallId")))
+    title = tool_call.tool_call_title(call, str(call.get("toolCallId")))
     if not words or title != words["title"]:
         lines.append(f"{title} [{call.get('kind') or 'other'}]")
     detail = summary(call)

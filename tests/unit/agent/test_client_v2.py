@@ -13,7 +13,7 @@ import pytest
 
 from acp_editor.agent.client import AcpClient, AgentConfig
 from acp_editor.errors import AgentError, InvalidParams, RpcError
-from acp_editor.protocol import acp
+from acp_editor.protocol import tool_call
 from tests.support.lsp import wait_until
 from tests.support.memory_agent import MemoryAgent, joined
 from tests.support.recorder import Recorder
@@ -73,7 +73,7 @@ async def test_a_tool_call_is_cancelled_only_while_it_advertises_it(connect: Con
     with pytest.raises(InvalidParams, match="does not offer"):
         await client.cancel_tool_call("s1", "c1")
     await agent.update("s1", {**call, "capabilities": CANCEL})
-    await wait_until(lambda: acp.can_cancel(client.session("s1").state.peek_tool_call("c1")))
+    await wait_until(lambda: tool_call.can_cancel(client.session("s1").state.peek_tool_call("c1")))
     await client.cancel_tool_call("s1", "c1")
     assert sent == [{"sessionId": "s1", "toolCallId": "c1"}]
     # Final, or the capability withdrawn (v2: null clears it): no longer sent.

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from acp_editor.errors import InvalidParams
-from acp_editor.protocol.acp import permission_subject, permission_words, shell_command
+from acp_editor.protocol.acp import permission_subject, permission_words
+from acp_editor.protocol.tool_call import shell_command
 
 
 def test_v1_and_a_v2_tool_call_subject_are_tool_calls_the_state_holds() -> None:
