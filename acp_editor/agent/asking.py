@@ -24,11 +24,16 @@ log = get_logger("agent.asking")
 
 
 class PermissionAsker:
-    def __init__(self, frontend: Frontend, policy: PermissionPolicy) -> None:
+    def __init__(
+        self,
+        frontend: Frontend,
+        policy: PermissionPolicy,
+        waiting_changed: Callable[[Session], None] = lambda session: None,
+    ) -> None:
         self.frontend = frontend
         self.policy = policy
         self._ids = itertools.count(1)
-        self.waiting_changed: Callable[[Session], None] = lambda session: None
+        self.waiting_changed = waiting_changed
         """Called when a question to the user starts or stops waiting (``session.questions``)."""
 
     async def ask(

@@ -21,12 +21,12 @@ from acp_editor.agent.eliciting import Elicitor
 from acp_editor.agent.frontend import Frontend, SilentFrontend
 from acp_editor.agent.link.connection import AgentConnection
 from acp_editor.agent.mcp_over_acp import McpOverAcp
+from acp_editor.agent.opening import SessionOpening
 from acp_editor.agent.prompt_turns import PromptTurns
 from acp_editor.agent.serving import AgentRequests
-from acp_editor.agent.sessions import Session
-from acp_editor.agent.setup_calls import SetupCalls, setup_params
+from acp_editor.agent.setup_calls import SetupCalls
 from acp_editor.agent.signing_in import SignIn
-from acp_editor.errors import AgentError, InvalidParams, RpcError
+from acp_editor.errors import AgentError, InvalidParams
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp, tool_call
 from acp_editor.review.owner import Review
@@ -36,18 +36,16 @@ from acp_editor.services.documents import DiskDocuments, DocumentSource, FileSer
 from acp_editor.services.paths import PathPolicy
 from acp_editor.services.permissions import PermissionPolicy
 from acp_editor.services.terminals import TerminalManager
-from acp_editor.session.state import SessionState, SessionView
 
 if TYPE_CHECKING:
     from acp_editor.agent.link.rpc import JsonRpcPeer
+    from acp_editor.agent.sessions import Session
     from acp_editor.review.owner import Restore
+    from acp_editor.session.state import SessionView
 
 __all__ = ["AcpClient", "AgentConfig"]
 
 log = get_logger("agent")
-
-AUTH_STATUS_S = 5.0
-"""How long ``auth/status`` may take before the agent's start goes on without it."""
 
 
 class AcpClient:
@@ -77,7 +75,9 @@ class AcpClient:
             on_exit=self.frontend.terminal_exited,
         )
         files = FileService(paths, self.reviewing, on_access=self._file_accessed)
-        self.asker = PermissionAsker(self.frontend, PermissionPolicy(config.auto_approve))
+        self.asker = PermissionAsker(
+            self.frontend, PermissionPolicy(config.auto_approve), self._waiting_changed
+        )
         self.display = DisplayTerminals(self.frontend)
         self.elicitor = Elicitor(
             self.frontend, config.elicitation_modes, self._agent_name, self.sessions.__contains__
@@ -91,17 +91,15 @@ class AcpClient:
             [self.reviewing.observe],
             [self.display.update],
             self.elicitor,
-            self._open_child,
-        )
-        self.asker.waiting_changed = lambda session: self.requests.emit(
-            session, run_state.changes(session)
+            lambda parent, child, update: self.opening.open_child(parent, child, update),
         )
         self.mcp_links = McpOverAcp(config.editor_context)
         self.connection = AgentConnection(config, self._register, self._agent_exited)
-        self.signing_in = SignIn(
-            config, self.connection, self.frontend, self._agent_name, self._ask_auth_status
-        )
+        self.signing_in = SignIn(config, self.connection, self.frontend, self._agent_name)
         self.setup = SetupCalls(config, self.connection, self.frontend, self.signing_in)
+        self.opening = SessionOpening(
+            config, self.connection, self.setup, self.requests, self.sessions, self.set_mode
+        )
         self.exited = self.connection.exited
         self.turn_runner = PromptTurns(
             self.connection,
@@ -114,16 +112,15 @@ class AcpClient:
             self._sign_in_for,
         )
 
+    def _waiting_changed(self, session: Session) -> None:
+        """A question of the session starts or stops waiting for the user: its run state."""
+        self.requests.emit(session, run_state.changes(session))
+
     def _register(self, peer: JsonRpcPeer) -> None:
         self.requests.register(peer)
         self.mcp_links.register(peer)
         for method in acp.AUTH_STATUS_UPDATES:
-            peer.on_notification(method, self._auth_status_update)
-
-    def _auth_status_update(self, params: Any) -> None:
-        status = acp.auth_status(params)
-        if status is not None:
-            self.frontend.auth_status(self.config.name, status)
+            peer.on_notification(method, self.signing_in.status_update)
 
     def _agent_name(self) -> str:
         command = os.path.basename(self.config.command[0]) if self.config.command else ""
@@ -180,39 +177,20 @@ class AcpClient:
         pending in this root by an earlier run comes back first."""
         result = await self.connection.start(cwd)
         mcp_servers.prepare(self.config, self.agent_capabilities, self.protocol_version)
-        await self._ask_auth_status()
+        await self.signing_in.ask_status()
         await self.review.open(cwd, self.config.review_mode)
         if self.config.review_mode != "off":
             await watcher.preload()
         return result
-
-    async def _ask_auth_status(self) -> None:
-        """``auth/status`` (unstable), when the agent offers it: whether the user must sign in
-        before anything works, shown beside the agent before the first prompt fails."""
-        auth = self.agent_capabilities.get("auth")
-        if not (isinstance(auth, dict) and isinstance(auth.get("status"), dict)):
-            return
-        try:
-            result = await self.connection.call(acp.AUTH_STATUS, {}, timeout=AUTH_STATUS_S)
-        except (RpcError, AgentError, TimeoutError) as exc:
-            log.info("auth/status failed: %s", exc)
-            return
-        self._auth_status_update(result)
 
     async def sign_in(self) -> str:
         """Sign in now (the user asked): the method chosen, or ``AgentError`` saying why not."""
         return await self.signing_in.sign_in()
 
     async def _sign_in_for(self, session: Session) -> None:
-        """Sign in because a prompt of ``session`` needed it; then, when the agent can, close and
-        resume the session, so the prompt tried again runs signed in: claude-agent-acp 0.101
-        keeps a session it made signed out so (each prompt -32000) until it starts it again."""
+        """Sign in because a prompt of ``session`` needed it, then start the session again."""
         await self.signing_in.sign_in()
-        if not (self.supports(acp.SESSION_CLOSE) and self.supports(acp.SESSION_RESUME)):
-            return
-        await self.connection.call(acp.SESSION_CLOSE, {"sessionId": session.id})
-        params = setup_params(session.cwd, session.additional_directories, sessionId=session.id)
-        self._apply_setup(session, await self.setup.call(acp.SESSION_RESUME, params))
+        await self.opening.restart(session)
 
     async def connect(self, peer: JsonRpcPeer) -> dict[str, Any]:
         """``initialize`` over a peer made elsewhere (an agent in memory, in unit tests)."""
@@ -229,63 +207,8 @@ class AcpClient:
 
     # -- requests to the agent ------------------------------------------------------------------
 
-    def _state(self, session_id: str, cwd: str) -> SessionState:
-        return SessionState(session_id, self.protocol_version, agent=self.config.name, cwd=cwd)
-
-    def _open(
-        self, session_id: str, cwd: str, dirs: Sequence[str], state: SessionState | None = None
-    ) -> Session:
-        state = state or self._state(session_id, cwd)
-        state.cwd = cwd  # a fork's own
-        session = Session(session_id, cwd, state, list(dirs))
-        self.sessions[session_id] = session
-        self.requests.session_opened(session)
-        return session
-
-    def _open_child(self, parent: Session, child_id: str, update: dict[str, Any]) -> Session:
-        """A subagent's session, opened when its parent's agent announces it: in the folder
-        the agent names for it, else the parent's; never prompted by us."""
-        cwd = update.get("cwd")
-        cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else parent.cwd
-        dirs = update.get("additionalDirectories")
-        if not (isinstance(dirs, list) and all(isinstance(d, str) for d in dirs)):
-            dirs = parent.additional_directories
-        state = SessionState(
-            child_id, self.protocol_version, agent=self.config.name, cwd=cwd, parent=parent.id
-        )
-        session = Session(child_id, cwd, state, list(dirs), parent=parent.id)
-        self.sessions[child_id] = session
-        self.requests.session_opened(session)
-        return session
-
-    def _apply_setup(self, session: Session, result: Any) -> None:
-        if not isinstance(result, dict):
-            return
-        changes = session.state.set_modes(result.get("modes"))
-        changes += session.state.set_config_options(result.get("configOptions"))
-        self.requests.emit(session, changes)
-
     async def new_session(self, cwd: str, additional_directories: Sequence[str] = ()) -> Session:
-        params = setup_params(cwd, additional_directories)
-        result = acp.obj(await self.setup.call(acp.SESSION_NEW, params), "session/new result")
-        session = self._open(acp.field(result, "sessionId", str), cwd, additional_directories)
-        self._apply_setup(session, result)
-        await self._initial_mode(session, result)
-        return session
-
-    async def _initial_mode(self, session: Session, result: dict[str, Any]) -> None:
-        """Switch a new session to the configured mode, when the agent offers it."""
-        wanted = self.config.initial_mode
-        current, offered = acp.mode_choices(result.get("modes"), result.get("configOptions"))
-        if wanted is None or current == wanted:
-            return
-        if wanted not in offered:
-            log.warning("mode %r is not one of the agent's modes (%s)", wanted, offered)
-            return
-        try:
-            await self.set_mode(session.id, wanted)
-        except RpcError as exc:
-            log.warning("could not switch to mode %r: %s", wanted, exc.message)
+        return await self.opening.new(cwd, additional_directories)
 
     async def load_session(
         self,
@@ -296,30 +219,7 @@ class AcpClient:
         additional_directories: Sequence[str] = (),
     ) -> Session:
         """``session/load`` (replays the conversation) or, with ``resume``, ``session/resume``."""
-        method = acp.SESSION_RESUME if resume else acp.SESSION_LOAD
-        self._require(method)
-        # Registered first: the replay arrives as session/update before the response.
-        session = self.sessions.get(session_id) or self._open(
-            session_id, cwd, additional_directories
-        )
-        # v2 has no session/load: session/resume replays the conversation when asked to.
-        replay = not resume or self.protocol_version >= 2
-        if replay and not session.prompting:
-            # A replay over the state already held would put the conversation there twice.
-            # The editor's mirror resyncs from the snapshot it is sent.
-            session.state = self._state(session_id, cwd)
-        params = setup_params(cwd, additional_directories, sessionId=session_id)
-        if resume and replay:
-            params["replayFrom"] = {"type": "start"}
-        try:
-            result = await self.setup.call(method, params)
-        except RpcError as exc:
-            if acp.session_not_found(exc.code, exc.data) is None:
-                raise
-            said = f"the agent has no session {session_id} to {'resume' if resume else 'load'}"
-            raise RpcError(said, exc.data, code=exc.code) from exc
-        self._apply_setup(session, result)
-        return session
+        return await self.opening.load(session_id, cwd, resume, additional_directories)
 
     def set_directories(self, session_id: str, directories: Sequence[str]) -> None:
         """The editor's workspace folders changed: the files we serve the session are confined
@@ -344,17 +244,8 @@ class AcpClient:
         await self.close_session(session_id, tell_agent=False)  # the agent closed it itself
 
     async def fork_session(self, parent_id: str, cwd: str, dirs: Sequence[str] = ()) -> Session:
-        """``session/fork`` (unstable): a new session from the parent's context, which starts
-        here with the parent's transcript and tool calls."""
-        self._require(acp.SESSION_FORK)
-        params = setup_params(cwd, dirs, sessionId=parent_id)
-        result = acp.obj(await self.setup.call(acp.SESSION_FORK, params), "session/fork result")
-        fork_id = acp.field(result, "sessionId", str)
-        parent = self.sessions.get(parent_id)
-        state = parent.state.copy_as(fork_id) if parent is not None else None
-        session = self._open(fork_id, cwd, dirs, state)
-        self._apply_setup(session, result)
-        return session
+        """``session/fork`` (unstable): a new session from the parent's context."""
+        return await self.opening.fork(parent_id, cwd, dirs)
 
     async def set_title(self, session_id: str, title: str) -> None:
         """``session/set_title`` (unstable): the agent names the session so (it may trim it;

@@ -11,11 +11,11 @@ run it), and exit status 0 means signed in. The caller then retries what failed,
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from acp_editor.agent.auth_methods import TERMINAL, TerminalSignIn, method_type
-from acp_editor.errors import AgentError
+from acp_editor.errors import AgentError, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp
 
@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 log = get_logger(__name__)
 
+AUTH_STATUS_S = 5.0
+"""How long ``auth/status`` may take before the agent's start goes on without it."""
+
 
 class SignIn:
     def __init__(
@@ -34,15 +37,11 @@ class SignIn:
         connection: AgentConnection,
         frontend: Frontend,
         agent_name: Callable[[], str],
-        signed_in: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self.config = config
         self.connection = connection
         self.frontend = frontend
         self.agent_name = agent_name
-        self.signed_in = signed_in
-        """Asks the agent again whether it is signed in (``auth/status``), so what the
-        editor shows beside the agent does not wait for the agent's next report."""
 
     def methods(self) -> list[dict[str, Any]]:
         """The agent's sign-in methods, each with its ``type``."""
@@ -77,9 +76,30 @@ class SignIn:
                 timeout=self.config.session_timeout,
             )
         log.info("signed in to %s with %s", self.config.name, chosen)
-        if self.signed_in is not None:
-            await self.signed_in()
+        # Asked again at once: what the editor shows beside the agent does not wait for the
+        # agent's next report.
+        await self.ask_status()
         return str(chosen)
+
+    async def ask_status(self) -> None:
+        """``auth/status`` (unstable), when the agent offers it: whether the user must sign in
+        before anything works, shown beside the agent before the first prompt fails."""
+        auth = self.connection.info.capabilities.get("auth")
+        if not (isinstance(auth, dict) and isinstance(auth.get("status"), dict)):
+            return
+        try:
+            result = await self.connection.call(acp.AUTH_STATUS, {}, timeout=AUTH_STATUS_S)
+        except (RpcError, AgentError, TimeoutError) as exc:
+            log.info("auth/status failed: %s", exc)
+            return
+        self.status_update(result)
+
+    def status_update(self, params: Any) -> None:
+        """The agent's word on its sign-in (``auth/status``'s answer, ``auth/status_update``,
+        claude-agent-acp's ``_auth/status_update``), to the front end."""
+        status = acp.auth_status(params)
+        if status is not None:
+            self.frontend.auth_status(self.config.name, status)
 
     def terminal_request(self, method: dict[str, Any]) -> TerminalSignIn:
         args = method.get("args")

@@ -1,4 +1,4 @@
-"""Subagents' sessions on the agent side (client, serving, run state): a child announced by its
+"""Subagents' sessions on the agent side (opening, serving, run state): a child announced by its
 parent's agent is a session of its own, asks and reports as one, and goes with its parent.
 Against an agent in memory and a recording front end."""
 
