@@ -55,8 +55,16 @@ async def test_a_rich_editor_mirrors_the_child_and_its_parent(
     ((child_id, record),) = parent["subagents"].items()
     assert record["toolCallId"] in parent["toolCalls"]
     assert record["state"]["state"] == "idle"
-    notes = [n for n in editor.of(proto.ACP_SESSION_CHANGED) if n["sessionId"] == child_id]
+    everything = editor.of(proto.ACP_SESSION_CHANGED)
+    notes = [n for n in everything if n["sessionId"] == child_id]
     assert notes and all(n["parentSessionId"] == sid for n in notes)
+    # The parent's record of the child reached the editor before the child's first change.
+    announced = next(
+        i
+        for i, n in enumerate(everything)
+        if n["sessionId"] == sid and any(c["type"] == "subagents" for c in n["changes"])
+    )
+    assert announced < everything.index(notes[0])
     child = session_mirror(editor.of(proto.ACP_SESSION_CHANGED), child_id)
     assert child["toolCalls"], child  # its own tool calls, in its own session
     (question,) = [q for q in editor.asked if q.get("sessionId") == child_id and "toolCall" in q]

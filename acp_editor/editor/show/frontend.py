@@ -167,6 +167,9 @@ class EditorFrontend(Frontend):
         parent = self.lineage.parent_of(session_id)
         if parent is not None:
             params["parentSessionId"] = parent
+            # The parent's record of the child (its subagents change) goes first: an editor
+            # never meets a child it cannot place.
+            self.coalescer.flush(parent)
         worktree = self.worktree_of(session_id, cwd)
         if worktree is not None:
             params["worktree"] = worktree
