@@ -96,3 +96,20 @@ async def test_a_boolean_option_toggles_with_a_command(editor_factory: StartEdit
     status = await editor.command("acp.status")
     (option,) = [o for o in status["configOptions"] if o["type"] == "boolean"]
     assert option["currentValue"] is True
+
+
+async def test_a_notice_before_any_prompt_is_shown(editor_factory: StartEditor) -> None:
+    plain = await editor_factory(agent_flags=("--fast", "--notice-at-new"))
+    await plain.command("acp.newSession")
+    await wait_until(
+        lambda: any(m.message.startswith("acp-editor: ") for m in plain.client.messages)
+    )
+    rich = await editor_factory(features=["stream"], agent_flags=("--fast", "--notice-at-new"))
+    sid = (await rich.request(proto.ACP_NEW_SESSION, {}))["sessionId"]
+    await wait_until(
+        lambda: any(
+            e["kind"] == "notice"
+            for e in session_mirror(rich.of(proto.ACP_SESSION_CHANGED), sid)["entries"]
+        )
+    )
+    assert not rich.client.messages  # a rich editor shows it in its chat, not as a popup
