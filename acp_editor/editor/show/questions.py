@@ -147,7 +147,7 @@ class Questions:
         return await self.confirm(message, "Keep the files as they are", f"Undo turn {number}")
 
     async def confirm(
-        self, message: str, keep: str, act: str, *, timeout: float = CONFIRM_S
+        self, message: str, keep: str, act: str, *, timeout: float | None = None
     ) -> bool:
         """Ask before acting, keeping things as they are first (what editors pre-select): only
         choosing ``act`` says yes. A question nobody answers (eglot's C-g leaves it open) keeps
@@ -160,7 +160,7 @@ class Questions:
                     "message": message,
                     "actions": [{"title": keep}, {"title": act}],
                 },
-                timeout=timeout,
+                timeout=CONFIRM_S if timeout is None else timeout,  # read now: tests shorten it
             )
         except TimeoutError:
             return False
