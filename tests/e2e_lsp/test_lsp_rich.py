@@ -162,6 +162,9 @@ BAD_PARAMS = [
     (proto.ACP_SET_SESSION_TITLE, {"title": ""}),
     (proto.ACP_SET_SESSION_TITLE, {"title": "t", "sessionId": 3}),
     (proto.ACP_ARCHIVE_SESSION, {"archived": "yes"}),
+    (proto.ACP_CANCEL_TOOL_CALL, {"sessionId": "s1"}),
+    (proto.ACP_CANCEL_TOOL_CALL, {"sessionId": "nope", "toolCallId": "t1"}),
+    (proto.ACP_CANCEL_TERMINAL, {"terminalId": 3}),
 ]
 REQUESTS = [
     m.method
