@@ -10,7 +10,7 @@ services the agent may use, review, and the handlers that serve the agent's requ
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from acp_editor.agent import mcp_servers, run_state
@@ -292,10 +292,15 @@ class AcpClient:
         if tell_agent and self.supports(acp.SESSION_CLOSE):
             await self.connection.call(acp.SESSION_CLOSE, {"sessionId": session_id})
 
-    async def prompt(self, session_id: str, blocks: list[dict[str, Any]]) -> dict[str, Any]:
+    async def prompt(
+        self,
+        session_id: str,
+        blocks: list[dict[str, Any]],
+        sent: Callable[[list[dict[str, Any]]], None] | None = None,
+    ) -> dict[str, Any]:
         """Send a prompt and wait for the turn to end (``agent.prompt_turns``); returns the
-        agent's ``PromptResponse``."""
-        return await self.turn_runner.prompt(self.session(session_id), blocks)
+        agent's ``PromptResponse``. ``sent``: told what the prompt said when it went."""
+        return await self.turn_runner.prompt(self.session(session_id), blocks, sent)
 
     def edit_prompt(self, session_id: str, index: int, blocks: list[dict[str, Any]]) -> None:
         """A prompt waiting for its turn (v1) says something else."""

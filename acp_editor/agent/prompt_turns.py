@@ -47,9 +47,15 @@ class PromptTurns:
         """Signs in when the agent answers a prompt of the session with "authentication
         required", and makes the session ready to take it again."""
 
-    async def prompt(self, session: Session, blocks: list[dict[str, Any]]) -> dict[str, Any]:
+    async def prompt(
+        self,
+        session: Session,
+        blocks: list[dict[str, Any]],
+        sent: Callable[[list[dict[str, Any]]], None] | None = None,
+    ) -> dict[str, Any]:
         """Send a prompt and wait for the turn to end; the agent's ``PromptResponse``. What the
-        turn changed is in review before this returns."""
+        turn changed is in review before this returns. ``sent`` learns what the prompt says
+        when it goes (the prompt history keeps that): never for one withdrawn first."""
         waiting: Waiting | None = None
         if self._version() < 2 and prompt_queue.busy(session):
             waiting, changes = prompt_queue.enqueue(session, blocks)
@@ -57,6 +63,8 @@ class PromptTurns:
             if not await waiting.go:
                 return {"stopReason": "cancelled"}  # withdrawn before its turn
             blocks = waiting.blocks  # as edited meanwhile
+        if sent is not None:
+            sent(blocks)
         queued = session.prompts > 0 and self._version() >= 2
         note = self.review.documents.queue.unreported_rejections(session.id)
         if note is not None and self.config.tell_agent_rejections:

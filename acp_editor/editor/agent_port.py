@@ -89,7 +89,16 @@ class AgentSide(Protocol):
 
     async def list_sessions(self, cwd: str | None = None) -> dict[str, Any]: ...
 
-    async def prompt(self, session_id: str, blocks: list[dict[str, Any]]) -> dict[str, Any]: ...
+    async def prompt(
+        self,
+        session_id: str,
+        blocks: list[dict[str, Any]],
+        sent: Callable[[list[dict[str, Any]]], None] | None = None,
+    ) -> dict[str, Any]:
+        """A turn, its answer when it ends. ``sent`` is called once the prompt goes to the agent,
+        with what it then says (a v1 prompt that waited its turn: as edited meanwhile); never
+        for one withdrawn before its turn."""
+        ...
 
     async def cancel(self, session_id: str, drop_waiting: bool = False) -> None:
         """``session/cancel``; prompts waiting for their turn (v1) go after it unless

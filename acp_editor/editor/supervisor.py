@@ -357,11 +357,15 @@ class AgentSupervisor:
         """A turn: its stop reason, and the agent's words and tool calls in it (for editors with
         no stream, which see nothing else of the turn)."""
         sid, agent = await self._session(session_id)
-        self.history().remember(prompt_text(blocks))
+        history = self.history()
         state = agent.session_state(sid)
         start = state.entry_count() if state is not None else 0
         try:
-            result = await agent.prompt(sid, blocks)
+            # Kept when it goes, as it then says: a prompt that waited may have been edited, or
+            # withdrawn (then never sent, and never recalled).
+            result = await agent.prompt(
+                sid, blocks, lambda went: history.remember(prompt_text(went))
+            )
         finally:
             self._turn_ended(sid)
         said = summarize(state, start) if state is not None else TurnSummary()

@@ -2,7 +2,9 @@
 
 One small JSON file per workspace root in the state directory, shared by every editor and every
 run there; at most ``KEPT`` prompts, oldest first, and a prompt sent twice in a row kept once.
-Only what the user typed is kept (what was attached is not: it may have changed since).
+Only what the user typed is kept (what was attached is not: it may have changed since), and only
+once the prompt went to the agent, as it then said (``AgentSide.prompt``'s ``sent``): a prompt
+that waited its turn as edited meanwhile, a withdrawn one never.
 """
 
 from __future__ import annotations

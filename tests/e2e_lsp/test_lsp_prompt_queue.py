@@ -50,6 +50,8 @@ async def test_an_edited_prompt_waits_and_goes_after_a_cancelled_turn(
     assert (await second)["stopReason"] == "end_turn"
     sent = (await entries(editor))[index]
     assert "queued" not in sent and sent["content"] == [{"type": "text", "text": "hi"}]
+    # ↑ recalls what went to the agent: the edited text, not the one first typed.
+    assert (await editor.request("acp/promptHistory", {}))["prompts"] == ["wait", "hi"]
 
 
 async def test_a_withdrawn_prompt_is_dropped_and_answers_cancelled(
@@ -66,3 +68,5 @@ async def test_a_withdrawn_prompt_is_dropped_and_answers_cancelled(
     dropped = (await entries(editor))[index]
     assert dropped.get("dropped") is True and "queued" not in dropped
     assert len([e for e in await entries(editor) if e.get("role") == "user"]) == 2
+    # A withdrawn prompt was never sent: ↑ never recalls it.
+    assert (await editor.request("acp/promptHistory", {}))["prompts"] == ["wait"]

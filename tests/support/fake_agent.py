@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -133,8 +133,15 @@ class FakeAgent:
     async def list_sessions(self, cwd: str | None = None) -> dict[str, Any]:
         return {"sessions": [{"sessionId": s, "cwd": cwd} for s in self.states]}
 
-    async def prompt(self, session_id: str, blocks: list[dict[str, Any]]) -> dict[str, Any]:
+    async def prompt(
+        self,
+        session_id: str,
+        blocks: list[dict[str, Any]],
+        sent: Callable[[list[dict[str, Any]]], None] | None = None,
+    ) -> dict[str, Any]:
         self.calls.append(("prompt", blocks))
+        if sent is not None:
+            sent(blocks)
         state = self.states[session_id]
         self.frontend.session_changed(state, state.add_user_prompt(blocks))
         for update in self.script.turn:

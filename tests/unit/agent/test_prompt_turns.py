@@ -65,17 +65,20 @@ def text(words: str) -> list[dict[str, Any]]:
 
 async def test_a_prompt_sent_during_a_turn_waits_shown_queued_then_goes(connect: Connect) -> None:
     client, agent, release = await connect()
-    first = asyncio.ensure_future(client.prompt("s1", text("one")))
+    went: list[list[dict[str, Any]]] = []  # what each prompt said when it went (the history's)
+    first = asyncio.ensure_future(client.prompt("s1", text("one"), went.append))
     await wait_until(lambda: prompts_sent(agent) == ["one"])
-    second = asyncio.ensure_future(client.prompt("s1", text("two")))
+    second = asyncio.ensure_future(client.prompt("s1", text("two"), went.append))
     await wait_until(lambda: len(entries(client)) == 2)
     assert entries(client)[1]["queued"] is True and entries(client)[1]["content"] == text("two")
     client.edit_prompt("s1", 1, text("two, edited"))
     assert prompts_sent(agent) == ["one"]  # never two turns at once on a v1 agent
+    assert went == [text("one")]  # a waiting prompt has not gone yet
 
     release.set()
     assert (await first)["stopReason"] == "end_turn"
     await wait_until(lambda: prompts_sent(agent) == ["one", "two, edited"])
+    assert went == [text("one"), text("two, edited")]  # as edited, not as first typed
     waited = entries(client)[1]
     assert "queued" not in waited and waited["content"] == text("two, edited")
     release.set()
@@ -86,10 +89,12 @@ async def test_a_withdrawn_prompt_never_reaches_the_agent(connect: Connect) -> N
     client, agent, release = await connect()
     first = asyncio.ensure_future(client.prompt("s1", text("one")))
     await wait_until(lambda: prompts_sent(agent) == ["one"])
-    second = asyncio.ensure_future(client.prompt("s1", text("two")))
+    went: list[list[dict[str, Any]]] = []
+    second = asyncio.ensure_future(client.prompt("s1", text("two"), went.append))
     await wait_until(lambda: len(entries(client)) == 2)
     client.withdraw_prompt("s1", 1)
     assert (await second) == {"stopReason": "cancelled"}
+    assert went == []  # never sent: the history never hears of it
     assert entries(client)[1].get("dropped") is True and "queued" not in entries(client)[1]
     with pytest.raises(InvalidParams):
         client.withdraw_prompt("s1", 1)  # no longer waiting
