@@ -17,6 +17,19 @@ def state_dir() -> Path:
     return Path(base) / "acp-editor"
 
 
+def below(root: Path) -> str | None:
+    """The state directory's place inside ``root`` (a POSIX path relative to it), when it is
+    there (a user who opens the home folder, ``XDG_STATE_HOME`` under the project): what is
+    kept there is acp-editor's, never a change of the agent's to look at, watch or review."""
+    try:
+        own = state_dir().resolve()
+    except (OSError, RuntimeError):
+        return None
+    if own == root or not own.is_relative_to(root):
+        return None
+    return own.relative_to(root).as_posix()
+
+
 def per_root(kind: str, root: Path, suffix: str = "") -> Path:
     """Where ``kind`` (checkpoints, review) keeps what belongs to one workspace root: readable
     names, and a digest so two roots with one name never share."""

@@ -31,7 +31,7 @@ from acp_editor.log import get_logger
 from acp_editor.services import store_setup
 from acp_editor.services.blob_pack import KEEP_HEAP, PACKED_FROM, prepack
 from acp_editor.services.repository_index import borrow_index, give_back
-from acp_editor.storage import per_root
+from acp_editor.storage import below, per_root
 
 log = get_logger("services.checkpoints")
 
@@ -228,10 +228,14 @@ class CheckpointStore:
         """Paths to add or remove, paths to drop although they exist (too large, or no longer a
         plain file), and the regular files among the first (the blobs the update stores)."""
         root = os.fsencode(self.root) + b"/"  # bytes all along: no Path made for each name
+        own = below(self.root)  # the state directory (excluded, but an older index holds it)
+        ours = os.fsencode(own) + b"/" if own is not None else None
         update: list[bytes] = []
         drop: list[bytes] = []
         files: list[bytes] = []
         for raw in dict.fromkeys(p for p in listed.split(b"\0") if p):
+            if ours is not None and raw.startswith(ours):
+                continue
             try:
                 info = os.lstat(root + raw)
             except OSError:

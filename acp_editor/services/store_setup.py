@@ -3,9 +3,11 @@ it is, its settings, and what it ignores and how it keeps bytes."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from acp_editor.log import get_logger
+from acp_editor.storage import below
 
 log = get_logger("services.store_setup")
 
@@ -39,14 +41,24 @@ def settle(store: Path, root: Path) -> None:
 
 def copy_excludes(store: Path, root: Path) -> None:
     """The repository's own ``info/exclude`` counts too (``.gitignore`` files are read from the
-    work tree by git itself); our ``info/attributes`` keeps bytes as they are."""
+    work tree by git itself), and the state directory when it is inside the root (our own
+    files: this store among them); our ``info/attributes`` keeps bytes as they are."""
     theirs = root / ".git" / "info" / "exclude"
     try:
         text = theirs.read_bytes() if theirs.is_file() else b""
+        own = below(root)
+        if own is not None:
+            text += b"\n" if text and not text.endswith(b"\n") else b""
+            text += b"/" + _literal(own).encode() + b"/\n"
         _write_if_changed(store / "info" / "exclude", text)
         _write_if_changed(store / "info" / "attributes", BYTES_AS_THEY_ARE)
     except OSError as exc:
         log.info("could not copy %s: %s", theirs, exc)
+
+
+def _literal(name: str) -> str:
+    """``name`` as an exclude pattern that matches only itself (git's wildcards escaped)."""
+    return re.sub(r"([\\*?\[\]!# ])", r"\\\1", name)
 
 
 def _write_if_changed(path: Path, data: bytes) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_editor.storage import per_root, state_dir
+from acp_editor.storage import below, per_root, state_dir
 
 
 def test_the_state_directory_is_ours_then_xdgs_then_the_homes(
@@ -33,3 +33,13 @@ def test_each_root_has_its_own_readable_place(
     assert per_root("review", Path("/a/app")) == one  # the same root: the same place
     assert per_root("checkpoints", Path("/"), ".git").name.startswith("root-")
     assert per_root("checkpoints", Path("/"), ".git").name.endswith(".git")
+
+
+def test_the_state_directory_is_named_below_a_root_that_holds_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    root = tmp_path.resolve()
+    monkeypatch.setenv("ACP_EDITOR_STATE_DIR", str(root / "home" / ".local" / "state"))
+    assert below(root) == "home/.local/state"
+    assert below(root / "home" / ".local" / "state") is None  # the root itself: not below
+    assert below(root / "elsewhere") is None

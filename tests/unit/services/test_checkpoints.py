@@ -441,3 +441,21 @@ async def test_sessions_first_turns_at_once_make_the_store_once(tmp_path: Path) 
         store = CheckpointStore(root, store=tmp_path / f"store{attempt}")
         assert await asyncio.gather(store.names("s1/"), store.names("s2/")) == [[], []]
         assert (store.store / "HEAD").exists()
+
+
+async def test_the_state_directory_inside_the_root_is_never_in_a_checkpoint(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """acp-editor's own files (this store among them) are not the workspace's, even where an
+    index made before they were left out holds some of them."""
+    state = root / "home" / "state"
+    (state / "review").mkdir(parents=True)
+    (state / "review" / "old.json").write_text("{}")
+    checkpoints = store(root)
+    before = await checkpoints.snapshot()  # the state directory elsewhere: old.json is in it
+    monkeypatch.setenv("ACP_EDITOR_STATE_DIR", str(state))
+    (state / "review" / "old.json").write_text('{"hunks": []}')
+    (state / "review" / "new.json").write_text("{}")
+    (root / "README.md").write_text("# changed\n")
+    after = await checkpoints.snapshot()
+    assert await checkpoints.changes(before, after) == [Change(root / "README.md", "modified")]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from acp_editor.services import store_setup
 
 
@@ -30,3 +32,17 @@ def test_the_repositorys_excludes_count_and_bytes_are_kept_as_they_are(tmp_path:
     (root / ".git" / "info" / "exclude").unlink()
     store_setup.copy_excludes(store, root)
     assert (store / "info" / "exclude").read_text() == ""  # not a repository any more
+
+
+def test_the_state_directory_inside_the_root_is_excluded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, root = tmp_path / "store", tmp_path / "w"
+    (root / ".git" / "info").mkdir(parents=True)
+    (root / ".git" / "info" / "exclude").write_text("secret.txt")  # no newline at its end
+    monkeypatch.setenv("ACP_EDITOR_STATE_DIR", str(root / "my state" / "acp-editor"))
+    store_setup.copy_excludes(store, root)
+    assert (store / "info" / "exclude").read_text() == "secret.txt\n/my\\ state/acp-editor/\n"
+    monkeypatch.setenv("ACP_EDITOR_STATE_DIR", str(tmp_path / "elsewhere"))
+    store_setup.copy_excludes(store, root)
+    assert (store / "info" / "exclude").read_text() == "secret.txt"
