@@ -17,7 +17,10 @@ import os
 import sys
 from typing import Any
 
+from acp_editor.log import get_logger
 from acp_editor.protocol.editor_context import TOKEN_ENV
+
+log = get_logger("context.bridge")
 
 
 class ToolFailed(Exception):
@@ -66,7 +69,36 @@ async def serve(path: str, token: str) -> None:
     async def call(tool: str, arguments: dict[str, Any], _ctx: Any) -> Any:
         return await link.call(tool, arguments)
 
-    await build(call, refusals=(ToolFailed,)).run_stdio_async()
+    try:
+        await build(call, refusals=(ToolFailed,)).run_stdio_async()
+    except BaseException as exc:
+        if not agent_hung_up(exc):
+            raise
+        # The agent closed its end at shutdown while an answer was on its way: nobody reads
+        # any more, so there is nothing to report, and nothing left to flush at exit.
+        log.debug("the agent closed the pipe: %s", exc)
+        quiet_stdout()
+
+
+PIPE_CLOSED = (BrokenPipeError, ConnectionResetError)
+
+
+def agent_hung_up(exc: BaseException) -> bool:
+    """Whether ``exc`` is only the agent's end of stdio closing (the SDK's task group wraps it
+    in an exception group): one or several ``BrokenPipeError``, nothing else."""
+    if isinstance(exc, BaseExceptionGroup):
+        return all(agent_hung_up(inner) for inner in exc.exceptions)
+    return isinstance(exc, PIPE_CLOSED)
+
+
+def quiet_stdout() -> None:
+    """Point stdout at /dev/null: what is still buffered for the closed pipe goes nowhere, and
+    Python's flush at exit cannot print its own ``BrokenPipeError``."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    finally:
+        os.close(devnull)
 
 
 def main(path: str) -> int:

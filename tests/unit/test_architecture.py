@@ -141,7 +141,6 @@ NO_TEST_FILE = {
     "agent/link/process.py": f"the process, its shutdown ladder: {E2E}/test_client_lifecycle.py",
     "agent/sessions.py": "a dataclass around a session's state: through agent/test_client.py",
     "agent/setup_calls.py": f"agent/test_client.py; signing in and retries: {E2E}/test_client_*.py",
-    "context/bridge.py": f"the `acp-editor mcp` process: {E2E_LSP}/test_lsp_editor_context.py",
     "context/over_http.py": "the HTTP endpoint: through context/test_server.py",
     "context/sdk.py": "the tools on the MCP SDK: through context/test_server.py",
     "context/tools.py": f"context/test_server.py, {E2E_LSP}/test_lsp_editor_context.py",
