@@ -6,7 +6,8 @@ terminals: shown live as display terminals). The commands, run in the session's 
 * ``files`` runs one command that edits ``hello.py`` (``sed -i``), creates ``MADE.txt`` and
   deletes ``NOTES.md``: no edit tool call names them, only comparing the workspace before and
   after shows what it did.
-* ``generate`` runs one command that writes 40 files (``ACP_DEMO_FILES``) in ``generated/``;
+* ``generate`` runs one command that writes 40 files (``ACP_DEMO_FILES``) in ``generated/``
+  (or its subfolders: ``ACP_DEMO_FOLDERS``);
   ``remove-generated`` deletes that folder.
 """
 
@@ -28,13 +29,16 @@ FILES_COMMAND = (
 )
 GENERATED = "generated"
 GENERATE_COMMAND = (
-    f"n=${{ACP_DEMO_FILES:-40}}; mkdir -p {GENERATED} && stamp=$(date +%s%N) && i=0 && "
-    f"while [ $i -lt $n ]; do i=$((i+1)); "
-    f"printf 'export const n = %s; // %s\\n' $i $stamp > {GENERATED}/file$i.js; done "
+    f"n=${{ACP_DEMO_FILES:-40}}; k=${{ACP_DEMO_FOLDERS:-0}}; mkdir -p {GENERATED} && "
+    f"j=0 && while [ $j -lt $k ]; do mkdir -p {GENERATED}/d$j; j=$((j+1)); done && "
+    f"stamp=$(date +%s%N) && i=0 && while [ $i -lt $n ]; do i=$((i+1)); d={GENERATED}; "
+    f"if [ $k -gt 0 ]; then d={GENERATED}/d$((i % k)); fi; "
+    f"printf 'export const n = %s; // %s\\n' $i $stamp > $d/file$i.js; done "
     f"&& echo wrote $n files in {GENERATED}/"
 )
 """A code generator: ACP_DEMO_FILES files (40 unless set) in ``generated/``, created the first
-time and all changed the next (a bulk change, reviewed as one group)."""
+time and all changed the next (a bulk change, reviewed as one group); with ACP_DEMO_FOLDERS
+set, spread over that many subfolders ``generated/d0/``... (a group each, 25 files or more)."""
 REMOVE_GENERATED_COMMAND = f"rm -rf {GENERATED} && echo removed {GENERATED}/"
 
 

@@ -6,6 +6,7 @@ cancelled); the user's repository is never touched."""
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,38 @@ async def test_a_plain_editor_gets_one_message_and_rejects_the_group_with_a_code
     assert (workspace / "hello.py").exists()  # nothing else
     assert [g["state"] for g in await groups(editor)] == ["rejected"]
     assert not any("Reject" in title for title in await code_actions(editor, "hello.py"))
+
+
+async def test_a_plain_editor_is_told_once_a_turn_of_all_its_groups(
+    editor_factory: StartEditor, workspace: Path
+) -> None:
+    """One command writing 90 files in 3 folders makes 3 groups: one message a turn says how
+    many files in how many groups, how to decide them all and how to list them (it was one
+    popup per group: 20 to 31 for 20,000 files in 40 folders)."""
+    env = {**os.environ, "ACP_DEMO_FILES": "90", "ACP_DEMO_FOLDERS": "3"}
+    editor = await editor_factory(agent_flags=("--writes-itself",), env=env)
+
+    def told() -> list[str]:
+        return [m.message for m in editor.client.messages if "wait for review" in m.message]
+
+    editor.open("hello.py", (workspace / "hello.py").read_text())
+    for turn in (1, 2):  # created, then all changed: three new groups each time
+        await editor.command("acp.prompt", "generate")
+        await wait_until(lambda: len(told()) == turn)
+        pending = [g for g in await groups(editor) if g["state"] == "pending"]
+        assert len(pending) == 3 and sum(g["created"] + g["changed"] for g in pending) == 90
+        message = told()[-1]
+        assert "90 files in 3 groups wait for review" in message
+        assert all(g["groupId"] in message for g in pending)
+        assert "acp.acceptGroup" in message and "acp.groupFiles" in message
+        actions = await code_actions(editor, "hello.py")
+        accept = actions["Accept all 3 groups (90 files)"]["command"]
+        assert sorted(accept["arguments"]) == sorted(g["groupId"] for g in pending)
+        result = await editor.command(accept["command"], *accept["arguments"])
+        assert [r["state"] for r in result["results"]] == ["accepted"] * 3
+    # Nothing more is told after the turns: the groups were settled and decided.
+    await editor.command("acp.status")
+    assert len(told()) == 2
 
 
 async def test_a_rich_editor_gets_the_group_lists_its_files_and_a_change_is_put_back(
@@ -153,9 +186,9 @@ async def test_a_cancelled_turns_burst_is_still_reviewable_and_the_repository_un
     editor = await editor_factory(agent_flags=("--writes-itself",))
     turn = asyncio.ensure_future(editor.command("acp.prompt", "generate and wait"))
     await wait_until(lambda: len(generated(workspace)) == FILES, timeout=20)
-    await wait_until(lambda: any("wait for review" in m.message for m in editor.client.messages))
     await editor.command("acp.cancel")
     assert (await turn)["stopReason"] == "cancelled"
+    await wait_until(lambda: any("wait for review" in m.message for m in editor.client.messages))
     (group,) = await groups(editor)
     assert group["created"] == FILES
     result = await editor.command("acp.rejectGroup", group["groupId"])

@@ -1,10 +1,10 @@
 """Groups of bulk changes in the editor (``review.groups``): one item per burst of files.
 
 A rich editor gets them in ``acp/reviewChanged`` (``groups``) and lists their files on demand;
-a plain one is told once per group with ``window/showMessage`` (no modal question: the user
-decides when they like) and finds "Accept" and "Reject" among the code actions of any file
-while a group is pending. No diagnostics, previews or follow jumps per file: that burst of
-messages is what groups are for.
+a plain one is told once per turn with one ``window/showMessage`` for all the groups the turn
+made (no modal question: the user decides when they like) and finds "Accept" and "Reject"
+among the code actions of any file while a group is pending. No diagnostics, previews or follow
+jumps per file, and no message per group: that burst of popups is what groups are for.
 """
 
 from __future__ import annotations
@@ -18,7 +18,10 @@ from acp_editor.errors import InvalidParams
 from acp_editor.protocol import editor as proto
 
 ANNOUNCE_AFTER_S = 0.5
-"""A plain editor is told of a group once it has not grown for this long."""
+"""Groups found while no turn of theirs runs (kept by an earlier run, brought back from a
+worktree) are told once none has grown for this long."""
+IDS_SHOWN = 50
+"""Group ids a message names at most (each group's code actions name it too)."""
 
 if TYPE_CHECKING:
     from acp_editor.editor.agent_port import AgentSlot
@@ -30,8 +33,8 @@ class EditorGroups:
     def __init__(self, channel: EditorChannel, slot: AgentSlot) -> None:
         self.channel = channel
         self.slot = slot
-        self._announced: set[str] = set()
-        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._told: set[str] = set()
+        self._timer: asyncio.TimerHandle | None = None
 
     def all(self) -> list[ReviewGroup]:
         view = self.slot.review_view()
@@ -50,33 +53,67 @@ class EditorGroups:
                 proto.ACP_REVIEW_CHANGED, {"hunks": [], "groups": [g.view() for g in groups]}
             )
             return
-        for group in groups:
-            if group.state == "pending" and group.group_id not in self._announced:
-                # Told once, when the burst has settled: a live look finds a burst while its
-                # command still writes, and the count would be out of date at once.
-                timer = self._timers.pop(group.group_id, None)
-                if timer is not None:
-                    timer.cancel()
-                self._timers[group.group_id] = asyncio.get_running_loop().call_later(
-                    ANNOUNCE_AFTER_S, self._announce, group
-                )
+        if any(g.state == "pending" and g.group_id not in self._told for g in groups):
+            # Told when the burst has settled: a live look finds a burst while its command
+            # still writes, and the count would be out of date at once.
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = asyncio.get_running_loop().call_later(ANNOUNCE_AFTER_S, self._settled)
 
-    def _announce(self, group: ReviewGroup) -> None:
-        self._timers.pop(group.group_id, None)
-        if group.state != "pending" or group.group_id in self._announced:
+    def turn_ended(self, session_id: str) -> None:
+        """A turn is over, its groups all found (review looked before it ended): one message
+        for them all."""
+        self._tell()
+
+    def close(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _settled(self) -> None:
+        self._timer = None
+        self._tell()
+
+    def _tell(self) -> None:
+        """One message for every pending group not told yet, except those of a session whose
+        turn still runs: its end tells them, so a turn is one message however many groups
+        its commands made."""
+        untold = [
+            g for g in self.pending() if g.group_id not in self._told and not self._running(g)
+        ]
+        if not untold:
             return
-        self._announced.add(group.group_id)
-        self.channel.show_message(
-            f"acp-editor: {group.title} wait for review as one group ({group.group_id}): "
-            f"accept or reject them with a code action in any file, or the commands "
-            f"{proto.CMD_ACCEPT_GROUP} and {proto.CMD_REJECT_GROUP} with {group.group_id}"
-        )
+        self._told.update(g.group_id for g in untold)
+        self.channel.show_message(told_groups(untold))
+
+    def _running(self, group: ReviewGroup) -> bool:
+        for session_id in group.sessions or [group.session_id]:
+            state = self.slot.session_state(session_id)
+            run_state = state.run_state() if state is not None else None
+            if run_state is not None and run_state.get("state") in ("running", "requires_action"):
+                return True
+        return False
 
     def code_actions(self) -> list[lsp.CodeAction]:
         """The pending groups' decisions, offered in every file (a group has no line of its
         own to put them on)."""
         actions = []
-        for group in self.pending():
+        pending = self.pending()
+        if len(pending) > 1:
+            ids = [g.group_id for g in pending]
+            files = sum(len(g.files) for g in pending)
+            for title, command in (
+                (f"Accept all {len(pending)} groups ({files:,} files)", proto.CMD_ACCEPT_GROUP),
+                (f"Reject all {len(pending)} groups (put them back)", proto.CMD_REJECT_GROUP),
+            ):
+                actions.append(
+                    lsp.CodeAction(
+                        title=title,
+                        kind=lsp.CodeActionKind.QuickFix,
+                        command=lsp.Command(title=title, command=command, arguments=ids),
+                    )
+                )
+        for group in pending:
             for title, command in (
                 (f"Accept {group.title}", proto.CMD_ACCEPT_GROUP),
                 (f"Reject {group.title} (put them back)", proto.CMD_REJECT_GROUP),
@@ -114,3 +151,29 @@ class EditorGroups:
     def files(self, group_id: str) -> dict[str, Any]:
         (group,) = self.named([group_id])
         return {"groupId": group.group_id, "files": group.file_views()}
+
+
+def told_groups(groups: list[ReviewGroup]) -> str:
+    """The one message of a turn's groups: how many files in how many groups, how to accept or
+    reject them all, how to list them."""
+    if len(groups) == 1:
+        (group,) = groups
+        return (
+            f"acp-editor: {group.title} wait for review as one group ({group.group_id}): "
+            f"accept or reject them with a code action in any file, or the commands "
+            f"{proto.CMD_ACCEPT_GROUP} and {proto.CMD_REJECT_GROUP} with {group.group_id}; "
+            f"list them with {proto.CMD_GROUP_FILES} {group.group_id}"
+        )
+    files = sum(len(g.files) for g in groups)
+    named = ", ".join(g.title for g in groups[:2])
+    more = f" and {len(groups) - 2} more" if len(groups) > 2 else ""
+    ids = " ".join(g.group_id for g in groups[:IDS_SHOWN])
+    if len(groups) > IDS_SHOWN:
+        ids += f" … ({len(groups) - IDS_SHOWN} more in the code actions)"
+    return (
+        f"acp-editor: {files:,} files in {len(groups)} groups wait for review ({named}{more}): "
+        f"accept or reject them all with the code action “Accept all …” or “Reject all …” in "
+        f"any file, or the commands {proto.CMD_ACCEPT_GROUP} and {proto.CMD_REJECT_GROUP} with "
+        f"their ids; list a group's files with {proto.CMD_GROUP_FILES} and its id. "
+        f"Ids: {ids}"
+    )

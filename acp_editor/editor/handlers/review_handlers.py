@@ -88,10 +88,10 @@ class ReviewHandlers:
         return await self.review.decide(False, everything=True)
 
     async def accept_group(self, *args: Any) -> dict[str, Any]:
-        return await self.review.decide(True, group_ids=[one_string(args, "the group id")])
+        return await self.review.decide(True, group_ids=_group_ids(proto.CMD_ACCEPT_GROUP, args))
 
     async def reject_group(self, *args: Any) -> dict[str, Any]:
-        return await self.review.decide(False, group_ids=[one_string(args, "the group id")])
+        return await self.review.decide(False, group_ids=_group_ids(proto.CMD_REJECT_GROUP, args))
 
     async def group_files(self, *args: Any) -> dict[str, Any]:
         return self.review.groups.files(one_string(args, "the group id"))
@@ -132,3 +132,10 @@ def _strings(params: dict[str, Any], name: str) -> list[str] | None:
     if ids is not None and not (isinstance(ids, list) and all(isinstance(i, str) for i in ids)):
         raise InvalidParams(f"params.{name} must be a list of strings")
     return ids
+
+
+def _group_ids(command: str, args: tuple[Any, ...]) -> list[str]:
+    """One group id or several (a turn's groups, decided as one: the "all" code action)."""
+    if args and all(isinstance(a, str) and a for a in args):
+        return list(args)
+    raise InvalidParams(f"{command} takes the group's id, or several groups' ids")

@@ -90,6 +90,7 @@ class EditorFrontend(Frontend):
         shows a tool call as running stops."""
         self.flush(session_id)
         self.progress.turn_ended(session_id)
+        self.review.groups.turn_ended(session_id)  # a plain editor: the turn's groups, told
 
     def close(self) -> None:
         if self.transcripts is not None:
@@ -97,6 +98,7 @@ class EditorFrontend(Frontend):
         self.coalescer.flush_all()
         self.follow.close()
         self.progress.close()
+        self.review.groups.close()
 
     # -- state ----------------------------------------------------------------------------------
 
