@@ -101,15 +101,16 @@ local function check_running()
     health.warn("the sidecar is running but has not finished initializing")
   end
   local agent = store.agent
+  local name = require("acp_editor.session.live").agent_name(store.current_session)
   if not agent then
     health.info("no agent status yet")
   elseif agent.state == "ready" then
-    local info = agent.agentInfo or {}
-    health.ok(("the agent is ready: %s %s"):format(info.title or info.name or agent.command[1], info.version or ""))
+    local version = (agent.agentInfo or {}).version
+    health.ok(("the agent is ready: %s%s"):format(name, version and (" " .. version) or ""))
   elseif agent.state == "failed" then
     health.error("the agent failed: " .. (agent.message or "?"), agent.stderrTail and { agent.stderrTail } or nil)
   else
-    health.info("the agent is " .. tostring(agent.state))
+    health.info(("the agent %s is %s"):format(name, tostring(agent.state)))
   end
   M.check_auth(store)
 end

@@ -29,7 +29,7 @@ M.LABELS = {
 ---@class acp_editor.Status
 ---@field state "starting"|"working"|"waiting"|"idle"|"failed"|"exited"
 ---@field label string the state in words ("waiting for you")
----@field agent? string the agent's name
+---@field agent string the agent's name (its title or name, else the id it goes by)
 ---@field auth? string "not logged in" when the agent says the user must sign in (AgentStatus.auth)
 ---@field mode? string the current mode's id
 ---@field model? string the current model's name
@@ -66,12 +66,11 @@ function M.status()
   local live = require("acp_editor.session.live")
   local snap = store.current()
   local s = state(snap, live)
-  local info = store.agent and store.agent.agentInfo or {}
   local usage = summary.usage(snap)
   return {
     state = s,
     label = M.LABELS[s],
-    agent = info.title or info.name,
+    agent = live.agent_name(store.current_session),
     auth = summary.auth(store.agent) and "not logged in" or nil,
     mode = summary.mode(snap),
     model = summary.model(snap),

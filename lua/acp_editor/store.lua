@@ -11,6 +11,9 @@
 ---@field client_id? integer the LSP client of the sidecar
 ---@field agent? table the acp/agentStatus of the current session's agent (else the server's own)
 ---@field agents table<string, table> the last acp/agentStatus of each agent, by its id
+---@field own_agent? string the id of the server's own agent ("default" for the command after
+--- `--`, a preset's name, "demo" for the built-in one): the first to report, which acp/agents
+--- confirms
 ---@field sessions table<string, table> session mirrors by id (see acp_editor.session.reducer)
 ---@field order string[] the live sessions' ids, in the order they opened (the switcher's order)
 ---@field current_session? string the session in front: prompts go to it, its chat is shown
@@ -25,6 +28,7 @@ local M = {
   client_id = nil,
   agent = nil,
   agents = {},
+  own_agent = nil,
   sessions = {},
   order = {},
   current_session = nil,
@@ -77,13 +81,13 @@ function M.current()
   return M.current_session and M.sessions[M.current_session] or nil
 end
 
---- The id of the agent `session_id` runs in ("default": the server's own, also before the
---- server said).
+--- The id of the agent `session_id` runs in (the server's own before there is a session, or
+--- before the server said; "default" before any agent reported).
 ---@param session_id? string
 ---@return string
 function M.agent_id(session_id)
   local snap = session_id and M.sessions[session_id]
-  return snap and type(snap.agent) == "string" and snap.agent or "default"
+  return snap and type(snap.agent) == "string" and snap.agent or M.own_agent or "default"
 end
 
 --- The last status of the agent `session_id` runs in (the server's own's when not known).
@@ -162,7 +166,7 @@ end
 
 --- Forget everything about a sidecar that stopped (its sessions ended with it).
 function M.reset()
-  M.client_id, M.agent, M.current_session = nil, nil, nil
+  M.client_id, M.agent, M.current_session, M.own_agent = nil, nil, nil, nil
   M.sessions, M.turns, M.plan_at, M.agents, M.order, M.parents = {}, {}, {}, {}, {}, {}
 end
 

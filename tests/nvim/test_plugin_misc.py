@@ -53,6 +53,28 @@ def test_checkhealth_reports_ok(nv: PluginEditor) -> None:
     assert any("the agent is ready: acp-editor demo agent" in line for line in oks), text
 
 
+def test_the_sidecars_own_agent_is_ready_and_named_before_any_prompt(nv: PluginEditor) -> None:
+    """No ``agents``: the sidecar runs its own (here its built-in demo agent, id ``demo``, whose
+    command starts with the Python interpreter). Once it answered ``initialize`` the statusline,
+    the chat's header and :checkhealth say it is ready, by its name, before any prompt."""
+    opts = {"server_cmd": nv.server_cmd, "root_dir": str(nv.workspace)}
+    opts["server_args"] = ["--log-level", "INFO", "--log-file", str(nv.log_file)]
+    assert nv.helper("start", opts, 15_000)["ok"], f"never ready\n{nv.server_log()}"
+    nv.lua("vim.cmd('AcpChat')")
+    header = "H.chat().lines[1]"
+    nv.wait_until(f"{header} == 'acp-editor · acp-editor demo agent · ready'", "the header")
+    assert nv.lua("return require('acp_editor').statusline()") == "acp: idle"
+    assert nv.lua("return require('acp_editor').status().agent") == "acp-editor demo agent"
+    health = nv.lua("vim.cmd('checkhealth acp_editor'); return vim.fn.getline(1, '$')")
+    assert [line for line in health if "the agent is ready: acp-editor demo agent" in line]
+    # Starting again (say after a crash), with no agentInfo yet: named by its id.
+    nv.lua(
+        "local c = require('acp_editor.sidecar.client').get(); c.handlers['acp/agentStatus'](nil,"
+        " { agent = 'demo', state = 'starting', command = { 'python3' } }, { client_id = c.id })"
+    )
+    nv.wait_until(f"{header} == 'acp-editor · demo · starting'", "the header while starting")
+
+
 @pytest.mark.parametrize(
     ("options", "message"),
     [

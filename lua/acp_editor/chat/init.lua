@@ -307,6 +307,7 @@ function M.draw(view)
   local subagents = require("acp_editor.session.subagents")
   local drawn = render.render(sid and store.sessions[sid] or nil, {
     agent = store.agent_of(sid),
+    agent_name = live.agent_name(sid),
     busy = requests.busy(sid),
     waiting = sid ~= nil and live.asks(sid),
     plan_at = sid and store.plan_at[sid] or nil,

@@ -258,6 +258,7 @@ end
 
 ---@class acp_editor.RenderContext what the transcript shows besides the session itself
 ---@field agent? table the last acp/agentStatus
+---@field agent_name? string what the agent is called (its title or name, else its id)
 ---@field busy? boolean a prompt of ours is running
 ---@field waiting? boolean a question of the session (or of one of its subagents) waits for you
 ---@field plan_at? integer how many entries the session had when its plan last changed
@@ -275,7 +276,7 @@ function M.render(snap, ctx)
   local w = writer()
   local agent = ctx.agent or {}
   local info = agent.agentInfo or {}
-  local header = { "acp-editor", info.title or info.name or (agent.command and agent.command[1]) or "agent" }
+  local header = { "acp-editor", info.title or info.name or ctx.agent_name or agent.agent or "agent" }
   if ctx.session then
     table.insert(header, ctx.session)
   end

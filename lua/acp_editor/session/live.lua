@@ -223,6 +223,12 @@ function M.fetch_agents(callback)
   client.request(protocol.method.AGENTS, {}, function(err, result)
     if not err and result and type(result.agents) == "table" then
       M.agents = result.agents
+      for _, info in ipairs(result.agents) do
+        if type(info) == "table" and info.default == true and type(info.id) == "string" then
+          store.own_agent = info.id -- the server's own, as it says
+        end
+      end
+      store.agent = store.agent_of(store.current_session)
     end
     if callback then
       callback(M.agents or {})

@@ -10,7 +10,9 @@
 -- its own whose notifications name its parent (`parentSessionId`): its mirror is kept like any
 -- other, never brought to the front, and the store learns whose it is (`store.parents`), as
 -- it does from each parent's `subagents`. acp/agentStatus is kept per agent (`store.agents`, by
--- its `agent` id); the store's `agent` is the status of the agent of the session in front.
+-- its `agent` id); the store's `agent` is the status of the agent of the session in front, and
+-- before any session the server's own (whose id is not always "default": a preset's name, "demo"
+-- for the built-in agent): the first agent to report is the one the server starts at once.
 
 local client = require("acp_editor.sidecar.client")
 local protocol = require("acp_editor.protocol")
@@ -96,6 +98,7 @@ end
 function M.on_agent_status(_, params)
   local id = type(params.agent) == "string" and params.agent or "default"
   store.agents[id] = params
+  store.own_agent = store.own_agent or id
   if id == store.agent_id(store.current_session) or not store.agent then
     store.agent = params
   end
