@@ -333,7 +333,7 @@ class AcpClient:
 
     async def restore(self, session_id: str, number: int, plan: list[Restore]) -> None:
         """Put every file of the plan back as before turn ``number``."""
-        await self.undo.restore(plan)
+        await self.undo.restore(plan, session_id, number)
         paths = {str(step.path) for step in plan}
         self.review.queue.withdraw(session_id, paths, f"undone: restored to before turn {number}")
 

@@ -4,6 +4,9 @@ Undoing turn N of a session puts back the files changed since the checkpoint bef
 other sessions ran turns meanwhile, some of those files are theirs: the record says, per turn,
 the files found changed and given to the session (``changed``) and those it may have changed
 with another ("either": ``shared``), so an undo leaves the other sessions' files as they are.
+An undo is recorded too (``undone``): what it put back is, for every other session's turn that
+began before it, another session's change, so undoing that turn does not revert it (it is not
+a turn: without this, the undone change came back with the other session's undo).
 It is kept per root in the state directory (checkpoints outlive the sidecar, so does this): a
 turn of an earlier run is undone the same way. A turn without a record (before there was one)
 puts back everything, as undo always did.
@@ -48,6 +51,24 @@ class TurnEntry:
         }
 
 
+@dataclass
+class UndoEntry:
+    """An undo of one of ``session``'s turns, ``at`` a time, and the files it put back."""
+
+    session: str
+    turn: int
+    at: float
+    paths: set[str] = field(default_factory=set)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "session": self.session,
+            "turn": self.turn,
+            "at": self.at,
+            "paths": sorted(self.paths),
+        }
+
+
 @dataclass(frozen=True)
 class UndoScope:
     """What a turn's undo may put back of the files changed since its checkpoint."""
@@ -57,7 +78,8 @@ class UndoScope:
     shared: frozenset[str]
     """Files another session changed (or may have) too: putting them back undoes that too."""
     others: frozenset[str]
-    """Files only other sessions changed meanwhile: left as they are."""
+    """Files other sessions changed meanwhile (their turns, their undos): left as they are
+    unless the session's turns changed them too."""
 
     def keeps(self, path: str) -> bool:
         return path in self.others and path not in self.mine
@@ -68,11 +90,13 @@ class TurnRecord:
 
     def __init__(self) -> None:
         self._roots: dict[Path, dict[tuple[str, int], TurnEntry]] = {}
+        self._undos: dict[Path, list[UndoEntry]] = {}
 
     async def _entries(self, root: Path) -> dict[tuple[str, int], TurnEntry]:
         entries = self._roots.get(root)
         if entries is None:
-            loaded = await asyncio.to_thread(_load, root)
+            loaded, undos = await asyncio.to_thread(_load, root)
+            self._undos.setdefault(root, undos)
             entries = self._roots.setdefault(root, loaded)
         return entries
 
@@ -91,10 +115,20 @@ class TurnRecord:
         if entry is None:
             return
         entry.ended = time.time()
+        await self._save(root, f"which files turn {turn} changed")
+
+    async def undone(self, root: Path, session: str, turn: int, paths: list[str]) -> None:
+        """``session``'s turn ``turn`` was undone: ``paths`` are back as before it. For the
+        other sessions' turns running or begun before now, that is another session's change."""
+        await self._entries(root)
+        self._undos[root].append(UndoEntry(session, turn, time.time(), set(paths)))
+        await self._save(root, f"what the undo of turn {turn} put back")
+
+    async def _save(self, root: Path, what: str) -> None:
         try:
-            await asyncio.to_thread(_save, root, entries)
+            await asyncio.to_thread(_save, root, self._roots[root], self._undos[root])
         except OSError as exc:
-            log.warning("which files turn %s changed is not kept: %s", turn, exc)
+            log.warning("%s is not kept: %s", what, exc)
 
     def forget(self, session: str) -> None:
         """A deleted session: its entries go (``services.retention`` drops them on disk; this
@@ -118,6 +152,9 @@ class TurnRecord:
                 shared |= entry.shared
             elif entry.session != session and (entry.ended or time.time()) >= first.began:
                 others |= entry.changed | entry.shared
+        for undo in self._undos.get(root, []):
+            if undo.session != session and undo.at >= first.began:
+                others |= undo.paths
         return UndoScope(frozenset(mine), frozenset(shared | (mine & others)), frozenset(others))
 
 
@@ -125,16 +162,17 @@ def _path(root: Path) -> Path:
     return per_root("turn-paths", root, ".json")
 
 
-def _load(root: Path) -> dict[tuple[str, int], TurnEntry]:
+def _load(root: Path) -> tuple[dict[tuple[str, int], TurnEntry], list[UndoEntry]]:
     try:
         data = json.loads(_path(root).read_text(encoding="utf-8"))
         entries = [_entry(item) for item in data["turns"]]
+        undos = [_undo(item) for item in data.get("undos", [])]  # none before there were
     except FileNotFoundError:
-        return {}
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return {}, []
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
         log.warning("the record of which files turns changed in %s is unreadable: %s", root, exc)
-        return {}
-    return {(e.session, e.turn): e for e in entries}
+        return {}, []
+    return {(e.session, e.turn): e for e in entries}, undos
 
 
 def _entry(item: Any) -> TurnEntry:
@@ -149,10 +187,23 @@ def _entry(item: Any) -> TurnEntry:
     )
 
 
-def _save(root: Path, entries: dict[tuple[str, int], TurnEntry]) -> None:
+def _undo(item: Any) -> UndoEntry:
+    return UndoEntry(
+        str(item["session"]), int(item["turn"]), float(item["at"]), {str(p) for p in item["paths"]}
+    )
+
+
+def _save(root: Path, entries: dict[tuple[str, int], TurnEntry], undos: list[UndoEntry]) -> None:
     """Merged with the file as it is now (another sidecar of the same root writes it too); this
     run's entries win, the oldest go past ``KEPT``."""
-    merged = {**_load(root), **{k: e for k, e in entries.items() if e.ended is not None}}
+    on_disk, undone = _load(root)
+    merged = {**on_disk, **{k: e for k, e in entries.items() if e.ended is not None}}
     kept = sorted(merged.values(), key=lambda e: e.began)[-KEPT:]
-    body = {"version": 1, "turns": [e.to_json() for e in kept]}
+    every = {(u.session, u.turn, u.at): u for u in [*undone, *undos]}
+    kept_undos = sorted(every.values(), key=lambda u: u.at)[-KEPT:]
+    body = {
+        "version": 1,
+        "turns": [e.to_json() for e in kept],
+        "undos": [u.to_json() for u in kept_undos],
+    }
     write_atomically(_path(root), json.dumps(body))

@@ -36,6 +36,8 @@ class Restore:
     shared: bool = False
     """Another session changed the file too since (or may have: turns of both ran when it
     changed): putting it back takes that session's change out as well."""
+    root: Path | None = None
+    """The session's root the file is in (the record of what the undo put back is per root)."""
 
 
 class TurnUndo:
@@ -89,19 +91,25 @@ class TurnUndo:
                     continue  # not text: left as it is
                 shared = scope is not None and str(change.path) in scope.shared
                 now_text = await read_text(change.path)
-                plan.append(Restore(change.path, before, now_text, shared))
+                plan.append(Restore(change.path, before, now_text, shared, root))
         if not found:
             raise CheckpointError(f"there is no checkpoint before turn {number}")
         return plan
 
-    async def restore(self, plan: list[Restore]) -> None:
-        """Carry out a plan: the disk first, then whatever holds the files open (merged, so
-        unsaved edits in them are kept)."""
+    async def restore(self, plan: list[Restore], session_id: str, number: int) -> None:
+        """Carry out the plan of undoing ``session_id``'s turn ``number``: the disk first, then
+        whatever holds the files open (merged, so unsaved edits in them are kept); what it put
+        back is recorded, so undoing another session's turn leaves it as it is."""
         documents = self.watch.documents
+        by_root: dict[Path, list[str]] = {}
         for step in plan:
             await asyncio.to_thread(_put, step.path, step.before)
             self.watch.written(step.path, step.before)
             await documents.disk_changed(step.path, step.now, step.before)
+            if step.root is not None:
+                by_root.setdefault(step.root, []).append(str(step.path))
+        for root, paths in by_root.items():
+            await self.watch.record.undone(root, session_id, number, paths)
 
 
 def _put(path: Path, text: str | None) -> None:

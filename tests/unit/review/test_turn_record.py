@@ -109,3 +109,23 @@ async def test_a_deleted_session_is_not_written_back_at_the_next_turns_end(state
     written = json.loads(turn_record._path(ROOT).read_text())["turns"]
     assert {t["session"] for t in written} == {"kept"}
     assert await record.scope(ROOT, "gone", 1) is None
+
+
+async def test_what_another_session_s_undo_put_back_is_left_and_kept_on_disk() -> None:
+    record = TurnRecord()
+    await record.began(ROOT, "a", 1)
+    record.changed(ROOT, "a", 1, ["/w/a.py"], shared=False)
+    await record.ended(ROOT, "a", 1)
+    await record.began(ROOT, "b", 1)
+    record.changed(ROOT, "b", 1, ["/w/b.py"], shared=False)
+    await record.ended(ROOT, "b", 1)
+    await record.undone(ROOT, "a", 1, ["/w/a.py"])  # after b's turn began
+
+    for reader in (record, TurnRecord()):  # this run, and the next from what it kept
+        scope = await reader.scope(ROOT, "b", 1)
+        assert scope is not None and scope.keeps("/w/a.py") and not scope.keeps("/w/b.py")
+        own = await reader.scope(ROOT, "a", 1)  # its own undo is no other session's change
+        assert own is not None and not own.keeps("/w/a.py") and own.shared == frozenset()
+    await record.began(ROOT, "b", 2)  # began after the undo: it was there before this turn
+    later = await record.scope(ROOT, "b", 2)
+    assert later is not None and "/w/a.py" not in later.others

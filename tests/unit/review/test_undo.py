@@ -35,7 +35,7 @@ async def test_the_next_run_finds_and_undoes_the_turns_of_a_session_it_never_ope
     assert await undo.undoable("s2", roots) == "s1"  # the new session has no turn yet
     number, plan = await undo.plan("s1", None, roots)
     assert number == 2 and [(p.path.name, p.before) for p in plan] == [("a.txt", "turn one\n")]
-    await undo.restore(plan)
+    await undo.restore(plan, "s1", 2)
     assert (root / "a.txt").read_text() == "turn one\n"
     number, plan = await undo.plan("s1", 1, roots)
     assert [(p.path.name, p.before) for p in plan] == [("a.txt", "one\ntwo\nthree\n")]

@@ -33,7 +33,7 @@ async def test_undoing_a_turn_leaves_what_another_session_did_since(tmp_path: Pa
     later, _ = watch(root)
     _, again = await TurnUndo(later).plan("a", 1, roots)
     assert sorted(p.path.name for p in again) == ["a.txt", "gone.txt"]
-    await TurnUndo(later).restore(again)
+    await TurnUndo(later).restore(again, "a", 1)
     assert (root / "b.txt").read_text() == "made by b\n"
     assert (root / "a.txt").read_text() == "one\ntwo\nthree\n"
 
@@ -77,3 +77,31 @@ async def test_one_session_alone_undoes_as_it_always_did(tmp_path: Path) -> None
     (root / "user.txt").write_text("the user's\n")
     _, plan = await TurnUndo(turns).plan("a", 1, roots)
     assert sorted((p.path.name, p.shared) for p in plan) == [("a.txt", False), ("user.txt", False)]
+
+
+async def test_undoing_a_turn_leaves_what_another_session_s_undo_put_back(
+    tmp_path: Path,
+) -> None:
+    """An undo is not a turn, but for the turns of other sessions begun before it, what it put
+    back is another session's change: undoing them must not bring the undone edit back."""
+    root = workspace(tmp_path)
+    turns, _queue = watch(root)
+    roots = [str(root)]
+    await turns.begin("a", roots, claims=Calls("ta"))
+    (root / "a.txt").write_text("changed by a\n")
+    await turns.end("a")
+    await turns.begin("b", roots, claims=Calls("tb"))
+    (root / "b.txt").write_text("made by b\n")
+    await turns.end("b")
+    _, plan = await TurnUndo(turns).plan("a", 1, roots)
+    await TurnUndo(turns).restore(plan, "a", 1)
+    assert (root / "a.txt").read_text() == "one\ntwo\nthree\n"
+
+    _, plan = await TurnUndo(turns).plan("b", 1, roots)
+    assert [(p.path.name, p.shared) for p in plan] == [("b.txt", False)]
+    later, _ = watch(root)  # the next run reads the undo from what this one kept
+    _, again = await TurnUndo(later).plan("b", 1, roots)
+    assert [p.path.name for p in again] == ["b.txt"]
+    await TurnUndo(later).restore(again, "b", 1)
+    assert (root / "a.txt").read_text() == "one\ntwo\nthree\n"
+    assert not (root / "b.txt").exists()
