@@ -8,7 +8,8 @@ against the real sidecar and the scripted agent, with no completion plugin:
 * ``/`` at the start of the prompt offers the agent's slash commands with their descriptions;
 * the attach menu attaches the current buffer, its diagnostics (as text), a URL and an image
   (offered only to an agent that takes images, as the demo agent does); the window's bar lists
-  them; one is removed before sending and is not sent;
+  them (in a narrow window the first ones and how many more); one is removed before sending and
+  is not sent;
 * ↑ on the first line walks the workspace's earlier prompts (``acp/promptHistory``), ↓ comes
   back to what the user was typing.
 
@@ -206,6 +207,9 @@ def test_attach_menu_and_removing_an_attachment(nv: PluginEditor, workspace: Pat
     assert nv.lua(f"return {BAR}") == (
         "Attached: [hello.py] [diagnostics of hello.py] [https://example.com/docs] [image shot.png]"
     )
+    # In the chat's default width they do not fit: the first ones, and how many more.
+    nv.lua("vim.api.nvim_win_set_width(vim.fn.bufwinid(require('acp_editor.chat').prompt_buf), 64)")
+    assert nv.lua(f"return {BAR}") == "Attached: [hello.py] [diagnostics of hello.py] +2 more"
     typed(nv, "<C-t>")
     poll(nv, f"not {BAR}:find('example', 1, true)", "the URL removed")
     menu = nv.lua("return _G.acp_plugin_test.asked")[-1]["titles"]

@@ -63,9 +63,12 @@ function M.current_file_buf()
   end
 end
 
---- What the prompt window's bar shows: the prompt being edited, if one is, and the attachments.
+--- What the prompt window's bar shows in `width` columns: the prompt being edited, if one is,
+--- and the attachments, all of them when they fit, else the first ones that fit and how many
+--- more (never cut off at either end).
+---@param width? integer columns (nil: no limit)
 ---@return string
-function M.bar()
+function M.bar(width)
   local parts = {}
   local edit = M.editing
   if edit then
@@ -76,13 +79,33 @@ function M.bar()
         or ("Editing an earlier prompt%s: sending asks where it goes"):format(kept)
     )
   end
-  if #M.attached > 0 then
-    local labels = vim.tbl_map(function(a)
-      return "[" .. a.label .. "]"
-    end, M.attached)
-    table.insert(parts, "Attached: " .. table.concat(labels, " "))
+  local n = #M.attached
+  if n == 0 then
+    return table.concat(parts, " · ")
   end
-  return table.concat(parts, " · ")
+  local labels = vim.tbl_map(function(a)
+    return "[" .. a.label .. "]"
+  end, M.attached)
+  local before = #parts > 0 and (table.concat(parts, " · ") .. " · ") or ""
+  local text
+  for shown = n, 0, -1 do
+    local more = shown < n and (shown > 0 and " " or "") .. ("+%d more"):format(n - shown) or ""
+    text = before .. "Attached: " .. table.concat(labels, " ", 1, shown) .. more
+    if not width or vim.api.nvim_strwidth(text) <= width then
+      break
+    end
+  end
+  return text
+end
+
+--- The prompt window's winbar, drawn for its width (a `%!` expression: Neovim evaluates it at
+--- each redraw, so a resized window gets the attachments that fit it).
+---@return string
+function M.winbar()
+  local win = vim.g.statusline_winid
+  local width = win and vim.api.nvim_win_is_valid(win) and vim.api.nvim_win_get_width(win) or nil
+  local text = M.bar(width)
+  return text == "" and "" or ("%#AcpEditorAttached#" .. text:gsub("%%", "%%%%"))
 end
 
 --- Draw the attachments in the bar of every window showing the prompt.
@@ -91,9 +114,7 @@ function M.redraw()
   if not buf or not vim.api.nvim_buf_is_valid(buf) then
     return
   end
-  local text = M.bar()
-  -- Escaped for the bar; too long for the window, the first labels give way (the newest stays).
-  local bar = text == "" and "" or ("%#AcpEditorAttached#" .. text:gsub("%%", "%%%%"):gsub("Attached: ", "%0%%<"))
+  local bar = M.bar() == "" and "" or "%!v:lua.require'acp_editor.chat.prompt'.winbar()"
   for _, win in ipairs(vim.fn.win_findbuf(buf)) do
     vim.api.nvim_set_option_value("winbar", bar, { scope = "local", win = win })
   end
