@@ -133,6 +133,7 @@ class Messages:
         unset = [k for k, v in patch.items() if v is None]
         if "queued" in self.entries[index]:
             unset.append("queued")
+            set_["waitedUntil"] = len(self.entries)  # it reads after what came meanwhile
         return {"type": "message", "index": index, "set": set_, "unset": unset}
 
     def compaction(self, kind: str, update: dict[str, Any]) -> list[dict[str, Any]]:

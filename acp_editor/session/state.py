@@ -91,6 +91,8 @@ class SessionView(Protocol):
 
     def run_state(self) -> Mapping[str, Any] | None: ...
 
+    def title(self) -> str | None: ...
+
 
 class SessionState:
     """Transcript, tool calls, plan, modes and metadata of one session."""
@@ -165,6 +167,11 @@ class SessionState:
         state update whole, its ``background`` too."""
         value = self._snapshot.get("runState")
         return value if isinstance(value, dict) else None
+
+    def title(self) -> str | None:
+        """The session's title as the agent last gave it (``session_info_update``), else None."""
+        title = self._snapshot["info"].get("title")
+        return title.strip() if isinstance(title, str) and title.strip() else None
 
     def config_options(self) -> Any:
         """The session's config options as the agent last gave them (None: none)."""
@@ -246,17 +253,26 @@ class SessionState:
     def start_queued(
         self, index: int, blocks: list[dict[str, Any]], turn: int | None
     ) -> list[dict[str, Any]]:
-        """v1: a prompt that waited its turn in the client goes now, saying ``blocks``."""
+        """v1: a prompt that waited its turn in the client goes now, saying ``blocks``; it reads
+        after what came in the meantime (``waitedUntil``: the turn before it, its reply)."""
         turned = {"turn": turn} if turn is not None else {}
-        return self._set(index, {"content": json_copy(blocks), **turned}, ["queued"])
+        went = {"content": json_copy(blocks), **turned, **self._waited()}
+        return self._set(index, went, ["queued"])
 
     def edit_queued(self, index: int, blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """v1: a prompt still waiting its turn says something else."""
         return self._set(index, {"content": json_copy(blocks)}, [])
 
     def drop_queued(self, index: int) -> list[dict[str, Any]]:
-        """v1: a prompt waiting its turn was withdrawn: it stays, marked ``dropped`` (as v2's)."""
-        return self._set(index, {"dropped": True}, ["queued"])
+        """v1: a prompt waiting its turn was withdrawn: it stays, marked ``dropped`` (as v2's),
+        read where its wait ended."""
+        return self._set(index, {"dropped": True, **self._waited()}, ["queued"])
+
+    def _waited(self) -> dict[str, Any]:
+        """Where a prompt's wait ended: a prompt sent while a turn ran is at the entry index it
+        was sent at, but reads after the entries before this one (the turn it waited behind and
+        that turn's reply, which would otherwise read as its own)."""
+        return {"waitedUntil": len(self._snapshot["entries"])}
 
     def _set(self, index: int, set_: dict[str, Any], unset: list[str]) -> list[dict[str, Any]]:
         return self._commit([{"type": "message", "index": index, "set": set_, "unset": unset}])

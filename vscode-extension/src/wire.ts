@@ -102,6 +102,9 @@ export type Entry =
       queued?: boolean;
       /** v2: the agent's work ended (cancelled) before it took this queued prompt up. */
       dropped?: boolean;
+      /** A prompt that waited (went or was dropped): the entries' length then. It reads after
+       *  the first `waitedUntil` entries (the turn it waited behind, that turn's reply). */
+      waitedUntil?: number;
       /** role "session": a message between this session and a subagent's. */
       senderSessionId?: SessionId;
       recipientSessionId?: SessionId;

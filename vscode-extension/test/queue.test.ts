@@ -5,6 +5,7 @@ import {
   cancelChoices,
   editedPrompt,
   queueEditable,
+  readingOrder,
   resendChoices,
   resendParts,
   typedText,
@@ -61,6 +62,27 @@ test("a cancel with prompts waiting offers to keep them first, then to drop them
   );
   assert.equal(cancelChoices(1)[0]?.label, "Keep the waiting prompt");
   assert.match(cancelChoices(1)[0]?.description ?? "", /after the cancelled turn/);
+});
+
+test("a prompt that waited reads after the reply it waited for; one still waiting reads last", () => {
+  const agent = (text: string): Entry => ({
+    kind: "message",
+    role: "agent",
+    messageId: null,
+    content: [{ type: "text", text }],
+  });
+  const entries: Entry[] = [
+    user("first"), // 0
+    { kind: "toolCall", toolCallId: "t1" }, // 1: the first turn's
+    user("second", { waitedUntil: 5 }), // 2: sent during the first turn, went after its reply
+    user("removed", { dropped: true, waitedUntil: 4 }), // 3: withdrawn while the reply streamed
+    agent("the first's reply"), // 4
+    agent("the second's reply"), // 5
+    user("third", { queued: true }), // 6: still waiting
+    { kind: "toolCall", toolCallId: "t2" }, // 7: the second turn's
+  ];
+  assert.deepEqual(readingOrder(entries), [0, 1, 3, 4, 2, 5, 7, 6]);
+  assert.deepEqual(readingOrder([user("a"), agent("b")]), [0, 1], "nothing waited: index order");
 });
 
 test("resending asks this session first, a fork only when the agent can fork, and a new session", () => {

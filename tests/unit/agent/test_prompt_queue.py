@@ -44,7 +44,7 @@ async def test_edit_and_withdraw_reach_only_a_waiting_prompt() -> None:
     (change,) = prompt_queue.edit(s, 0, text("b"))
     assert waiting.blocks == text("b") and change["set"] == {"content": text("b")}
     (change,) = prompt_queue.withdraw(s, 0)
-    assert await waiting.go is False and change["set"] == {"dropped": True}
+    assert await waiting.go is False and change["set"] == {"dropped": True, "waitedUntil": 1}
     with pytest.raises(InvalidParams):
         prompt_queue.edit(s, 0, text("c"))
     assert prompt_queue.withdraw_all(s) == []

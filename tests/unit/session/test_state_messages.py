@@ -209,3 +209,14 @@ def test_chunk_level_fields_beyond_content_and_message_id_do_not_leak_into_block
     update["_meta"] = {"trace": 1}
     h.update(update)
     assert h.entries() == [message("agent", [text("a")])]
+
+
+def test_a_v1_prompt_that_waited_reads_after_the_turn_before_it(h1) -> None:
+    h1.prompt([text("first")])
+    h1.prompt([text("second")], queued=True)
+    h1.prompt([text("third")], queued=True)
+    h1.update({"sessionUpdate": "agent_message_chunk", "content": text("the first's answer")})
+    h1._track(h1.state.start_queued(1, [text("second, edited")], None))
+    assert h1.entries()[1]["waitedUntil"] == 4 and "queued" not in h1.entries()[1]
+    h1._track(h1.state.drop_queued(2))
+    assert h1.entries()[2]["waitedUntil"] == 4 and h1.entries()[2]["dropped"] is True

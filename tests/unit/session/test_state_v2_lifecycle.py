@@ -166,3 +166,20 @@ def test_a_queued_prompt_the_agent_never_took_up_is_marked_dropped(h2) -> None:
     h2.prompt([text("third")])
     h2.update(msg("user_message", "u3", content=[text("third")]))
     assert h2.entries()[2]["messageId"] == "u3"  # the echo is the new prompt's, not the second's
+
+
+def test_a_queued_prompt_reads_where_its_wait_ended_not_before_the_reply_it_waited_for(h2) -> None:
+    """A prompt queued at index 1 while the first turn runs keeps its index, but the first
+    turn's reply comes after it: ``waitedUntil`` says it reads after that reply."""
+    h2.prompt([text("first")])
+    h2.prompt([text("second")], queued=True)
+    h2.prompt([text("third")], queued=True)
+    h2.update(msg("user_message", "u1", content=[text("first")]))
+    h2.update(msg("agent_message", "a1", content=[text("the first's answer")]))
+    h2.update(msg("user_message", "u2", content=[text("second")]))
+    assert h2.entries()[1]["waitedUntil"] == 4  # after the first's answer (entry 3)
+    assert "waitedUntil" not in h2.entries()[0]  # never queued
+    h2.update(msg("agent_message", "a2", content=[text("the second's answer")]))
+    h2._track(h2.state.settle_prompts())  # cancelled before the third ran
+    third = h2.entries()[2]
+    assert third.get("dropped") is True and third["waitedUntil"] == 5

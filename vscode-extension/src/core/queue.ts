@@ -78,6 +78,22 @@ export function cancelChoices(waiting: number): CancelChoice[] {
   ];
 }
 
+/** The order a session's entries are read in, as entry indexes. A prompt sent while a turn ran
+ *  keeps its entry index, but the turn's reply came after it: it reads where its wait ended
+ *  (`waitedUntil`), so the reply stays under the prompt it answers; one still waiting reads last,
+ *  under the running turn. Everything else reads in index order. */
+export function readingOrder(entries: readonly Entry[]): number[] {
+  const place = (e: Entry, i: number): number => {
+    if (!isUserMessage(e)) return i;
+    if (e.queued === true) return Number.POSITIVE_INFINITY;
+    return typeof e.waitedUntil === "number" && e.waitedUntil > i ? e.waitedUntil - 0.5 : i;
+  };
+  return entries
+    .map((e, i) => ({ i, at: place(e, i) }))
+    .sort((a, b) => a.at - b.at || a.i - b.i)
+    .map((x) => x.i);
+}
+
 export type ResendTarget = "session" | "fork" | "new";
 
 export interface ResendChoice {

@@ -9,8 +9,9 @@
  */
 
 import { MirrorError, applyChanges } from "../core/reducer";
+import { readingOrder } from "../core/queue";
 import { SessionMemory } from "../core/sessionMemory";
-import type { SessionSnapshot } from "../wire";
+import type { Entry, SessionSnapshot } from "../wire";
 import type { HostMessage, ViewExtras, ViewMessage } from "./messages";
 import { PromptBox, type PromptDraft } from "./promptBox";
 import { unplacedSubagents } from "../core/subagents";
@@ -158,8 +159,10 @@ function draw(): void {
     drawn = [];
   }
   const ctx = context();
-  entries.forEach((entry, i) => {
-    const html = session === null || extras === null ? "" : renderEntry(entry, session, extras, i, ctx);
+  // In reading order: a prompt that waited reads after the reply it waited for (readingOrder).
+  readingOrder(entries).forEach((index, i) => {
+    const entry = entries[index] as Entry;
+    const html = session === null || extras === null ? "" : renderEntry(entry, session, extras, index, ctx);
     if (drawn[i] === html) return;
     let node = transcript.children[i] as HTMLElement | undefined;
     if (node === undefined) {

@@ -14,7 +14,7 @@ const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { test, run, screenshot, element } = require(path.join(__dirname, '..', '..', 'test-harness', 'host'));
+const { test, run, screenshot, element, elements } = require(path.join(__dirname, '..', '..', 'test-harness', 'host'));
 const {
   sleep,
   until,
@@ -254,16 +254,28 @@ test(
     const shown = notifications.calls.length;
     await sendFromChat('edit');
     const q = await question();
+    // A prompt sent while the turn asks waits; the turn's reply (REJECTED) comes after it in the
+    // entries, yet is drawn under the prompt it answers, and the waiting prompt's reply under it.
+    const after = api.prompt('thanks for trying');
+    await until('the prompt waiting', () => entries().some((e) => e.queued === true));
     const note = await until('the notification', () =>
       notifications.calls.slice(shown).find((c) => c.message.includes('hello.py')),
     );
     const reject = q.params.options.find((o) => o.kind === 'reject_once');
     notifications.click(note, (item) => item.optionId === reject.optionId); // its "Reject" button
+    assert.strictEqual((await after).stopReason, 'end_turn');
     assert.strictEqual(await turnEnded(), 'end_turn');
     const call = toolCalls().find((t) => t.toolCallId === q.params.toolCall.toolCallId);
     assert.strictEqual(call.status, 'failed');
     assert.strictEqual(textOf({ content: call.content.map((c) => c.content) }), REJECTED);
-    assert.strictEqual(agentMessages().pop(), REJECTED);
+    assert.deepStrictEqual(agentMessages().slice(-2)[0], REJECTED);
+    const order = await until('both replies drawn', async () => {
+      const msgs = await elements('#transcript .msg');
+      const at = (start) => msgs.findIndex((m) => m.innerText.trim().startsWith(start));
+      const found = [at(REJECTED), at('thanks for trying'), at('You said: thanks for trying')];
+      return found.every((i) => i >= 0) ? found : null;
+    });
+    assert.ok(order[0] < order[1] && order[1] < order[2], `drawn out of order: ${order}`);
     assert.ok(readDisk().equals(before), 'hello.py changed on disk');
     // The buffer too: same text, and not dirty (after the review's revert, written through the
     // buffer and then the disk, VS Code takes a moment to see that the disk matches).
