@@ -57,10 +57,18 @@ test("a cancel with prompts waiting offers to keep them first, then to drop them
     cancelChoices(2).map((c) => [c.label, c.dropQueued]),
     [
       ["Keep the 2 waiting prompts", false],
-      ["Drop them", true],
+      ["Drop the 2 waiting prompts", true],
     ],
   );
-  assert.equal(cancelChoices(1)[0]?.label, "Keep the waiting prompt");
+  assert.deepEqual(
+    cancelChoices(1).map((c) => c.label),
+    ["Keep the waiting prompt", "Drop the waiting prompt"],
+    "one prompt: both choices say so",
+  );
+  assert.deepEqual(
+    cancelChoices(2).map((c) => c.label),
+    ["Keep the 2 waiting prompts", "Drop the 2 waiting prompts"],
+  );
   assert.match(cancelChoices(1)[0]?.description ?? "", /after the cancelled turn/);
 });
 

@@ -65,7 +65,8 @@ export interface CancelChoice {
 }
 
 /** What a cancel asks when `waiting` prompts wait: keeping them first (the answer that loses
- *  nothing), then dropping them. */
+ *  nothing), then dropping them; both name what they act on the same way ("the waiting prompt",
+ *  "the 2 waiting prompts"). */
 export function cancelChoices(waiting: number): CancelChoice[] {
   const them = waiting === 1 ? "the waiting prompt" : `the ${waiting} waiting prompts`;
   return [
@@ -74,7 +75,11 @@ export function cancelChoices(waiting: number): CancelChoice[] {
       description: waiting === 1 ? "it goes after the cancelled turn" : "they go after the cancelled turn, in order",
       dropQueued: false,
     },
-    { label: "Drop them", description: waiting === 1 ? "it is not sent" : "none of them is sent", dropQueued: true },
+    {
+      label: `Drop ${them}`,
+      description: waiting === 1 ? "it is not sent" : "none of them is sent",
+      dropQueued: true,
+    },
   ];
 }
 

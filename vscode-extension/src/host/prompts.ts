@@ -52,7 +52,7 @@ export class Prompts {
       choices.map((c) => ({ ...c })),
       {
         title: `Cancel the turn: ${waiting === 1 ? "a prompt waits" : `${waiting} prompts wait`} after it`,
-        placeHolder: "Keep what waits, or drop it too?",
+        placeHolder: waiting === 1 ? "Keep the waiting prompt, or drop it?" : "Keep the waiting prompts, or drop them?",
       },
     );
     if (picked === undefined) return false;

@@ -116,7 +116,7 @@ test(
       const r = await quickPickRows();
       return r.length === 2 ? r : null;
     });
-    assert.deepStrictEqual(rows, ['Keep the waiting prompt', 'Drop them']);
+    assert.deepStrictEqual(rows, ['Keep the waiting prompt', 'Drop the waiting prompt']);
     assert.deepStrictEqual(await drawn(DESCRIPTIONS), ['it goes after the cancelled turn', 'it is not sent']);
     assert.match(
       (await drawn('.quick-input-widget .quick-input-title'))[0],
@@ -142,7 +142,7 @@ test(
     await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
     await press('Control+Alt+KeyX');
     await until('the cancel question drawn', async () => (await quickPickRows()).length === 2);
-    assert.deepStrictEqual(api.cancelChoices(), ['Keep the waiting prompt', 'Drop them']);
+    assert.deepStrictEqual(api.cancelChoices(), ['Keep the waiting prompt', 'Drop the waiting prompt']);
     await press('Enter');
     assert.strictEqual((await turn).stopReason, 'cancelled');
     assert.strictEqual((await waiting.answer).stopReason, 'end_turn');
