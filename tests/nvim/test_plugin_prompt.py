@@ -11,7 +11,8 @@ against the real sidecar and the scripted agent, with no completion plugin:
   them (in a narrow window the first ones and how many more); one is removed before sending and
   is not sent;
 * ↑ on the first line walks the workspace's earlier prompts (``acp/promptHistory``), ↓ comes
-  back to what the user was typing.
+  back to what the user was typing; a recalled ``/cmd`` opens no menu, and emptying the prompt
+  area starts the walk again.
 
 Keys typed with ``nvim_input`` are handled between requests, so the tests poll Neovim (short
 requests) until what the user would see is there.
@@ -251,7 +252,7 @@ def test_attach_menu_and_removing_an_attachment(nv: PluginEditor, workspace: Pat
 def test_up_and_down_walk_the_history_and_keep_the_draft(nv: PluginEditor) -> None:
     nv.setup()
     nv.lua("vim.cmd('AcpChat')")
-    for text in ("first prompt", "second\nover two lines"):
+    for text in ("/read", "first prompt", "second\nover two lines"):
         nv.lua("vim.api.nvim_buf_set_lines(0, 0, -1, false, vim.split(..., '\\n'))", text)
         nv.feed("<CR>")  # the prompt area's send key (Normal mode)
         nv.wait_until("vim.tbl_isempty(require('acp_editor.store').turns)", "the turn ends")
@@ -272,6 +273,21 @@ def test_up_and_down_walk_the_history_and_keep_the_draft(nv: PluginEditor) -> No
     typed(nv, "<Down>")
     assert poll(nv, f"{PROMPT_TEXT}[1] == 'a draft' and {PROMPT_TEXT}", "the draft") == ["a draft"]
     assert nv.lua("return vim.fn.mode()") == "i"
+
+    # A recalled slash command opens no menu: ↑ and ↓ go on through the history.
+    typed(nv, "<Up><Up><Up>")
+    poll(nv, f"{PROMPT_TEXT}[1] == '/read'", "↑↑↑: the slash command")
+    typed(nv, "<Down>")
+    poll(nv, f"{PROMPT_TEXT}[1] == 'first prompt'", "↓ from the slash command")
+    assert not nv.lua(f"return {MENU}")
+    # Emptied, the prompt area starts a new walk: ↑ is the newest prompt again.
+    typed(nv, "<C-u><Up>")
+    assert poll(nv, f"{PROMPT_TEXT}[1] ~= '' and {PROMPT_TEXT}", "↑ after emptying") == [
+        "second",
+        "over two lines",
+    ]
+    typed(nv, "<Down><Down>")
+    poll(nv, f"#{PROMPT_TEXT} == 1 and {PROMPT_TEXT}[1] == ''", "↓↓: the emptied draft")
 
 
 # nvim-cmp and blink.cmp cannot be installed here: stand-ins that record what the plugin asks of

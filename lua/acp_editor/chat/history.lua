@@ -5,6 +5,8 @@
 -- editor and any run, oldest first), asked afresh each time a walk starts, so a prompt sent from
 -- another editor a minute ago is there too. Edits made to a recalled prompt are dropped when the
 -- walk moves on; the text typed before the walk started (the draft) is kept until it ends.
+-- A recalled prompt is not typed text: a recalled `/cmd` opens no completion menu (which would
+-- take the next ↑), and emptying the prompt area ends the walk (↑ then starts from the newest).
 
 local client = require("acp_editor.sidecar.client")
 local protocol = require("acp_editor.protocol")
@@ -18,10 +20,13 @@ local M = {
   draft = nil,
   ---@type integer steps asked for while the history was on its way
   pending = 0,
+  ---@type {buf: integer, tick: integer}? the prompt buffer as a step left it
+  shown = nil,
 }
 
 local function show(buf, lines, at_end)
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+  M.shown = { buf = buf, tick = vim.api.nvim_buf_get_changedtick(buf) }
   local win = vim.fn.bufwinid(buf)
   if win ~= -1 then
     -- Going back, the cursor lands on the first line (↑ again goes further back); going forward,
@@ -51,6 +56,7 @@ end
 ---@param buf integer the prompt buffer
 ---@param delta integer
 function M.step(buf, delta)
+  M.on_change(buf) -- emptied just before (keys typed ahead run before TextChangedI)
   if M.index then
     return move(buf, delta)
   end
@@ -77,9 +83,28 @@ function M.step(buf, delta)
   end)
 end
 
---- End the walk (the prompt was sent, or the draft is back).
+--- End the walk (the prompt was sent, the draft is back, or the prompt area was emptied).
 function M.reset()
   M.prompts, M.index, M.draft = nil, nil, nil
+end
+
+--- Whether `buf` holds a recalled prompt as the walk put it there, untouched since: not typed,
+--- so nothing is completed.
+---@param buf integer
+function M.recalled(buf)
+  local shown = M.shown
+  return shown ~= nil and shown.buf == buf and shown.tick == vim.api.nvim_buf_get_changedtick(buf)
+end
+
+--- The prompt buffer's text changed: emptied during a walk, the walk is over.
+---@param buf integer
+function M.on_change(buf)
+  if M.index and not M.recalled(buf) then
+    local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+    if #lines == 1 and lines[1] == "" then
+      M.reset()
+    end
+  end
 end
 
 --- Whether ↑/↓ at the cursor walk the history rather than move the cursor: on the prompt's

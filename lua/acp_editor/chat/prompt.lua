@@ -365,6 +365,13 @@ function M.attach(buf)
   vim.api.nvim_set_hl(0, "AcpEditorAttached", { default = true, link = "Special" })
   local group = vim.api.nvim_create_augroup("acp_editor_prompt", { clear = true })
   vim.api.nvim_create_autocmd("BufWinEnter", { group = group, buffer = buf, callback = M.redraw })
+  vim.api.nvim_create_autocmd({ "TextChanged", "TextChangedI" }, {
+    group = group,
+    buffer = buf,
+    callback = function()
+      history.on_change(buf)
+    end,
+  })
   vim.api.nvim_create_autocmd("BufEnter", {
     group = group,
     callback = function(ev)

@@ -94,6 +94,9 @@ function M.on_change(buf)
   if vim.fn.pumvisible() == 1 and vim.fn.complete_info({ "selected" }).selected ~= -1 then
     return -- the user is choosing in the menu
   end
+  if require("acp_editor.chat.history").recalled(buf) then
+    return -- an earlier prompt put back by ↑/↓, not typed: ↑ goes on through the history
+  end
   local ctx = sources.at_cursor()
   if not ctx then
     return
