@@ -100,8 +100,12 @@ def test_at_completes_files_and_attaches_the_chosen_one(nv: PluginEditor, worksp
     nv.lua("vim.api.nvim_buf_set_lines(0, 0, -1, false, {'unsaved'})")
     nv.lua("vim.cmd('AcpChat')")
 
-    typed(nv, "iexplain @ap")
-    items = poll(nv, f"(function() local m = {MENU}; return m and #m >= 3 and m end)()", "a menu")
+    # A bare @: the open buffer first, marked as when a letter is typed.
+    typed(nv, "iexplain @")
+    first = poll(nv, f"{MENU}[1].menu ~= '' and {MENU}[1]", "the menu of a bare @")
+    assert (first["word"], first["menu"]) == ("@zz_app_open.py", "[buffer]"), first
+    typed(nv, "ap")
+    items = poll(nv, f"{MENU}[2].word ~= '@hello.py' and {MENU}", "the menu for 'ap'")
     words = [i["word"] for i in items]
     assert words[0] == "@zz_app_open.py" and items[0]["menu"] == "[buffer]", items
     assert words[1:3] == ["@src/app.py", "@mapping.txt"], words

@@ -48,10 +48,12 @@ class Mentions:
         return {"files": files[:limit], "complete": found.complete}
 
     def _open(self, roots: list[Path], query: str, limit: int) -> list[Path]:
-        """The open documents below a workspace folder that match, ranked the same way."""
+        """The open documents below a workspace folder that match, ranked the same way (a bare
+        ``@`` matches them all: they come first, marked open, as they do once a letter is
+        typed)."""
         held = [Path(p) for p in sorted(self.documents.held_paths())]
         inside = {_relative(p, roots): p for p in held if _root_of(p, roots) is not None}
-        best = PathTable(list(inside)).best(query, limit) if query else []
+        best = PathTable(list(inside)).best(query, limit)
         return [inside[name] for name in best]
 
     @staticmethod

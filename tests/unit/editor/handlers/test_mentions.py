@@ -36,3 +36,10 @@ async def test_open_documents_come_first_and_only_those_inside_the_workspace(
     assert (await mentions.find_files({"query": "note", "limit": 1}))["files"] == [
         answer["files"][0]
     ]
+    # A bare `@`: the open document first, marked open, then the top of the workspace.
+    bare = (await mentions.find_files({"query": ""}))["files"]
+    assert [(f["path"], f["open"]) for f in bare] == [
+        ("src/note_taker.py", True),
+        ("notes.md", False),
+        ("src/app.py", False),
+    ]
