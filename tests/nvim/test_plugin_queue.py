@@ -5,6 +5,8 @@ the real sidecar and the scripted agent (its ``wait`` turn runs until it is canc
   puts it in the prompt area and sending changes it (``acp/editPrompt``), ``x`` removes it
   (``acp/withdrawPrompt``); the chat's ``?`` help lists both keys;
 * a cancel while prompts wait asks whether to keep them (they go after it) or drop them;
+* a turn's reply reads under the prompt it answers, not under a prompt sent meanwhile (which
+  reads after it once it goes; a removed one where it was removed);
 * ``e`` on an earlier prompt puts it back in the prompt area and sending asks where it goes: in
   this session, a fork of it, or a new session; the session it came from is not rewritten;
 * v2: the agent's own queue cannot be changed, and the chat says so.
@@ -150,6 +152,29 @@ def test_a_waiting_prompt_is_changed_or_removed_and_a_cancel_keeps_the_rest(
     assert [text for _, text in sent_texts(nv)] == ["wait", "first, changed"]
     users = user_entries(snapshot(nv))
     assert not users[1].get("queued"), users
+    # The removed prompt reads where it was removed, before the one that went and its reply.
+    lines = nv.chat()["lines"]
+    assert lines.index("second waiting") < lines.index("first, changed"), lines
+    assert lines[lines.index("first, changed") + 4].startswith("You said: first, changed"), lines
+
+
+def test_a_turns_reply_reads_under_its_prompt_not_under_the_one_sent_meanwhile(
+    nv: PluginEditor,
+) -> None:
+    nv.setup()
+    nv.lua("vim.cmd('AcpChat')")
+    edit = nv.prompt_async("edit")  # asks before editing hello.py
+    nv.wait_until("require('acp_editor').statusline():find('waiting for you')", "the question")
+    hello = nv.prompt_async("hello")
+    shows(nv, "(queued", "the prompt sent meanwhile, waiting")
+    nv.lua("require('acp_editor.questions.permissions').answer_oldest('reject_once')")
+    nv.wait_turn(edit)
+    nv.wait_turn(hello)
+    lines = nv.chat()["lines"]
+    reply = "The edit of hello.py was rejected, so I stopped here."
+    assert lines.index("edit") < lines.index(reply) < lines.index("hello"), lines
+    at = lines.index("hello")
+    assert lines[at + 3] == "## Agent" and lines[at + 4].startswith("You said: hello"), lines
 
 
 def test_a_cancel_can_drop_what_waits(nv: PluginEditor) -> None:

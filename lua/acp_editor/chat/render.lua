@@ -269,6 +269,37 @@ end
 ---@field asks? fun(session_id: string): boolean whether a subagent's question waits
 ---@field name_of? fun(session_id: string): string how a subagent is named (`subagent “X”`)
 
+--- The order entries are read in, as their (1-based) indexes. A prompt sent while a turn ran
+--- keeps its index, but that turn's reply came after it: it reads where its wait ended (the
+--- protocol's `waitedUntil`: after the first `waitedUntil` entries), so a reply stays under the
+--- prompt it answers; one still queued reads last, under the running turn. A removed one whose
+--- wait ended where another's did reads before the one that went (whose reply follows). The
+--- rest read in index order.
+---@param entries acp_editor.Entry[]
+---@return integer[]
+function M.reading_order(entries)
+  local places, order = {}, {}
+  for i, e in ipairs(entries) do
+    local at = i
+    if e.kind == "message" and e.role == "user" then
+      if e.queued == true then
+        at = math.huge
+      elseif type(e.waitedUntil) == "number" and e.waitedUntil >= i then
+        at = e.waitedUntil + (e.dropped and 0.25 or 0.5) -- the one that went nearest its reply
+      end
+    end
+    places[i] = at
+    order[i] = i
+  end
+  table.sort(order, function(a, b)
+    if places[a] ~= places[b] then
+      return places[a] < places[b]
+    end
+    return a < b
+  end)
+  return order
+end
+
 ---@param snap? acp_editor.SessionSnapshot
 ---@param ctx acp_editor.RenderContext
 ---@return acp_editor.Rendered
@@ -318,9 +349,10 @@ function M.render(snap, ctx)
     return "a subagent"
   end
   local prev_heading
-  for i, e in ipairs(snap and snap.entries or {}) do
+  local entries = snap and snap.entries or {}
+  for _, i in ipairs(M.reading_order(entries)) do
     w.entry = i
-    prev_heading = entry(w, snap, e, prev_heading, ctx)
+    prev_heading = entry(w, snap, entries[i], prev_heading, ctx)
   end
   w.entry = nil
   if not ctx.busy then

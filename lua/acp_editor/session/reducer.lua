@@ -14,6 +14,8 @@
 ---@field update? table
 ---@field queued? boolean v2: sent while the agent worked, not taken up yet
 ---@field dropped? boolean v2: the agent's work ended before it took this queued prompt up
+---@field waitedUntil? integer a prompt that waited: how many entries there were when it went or was
+--- dropped (it reads after them)
 
 ---@class acp_editor.SessionSnapshot
 ---@field sessionId string
