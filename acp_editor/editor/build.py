@@ -93,7 +93,7 @@ def assemble(
         options = replace(options, agent=replace(options.agent, editor_context=context))
     review = EditorReview(channel, documents, slot, conflicts)
     transcripts = Transcripts(slot.session_state)
-    frontend = EditorFrontend(channel, documents, review, statuses, transcripts)
+    frontend = EditorFrontend(channel, documents, review, statuses, transcripts, slot)
     frontend.observers.append(shown.session_changed)
     kept = Review(documents, options.agent.review_mode, frontend.review_changed)
     slot.review = kept
@@ -122,7 +122,7 @@ def assemble(
         frontend,
         agents,
         context,
-        Commands(channel, agents, frontend.follow, frontend.questions, transcripts),
+        Commands(channel, agents, frontend.follow, frontend.questions, transcripts, frontend.names),
         RichRequests(agents, frontend, review),
         ReviewHandlers(review, documents.changed),
         SessionAdmin(agents, frontend, kept.forget_session),

@@ -5,7 +5,9 @@ transcript file (recorded capabilities of Emacs's eglot, VS Code and Neovim)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import re
 import signal
 import stat
 import time
@@ -17,7 +19,7 @@ from pygls.exceptions import JsonRpcException
 
 from tests.e2e_lsp.conftest import StartEditor
 from tests.e2e_lsp.test_lsp_lifecycle import cmdline, procs_of_parent
-from tests.support.lsp import EGLOT_1_9, VSCODE, wait_until
+from tests.support.lsp import EGLOT_1_9, VSCODE, allow_once, wait_until
 
 EMACS = EGLOT_1_9  # no window capabilities at all
 
@@ -149,3 +151,47 @@ async def test_each_sessions_transcript_by_its_id_and_a_plugin_opens_it_itself(
     assert "hello from the first" in Path(first["path"]).read_text()
     assert (await editor.command("acp.transcript"))["sessionId"] == two  # the one in front
     assert editor.client.shown_documents == []
+
+
+def undo_args(message: str) -> list[Any]:
+    """The arguments of the undo command a turn's end message names."""
+    found = re.search(r"undo this turn: acp\.restoreCheckpoint (\[[^\]]*\])\]$", message)
+    assert found is not None, message
+    args: list[Any] = json.loads(found.group(1))
+    return args
+
+
+async def test_a_turns_end_says_how_to_undo_it_and_names_its_session_when_several_are_live(
+    editor_factory: StartEditor, workspace: Path
+) -> None:
+    """A plain editor learns the turn's number from its end (it has no acp/snapshot); with two
+    sessions live, the question and the end name the session and the agent, and the undo
+    command names the session, so it works from any session in front."""
+
+    def answer(params: dict[str, Any]) -> Any:
+        if params["message"].startswith("Undo turn"):  # the undo's own question: yes
+            return next(a for a in params["actions"] if a["title"].startswith("Undo turn"))
+        return allow_once(params)
+
+    editor = await editor_factory(capabilities=EMACS, answer_permission=answer)
+    first = await editor.command("acp.prompt", "edit")
+    (ended,) = [t for t in texts(editor.client.messages) if "turn ended" in t]
+    assert ended.endswith(f"; undo this turn: acp.restoreCheckpoint [{first['turn']}]]")
+    assert "session" not in ended  # one session: as short as before
+    (question,) = editor.asked
+    assert question["message"].startswith("The agent asks permission: ")
+    after_first = (workspace / "hello.py").read_text()
+
+    second = (await editor.command("acp.newSession"))["sessionId"]
+    result = await editor.command("acp.prompt", "edit again")
+    named = "session “edit again” (acp-editor demo agent)"
+    assert editor.asked[-1]["message"].startswith(f"{named[:1].upper()}{named[1:]}: The agent")
+    ended = [t for t in texts(editor.client.messages) if "turn ended" in t][-1]
+    assert f"[acp-editor: {named}: turn ended: end_turn" in ended
+    assert undo_args(ended) == [result["turn"], False, second]
+    assert (workspace / "hello.py").read_text() != after_first
+
+    await editor.command("acp.selectSession", first["sessionId"])
+    undone = await editor.command("acp.restoreCheckpoint", *undo_args(ended))
+    assert (undone["sessionId"], undone["done"]) == (second, True)
+    assert (workspace / "hello.py").read_text() == after_first  # the second session's edit

@@ -3,6 +3,7 @@ the agent with these, no plugin needed."""
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
@@ -18,6 +19,7 @@ from acp_editor.text.positions import path_to_uri
 if TYPE_CHECKING:
     from acp_editor.editor.lsp.channel import EditorChannel
     from acp_editor.editor.show.follow import Follower
+    from acp_editor.editor.show.naming import SessionNames
     from acp_editor.editor.show.questions import Questions
     from acp_editor.editor.show.transcript import Transcripts
     from acp_editor.editor.supervisor import AgentSupervisor
@@ -33,12 +35,15 @@ class Commands:
         follow: Follower,
         questions: Questions,
         transcripts: Transcripts,
+        names: SessionNames | None = None,
     ) -> None:
         self.channel = channel
         self.agents = agents
         self.follow = follow
         self.questions = questions
         self.transcripts = transcripts
+        self.names = names
+        """Which session's turn ended, named while several are live."""
 
     def register(self, server: LanguageServer) -> None:
         register_commands(
@@ -94,7 +99,15 @@ class Commands:
         kind = (
             lsp.MessageType.Info if stop in ("end_turn", "cancelled") else lsp.MessageType.Warning
         )
-        self.channel.show_message(announcement(said, stop), kind)
+        sid, turn = result.get("sessionId"), result.get("turn")
+        session = self.names.label(sid) if self.names is not None and sid else None
+        undo = None
+        if isinstance(turn, int):
+            # The current session's turn needs only its number; while several sessions are
+            # live, the session too (false: the server asks the user first).
+            args = [turn] if session is None else [turn, False, sid]
+            undo = f"{proto.CMD_RESTORE_CHECKPOINT} {json.dumps(args)}"
+        self.channel.show_message(announcement(said, stop, session, undo), kind)
 
     async def transcript(self, *args: Any) -> dict[str, Any]:
         """A session's live transcript file (the current one's, else the one named), shown when

@@ -19,6 +19,7 @@ from acp_editor.editor.show.elicitation import Elicitation
 from acp_editor.editor.show.follow import Follower, Jump
 from acp_editor.editor.show.lineage import Lineage
 from acp_editor.editor.show.markers import PlainMarkers
+from acp_editor.editor.show.naming import SessionNames
 from acp_editor.editor.show.progress import ToolProgress
 from acp_editor.editor.show.questions import Questions
 from acp_editor.editor.show.terminal_output import TerminalStreams
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from acp_editor.agent.auth_methods import TerminalSignIn
+    from acp_editor.editor.agent_port import AgentSlot
     from acp_editor.editor.buffers.review import EditorReview
     from acp_editor.editor.lsp.channel import EditorChannel
     from acp_editor.editor.show.status import AgentStatuses
@@ -47,6 +49,7 @@ class EditorFrontend(Frontend):
         review: EditorReview,
         statuses: AgentStatuses,
         transcripts: Transcripts | None = None,
+        slot: AgentSlot | None = None,
     ) -> None:
         self.channel = channel
         self.transcripts = transcripts
@@ -64,7 +67,9 @@ class EditorFrontend(Frontend):
         self.follow = Follower(channel, documents.read_text, self.coalescer.flush, self.lineage)
         self.diffs = DiffPreviews(channel, self.coalescer.flush, documents.read_text)
         self.progress = ToolProgress(channel)
-        self.questions = Questions(channel, documents.read_text, self.lineage)
+        self.names = SessionNames(slot, statuses, self.lineage) if slot is not None else None
+        """Which session and agent a plain editor's question or turn end is about."""
+        self.questions = Questions(channel, documents.read_text, self.lineage, self.names)
         self.elicitation = Elicitation(channel)
         self.terminals = TerminalStreams(channel)
         self._followed: set[str] = set()  # review hunks already followed to

@@ -25,6 +25,7 @@ from acp_editor.protocol.tool_call import shell_command, structured_diffs
 
 if TYPE_CHECKING:
     from acp_editor.agent.auth_methods import TerminalSignIn
+    from acp_editor.editor.show.naming import SessionNames
     from acp_editor.editor.show.structured_diffs import ReadText
     from acp_editor.review.owner import Restore
 
@@ -37,11 +38,17 @@ NOT_NOW, SIGNED_IN = "Not now", "I have signed in"
 
 class Questions:
     def __init__(
-        self, channel: EditorChannel, read_text: ReadText, lineage: Lineage | None = None
+        self,
+        channel: EditorChannel,
+        read_text: ReadText,
+        lineage: Lineage | None = None,
+        names: SessionNames | None = None,
     ) -> None:
         self.channel = channel
         self.lineage = lineage or Lineage()
         """Whose question it is, when a subagent asks: named in every editor."""
+        self.names = names
+        """Which session and agent asks, named to a plain editor while several are live."""
         self.read_text = read_text
         """The editor's text of a file: to preview a v2 diff, which carries a patch, not texts."""
 
@@ -81,6 +88,9 @@ class Questions:
         who = self.lineage.label(session_id)
         if who is not None:
             request["message"] = f"{who} asks: {request['message']}"
+        where = self.names.label(session_id) if self.names is not None else None
+        if where is not None:
+            request["message"] = f"{where[:1].upper()}{where[1:]}: {request['message']}"
         answer = await self.channel.request(lsp.WINDOW_SHOW_MESSAGE_REQUEST, request)
         return choice_from_answer(answer, options, "optionId")
 

@@ -29,11 +29,16 @@ class TurnSummary:
     """``{"title", "status"}`` of each tool call the turn reported, in order."""
     background: list[str] = field(default_factory=list)
     """What still runs after the turn (v2's ``background`` of the idle state), by name."""
+    turn: int | None = None
+    """The checkpointed turn's number (``acp.restoreCheckpoint`` undoes it); None: not
+    checkpointed (a v2 prompt that joined the turn running)."""
 
     def to_json(self) -> dict[str, Any]:
         said: dict[str, Any] = {"reply": self.reply, "toolCalls": self.tool_calls}
         if self.background:
             said["background"] = self.background
+        if self.turn is not None:
+            said["turn"] = self.turn
         return said
 
 
@@ -57,10 +62,20 @@ def summarize(state: SessionView, start: int) -> TurnSummary:
     """The agent's words and tool calls in the entries from ``start`` (where the turn began),
     and what still runs now that it ended."""
     summary = summarize_entries(state, state.peek_entries(start))
+    summary.turn = turn_number(state.peek_entries(start))
     run_state = state.run_state() or {}
     work = run_state.get("background")
     summary.background = [background_name(state, w) for w in work or [] if isinstance(w, dict)]
     return summary
+
+
+def turn_number(entries: Sequence[Mapping[str, Any]]) -> int | None:
+    """The number of the turn the prompt's user message (the first of ``entries``) started."""
+    for entry in entries:
+        if entry.get("kind") == "message" and entry.get("role") == "user":
+            turn = entry.get("turn")
+            return turn if isinstance(turn, int) and not isinstance(turn, bool) else None
+    return None
 
 
 def background_name(state: SessionView, work: Mapping[str, Any]) -> str:
@@ -102,17 +117,24 @@ def summarize_entries(state: SessionView, entries: Sequence[Mapping[str, Any]]) 
     return summary
 
 
-def announcement(summary: TurnSummary, stop_reason: Any) -> str:
-    """The end of a turn as one message: the reply, the tool calls briefly, the stop reason."""
+def announcement(
+    summary: TurnSummary, stop_reason: Any, session: str | None = None, undo: str | None = None
+) -> str:
+    """The end of a turn as one message: the reply, the tool calls briefly, the stop reason;
+    ``session``: which session's turn it was (while several are live), ``undo``: the command
+    that undoes it."""
     reply = summary.reply
     if len(reply) > MESSAGE_LIMIT:
         reply = reply[:MESSAGE_LIMIT] + " … (the whole reply: acp.transcript)"
     calls = summary.tool_calls
-    tail = f"[acp-editor: turn ended: {stop_reason}"
+    whose = f"{session}: " if session else ""
+    tail = f"[acp-editor: {whose}turn ended: {stop_reason}"
     if calls:
         shown = ", ".join(f"{c['title']} ({c['status']})" for c in calls[:5])
         more = f" and {len(calls) - 5} more" if len(calls) > 5 else ""
         tail += f"; {len(calls)} tool call{'s' if len(calls) != 1 else ''}: {shown}{more}"
     if summary.background:
         tail += f"; still running in the background: {', '.join(summary.background)}"
+    if undo:
+        tail += f"; undo this turn: {undo}"
     return f"{reply}\n{tail}]" if reply else f"{tail}]"
