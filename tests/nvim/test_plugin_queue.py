@@ -4,7 +4,8 @@ the real sidecar and the scripted agent (its ``wait`` turn runs until it is canc
 * v1: a prompt sent during a turn waits in the chat, marked with the keys that act on it; ``e``
   puts it in the prompt area and sending changes it (``acp/editPrompt``), ``x`` removes it
   (``acp/withdrawPrompt``); the chat's ``?`` help lists both keys;
-* a cancel while prompts wait asks whether to keep them (they go after it) or drop them;
+* a cancel while prompts wait asks whether to keep them (they go after it) or drop them; ↑
+  recalls a changed prompt as it went, never a removed one;
 * a turn's reply reads under the prompt it answers, not under a prompt sent meanwhile (which
   reads after it once it goes; a removed one where it was removed);
 * ``e`` on an earlier prompt puts it back in the prompt area and sending asks where it goes: in
@@ -156,6 +157,14 @@ def test_a_waiting_prompt_is_changed_or_removed_and_a_cancel_keeps_the_rest(
     lines = nv.chat()["lines"]
     assert lines.index("second waiting") < lines.index("first, changed"), lines
     assert lines[lines.index("first, changed") + 4].startswith("You said: first, changed"), lines
+    # ↑ in the prompt area recalls what went: the changed text, never the removed prompt.
+    nv.lua("vim.api.nvim_set_current_win(vim.fn.bufwinid(require('acp_editor.chat').prompt_buf))")
+    nv.lua("vim.api.nvim_buf_set_lines(0, 0, -1, false, {})")
+    nv.feed("<Up>")
+    nv.wait_until(f"{PROMPT_TEXT}[1] ~= ''", "↑")
+    assert nv.lua(f"return {PROMPT_TEXT}") == ["first, changed"]
+    nv.feed("<Up>")
+    nv.wait_until(f"{PROMPT_TEXT}[1] == 'wait'", "↑↑: the first prompt")
 
 
 def test_a_turns_reply_reads_under_its_prompt_not_under_the_one_sent_meanwhile(
