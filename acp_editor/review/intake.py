@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol.tool_call import is_finished, is_read_only, paths_named
+from acp_editor.review.disk_text import read_text
 from acp_editor.services.watcher import DirectoryWatch
 from acp_editor.text.merge import merge3
 
@@ -112,6 +113,7 @@ class ReviewingDocuments:
             return await self.inner.write_text(
                 path, text, session_id=session_id, tool_call_id=tool_call_id, base=base
             )
+        await self._disk_first(session_id, tool_call_id, path, text)
         old = await self._current(path)
         if self.queue.mode == "before-write":
             held = _merged(base, old, text)
@@ -126,6 +128,18 @@ class ReviewingDocuments:
         self.turns.written(path, new)  # reviewed already: the turn watch must not count it
         self.turns.wrote(session_id, path)  # its turn changed it: undoing the turn puts it back
         return written
+
+    async def _disk_first(
+        self, session_id: str, tool_call_id: str | None, path: Path, text: str
+    ) -> None:
+        """An agent that wrote the disk itself and then asks us to write the same text
+        (opencode): the change is the disk's, taken in by a look now, or by the one already
+        bringing it into the open buffer (looks are one at a time): one ``workspace/applyEdit``
+        and one hunk, and the write below finds the buffer holding it. Without this it went to
+        the buffer twice, the second edit computed from the text before the first; or, made from
+        the disk's text, it changed nothing there and the look took the change for ours."""
+        if self.turns.running(session_id) and await read_text(path) == text:
+            await self.turns.look(session_id, tool_call_id, {path})
 
     async def disk_changed(self, path: Path, before: str | None, after: str | None) -> None:
         await self.inner.disk_changed(path, before, after)

@@ -21,6 +21,8 @@ reproducing an awkward agent so the client's handling of it can be tested agains
 * ``--reads-disk``: read files from the disk itself instead of ``fs/read_text_file``, but still
   write through ``fs/write_text_file`` (opencode's pattern): its writes are made from the disk's
   text, never from an unsaved buffer.
+* ``--writes-twice``: write each file to the disk itself, then send ``fs/write_text_file`` of
+  the same text (opencode 1.18's pattern): one change, told twice.
 * ``--mcp-drop-secrets``: with ``--mcp-at-new``, start the servers without the ``env`` and
   ``headers`` they were given (their tokens): an agent that loses them, or a server that
   cannot start.
@@ -70,6 +72,7 @@ class Switches:
     mcp_at_new: bool = False
     mcp_drop_secrets: bool = False
     reads_disk: bool = False
+    writes_twice: bool = False
     mcp_connect: bool = False
 
 
@@ -103,6 +106,9 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[cli.Options, Switches
         "--reads-disk", action="store_true", help="read the disk itself, write through fs/*"
     )
     tests.add_argument(
+        "--writes-twice", action="store_true", help="write the disk, then fs/* the same text"
+    )
+    tests.add_argument(
         "--mcp-connect", action="store_true", help="'look' speaks MCP-over-ACP's old shape"
     )
     tests.add_argument(
@@ -124,6 +130,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[cli.Options, Switches
         mcp_at_new=a.mcp_at_new,
         mcp_drop_secrets=a.mcp_drop_secrets,
         reads_disk=a.reads_disk,
+        writes_twice=a.writes_twice,
         mcp_connect=a.mcp_connect,
     )
     return cli.options(a), switches
@@ -240,6 +247,20 @@ def read_the_disk(scripted: ScriptedAgent) -> None:
     scripted.peer.request = request  # type: ignore[method-assign]
 
 
+def write_twice(scripted: ScriptedAgent) -> None:
+    """``fs/write_text_file`` is preceded by the agent's own write of the same text to the disk
+    (``--writes-twice``): the client finds the change on disk and is then asked to make it."""
+    ask = scripted.peer.request
+
+    async def request(method: str, params: Any = None, **kw: Any) -> Any:
+        if method == "fs/write_text_file":
+            path = Path(params["path"])
+            await asyncio.to_thread(path.write_text, params["content"], encoding="utf-8")
+        return await ask(method, params, **kw)
+
+    scripted.peer.request = request  # type: ignore[method-assign]
+
+
 def connects_first(_scripted: ScriptedAgent) -> None:
     """``look`` opens a connection with ``mcp/connect`` first (``--mcp-connect``): the shape of
     MCP-over-ACP before ACP schema 1.24, which clients still serve."""
@@ -254,6 +275,8 @@ def bends(switches: Switches) -> Callable[[ScriptedAgent], None] | None:
         chosen.append(lambda scripted: start_servers_first(scripted, switches.mcp_drop_secrets))
     if switches.reads_disk:
         chosen.append(read_the_disk)
+    if switches.writes_twice:
+        chosen.append(write_twice)
     if switches.mcp_connect:
         chosen.append(connects_first)
     if not chosen:
