@@ -34,13 +34,21 @@ class Messages:
         #: v2: the ``messageId`` each answer to our prompt named (``PromptResponse``), for the
         #: prompts among those not echoed yet: their echo joins exactly that entry.
         self._named: dict[str, int] = {}
+        #: v1: where the running turn's entries start when its prompt is not the last entry (a
+        #: prompt that waited: its reply must not continue the turn before's last message).
+        self._turn_start = 0
 
     def copy_for(self, entries: list[dict[str, Any]]) -> Messages:
         other = Messages(entries)
         other._messages = dict(self._messages)
         other._unechoed = list(self._unechoed)
         other._named = dict(self._named)
+        other._turn_start = self._turn_start
         return other
+
+    def turn_started(self) -> None:
+        """A prompt that waited went: chunks from now on start a message of their own."""
+        self._turn_start = len(self.entries)
 
     def prompt_sent(self, index: int) -> None:
         """v2: our prompt at ``index`` waits for the agent's echo."""
@@ -88,7 +96,11 @@ class Messages:
             if index is None and role == "user" and (ours := self._ours(message_id)) is not None:
                 # The agent's echo of our prompt: its chunks are the message now.
                 return [self._echo(ours, message_id, {"content": [block]})]
-        elif entries and entries[-1]["kind"] == "message" and entries[-1]["role"] == role:
+        elif (
+            len(entries) > self._turn_start
+            and entries[-1]["kind"] == "message"
+            and entries[-1]["role"] == role
+        ):
             index = len(entries) - 1
         else:
             index = None

@@ -257,6 +257,7 @@ class SessionState:
         after what came in the meantime (``waitedUntil``: the turn before it, its reply)."""
         turned = {"turn": turn} if turn is not None else {}
         went = {"content": json_copy(blocks), **turned, **self._waited()}
+        self._messages.turn_started()  # its reply is a message of its own
         return self._set(index, went, ["queued"])
 
     def edit_queued(self, index: int, blocks: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -220,3 +220,9 @@ def test_a_v1_prompt_that_waited_reads_after_the_turn_before_it(h1) -> None:
     assert h1.entries()[1]["waitedUntil"] == 4 and "queued" not in h1.entries()[1]
     h1._track(h1.state.drop_queued(2))
     assert h1.entries()[2]["waitedUntil"] == 4 and h1.entries()[2]["dropped"] is True
+    # Its reply is a message of its own, not more of the first's answer (the last entry).
+    h1.update({"sessionUpdate": "agent_message_chunk", "content": text("the second's answer")})
+    assert [m["content"] for m in h1.entries()[3:]] == [
+        [text("the first's answer")],
+        [text("the second's answer")],
+    ]
