@@ -13,16 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import os
 import re
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from acp_editor.editor.show.replies import block_text, message_text
 from acp_editor.log import get_logger
-from acp_editor.protocol import tool_call
+from acp_editor.protocol import prompt, tool_call
 from acp_editor.storage import state_dir
 
 if TYPE_CHECKING:
@@ -38,16 +39,24 @@ ROLE_HEADINGS = {"user": "## You", "agent": "## Agent"}
 STATUS_MARKS = {"completed": "✓", "failed": "✗", "in_progress": "…", "pending": "·"}
 
 
+NOT_SENT = "_Not sent: removed, or dropped with a cancel, before its turn._"
+WAITING = "_Waiting: it goes when the turn before it ends._"
+
+
 def render(state: SessionView) -> str:
     """The session's transcript as Markdown: the user's and the agent's messages under headings,
-    thoughts quoted, each tool call one line with its status."""
+    thoughts quoted, each tool call one line with its status. A prompt reads as its typed text
+    with each attachment an item of its own; one that waited reads after the turn it waited
+    behind (``reading_order``); a removed one is marked not sent."""
     lines = [
         f"# acp-editor: session {state.session_id}",
         "",
         "_Kept up to date by acp-editor while the agent works; read-only._",
     ]
     heading = None
-    for entry in state.peek_entries():
+    entries = state.peek_entries()
+    for index in reading_order(entries):
+        entry = entries[index]
         shown = _entry_lines(state, entry)
         if not shown:
             continue  # an update nobody defined: the rich editors show it, a file need not
@@ -61,8 +70,60 @@ def render(state: SessionView) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+def reading_order(entries: Sequence[Mapping[str, Any]]) -> list[int]:
+    """The entries' indexes in the order they read: a prompt sent while a turn ran is at the
+    index it was sent at, but reads after the entries before its ``waitedUntil`` (the turn it
+    waited behind, and that turn's reply), a removed one before a prompt that went there (it
+    would read as that prompt's reply's); one still waiting reads last."""
+
+    def place(index: int) -> tuple[float, int, int]:
+        entry = entries[index]
+        if entry.get("kind") != "message" or entry.get("role") != "user":
+            return (index, 1, index)
+        if entry.get("queued"):
+            return (math.inf, 1, index)
+        waited = entry.get("waitedUntil")
+        if isinstance(waited, int) and waited > index:
+            return (waited - 0.5, 0 if entry.get("dropped") else 1, index)
+        return (index, 1, index)
+
+    return sorted(range(len(entries)), key=place)
+
+
+def _prompt_lines(entry: Mapping[str, Any]) -> list[str]:
+    """A prompt: what was typed, then each attachment on a line of its own, then whether it
+    waits or was never sent."""
+    content = entry.get("content")
+    blocks = content if isinstance(content, list) else []
+    lines = [prompt.typed_text(blocks), ""] if prompt.typed_text(blocks) else []
+    attached = prompt.attachments(blocks)
+    if attached:
+        lines += ["Attached:", *(f"- {_attachment(a)}" for a in attached), ""]
+    if entry.get("queued"):
+        lines += [WAITING, ""]
+    elif entry.get("dropped"):
+        lines += [NOT_SENT, ""]
+    return lines or ["(an empty prompt)", ""]
+
+
+def _attachment(item: prompt.Attachment) -> str:
+    """One attachment as a Markdown list item: a file or a page as a link, a text by its first
+    line, with how much it holds (``file [a.py](<file:///w/a.py>)``)."""
+    if item.kind == "text":
+        shown = f"“{item.label}”"
+    elif item.uri:
+        name = item.label.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+        shown = f"[{name}](<{item.uri}>)"
+    else:
+        shown = "" if item.label == item.kind else f"`{item.label.replace('`', '')}`"
+    detail = f" ({item.detail})" if item.detail else ""
+    return f"{item.kind} {shown}".rstrip() + detail
+
+
 def _entry_lines(state: SessionView, entry: Mapping[str, Any]) -> list[str]:
     kind, role = entry.get("kind"), entry.get("role")
+    if kind == "message" and role == "user":
+        return _prompt_lines(entry)
     if kind == "message" and role == "thought":
         return [*(f"> {line}" for line in message_text(entry).splitlines()), ""]
     if kind == "message":

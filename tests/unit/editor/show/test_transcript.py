@@ -113,3 +113,80 @@ def test_a_write_that_fails_does_not_stop_the_session(
     transcripts.open("s1")  # logged, not raised
     assert "could not write the transcript" in caplog.text
     transcripts.write("unknown")  # a session nobody asked about: nothing to do
+
+
+def test_a_prompt_reads_as_its_text_with_each_attachment_on_a_line_of_its_own() -> None:
+    state = SessionState("s1", 1)
+    hello = "file:///w/hello.py"
+    state.add_user_prompt(
+        [
+            text("explain @hello.py"),
+            {"type": "resource_link", "uri": hello, "name": "hello.py"},
+            {"type": "resource", "resource": {"uri": hello, "text": "print(1)\n"}},
+            text("Problems the editor reports in hello.py:\n- hello.py:1:1 error: no"),
+            {
+                "type": "resource_link",
+                "uri": "https://example.com/x",
+                "name": "https://example.com/x",
+            },
+        ]
+    )
+    shown = render(state)
+    assert (
+        "\n".join(
+            [
+                "## You",
+                "",
+                "explain @hello.py",
+                "",
+                "Attached:",
+                "- file [hello.py](<file:///w/hello.py>)",
+                "- text “Problems the editor reports in hello.py:” (2 lines)",
+                "- link [https://example.com/x](<https://example.com/x>)",
+            ]
+        )
+        in shown
+    )
+    assert "[resource]" not in shown and "hello.py[hello.py]" not in shown
+
+
+def test_a_prompt_that_waited_reads_after_the_reply_it_waited_for_a_removed_one_not_sent() -> None:
+    state = session()  # "Fix the bug": its turn runs
+    state.add_user_prompt([text("then the docs")], queued=True)
+    state.add_user_prompt([text("never mind")], queued=True)
+    state.add_user_prompt([text("and the tests")], queued=True)
+    state.apply_update({"sessionUpdate": "agent_message_chunk", "content": text("Fixed.")})
+    state.drop_queued(2)  # removed before its turn
+    state.start_queued(1, [text("then the docs, briefly")], None)
+    state.apply_update({"sessionUpdate": "agent_message_chunk", "content": text("Docs done.")})
+    body = re.sub(r"\n{3,}", "\n\n", render(state)).split("read-only._\n\n", 1)[1]
+    assert body == "\n".join(
+        [
+            "## You",
+            "",
+            "Fix the bug",
+            "",
+            "## Agent",
+            "",
+            "Fixed.",
+            "",
+            "## You",
+            "",
+            "never mind",
+            "",
+            transcript.NOT_SENT,
+            "",
+            "then the docs, briefly",
+            "",
+            "## Agent",
+            "",
+            "Docs done.",
+            "",
+            "## You",
+            "",
+            "and the tests",
+            "",
+            transcript.WAITING,
+            "",
+        ]
+    )
