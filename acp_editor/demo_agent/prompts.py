@@ -18,6 +18,7 @@ from acp_editor.demo_agent.turn import AgentSession, Turn, now
 from acp_editor.demo_agent.v2 import state_update
 from acp_editor.errors import ConnectionClosed, InvalidParams, InvalidRequest
 from acp_editor.log import get_logger
+from acp_editor.protocol import prompt
 from acp_editor.protocol.acp import obj_or_empty
 
 if TYPE_CHECKING:
@@ -99,7 +100,7 @@ class PromptTurns:
             return {"messageId": message_id}
         text = prompt_text(p.get("prompt"))
         await self._previous_turn_ended(session)
-        await self._take_prompt(session, text)
+        await self._take_prompt(session, text, p.get("prompt"))
         turn = self._turn(session)
         task = asyncio.ensure_future(run_turn(turn, text, wait_first=self.tuning.wait_first))
         session.turn = task
@@ -131,7 +132,7 @@ class PromptTurns:
                     running = True
                     await self._update(session, state_update(session.work, "running"))
                 text = prompt_text(blocks)
-                await self._take_prompt(session, text)
+                await self._take_prompt(session, text, blocks)
                 turn = self._turn(session)
                 stop_reason = await run_turn(turn, text, wait_first=self.tuning.wait_first)
         except asyncio.CancelledError:
@@ -144,11 +145,14 @@ class PromptTurns:
             await self._update(session, idle)
         return stop_reason
 
-    async def _take_prompt(self, session: AgentSession, text: str) -> None:
+    async def _take_prompt(self, session: AgentSession, text: str, blocks: Any) -> None:
         session.history.append(("user", text))
         save_session(self.state_dir, session)
         if session.title is None:
-            session.title = text.strip()[:60] or "(empty prompt)"
+            # What the user typed (else a file's name), not the attachments' URIs run together.
+            session.title = (
+                prompt.title(blocks if isinstance(blocks, list) else []) or "(empty prompt)"
+            )
             update = {"sessionUpdate": "session_info_update", "title": session.title}
             await self._update(session, update)
 

@@ -102,6 +102,15 @@ test("a session's title: the agent's own, else its first prompt's first line, sh
   assert.equal(long.length, 40);
   assert.ok(long.endsWith("…"));
   assert.equal(sessionTitle({ ...session("s", "a", "first"), info: { title: "Agent's title" } }), "Agent's title");
+  // What was typed, not what was attached; with nothing typed, a file's name, never its URI.
+  const attached = session("s", "a", "explain");
+  const link = { type: "resource_link", uri: "file:///w/src/hello%20x.py", name: "hello x.py" };
+  const problems = { type: "text", text: "Problems the editor reports in hello x.py:" };
+  (attached.entries[0] as { content: unknown[] }).content.push(link, problems);
+  assert.equal(sessionTitle(attached), "explain");
+  const bare = session("s", "a", "");
+  (bare.entries[0] as { content: unknown[] }).content.push(problems, link);
+  assert.equal(sessionTitle(bare), "hello x.py");
 });
 
 test("status per session: a question of its own makes it wait, a turn makes it run, the rest is idle", () => {

@@ -99,3 +99,21 @@ async def test_tool_calls_carry_their_tools_names(wires: Callable[..., Wire]) ->
     await wire.prompt(sid, "read edit chunks")
     named = {c["kind"]: c.get("name") for c in wire.of(sid, "tool_call")}
     assert named == {"read": "Read", "edit": "Edit", "search": "Grep"}
+
+
+async def test_a_sessions_title_is_its_first_prompts_text_else_a_files_name(
+    wires: Callable[..., Wire],
+) -> None:
+    wire = wires()
+    await wire.start()
+    hello = (wire.root / "hello.py").as_uri()
+    attached = [
+        {"type": "resource_link", "uri": hello, "name": "hello.py"},
+        {"type": "resource", "resource": {"uri": hello, "text": "print(1)\n"}},
+    ]
+    for typed, title in (("explain @hello.py", "explain @hello.py"), ("", "hello.py")):
+        sid = await wire.new()
+        blocks = [{"type": "text", "text": typed}, *attached]
+        await wire.call("session/prompt", {"sessionId": sid, "prompt": blocks})
+        (info,) = wire.of(sid, "session_info_update")
+        assert info["title"] == title  # never the file:// URI

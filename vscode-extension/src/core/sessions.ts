@@ -8,8 +8,10 @@
  */
 
 import type { SessionSnapshot } from "../wire";
+import { basename } from "./format";
 import type { Who } from "./lenses";
 import type { Store } from "./store";
+import { typedText } from "./queue";
 import { isLive, subagentStatus, subagentsOf, type SubagentStatus } from "./subagents";
 import { worktreeOf } from "./worktree";
 
@@ -78,17 +80,29 @@ function shorten(text: string, max = TITLE_MAX): string {
   return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
 }
 
+/** A file URI's last segment, decoded (`file:///w/a%20b.py` is `a b.py`). */
+function fileName(uri: string): string {
+  const name = basename(uri.split("#")[0] ?? uri);
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
 /** A session's short title: the agent's own title for it (`info.title`), else its first prompt's
- *  first line, else "New session". */
+ *  typed text's first line (not what was attached: a file's problems, a selection), else the name
+ *  of a file it attached (never its URI), else "New session". */
 export function sessionTitle(session: SessionSnapshot | null | undefined): string {
   if (!session) return NEW_SESSION;
   const own = session.info?.["title"];
   if (typeof own === "string" && own.trim() !== "") return shorten(firstLine(own));
   for (const e of session.entries) {
     if (e.kind !== "message" || e.role !== "user" || !Array.isArray(e.content)) continue;
-    const text = e.content.map((b) => (b.type === "text" && typeof b["text"] === "string" ? b["text"] : "")).join(" ");
-    const line = firstLine(text);
+    const line = firstLine(typedText(e.content));
     if (line !== "") return shorten(line);
+    const file = e.content.find((b) => b.type === "resource_link" && String(b["uri"]).startsWith("file:"));
+    if (file !== undefined) return shorten(fileName(String(file["uri"])));
   }
   return NEW_SESSION;
 }
