@@ -243,6 +243,16 @@ def test_attach_menu_and_removing_an_attachment(nv: PluginEditor, workspace: Pat
     assert prompt[4]["type"] == "image" and prompt[4]["mimeType"] == "image/png", prompt
     assert base64.b64decode(prompt[4]["data"]) == PNG
     assert len(prompt) == 5, prompt
+    # The chat reads it as typed, then each attachment an item of its own.
+    nv.wait_until("vim.tbl_contains(H.chat().lines, 'Attached:')", "the prompt in the chat")
+    lines = nv.chat()["lines"]
+    at = lines.index("look")
+    assert lines[at + 1 : at + 5] == [
+        "Attached:",
+        "- file hello.py",
+        "- text “Diagnostics of hello.py (1):” (2 lines)",
+        f"- image shot.png (image/png, {len(PNG)} B)",
+    ], lines
 
     # An agent that takes no images is not offered one.
     nv.lua("require('acp_editor.store').agent.agentCapabilities.promptCapabilities.image = false")

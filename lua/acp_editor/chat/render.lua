@@ -16,6 +16,7 @@ local children = require("acp_editor.chat.children")
 local code_blocks = require("acp_editor.chat.code_blocks")
 local markers = require("acp_editor.chat.markers")
 local plans = require("acp_editor.chat.plans")
+local prompt_items = require("acp_editor.session.prompt_items")
 local reducer = require("acp_editor.session.reducer")
 local summary = require("acp_editor.session.summary")
 
@@ -177,6 +178,23 @@ local ROLE = {
   agent = { "## Agent", "AcpEditorAgent" },
 }
 
+--- Your prompt: what you typed, then each attachment as an item of its own.
+local function prompt(w, content)
+  local typed = prompt_items.typed(content)
+  if typed ~= "" then
+    w:markdown(typed, "", "0")
+  end
+  local attached = prompt_items.attached(content)
+  if #attached > 0 then
+    w:line("Attached:", "0", "AcpEditorHint")
+    for _, it in ipairs(attached) do
+      w:line(prompt_items.line(it), "0", "AcpEditorHint")
+    end
+  elseif typed == "" then
+    w:line("(an empty prompt)", "0", "AcpEditorHint")
+  end
+end
+
 --- A message's heading and its highlight group.
 local function heading(snap, e, ctx)
   if e.role == "session" then
@@ -206,7 +224,11 @@ local function entry(w, snap, e, prev_heading, ctx)
       w:blank()
       w:line(title, "0", hl)
     end
-    w:markdown(text, "", "0")
+    if e.role == "user" then
+      prompt(w, e.content)
+    else
+      w:markdown(text, "", "0")
+    end
     local marker = e.role == "user" and M.marker(snap, e, keys)
     if marker then
       w:line(marker, "0", "Comment")

@@ -10,7 +10,6 @@
 
 local client = require("acp_editor.sidecar.client")
 local protocol = require("acp_editor.protocol")
-local reducer = require("acp_editor.session.reducer")
 local store = require("acp_editor.store")
 
 local M = {
@@ -29,7 +28,7 @@ function M.title(snap)
   end
   for _, e in ipairs(snap and snap.entries or {}) do
     if e.kind == "message" and e.role == "user" then
-      local line = vim.trim(reducer.text_of(e.content or {})):match("^[^\n]*") or ""
+      local line = require("acp_editor.session.prompt_items").title(e.content or {})
       if line ~= "" then
         if vim.fn.strchars(line) > TITLE_CHARS then
           line = vim.fn.strcharpart(line, 0, TITLE_CHARS - 1) .. "…"
