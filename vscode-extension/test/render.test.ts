@@ -68,6 +68,18 @@ test("v2: a queued prompt says the agent holds it (no Edit or Remove), a dropped
   assert.doesNotMatch(renderStatus(extras(), { state: "idle", stopReason: "end_turn" }), /working|waiting/);
 });
 
+test("the header says one state after the agent's name: ready, or what its turn does", () => {
+  const agent = { agent: "demo", state: "ready" as const, command: ["demo"], agentInfo: { title: "Demo" } };
+  const words = (html: string): string => html.replace(/<[^>]*>/g, "").trim();
+  assert.equal(words(renderStatus(extras({ agent }))), "Demo: ready");
+  assert.equal(words(renderStatus(extras({ agent, busy: true }))), "Demo: working…");
+  assert.equal(
+    words(renderStatus(extras({ agent, busy: true }), { state: "requires_action" })),
+    "Demo: waiting for you…",
+  );
+  assert.equal(words(renderStatus(extras({ agent: { ...agent, state: "starting" }, busy: true }))), "Demo: starting");
+});
+
 test("v1: a waiting prompt offers Edit and Remove, naming its entry; a removed one is marked; earlier prompts offer Edit and resend", () => {
   const s = emptySnapshot("s", 1);
   const text = [{ type: "text", text: "next" }];
@@ -224,8 +236,8 @@ test("the plan, the pickers and the status line", () => {
       busy: true,
     }),
   );
-  assert.match(st, /x: failed/);
-  assert.match(st, /working…/);
+  assert.match(st, /x: <span class="state">failed<\/span>/);
+  assert.doesNotMatch(st, /working…/, "a failed agent's own state, not a stale turn's");
   assert.match(st, /&lt;err&gt;/);
   assert.match(
     renderStatus(extras({ problem: "acp-editor was not found: pip install acp-editor" })),

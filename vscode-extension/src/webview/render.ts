@@ -543,13 +543,18 @@ export function renderStatus(extras: ViewExtras, runState: RunState | null = nul
   const a = extras.agent;
   const name = a?.agentInfo?.title ?? a?.agentInfo?.name ?? (a ? oneLine(a.command.join(" "), 40) : "agent");
   const state = a?.state ?? "not started";
-  // v2 agents say what their work is blocked on: a question only the user can answer.
-  const waiting = runState?.state === "requires_action";
-  const busy = waiting
-    ? `<span class="busy">waiting for you…</span>`
-    : extras.busy || runState?.state === "running"
-      ? `<span class="busy">working…</span>`
-      : "";
+  // One state after the name: a ready agent's is what its session does (v2 agents say what their
+  // work is blocked on: a question only the user can answer); any other agent's is its own
+  // (starting, failed, exited: a turn cannot run then).
+  const doing =
+    state === "starting" || state === "failed" || state === "exited"
+      ? null
+      : runState?.state === "requires_action"
+        ? "waiting for you…"
+        : extras.busy || runState?.state === "running"
+          ? "working…"
+          : null;
+  const word = doing === null ? `<span class="state">${esc(state)}</span>` : `<span class="busy">${esc(doing)}</span>`;
   const problem =
     a && (a.state === "failed" || a.state === "exited") && a.message
       ? `<div class="problem">${esc(a.message)}${a.stderrTail ? `<pre>${esc(a.stderrTail)}</pre>` : ""}</div>`
@@ -564,7 +569,7 @@ export function renderStatus(extras: ViewExtras, runState: RunState | null = nul
         (words.needsSignIn
           ? ` <button class="allow" data-act="signIn" title="Sign in to the agent">Sign In…</button>`
           : "");
-  return `<span class="agent state-${esc(state)}">${esc(name)}: ${esc(state)}</span>${auth} ${busy}${problem}${sidecar}`;
+  return `<span class="agent state-${esc(state)}">${esc(name)}: ${word}</span>${auth}${problem}${sidecar}`;
 }
 
 /** The strip of live sessions above the chat, drawn while more than one is open: each a button

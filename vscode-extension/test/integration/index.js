@@ -294,9 +294,13 @@ test('cancel stops a running turn promptly, and withdraws a pending question', a
   await until('the waiting tool call', () =>
     toolCalls().some((t) => t.title.startsWith('Wait') && t.status === 'in_progress'),
   );
+  // The chat's header says one state after the agent's name: what the turn does, not "ready" too.
+  const header = async () => ((await elements('#status .agent'))[0] || {}).innerText;
+  await until('"working…" in the header', async () => (await header()) === 'acp-editor demo agent: working…');
   const start = Date.now();
   await vscode.commands.executeCommand('acp-editor.cancel');
   assert.strictEqual((await turn).stopReason, 'cancelled');
+  await until('"ready" in the header', async () => (await header()) === 'acp-editor demo agent: ready');
   const took = Date.now() - start;
   console.log(`    the turn ended ${took} ms after cancel`);
   assert.ok(took < 3000, `the turn took ${took} ms to stop`);
