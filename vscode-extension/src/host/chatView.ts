@@ -45,6 +45,8 @@ export interface ChatDeps {
 export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
   private view: vscode.WebviewView | null = null;
   private ready = false;
+  /** What `setInput` was given before the webview's script was ready (null: nothing). */
+  private pendingInput: string | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
@@ -127,9 +129,12 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
       n > 0 ? { value: n, tooltip: `${n} question${n === 1 ? "" : "s"} from the agent waiting for you` } : undefined;
   }
 
-  /** Put text into the prompt box (the prompt command without an argument uses this). */
+  /** Put text into the prompt box and focus it ("": only the focus; the commands that bring the
+   *  chat to the front use this, so the keys typed next go to the box). Before the webview's
+   *  script runs (the view just made), it happens once the script says it is ready. */
   setInput(text: string): void {
-    this.post({ type: "setInput", text });
+    if (this.view !== null && this.ready) this.post({ type: "setInput", text });
+    else this.pendingInput = text;
   }
 
   private async receive(m: ViewMessage): Promise<void> {
@@ -138,6 +143,8 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
       case "ready":
         this.ready = true;
         this.reset();
+        if (this.pendingInput !== null) this.post({ type: "setInput", text: this.pendingInput });
+        this.pendingInput = null;
         return;
       case "resync":
         await sidecar.resync();

@@ -74,8 +74,7 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     reg(COMMANDS.prompt, async (text?: unknown) => {
       if (typeof text === "string" && text.trim() !== "") return c.guard("prompt", () => c.prompt(text));
       // No text: focus the chat's prompt box, the place where prompts are written.
-      await vscode.commands.executeCommand(`${CHAT_VIEW}.focus`);
-      d.setChatInput("");
+      await focusPromptBox(d);
       return undefined;
     }),
     // Asks first whether the prompts waiting after the turn go too, when some wait.
@@ -169,17 +168,25 @@ export function registerCommands(d: CommandDeps): vscode.Disposable[] {
     // The selection onto the prompt, then the chat in front to say what to do with it.
     reg(COMMANDS.sendSelection, async () => {
       if (!c.attachSelection()) return false;
-      await vscode.commands.executeCommand(`${CHAT_VIEW}.focus`);
+      await focusPromptBox(d);
       return true;
     }),
     reg(COMMANDS.openTranscript, () => c.guard("open the transcript", () => openTranscript(sidecar))),
     reg(COMMANDS.restart, () => d.restart()),
     reg(COMMANDS.showLog, () => d.log.show()),
-    reg(COMMANDS.focusChat, () => vscode.commands.executeCommand(`${CHAT_VIEW}.focus`)),
+    reg(COMMANDS.focusChat, () => focusPromptBox(d)),
     reg(COMMANDS.chooseRegistryAgent, (id?: unknown) =>
       c.guard("choose an agent", () => chooseRegistryAgent(sidecar, d.log, str(id))),
     ),
   ];
+}
+
+/** The chat in front with its prompt box focused: focusing the view alone focuses the webview,
+ *  not the box, and the keys typed next were lost (Open the Chat's and Send the Selection's
+ *  keybindings). */
+async function focusPromptBox(d: CommandDeps): Promise<void> {
+  await vscode.commands.executeCommand(`${CHAT_VIEW}.focus`);
+  d.setChatInput("");
 }
 
 /** Fork the current session (agents that advertise `session/fork`). */

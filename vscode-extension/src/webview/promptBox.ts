@@ -58,6 +58,8 @@ const HINT_MS = 4000;
  *  long after an answer when no key came meanwhile, at most `REASKS` times: a user who typed
  *  `@hel` and stopped sees the files once they are listed. */
 const REASK_MS = 150;
+/** How long a command's wish for the focus lasts, waiting for the chat to get it. */
+const FOCUS_WAIT_MS = 2000;
 const REASKS = 40;
 
 export class PromptBox {
@@ -78,6 +80,8 @@ export class PromptBox {
   private hintTimer: ReturnType<typeof setTimeout> | undefined;
   private reask: ReturnType<typeof setTimeout> | undefined;
   private reasked = 0;
+  /** When a command asked for the focus before the chat had it (0: none asked). */
+  private focusWanted = 0;
 
   constructor(private readonly d: PromptBoxDeps) {
     const input = d.input;
@@ -91,6 +95,12 @@ export class PromptBox {
       this.fresh = false;
       d.post({ type: "history" });
     });
+    // The chat got the focus a command asked for: the box takes it (unless the user went on).
+    window.addEventListener("focus", () => {
+      const asked = this.focusWanted;
+      this.focusWanted = 0;
+      if (Date.now() - asked < FOCUS_WAIT_MS && document.activeElement === document.body) this.setInput("");
+    });
     input.addEventListener("paste", (e) => this.paste(e));
     input.addEventListener("dragover", (e) => e.preventDefault());
     input.addEventListener("drop", (e) => this.drop(e));
@@ -98,9 +108,15 @@ export class PromptBox {
     d.list.addEventListener("mousedown", (e) => e.preventDefault());
   }
 
-  /** Put text into the box and focus it; no text: only the focus ("ACP: Send a Prompt" without
-   *  text), what the user was writing kept. */
+  /** Put text into the box and focus it; no text: only the focus (the commands that bring the
+   *  chat to the front: "ACP: Send a Prompt" without text, Open the Chat, Send the Selection to
+   *  the Chat), what the user was writing kept. The focus only while the chat has it (or when it
+   *  gets it, soon after): the user may have gone on to an editor meanwhile. */
   setInput(text: string, mode?: "resend", leftOut = 0): void {
+    if (text === "" && mode === undefined && !document.hasFocus()) {
+      this.focusWanted = Date.now();
+      return;
+    }
     if (text !== "") this.d.input.value = text;
     if (mode === "resend") this.enter({ kind: "resend", leftOut });
     this.d.input.focus();

@@ -12,6 +12,7 @@ const path = require('path');
 const vscode = require('vscode');
 const host = require(path.join(__dirname, '..', '..', 'test-harness', 'host'));
 const { until, notificationSpy } = require('./probes');
+const { promptText, clearPrompt } = require('./chat');
 
 const { test, screenshot, elements, toasts, viewport, press } = host;
 const EXTENSION_ID = 'acp-editor.acp-editor';
@@ -193,6 +194,11 @@ test('the keybindings clash with no default VS Code binding; Ctrl+Alt+A opens th
   await until('the chat hidden', () => !api.chatVisible());
   await press('Control+Alt+KeyA');
   await until('the chat in view after Ctrl+Alt+A', () => api.chatVisible(), 5000);
+  // The prompt box has the focus: what is typed next is the prompt (it was lost before).
+  await until('the focus in the prompt box', async () => (await elements('textarea#input:focus')).length > 0, 5000);
+  await host.type('hi');
+  await until('the keys typed in the prompt box', async () => (await promptText()) === 'hi', 5000);
+  await clearPrompt();
 });
 
 test('ACP: Open Transcript opens the session as Markdown in an editor', async () => {
@@ -278,6 +284,7 @@ test(
       'the selection attached and the chat in view',
       () => api.extras().attachments.length > attached && api.chatVisible(),
     );
+    await until('the focus in the prompt box', async () => (await elements('textarea#input:focus')).length > 0, 5000);
     assert.strictEqual((await api.prompt('usage')).stopReason, 'end_turn');
     const sent = api
       .session()
