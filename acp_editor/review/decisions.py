@@ -10,7 +10,6 @@ changed through the editor, undoable, its unsaved text kept.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -117,8 +116,9 @@ class FileDecisions:
     async def _remove(
         self, path: Path, done: list[ReviewHunk], fail: Callable[[ReviewHunk, str], None]
     ) -> bool:
+        label = f"Review: reject the creation of {path.name}"
         try:
-            await asyncio.to_thread(path.unlink, missing_ok=True)
+            await self.documents.remove(path, label=label)  # and an open buffer of it
         except OSError as exc:
             for hunk in done:
                 fail(hunk, f"the file could not be removed: {exc}")

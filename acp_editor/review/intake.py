@@ -147,6 +147,9 @@ class ReviewingDocuments:
     def held_paths(self) -> frozenset[str]:
         return self.inner.held_paths()
 
+    async def remove(self, path: Path, *, label: str) -> None:
+        await self.inner.remove(path, label=label)
+
     async def _current(self, path: Path) -> str | None:
         try:
             return await self.inner.read_text(path)

@@ -71,6 +71,11 @@ class DocumentSource(Protocol):
         only these need ``disk_changed`` (and their texts read)."""
         ...
 
+    async def remove(self, path: Path, *, label: str) -> None:
+        """Remove ``path`` (a creation rejected), and let whatever holds it in memory go, so
+        that its text is not read back as the file's: ``OSError`` when it cannot be removed."""
+        ...
+
 
 def umask() -> int:
     """The process umask, read without the set-and-restore race where /proc allows it."""
@@ -115,6 +120,9 @@ class DiskDocuments:
 
     def held_paths(self) -> frozenset[str]:
         return frozenset()
+
+    async def remove(self, path: Path, *, label: str) -> None:
+        await asyncio.to_thread(path.unlink, missing_ok=True)
 
     @staticmethod
     def _read(path: Path) -> str:
@@ -223,7 +231,11 @@ class FileService:
         limit = optional_uint(p, "limit")
         path = await asyncio.to_thread(self.policy.check, p.get("path"), session=session_id)
         self._notify("read", path, session_id)
-        text = await self.source.read_text(path)
+        try:
+            text = await self.source.read_text(path)
+        except ResourceNotFound:
+            self._seen.pop((session_id, path), None)  # no file: what it writes next is all new
+            raise
         self._saw(session_id, path, text)
         return {"content": select_lines(text, line, limit)}
 

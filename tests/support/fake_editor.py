@@ -62,6 +62,8 @@ class FakeChannel:
         self.edits: list[tuple[str, int | None, list[Any], str]] = []
         self.can_apply_edit = True
         self.saves_after_apply = False
+        self.can_delete_file = False
+        self.deleted: list[tuple[str, str]] = []
         self.progress = FakeProgress()
         self.tasks: set[asyncio.Task[Any]] = set()
         self.sent = asyncio.Event()
@@ -109,6 +111,10 @@ class FakeChannel:
         self, uri: str, version: int | None, edits: Sequence[Mapping[str, Any]], label: str
     ) -> tuple[bool, str | None]:
         self.edits.append((uri, version, list(edits), label))
+        return True, None
+
+    async def delete_file(self, uri: str, label: str) -> tuple[bool, str | None]:
+        self.deleted.append((uri, label))
         return True, None
 
     # -- for tests ----------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as lsp
+from pygls import uris
 from pytest_lsp import ClientServerConfig, client_capabilities
 from pytest_lsp.client import LanguageClient, register_lsp_features
 from pytest_lsp.protocol import LanguageClientProtocol
@@ -148,10 +149,9 @@ def _apply(editor: Editor, params: dict[str, Any]) -> dict[str, Any]:
     if editor.refuse_edits:
         return {"applied": False, "failureReason": "the user closed the buffer"}
     edit = params["edit"]
-    changes = edit.get("changes") or {
-        c["textDocument"]["uri"]: c["edits"] for c in edit.get("documentChanges", [])
-    }
-    for change in edit.get("documentChanges", []):  # checked as eglot and VS Code check them
+    texts = [c for c in edit.get("documentChanges", []) if "textDocument" in c]
+    changes = edit.get("changes") or {c["textDocument"]["uri"]: c["edits"] for c in texts}
+    for change in texts:  # checked as eglot and VS Code check them
         wanted, (_, version) = (
             change["textDocument"].get("version"),
             editor.docs[change["textDocument"]["uri"]],
@@ -172,7 +172,18 @@ def _apply(editor: Editor, params: dict[str, Any]) -> dict[str, Any]:
                     [lsp.TextDocumentContentChangeWholeDocument(text=new)],
                 )
             )
+    for change in edit.get("documentChanges", []):
+        if change.get("kind") == "delete":  # as VS Code: the file goes, and its editor closes
+            _delete(editor, change["uri"])
     return {"applied": True}
+
+
+def _delete(editor: Editor, uri: str) -> None:
+    Path(uris.to_fs_path(uri) or "").unlink(missing_ok=True)
+    if editor.docs.pop(uri, None) is not None:
+        editor.client.text_document_did_close(
+            lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri=uri))
+        )
 
 
 async def start_editor(

@@ -63,6 +63,9 @@ class EditorDocuments:
         # left behind (it bumped it when it applied the edit).
         self._applied: dict[str, tuple[int | None, str]] = {}
         self._reports: dict[str, asyncio.Event] = {}
+        self._let_go: dict[str, int | None] = {}
+        """URI -> the version of a buffer whose file we removed (``remove``): until the user
+        types in it, it is not the file's text."""
 
     def open_document(self, path: Path) -> TextDocument | None:
         wanted = str(path)
@@ -110,14 +113,59 @@ class EditorDocuments:
         return applied is not None and applied[0] == doc.version
 
     async def read_text(self, path: Path) -> str:
+        """The buffer's text, else the disk's; the disk's too for a buffer we let go of (its
+        file removed) while it is empty or as we left it."""
+        doc = self.open_document(path)
+        if doc is not None and self._gone(doc):
+            return await self.disk.read_text(path)
+        return await self._text(path)
+
+    async def _text(self, path: Path) -> str:
+        """What the buffer holds (the edit we applied, until the editor reports it), else the
+        disk's text: what an edit to it is computed from."""
         doc = self.open_document(path)
         if doc is not None:
-            applied = self._applied.get(doc.uri)
-            if applied is not None and applied[0] == doc.version:
-                return applied[1]
-            self._applied.pop(doc.uri, None)
-            return doc.source
+            return self._buffer(doc)
         return await self.disk.read_text(path)
+
+    def _buffer(self, doc: TextDocument) -> str:
+        applied = self._applied.get(doc.uri)
+        if applied is not None and applied[0] == doc.version:
+            return applied[1]
+        self._applied.pop(doc.uri, None)
+        return doc.source
+
+    def _gone(self, doc: TextDocument) -> bool:
+        if doc.uri not in self._let_go:
+            return False
+        if doc.version == self._let_go[doc.uri] or not self._buffer(doc):
+            return True
+        del self._let_go[doc.uri]  # the user typed in it: their text again
+        return False
+
+    async def remove(self, path: Path, *, label: str) -> None:
+        """Remove the file, and let an open buffer of it go: through a ``DeleteFile`` where the
+        editor takes one (it removes the file and closes the buffer), else emptied (one undo
+        step). Either way, reads of it answer from the disk (not found) until the user types
+        in it: the agent's next turn does not read the rejected text back and write it again."""
+        doc = self.open_document(path)
+        deleted = False
+        if doc is not None and self.editor.can_delete_file:
+            deleted, reason = await self.editor.delete_file(doc.uri, label)
+            if not deleted:
+                log.warning("the editor did not delete %s: %s; its buffer is emptied", path, reason)
+        await self.disk.remove(path, label=label)
+        doc = self.open_document(path)
+        if doc is None:
+            return
+        if not deleted and self.editor.can_apply_edit:
+            doc, version = await self._settled(path)
+            if doc is None:
+                return
+            applied, reason = await self._apply(doc, self._buffer(doc), "", label, version)
+            if not applied:
+                log.warning("the editor kept the text of removed %s: %s", path, reason)
+        self._let_go[doc.uri] = doc.version
 
     async def write_text(
         self,
@@ -143,7 +191,7 @@ class EditorDocuments:
             return await self.disk.write_text(
                 path, text, session_id=session_id, tool_call_id=tool_call_id
             )
-        before = await self.read_text(path)
+        before = await self._text(path)
         # The agent changed ``base`` into ``text``; the buffer may hold lines it never saw.
         merged = merge3(base, before, text) if base is not None and base != before else None
         target = merged.text if merged is not None else text
@@ -198,7 +246,7 @@ class EditorDocuments:
         current_doc = self.open_document(path)
         if current_doc is None:
             return applied, reason
-        current = await self.read_text(path)
+        current = await self._text(path)
         merged = merge3(old, current, new)
         if merged.conflicts:
             log.warning("%s: the agent's edit overlaps what you just typed; your lines stay", path)
@@ -230,7 +278,7 @@ class EditorDocuments:
         doc, version = await self._settled(path)
         if doc is None:
             return
-        ours = await self.read_text(path)
+        ours = await self._text(path)
         if ours == after:
             return
         merged = merge3(before or "", ours, after)
@@ -252,9 +300,7 @@ class EditorDocuments:
         if doc is None:
             return True
         label = f"Take the agent's version of {path.name}"
-        applied, _ = await self._apply(
-            doc, await self.read_text(path), conflict.theirs, label, version
-        )
+        applied, _ = await self._apply(doc, await self._text(path), conflict.theirs, label, version)
         return applied
 
     async def _write_without_editor(

@@ -40,10 +40,20 @@ class EditorBuffers(Protocol):
     @property
     def saves_after_apply(self) -> bool: ...
 
+    @property
+    def can_delete_file(self) -> bool:
+        """Whether ``workspace/applyEdit`` takes a ``DeleteFile`` resource operation."""
+        ...
+
     def apply_edit(
         self, uri: str, version: int | None, edits: Sequence[Mapping[str, Any]], label: str
     ) -> Awaitable[tuple[bool, str | None]]:
         """``workspace/applyEdit`` of ``edits`` to one document: (applied, failure reason)."""
+        ...
+
+    def delete_file(self, uri: str, label: str) -> Awaitable[tuple[bool, str | None]]:
+        """``workspace/applyEdit`` of a ``DeleteFile`` (the editor removes the file and lets
+        its buffer go): (applied, failure reason)."""
         ...
 
 

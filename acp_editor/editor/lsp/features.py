@@ -25,6 +25,9 @@ class ClientFeatures:
     work_done_progress: bool = False
     apply_edit: bool = False
     document_changes: bool = False
+    delete_file: bool = False
+    """``workspace/applyEdit`` takes a ``DeleteFile`` resource operation (``documentChanges``
+    with ``resourceOperations`` naming ``delete``)."""
     mode: str | None = None
     """initializationOptions.acp.mode: the session mode new sessions start in."""
     review_mode: str | None = None
@@ -66,6 +69,7 @@ class ClientFeatures:
             document_changes=bool(
                 workspace and workspace.workspace_edit and workspace.workspace_edit.document_changes
             ),
+            delete_file=_deletes_files(workspace),
             mode=options["mode"] if isinstance(options.get("mode"), str) else None,
             review_mode=options["review"] if options.get("review") in proto.REVIEW_MODES else None,
             auto_approve=(
@@ -80,6 +84,12 @@ class ClientFeatures:
             else None,
             agents=options["agents"] if isinstance(options.get("agents"), dict) else None,
         )
+
+
+def _deletes_files(workspace: lsp.WorkspaceClientCapabilities | None) -> bool:
+    edit = workspace.workspace_edit if workspace else None
+    kinds = (edit.resource_operations or []) if edit else []
+    return bool(edit and edit.document_changes and lsp.ResourceOperationKind.Delete in kinds)
 
 
 def _flag(options: dict[str, Any], name: str) -> bool | None:

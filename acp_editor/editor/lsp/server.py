@@ -169,6 +169,10 @@ class AcpLanguageServer(LanguageServer):
     def saves_after_apply(self) -> bool:
         return self.features.saves_after_apply
 
+    @property
+    def can_delete_file(self) -> bool:
+        return self.features.apply_edit and self.features.delete_file
+
     async def apply_edit(
         self, uri: str, version: int | None, edits: Sequence[Mapping[str, Any]], label: str
     ) -> tuple[bool, str | None]:
@@ -180,6 +184,13 @@ class AcpLanguageServer(LanguageServer):
             }
         else:
             edit = {"changes": {uri: list(edits)}}
+        return await self._workspace_edit(label, edit)
+
+    async def delete_file(self, uri: str, label: str) -> tuple[bool, str | None]:
+        delete = {"kind": "delete", "uri": uri, "options": {"ignoreIfNotExists": True}}
+        return await self._workspace_edit(label, {"documentChanges": [delete]})
+
+    async def _workspace_edit(self, label: str, edit: dict[str, Any]) -> tuple[bool, str | None]:
         result = await self.request(lsp.WORKSPACE_APPLY_EDIT, {"label": label, "edit": edit})
         if not isinstance(result, dict):
             return False, f"unexpected answer to workspace/applyEdit: {result!r}"[:200]

@@ -265,3 +265,22 @@ async def test_a_write_carries_the_text_the_agent_made_it_from(root: Path) -> No
     await write(files, root / "disk.py", "changed\n")
     await write(files, root / "new.py", "made\n")
     assert source.bases == ["unsaved\n", "agent\n", "on disk\n", ""]
+
+
+async def test_a_file_read_as_missing_is_written_from_nothing(root: Path) -> None:
+    """What it wrote before does not count once it read that the file is gone (a creation the
+    user rejected): the next write is all new."""
+    source = MemorySource()
+    files = FileService(PathPolicy([root]), source)
+    notes = real(root) / "NOTES.md"
+    await write(files, notes, "# Notes\n")
+    source.texts.pop(notes, None)
+
+    async def missing(path: Path) -> str:
+        raise ResourceNotFound(f"file not found: {path}")
+
+    source.read_text = missing  # type: ignore[method-assign]
+    with pytest.raises(ResourceNotFound):
+        await read(files, notes)
+    await write(files, notes, "# Notes\n")
+    assert source.bases == ["", ""]

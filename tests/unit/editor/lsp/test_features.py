@@ -54,6 +54,21 @@ def test_fallbacks_follow_the_capabilities() -> None:
     assert not initialize(capabilities=lsp.ClientCapabilities(window=unsupported)).show_document
 
 
+def test_deleting_a_file_needs_document_changes_with_the_delete_operation() -> None:
+    def deletes(document_changes: bool, *kinds: lsp.ResourceOperationKind) -> bool:
+        edit = lsp.WorkspaceEditClientCapabilities(
+            document_changes=document_changes, resource_operations=list(kinds) or None
+        )
+        workspace = lsp.WorkspaceClientCapabilities(apply_edit=True, workspace_edit=edit)
+        return initialize(capabilities=lsp.ClientCapabilities(workspace=workspace)).delete_file
+
+    kinds = lsp.ResourceOperationKind
+    assert deletes(True, kinds.Create, kinds.Delete)  # VS Code
+    assert not deletes(False, kinds.Create, kinds.Delete)  # Neovim 0.11's recorded ones
+    assert not deletes(True)  # Emacs's eglot
+    assert not deletes(True, kinds.Create, kinds.Rename)
+
+
 def test_the_acp_options_are_read_field_by_field() -> None:
     options = {
         "acp": {
