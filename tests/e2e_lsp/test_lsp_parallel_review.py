@@ -142,3 +142,29 @@ async def test_another_session_s_change_over_a_pending_hunk_conflicts_and_neithe
     results = (await editor.request(decide, {"decision": "reject", "hunkIds": both}))["results"]
     assert {r["hunkId"]: r["state"] for r in results} == dict.fromkeys(both, "rejected")
     assert (workspace / "hello.py").read_text().splitlines()[0] == 'print("hello world")'
+
+
+async def test_undoing_one_session_s_turn_keeps_another_session_s_undo(
+    editor_factory: StartEditor, workspace: Path
+) -> None:
+    """Issue 35, item 1: one's turn edits hello.py (open in the editor), two's creates a file,
+    one's turn is undone; undoing two's turn then puts back only two's file: one's undone edit
+    stays undone, on disk and in the buffer."""
+    (workspace / "hello.py").write_text(HELLO)
+    editor = await editor_factory(agent_flags=FLAGS)
+    editor.open("hello.py", HELLO)
+    one, two = await sessions(editor)
+    assert (await prompt(editor, one, "edit"))["stopReason"] == "end_turn"
+    assert (await prompt(editor, two, "early-permission"))["stopReason"] == "end_turn"
+    assert (workspace / "NOTES.md").exists() and editor.text("hello.py") != HELLO
+
+    undone = await editor.command("acp.restoreCheckpoint", 1, True, one)
+    assert [Path(p).name for p in undone["restored"]] == ["hello.py"]
+    assert (workspace / "hello.py").read_text() == HELLO and editor.text("hello.py") == HELLO
+    edits = len(editor.edits)
+
+    result = await editor.command("acp.restoreCheckpoint", 1, True, two)
+    assert [Path(p).name for p in result["restored"]] == ["NOTES.md"]
+    assert result["shared"] == [] and not (workspace / "NOTES.md").exists()
+    assert (workspace / "hello.py").read_text() == HELLO and editor.text("hello.py") == HELLO
+    assert len(editor.edits) == edits  # nothing sent to the buffer of hello.py
