@@ -41,18 +41,24 @@ test("an earlier prompt being edited keeps the keys for moving the caret, except
   assert.equal(h.up("th", { start: 0, end: 2 }), null, "a selection is not the caret at the start");
 });
 
-test("a prompt sent becomes the newest, a repeat of the newest kept once; the history arriving mid-walk waits", () => {
+test("a prompt sent is not the newest until the history says so (a waiting one may be removed); the history arriving mid-walk waits", () => {
   const h = loaded();
-  h.sent("fourth");
-  h.sent("fourth");
+  assert.equal(h.up("", at(0)), "third");
+  h.endWalk();
+  assert.equal(h.walking, false, "sending ends the walk");
+  assert.equal(h.up("", at(0)), "third", "the prompt sent is not recalled before the sidecar holds it");
+  h.endWalk();
+  h.load(["first", "second", "third", "fourth"]);
   assert.equal(h.up("", at(0)), "fourth");
   assert.equal(h.up("fourth", at(6)), "third");
   h.load(["other"]);
   assert.equal(h.up("third", at(5)), "second", "not replaced while walking");
-  h.sent("x");
+  h.endWalk();
   h.load(["other"]);
   assert.equal(h.up("", at(0)), "other");
   assert.equal(new PromptHistory().up("", at(0)), null);
-  h.sent("   ");
-  assert.equal(h.up("other", at(5)), null, "a blank prompt is not kept");
+  // The box emptied while walking (its input event ends the walk): ↑ starts from the newest.
+  assert.equal(h.up("", at(0)), null, "one prompt, already shown");
+  h.endWalk();
+  assert.equal(h.up("", at(0)), "other");
 });

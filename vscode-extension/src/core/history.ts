@@ -30,9 +30,11 @@ export class PromptHistory {
     this.prompts = [...oldestFirst].reverse();
   }
 
-  /** A prompt just sent: the newest now (a repeat of the newest kept once), and walking ends. */
-  sent(text: string): void {
-    if (text.trim() !== "" && this.prompts[0] !== text) this.prompts.unshift(text);
+  /** Walking ends: a prompt was just sent, or the box was emptied (the next ↑ starts from the
+   *  newest again, not where the walk was). A prompt sent is not added here: the sidecar's
+   *  history holds a prompt once it went to the agent, as it then said (one that waits its turn
+   *  may still be edited or removed), and the box asks for it again before the next ↑. */
+  endWalk(): void {
     this.index = -1;
     this.draft = "";
   }

@@ -86,6 +86,8 @@ export class PromptBox {
   constructor(private readonly d: PromptBoxDeps) {
     const input = d.input;
     input.addEventListener("input", () => {
+      // An emptied box is the user's own again: ↑ starts from the newest prompt.
+      if (input.value === "" && this.history.walking) this.history.endWalk();
       this.selected = 0;
       this.update();
     });
@@ -249,7 +251,8 @@ export class PromptBox {
     const text = input.value.trim();
     if (text === "") return;
     this.d.sent();
-    this.history.sent(text);
+    this.history.endWalk();
+    this.fresh = false; // the next ↑ asks the sidecar: it holds what went, never a removed prompt
     const mode = this.mode;
     this.enter(null);
     if (mode?.kind === "queued") this.d.post({ type: "editQueued", index: mode.index, text });

@@ -79,6 +79,11 @@ test(
     );
     assert.deepStrictEqual(await drawn('#mode'), [''], 'the edit line is still shown');
     assert.strictEqual(userMessages(api).length, 3, 'saving the edit sent a prompt');
+    // ↑ recalls what went to the agent: not the waiting prompt just saved (it may be removed).
+    await press('ArrowUp');
+    await until('an earlier prompt recalled', async () => (await promptText()) !== '', 5000);
+    assert.strictEqual(await promptText(), 'wait');
+    await clearPrompt();
 
     // Remove: marked dropped, its prompt answered "cancelled", no buttons left on it.
     await click(`#transcript [data-act="withdrawQueued"][data-index="${second.index}"]`);
@@ -100,6 +105,12 @@ test(
     assert.strictEqual(await api.cancel(), true);
     assert.strictEqual((await turn).stopReason, 'cancelled');
     assert.deepStrictEqual(api.cancelChoices(), [], 'nothing waited, yet the cancel asked');
+    // Neither removed prompt is recalled, as first typed or as edited: they were never sent.
+    await focusPrompt();
+    await press('ArrowUp');
+    await until('an earlier prompt recalled', async () => (await promptText()) !== '', 5000);
+    assert.strictEqual(await promptText(), 'wait');
+    await clearPrompt();
   },
   { timeoutMs: 30000 },
 );
