@@ -91,6 +91,8 @@ test("a prompt that waited reads after the reply it waited for; one still waitin
   ];
   assert.deepEqual(readingOrder(entries), [0, 1, 3, 4, 2, 5, 7, 6]);
   assert.deepEqual(readingOrder([user("a"), agent("b")]), [0, 1], "nothing waited: index order");
+  const tie: Entry[] = [user("a"), user("went", { waitedUntil: 3 }), user("gone", { dropped: true, waitedUntil: 3 })];
+  assert.deepEqual(readingOrder(tie), [0, 2, 1], "the removed one first: the reply after is the other's");
 });
 
 test("resending asks this session first, a fork only when the agent can fork, and a new session", () => {

@@ -85,7 +85,8 @@ export function cancelChoices(waiting: number): CancelChoice[] {
 
 /** The order a session's entries are read in, as entry indexes. A prompt sent while a turn ran
  *  keeps its entry index, but the turn's reply came after it: it reads where its wait ended
- *  (`waitedUntil`), so the reply stays under the prompt it answers; one still waiting reads last,
+ *  (`waitedUntil`), so the reply stays under the prompt it answers (a removed one before a prompt
+ *  that went at the same place); one still waiting reads last,
  *  under the running turn. Everything else reads in index order. */
 export function readingOrder(entries: readonly Entry[]): number[] {
   const place = (e: Entry, i: number): number => {
@@ -93,9 +94,11 @@ export function readingOrder(entries: readonly Entry[]): number[] {
     if (e.queued === true) return Number.POSITIVE_INFINITY;
     return typeof e.waitedUntil === "number" && e.waitedUntil > i ? e.waitedUntil - 0.5 : i;
   };
+  // A removed prompt before one that went at the same place: it would read as that one's reply.
+  const removed = (e: Entry): number => (isUserMessage(e) && e.dropped === true ? 0 : 1);
   return entries
-    .map((e, i) => ({ i, at: place(e, i) }))
-    .sort((a, b) => a.at - b.at || a.i - b.i)
+    .map((e, i) => ({ i, at: place(e, i), then: removed(e) }))
+    .sort((a, b) => a.at - b.at || a.then - b.then || a.i - b.i)
     .map((x) => x.i);
 }
 
