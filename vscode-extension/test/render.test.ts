@@ -305,3 +305,29 @@ test("a file sent as its link and its text shows once, its text folded", () => {
   );
   assert.match(html, /https:\/\/e\.com\//);
 });
+
+test("a prompt's attachments are drawn after its text, each an item of its own; an attached text folded under its first line", () => {
+  const html = renderEntry(
+    {
+      kind: "message",
+      role: "user",
+      messageId: null,
+      content: [
+        { type: "text", text: "explain @a.py" },
+        { type: "resource_link", uri: "file:///w/a.py", name: "a.py" },
+        { type: "text", text: "Problems the editor reports in a.py:\n- a.py:1:1 error: no" },
+        { type: "resource_link", uri: "https://e.com/", name: "https://e.com/" },
+      ],
+    },
+    emptySnapshot("s", 1),
+    extras(),
+  );
+  const [typed, attached = ""] = html.split('<div class="attached">');
+  assert.match(typed ?? "", /<p>explain @a\.py<\/p>/);
+  assert.doesNotMatch(typed ?? "", /a\.py<\/a>|Problems/, "an attachment drawn in the typed text");
+  assert.equal((attached.match(/<li>/g) ?? []).length, 3, attached);
+  assert.match(
+    attached,
+    /<summary>§ Problems the editor reports in a\.py: <span class="counts">\(2 lines\)<\/span><\/summary>/,
+  );
+});

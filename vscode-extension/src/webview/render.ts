@@ -25,7 +25,7 @@ import {
   turnEnd,
 } from "../core/subagents";
 import { usageLabel } from "../core/usage";
-import type { Entry, RunState, SessionSnapshot, Subagent, ToolCall } from "../wire";
+import type { ContentBlock, Entry, RunState, SessionSnapshot, Subagent, ToolCall } from "../wire";
 import type { GroupView, PermissionView, ViewExtras } from "./messages";
 
 const IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
@@ -98,6 +98,29 @@ export function renderBlock(block: unknown): string {
     default:
       return `<div class="unknown">[${esc(String(b["type"]))}]${rawJson(block)}</div>`;
   }
+}
+
+/** A prompt as the user sent it: what was typed, then what was attached, each an item of its own
+ *  (a file or a page as its link, an attached text, such as a file's problems, folded under its
+ *  first line), never run into the text. */
+function renderPrompt(blocks: readonly ContentBlock[]): string {
+  const first = blocks.findIndex((b) => b.type === "text");
+  const typed = first === -1 ? "" : renderBlock(blocks[first]);
+  const items = blocks.filter((_, i) => i !== first).map((b) => `<li>${renderAttached(b)}</li>`);
+  if (items.length === 0) return typed;
+  return `${typed}<div class="attached"><span class="attached-head">Attached:</span><ul>${items.join("")}</ul></div>`;
+}
+
+/** One attached block: a text by its first line (its whole text folded under it), else as drawn
+ *  anywhere (a link, a file's text folded, an image). */
+function renderAttached(block: ContentBlock): string {
+  const text = textOf(block);
+  if (text === null) return renderBlock(block);
+  const lines = text.replace(/\n+$/, "").split("\n");
+  const head = (lines.find((l) => l.trim() !== "") ?? "").trim();
+  const label = head.length > 60 ? `${head.slice(0, 59).trimEnd()}…` : head;
+  const count = `${lines.length} line${lines.length === 1 ? "" : "s"}`;
+  return `<details class="resource attached-text"><summary>§ ${esc(label)} <span class="counts">(${count})</span></summary><pre>${esc(text)}</pre></details>`;
 }
 
 /** What a prompt waiting its turn offers: to change or remove it while the sidecar holds it (a
@@ -174,10 +197,8 @@ function renderMessage(
   const blocks = Array.isArray(entry.content) ? entry.content : [];
   // A file the user attached goes as a link and, for agents that take it, its text too: one line.
   const embedded = new Set(blocks.flatMap((b) => (b.type === "resource" ? [stringOf(resourceOf(b)["uri"])] : [])));
-  const body = blocks
-    .filter((b) => !(b.type === "resource_link" && embedded.has(stringOf(b["uri"]))))
-    .map(renderBlock)
-    .join("");
+  const shown = blocks.filter((b) => !(b.type === "resource_link" && embedded.has(stringOf(b["uri"]))));
+  const body = entry.role === "user" ? renderPrompt(shown) : shown.map(renderBlock).join("");
   const key = `${snapshot.sessionId}:${index}`;
   if (entry.role === "thought") {
     return `<details class="thought" data-key="${esc(key)}"><summary>✱ Thinking</summary>${body}</details>`;

@@ -83,6 +83,12 @@ test(
     const page = 'https://example.com/page';
     assert.deepStrictEqual(blocks[3], { type: 'resource_link', uri: page, name: page });
     await until('no chip once sent', async () => (await chips()).length === 0, 5000);
+    // In the chat: the typed text, then each attachment an item of its own, not run into it.
+    const attached = await until('the attachments drawn under the prompt', async () => {
+      const li = await drawn('#transcript .msg.user .attached li');
+      return li.length > 0 && li.some((t) => t.includes('example.com')) ? li : null;
+    });
+    assert.deepStrictEqual(attached.slice(-2), ['↗ hello.py', `↗ ${page}`]);
   },
   { timeoutMs: 30000 },
 );
