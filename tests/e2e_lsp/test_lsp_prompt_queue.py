@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from tests.e2e_lsp.conftest import StartEditor
@@ -50,6 +51,7 @@ async def test_an_edited_prompt_waits_and_goes_after_a_cancelled_turn(
     assert (await second)["stopReason"] == "end_turn"
     sent = (await entries(editor))[index]
     assert "queued" not in sent and sent["content"] == [{"type": "text", "text": "hi"}]
+    assert sent["waitedUntil"] > index  # it reads after the cancelled turn's entries
     # ↑ recalls what went to the agent: the edited text, not the one first typed.
     assert (await editor.request("acp/promptHistory", {}))["prompts"] == ["wait", "hi"]
 
@@ -68,5 +70,7 @@ async def test_a_withdrawn_prompt_is_dropped_and_answers_cancelled(
     dropped = (await entries(editor))[index]
     assert dropped.get("dropped") is True and "queued" not in dropped
     assert len([e for e in await entries(editor) if e.get("role") == "user"]) == 2
-    # A withdrawn prompt was never sent: ↑ never recalls it.
+    # A withdrawn prompt was never sent: ↑ never recalls it, the transcript says so.
     assert (await editor.request("acp/promptHistory", {}))["prompts"] == ["wait"]
+    written = Path((await editor.command("acp.transcript"))["path"]).read_text()
+    assert "hello\n\n_Not sent: removed, or dropped with a cancel, before its turn._" in written
