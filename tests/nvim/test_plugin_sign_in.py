@@ -184,7 +184,8 @@ def test_the_terminal_gets_the_methods_env_and_cwd(bare: PluginEditor, tmp_path:
         "agentName": "Claude Agent",
         "methodId": "claude-ai-login",
         "name": "Claude Subscription",
-        "command": ["sh", "-c", 'echo "token=$ACP_TEST_VAR"; pwd; read line; exit 3'],
+        # pwd first: once the variable's line is drawn, the folder's is too.
+        "command": ["sh", "-c", 'pwd; echo "token=$ACP_TEST_VAR"; read line; exit 3'],
         "env": {"ACP_TEST_VAR": "from-the-method"},
         "commandLine": "claude-agent-acp --cli auth login --claudeai",
         "cwd": str(where),
