@@ -31,6 +31,8 @@ reproducing an awkward agent so the client's handling of it can be tested agains
   the request-scoped ``mcp/message``.
 * ``--notice-at-new``: send a notice right after answering ``session/new``, before any prompt
   (an agent message to a client without ``session.notices``).
+* ``--scripts``: a prompt ``script <json>`` does exactly the file work its JSON lists
+  (``tests/agents/script_ops.py``), for the model-based review test.
 
 Tests start it by file path with a temporary working directory, so it imports only
 ``acp_editor`` (installed in the venv), never ``tests``.
@@ -74,6 +76,7 @@ class Switches:
     reads_disk: bool = False
     writes_twice: bool = False
     mcp_connect: bool = False
+    scripts: bool = False
 
 
 def parse_args(argv: Sequence[str] | None = None) -> tuple[cli.Options, Switches]:
@@ -114,6 +117,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[cli.Options, Switches
     tests.add_argument(
         "--notice-at-new", action="store_true", help="a notice right after session/new"
     )
+    tests.add_argument("--scripts", action="store_true", help="run 'script <json>' prompts")
     a = p.parse_args(argv)
     tuning = Tuning(
         fast=a.fast,
@@ -132,6 +136,7 @@ def parse_args(argv: Sequence[str] | None = None) -> tuple[cli.Options, Switches
         reads_disk=a.reads_disk,
         writes_twice=a.writes_twice,
         mcp_connect=a.mcp_connect,
+        scripts=a.scripts,
     )
     return cli.options(a), switches
 
@@ -295,6 +300,10 @@ async def serve(opts: cli.Options, switches: Switches, stdin: IO[bytes], stdout:
         flood_stderr(switches.stderr_flood)
     if switches.ignore_stdin_eof:
         start_stubborn_child()
+    if switches.scripts:  # a sibling module: this file runs by path, with tests/agents on sys.path
+        from script_ops import scripts_first
+
+        scripts_first()
     with contextlib.ExitStack() as stack:
         tracers: list[Tracer] = []
         if switches.record:

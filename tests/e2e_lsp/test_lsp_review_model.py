@@ -1,0 +1,94 @@
+"""Review across two sessions of scripted agents, checked against a simple model after every
+step (issue 35): agents writing through ``fs/*``, the disk or both, creating and deleting
+files; the user opening, typing in and closing buffers, accepting, rejecting and undoing any
+session's turn. The machine and its model: ``review_machine.py``, ``review_model.py``; a long
+run, which also shrinks what it finds: ``python bench/review_model.py``.
+
+Here a bounded, deterministic run (a few examples of a few steps, each against its own
+sidecar), then the steps of each bug the machine found, replayed: issue 35's items 1-3 (found
+on a30a7dc) and those it found since (``NEW``), which fail until they are fixed."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, Phase, settings
+from hypothesis.stateful import run_state_machine_as_test
+
+from tests.e2e_lsp.review_machine import Draw, ReviewMachine, replay, turn_of
+
+BOUNDED = settings(
+    max_examples=6,
+    stateful_step_count=10,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    phases=[Phase.explicit, Phase.generate],  # a failure is shown as found: shrink in bench/
+    suppress_health_check=list(HealthCheck),
+)
+
+
+def test_review_across_sessions_holds_what_the_model_says() -> None:
+    run_state_machine_as_test(ReviewMachine, settings=BOUNDED)
+
+
+A_SLOT = ("write", 0, "fs", None)
+"""An agent's write of a.py's first slot through ``fs/*`` (no question asked)."""
+NEW_C = ("write", "fs", None)
+"""An agent's write that creates c.md."""
+FOUND: dict[str, list[tuple[str, list[Draw]]]] = {
+    # Issue 35, item 1: undoing B's turn brought back A's undone edit of a.py.
+    "1-undo-keeps-another-session-s-undo": [
+        ("agent_turn", [0, ["a.py"], *A_SLOT]),
+        ("agent_turn", [1, ["c.md"], *NEW_C]),
+        ("undo_turn", [turn_of(0, 1), False]),
+        ("undo_turn", [turn_of(1, 1), False]),
+    ],
+    # Item 2: rejecting a created file that is open left its text in the buffer.
+    "2-reject-of-an-open-created-file": [
+        ("agent_turn", [0, ["c.md"], *NEW_C]),
+        ("open_buffer", ["c.md"]),
+        ("decide", ["c.md", True]),
+    ],
+    # Item 3: the disk, then fs/write_text_file of the same text: not reviewed, not in the buffer.
+    "3-written-twice": [
+        ("open_buffer", ["a.py"]),
+        ("agent_turn", [0, ["a.py"], "write", 0, "both", None]),
+    ],
+    # NEW: undoing B's turn brings back A's change to a.py that the user rejected since.
+    "new-undo-keeps-a-rejection": [
+        ("agent_turn", [0, ["a.py"], *A_SLOT]),
+        ("agent_turn", [1, ["c.md"], *NEW_C]),
+        ("decide", ["a.py", True]),
+        ("undo_turn", [turn_of(1, 1), False]),
+    ],
+    # NEW: undoing the turn that created an open file leaves the agent's text in the buffer.
+    "new-undo-of-an-open-created-file": [
+        ("agent_turn", [0, ["c.md"], *NEW_C]),
+        ("open_buffer", ["c.md"]),
+        ("undo_turn", [turn_of(0, 1), False]),
+    ],
+    # NEW: an undo that takes away B's change of a shared file leaves B's hunk pending.
+    "new-undo-withdraws-the-hunk-it-took-away": [
+        ("agent_turn", [0, ["c.md"], *NEW_C]),
+        ("decide", ["c.md", False]),
+        ("agent_turn", [1, ["c.md"], "write", 0, "disk", None]),
+        ("undo_turn", [turn_of(0, 1), False]),
+    ],
+    # NEW: a file a session created, then deleted: rejecting its hunks fails, "file not found".
+    "new-reject-of-created-then-deleted": [
+        ("agent_turn", [0, ["c.md"], *NEW_C]),
+        ("agent_turn", [0, ["c.md"], "delete", None]),
+        ("decide", ["c.md", True]),
+    ],
+    # NEW: undoing turn 2 withdraws the hunk of turn 1's change, which stays in a.py unreviewed.
+    "new-undo-keeps-an-earlier-turn-s-hunk": [
+        ("agent_turn", [0, ["a.py"], *A_SLOT]),
+        ("agent_turn", [0, ["a.py", "b.py"], "delete", None, "delete", None]),
+        ("undo_turn", [turn_of(0, 2), False]),
+    ],
+}
+
+
+@pytest.mark.parametrize("steps", list(FOUND.values()), ids=list(FOUND))
+def test_what_the_machine_found_stays_fixed(steps: list[tuple[str, list[Draw]]]) -> None:
+    replay(steps)
