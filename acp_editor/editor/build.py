@@ -8,8 +8,9 @@ any ``EditorChannel``, so unit tests build the same editor side around a fake ed
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from pygls.uris import to_fs_path
@@ -60,6 +61,7 @@ class EditorSide:
     session_admin: SessionAdmin
     kept: Review
     mentions: Mentions
+    _closing: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
     async def open_review(self) -> None:
         """The editor said its workspace (``initialized``): the review an earlier run left
@@ -67,7 +69,13 @@ class EditorSide:
         await self.kept.open(self.agents.workspace_root(), self.agents.options.agent.review_mode)
 
     async def close(self) -> None:
-        """The editor is done (``shutdown``, ``exit`` or a closed pipe): the agent goes too."""
+        """The editor is done (``shutdown``, ``exit`` or a closed pipe): the agent goes too.
+        Once, however many of those come: a later caller waits for the teardown begun."""
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close())
+        await asyncio.shield(self._closing)
+
+    async def _close(self) -> None:
         self.frontend.close()
         await self.agents.close()
         await self.context.close()

@@ -10,6 +10,8 @@ clear error the editor can show. The agent side is reached only through ``editor
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -36,6 +38,9 @@ __all__ = ["AgentSupervisor", "AgentUnavailable", "ServerOptions"]
 
 log = get_logger("editor.supervisor")
 T = TypeVar("T")
+
+TURNS_END_S = 5.0
+"""Seconds closing waits for the turns that ran to end once their agent has (their last look)."""
 
 
 class AgentUnavailable(RpcError):
@@ -81,6 +86,10 @@ class AgentSupervisor:
         self._agent_of: dict[str, str] = {}
         """Each session's agent id, kept after the agent crashed (its sessions come back)."""
         self._closed = False
+        self._prompts = 0
+        self._no_prompts = asyncio.Event()
+        """Set while no prompt is out: closing waits for the turns the agent's end ends."""
+        self._no_prompts.set()
 
     # -- the agents -----------------------------------------------------------------------------
 
@@ -138,6 +147,10 @@ class AgentSupervisor:
             return
         self._closed = True
         await self.runners.close()
+        # The turns that were running fail with their agent; each still ends as turns do (what
+        # it changed recorded by review's last look) before the caller keeps review on disk.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._no_prompts.wait(), TURNS_END_S)
         for history in self._histories.values():
             await history.flush()
 
@@ -360,6 +373,8 @@ class AgentSupervisor:
         history = self.history()
         state = agent.session_state(sid)
         start = state.entry_count() if state is not None else 0
+        self._prompts += 1
+        self._no_prompts.clear()
         try:
             # Kept when it goes, as it then says: a prompt that waited may have been edited, or
             # withdrawn (then never sent, and never recalled).
@@ -367,6 +382,9 @@ class AgentSupervisor:
                 sid, blocks, lambda went: history.remember(prompt_text(went))
             )
         finally:
+            self._prompts -= 1
+            if self._prompts == 0:
+                self._no_prompts.set()
             self._turn_ended(sid)
         said = summarize(state, start) if state is not None else TurnSummary()
         return {"sessionId": sid, "stopReason": result.get("stopReason"), **said.to_json()}

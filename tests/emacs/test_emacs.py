@@ -1,6 +1,7 @@
-"""A real Emacs (Debian's emacs-nox + elpa-eglot, installed by scripts/emacs-test-deps) in batch
-mode without a user init file, set up exactly as docs/emacs.md says, against the real sidecar:
-the demo agent for the turns and the sessions, a stubborn scripted agent for the shutdowns.
+"""A real Emacs (Debian's emacs-nox + elpa-eglot + elpa-lsp-mode, installed by
+scripts/emacs-test-deps) in batch mode without a user init file, set up exactly as docs/emacs.md
+says (its eglot block, or its lsp-mode block), against the real sidecar: the demo agent for the
+turns and the sessions, a stubborn scripted agent for the shutdowns.
 
 The user is played by tests/emacs/harness.el; each scenario of tests/emacs/scenarios.el is one
 Emacs run whose checks come back as JSON."""
@@ -31,9 +32,11 @@ STUBBORN_AGENT = [*SCRIPTED_AGENT, "--ignore-stdin-eof"]
 HELLO = 'print("hello, world")\n\n\ndef main():\n    return 1\n\n\nmain()\n'
 
 
-def docs_block() -> str:
-    """The one elisp block of docs/emacs.md: what users paste is what runs here."""
-    (block,) = re.findall(r"```elisp\n(.*?)```", (ROOT / "docs" / "emacs.md").read_text(), re.S)
+def docs_block(client: str = "eglot") -> str:
+    """The elisp block of docs/emacs.md for ``client`` (eglot, lsp-mode): what users paste is
+    what runs here."""
+    blocks = re.findall(r"```elisp\n(.*?)```", (ROOT / "docs" / "emacs.md").read_text(), re.S)
+    (block,) = [b for b in blocks if b.startswith(f";;; acp-editor through {client}:")]
     return block
 
 
@@ -47,13 +50,15 @@ def emacs() -> str:
     return found
 
 
-def run_emacs(emacs: str, tmp_path: Path, scenario: str, agent: list[str]) -> dict[str, Any]:
+def run_emacs(
+    emacs: str, tmp_path: Path, scenario: str, agent: list[str], client: str = "eglot"
+) -> dict[str, Any]:
     workspace = tmp_path / "project"
     workspace.mkdir()
     subprocess.run(["git", "init", "-q", str(workspace)], check=True)  # a project for eglot
     (workspace / "hello.py").write_text(HELLO)
     setup = tmp_path / "setup.el"
-    setup.write_text(docs_block())
+    setup.write_text(docs_block(client))
     result = tmp_path / "result.json"
     env = {
         **os.environ,
@@ -65,6 +70,8 @@ def run_emacs(emacs: str, tmp_path: Path, scenario: str, agent: list[str]) -> di
         "ACP_TEST_WATCHDOG": "90",
     }
     files = [HERE / "harness.el", setup, HERE / "scenarios.el"]
+    if client == "lsp-mode":
+        files.append(HERE / "lsp_mode.el")
     done = subprocess.run(
         [
             emacs,
@@ -158,3 +165,15 @@ def wait_until_gone(pids: list[int], timeout: float = 10.0) -> None:
         time.sleep(0.05)  # a poll's interval (see the docstring), not a fixed wait
     assert not left_alive(pids), f"still running: {left_alive(pids)}"
     assert all(procs.group_members(pid) == [] for pid in pids)
+
+
+def test_lsp_mode_a_prompt_a_question_and_a_shutdown_in_time(emacs: str, tmp_path: Path) -> None:
+    """lsp-mode 8.0 with the docs' add-on client: the prompt's question in the minibuffer, the
+    turn's end, and ``lsp-workspace-shutdown`` answered within its 0.5 s although the agent
+    takes longer to end (it was not: "Timeout while sending shutdown request"); nothing
+    outlives the server, which lsp-mode kills right after ``exit``."""
+    results = run_emacs(emacs, tmp_path, "acp-test-lsp-mode", STUBBORN_AGENT, client="lsp-mode")
+    names = [c[0] for c in results["checks"]]
+    assert "lsp-mode's shutdown had its answer in time" in names
+    assert results["facts"]["shutdown_seconds"] < 0.5
+    wait_until_gone(results["facts"]["pids"])

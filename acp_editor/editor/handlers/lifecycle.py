@@ -6,6 +6,7 @@ then once a day: ``services.retention.pruning``), owned by the server and cancel
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -43,6 +44,8 @@ class Lifecycle:
         self.agents = agents
         self.follow = follow
         self.close = close
+        self.ending: asyncio.Task[None] | None = None
+        """The teardown ``shutdown`` began (``exit``, or the end of the stream, waits for it)."""
 
     def register(self) -> None:
         self.server.feature(lsp.INITIALIZE)(plain(self.initialize))
@@ -67,6 +70,15 @@ class Lifecycle:
         self.agents.folders_changed()
 
     async def shutdown(self, params: Any) -> None:
+        """Answered at once: lsp-mode gives ``shutdown`` 0.5 s ("Timeout while sending
+        shutdown request"), eglot 1.5 s before SIGKILL, and a stubborn agent takes longer to
+        end. The teardown goes on after the answer; ``exit`` or the end of the stream waits for
+        it (``serve_stdio``), and a SIGKILL meanwhile leaves nothing behind either (the agent
+        gets the parent-death signal, the reaper its group)."""
+        if self.ending is None:
+            self.ending = asyncio.ensure_future(self._end())
+
+    async def _end(self) -> None:
         await self.close()
         self.server.cancel_background()
 

@@ -247,6 +247,9 @@ async def _serve(server: AcpLanguageServer) -> None:
 
 EXIT_GRACE = 2.0
 """Seconds the tasks still running at ``exit`` get to end once cancelled."""
+CLOSE_S = 10.0
+"""Seconds ``exit`` waits for the teardown ``shutdown`` began (the agent's shutdown ladder:
+about 0.5 s for one that ignores SIGTERM) before what still runs is cancelled and killed."""
 
 
 def serve_stdio(server: AcpLanguageServer) -> int:
@@ -260,8 +263,23 @@ def serve_stdio(server: AcpLanguageServer) -> int:
         code = int(done.code or 0)
     except (BrokenPipeError, KeyboardInterrupt):
         code = 1
+    _closed(loop, server)
     _finish(loop)
     return code
+
+
+def _closed(loop: asyncio.AbstractEventLoop, server: AcpLanguageServer) -> None:
+    """The teardown finished before anything is cancelled: ``exit`` stops the loop at once,
+    while what ``shutdown`` began (it answers before the agent has ended) may still run."""
+
+    async def close_all() -> None:
+        for close in server.on_close:
+            await close()
+
+    try:
+        loop.run_until_complete(asyncio.wait_for(close_all(), CLOSE_S))
+    except Exception as exc:  # what is left is cancelled, and killed: procs.kill_leftovers
+        log.warning("the teardown did not finish: %r", exc)
 
 
 def _finish(loop: asyncio.AbstractEventLoop) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -117,3 +118,30 @@ async def test_what_the_agent_did_not_advertise_is_refused_clearly(
     with pytest.raises(AgentUnavailable, match=f"does not support {what}"):
         await getattr(r.side.agents, call)()
     assert not any(name in ("delete", "fork", "logout") for name, _ in r.agents.current.calls)
+
+
+async def test_closing_waits_for_the_turns_that_end_with_their_agent(
+    rig: MakeRig, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``shutdown`` is answered before the agent has ended; the teardown then ends it, and the
+    turn that was running still ends as turns do (review's last look) before review is kept
+    on disk and the process exits."""
+    r = rig()
+    agent = await r.side.agents.ensure_agent()
+    started: list[str] = []
+    looked: list[str] = []
+
+    async def prompt(session_id: str, blocks: Any, sent: Any = None) -> dict[str, Any]:
+        started.append(session_id)
+        await agent.exited.wait()  # the turn fails with its agent...
+        for _ in range(5):  # ...and its last look takes a few turns of the loop
+            await asyncio.sleep(0)
+        looked.append(session_id)
+        return {"stopReason": "cancelled"}
+
+    monkeypatch.setattr(agent, "prompt", prompt)
+    turn = asyncio.ensure_future(r.side.agents.prompt([{"type": "text", "text": "hi"}]))
+    await wait_until(lambda: bool(started))
+    await r.side.agents.close()
+    assert looked == started
+    assert (await turn)["stopReason"] == "cancelled"
