@@ -7,7 +7,6 @@ Random old/new pairs and random user edits are covered by test_review_anchor_pro
 from __future__ import annotations
 
 import itertools
-import time
 
 import pytest
 
@@ -314,7 +313,8 @@ def test_current_range_follows_the_hunk() -> None:
 # --- a big file ----------------------------------------------------------------------------------
 
 
-def test_ten_thousand_lines_fifty_hunks_is_fast() -> None:
+def test_ten_thousand_lines_fifty_hunks_revert_exactly() -> None:
+    """Correctness on a big file; its speed is measured in bench/large.py, not here."""
     old_lines = [f"line {i} = value({i % 97})" if i % 7 else "" for i in range(10_000)]
     new_lines = list(old_lines)
     for k in range(50):  # replacements, insertions and deletions spread over the file
@@ -327,13 +327,10 @@ def test_ten_thousand_lines_fifty_hunks_is_fast() -> None:
             new_lines[at] = "\0"
     old = "\n".join(old_lines) + "\n"
     new = "\n".join(line for line in new_lines if line != "\0") + "\n"
-    started = time.perf_counter()
     anchors = anchors_for(old, new)
     text: str | None = new
     for anchor in anchors[::2] + anchors[1::2]:  # top-down twice: the hints go stale
         assert text is not None
         text = revert(text, anchor)
-    elapsed = time.perf_counter() - started
     assert len(anchors) == 50
     assert text == old
-    assert elapsed < 2.0, f"{elapsed:.3f}s"

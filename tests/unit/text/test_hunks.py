@@ -7,7 +7,6 @@ test_text_properties.py.
 from __future__ import annotations
 
 import itertools
-import time
 
 import pytest
 
@@ -190,10 +189,7 @@ def test_ten_thousand_lines_with_fifty_scattered_changes() -> None:
     for n, at in enumerate(range(97, 10_000, 199)):
         changed[at] = f"changed {n}"
     old, new = "\n".join(lines) + "\n", "\n".join(changed) + "\n"
-    started = time.perf_counter()
     hunks = compute_hunks(old, new)
     result = apply_hunks(old, hunks, set(range(0, len(hunks), 2)))
-    elapsed = time.perf_counter() - started
     assert len(hunks) == 50
     assert result.count("changed") == 25
-    assert elapsed < 1.0, f"compute_hunks + apply_hunks took {elapsed:.3f}s"
