@@ -150,7 +150,7 @@ async def test_an_editor_with_no_plugin_hears_of_background_work_and_stops_it(
     (named,) = result["background"]
     assert named.startswith("Run `echo working in the background")
     said = [m.message for m in editor.client.messages if "turn ended" in m.message]
-    assert said and said[-1].endswith(f"still running in the background: {named}]")
+    assert said and f"; still running in the background: {named}; undo this turn" in said[-1]
     snapshot = await editor.request(proto.ACP_SNAPSHOT, {})
     (work,) = snapshot["sessions"][0]["runState"]["background"]
     stopped = await editor.command("acp.cancelTerminal", work["terminalId"])
