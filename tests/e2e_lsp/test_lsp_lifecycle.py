@@ -7,7 +7,6 @@ import json
 import os
 import signal
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -171,11 +170,6 @@ async def test_editor_disconnect_ends_the_agent_and_its_terminals(workspace: Pat
     await wait_until(lambda: procs.group_members(agent_pid) == [], 10)
 
 
-SHUTDOWN_ANSWER_S = 0.4
-"""lsp-mode waits 0.5 s for the answer to ``shutdown`` ("Timeout while sending shutdown
-request"); a stubborn agent alone takes 0.5 s to end (SIGTERM ignored, then SIGKILL)."""
-
-
 async def test_shutdown_is_answered_at_once_and_a_stubborn_agent_ends_by_exit(
     workspace: Path,
 ) -> None:
@@ -183,12 +177,12 @@ async def test_shutdown_is_answered_at_once_and_a_stubborn_agent_ends_by_exit(
     is answered before the agent has ended (it took 515-555 ms with this agent when the
     answer waited for it), and by ``exit`` the agent's group is gone, its child too."""
     editor, agent_pid = await start_stubborn(workspace)
-    began = time.monotonic()
     editor.send({"jsonrpc": "2.0", "id": 3, "method": "shutdown"})
     answer = await editor.response(3)
-    took = time.monotonic() - began
     assert "error" not in answer
-    assert took < SHUTDOWN_ANSWER_S, f"shutdown answered in {took * 1000:.0f} ms"
+    # The agent ignores SIGTERM and is killed only after a grace: still there when the answer
+    # comes means the answer did not wait for it (no clock read, so no flake under load).
+    assert procs.group_members(agent_pid) != [], "shutdown was answered only once the agent ended"
     editor.send({"jsonrpc": "2.0", "method": "exit"})
     assert await asyncio.wait_for(editor.proc.wait(), 15) == 0
     assert procs.group_members(agent_pid) == []
