@@ -89,7 +89,7 @@ async def test_a_plain_editor_is_told_once_a_turn_of_all_its_groups(
     editor.open("hello.py", (workspace / "hello.py").read_text())
     for turn in (1, 2):  # created, then all changed: three new groups each time
         await editor.command("acp.prompt", "generate")
-        await wait_until(lambda: len(told()) == turn)
+        await wait_until(lambda: len(told()) == turn)  # noqa: B023 (awaited in this pass)
         pending = [g for g in await groups(editor) if g["state"] == "pending"]
         assert len(pending) == 3 and sum(g["created"] + g["changed"] for g in pending) == 90
         message = told()[-1]
