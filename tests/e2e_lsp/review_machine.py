@@ -1,10 +1,10 @@
 """A hypothesis state machine that drives one real sidecar (``python -m acp_editor``) with two
-sessions of the scripted agent (``--scripts``: each turn does the file work the machine lists)
-through an editor that checks document versions, and after every step holds the workspace to
-the simple model of ``review_model.py``: every file and every open buffer holds exactly what
-the model says, every pending hunk belongs to the session that made the change, no
-``workspace/applyEdit`` is refused or sent twice for one change, and a question answered "keep"
-changes nothing.
+sessions of the scripted agent (``--scripts``: each turn does the file work the machine lists),
+and once a step starts it a third in a worktree of its own, through an editor that checks
+document versions. After every step it holds the workspace to the simple model of
+``review_model.py``: every file, open buffer and worktree file holds exactly what the model
+says, every pending hunk belongs to the session that made the change, no ``workspace/applyEdit``
+is refused or sent twice for one change, and a question answered "keep" changes nothing.
 
 Used by ``test_lsp_review_model.py`` (a bounded run in the suite) and ``bench/review_model.py``
 (a long run).
@@ -28,8 +28,9 @@ from lsprotocol import types as lsp
 from acp_editor.protocol import editor as proto
 from acp_editor.text.edits import apply_edits
 from acp_editor.text.positions import uri_to_path
-from tests.e2e_lsp.review_model import FIRST, PATHS, SESSIONS, Model, initial
+from tests.e2e_lsp.review_model import FIRST, PATHS, SESSIONS, WORKTREE, Model, Worktree, initial
 from tests.support.lsp import Editor, choose_kind, start_editor
+from tests.support.repository import git
 
 T = TypeVar("T")
 SETTLE_S = 5.0
@@ -43,7 +44,8 @@ COUNTS = {"examples": 0, "steps": 0}
 class ReviewMachine(RuleBasedStateMachine):
     leave_out: frozenset[str] = frozenset()
     """What a run leaves out, to show one bug at a time (``bench/review_model.py --leave-out``):
-    ``both`` (writes to the disk and through ``fs/*``), ``undo``, ``decide``, ``open``."""
+    ``both`` (writes to the disk and through ``fs/*``), ``undo``, ``decide``, ``open``,
+    ``worktree``."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -55,6 +57,11 @@ class ReviewMachine(RuleBasedStateMachine):
         self.root.mkdir()
         for name in FIRST:
             (self.root / name).write_text(initial(name), encoding="utf-8")
+        git(self.root, "init", "-q", "-b", "main")  # a worktree session needs a repository
+        git(self.root, "add", ".")
+        git(self.root, "commit", "-qm", "first")
+        self.own: Path | None = None
+        """The worktree session's own folder, once it started."""
         self.model = Model()
         self.answers: list[str] = []
         """How the next questions are answered: ``allow_once``, ``reject_once``, ``keep``."""
@@ -267,6 +274,61 @@ class ReviewMachine(RuleBasedStateMachine):
         assert restored <= files, f"restored {restored}, the turns changed {files}"
         assert {Path(p).name for p in result["shared"]} == shared & restored, result
 
+    # -- a session in a worktree of its own ---------------------------------------------------
+
+    @precondition(lambda self: "worktree" not in self.leave_out and self.model.worktree is None)
+    @rule()
+    def worktree_session(self) -> None:
+        opened = self.run(self.editor.request(proto.ACP_NEW_SESSION, {"worktree": True}))
+        self.sessions.append(str(opened["sessionId"]))
+        self.own = Path(opened["snapshot"]["worktree"])
+        self.model.worktree = Worktree(dict(self.model.disk), dict(self.model.disk))
+
+    def _working_tree(self) -> bool:
+        tree = self.model.worktree
+        return tree is not None and not tree.discarded
+
+    @precondition(lambda self: self._working_tree())
+    @rule(data=st.data())
+    def worktree_turn(self, data: st.DataObject) -> None:
+        """The worktree session changes its own files (the workspace's stay as they are)."""
+        tree = self.model.worktree
+        assert tree is not None
+        name = data.draw(st.sampled_from(PATHS), label="worktree file")
+        exists = tree.files[name] is not None
+        op = data.draw(st.sampled_from(["write", "delete"] if exists else ["write"]))
+        new = None
+        if op == "write":
+            slot = data.draw(st.sampled_from([0, 1])) if exists else None
+            old, self.model.disk[name] = self.model.disk[name], tree.files[name]
+            new = self.model.written(name, slot, WORKTREE)
+            self.model.disk[name] = old
+        via = data.draw(st.sampled_from(["fs", "disk"]))
+        ops = [{"op": op, "path": name, "text": new, "via": via}]
+        prompt = self._prompt(WORKTREE, "script " + json.dumps(ops))
+        result = self.run(self.editor.request(proto.ACP_PROMPT, prompt))
+        assert result["stopReason"] == "end_turn", result
+        tree.files[name] = new
+
+    @precondition(lambda self: self._working_tree())
+    @rule()
+    def bring_back(self) -> None:
+        params = {"sessionId": self.sessions[WORKTREE]}
+        result = self.run(self.editor.request(proto.ACP_BRING_BACK, params))
+        brought, left = self.model.bring_back()
+        assert {Path(p).name for p in result["brought"]} == brought, (result, brought, left)
+        assert {Path(e["path"]).name for e in result["left"]} == left, (result, brought, left)
+
+    @precondition(lambda self: self._working_tree())
+    @rule()
+    def discard_worktree(self) -> None:
+        tree = self.model.worktree
+        assert tree is not None
+        result = self.run(self.editor.command("acp.discardWorktree", self.sessions[WORKTREE], True))
+        assert result["discarded"] is True, result
+        assert {Path(p).name for p in result["lost"]} == set(tree.changed()), result
+        tree.discarded = True
+
     # -- the checks -----------------------------------------------------------------------------
 
     @invariant()
@@ -307,6 +369,13 @@ class ReviewMachine(RuleBasedStateMachine):
                 del model.buffers[name]  # an editor may close the buffer of a removed file
             elif (held and held[0]) != want:
                 problems.append(f"{name} in its buffer: {held!r}, the model says {want!r}")
+        tree = model.worktree
+        if tree is not None and not tree.discarded and self.own is not None:
+            for name in PATHS:
+                path = self.own / name
+                own = path.read_text(encoding="utf-8") if path.exists() else None
+                if own != tree.files[name]:
+                    problems.append(f"{name} in the worktree: {own!r}, not {tree.files[name]!r}")
         by_file: dict[str, set[str]] = {}
         for hunk in await self._pending_hunks():
             problems += [f"a hunk of either session: {hunk}"] if "sessions" in hunk else []

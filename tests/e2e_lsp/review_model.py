@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from acp_editor.text.merge import merge3
 
 PATHS = ("a.py", "b.py", "c.md")
+WORKTREE = 2
+"""The index of the session in a worktree of its own, after the two of the workspace."""
 FIRST = ("a.py", "b.py")
 """The files that exist when an example starts (``c.md`` is made by agents)."""
 SESSIONS = 2
@@ -68,6 +70,19 @@ class Pending:
 
 
 @dataclass
+class Worktree:
+    """A session in a worktree of its own: its files, and what they were at its start or its
+    last bring-back."""
+
+    files: dict[str, str | None]
+    since: dict[str, str | None]
+    discarded: bool = False
+
+    def changed(self) -> list[str]:
+        return [name for name in PATHS if self.files[name] != self.since[name]]
+
+
+@dataclass
 class Model:
     disk: dict[str, str | None] = field(
         default_factory=lambda: {p: initial(p) if p in FIRST else None for p in PATHS}
@@ -76,7 +91,9 @@ class Model:
     pending: dict[str, list[Pending]] = field(default_factory=lambda: {p: [] for p in PATHS})
     review_base: dict[str, str | None] = field(default_factory=dict)
     """A file with pending changes: its text before them."""
-    turns: list[list[Turn]] = field(default_factory=lambda: [[] for _ in range(SESSIONS)])
+    turns: list[list[Turn]] = field(default_factory=lambda: [[] for _ in range(SESSIONS + 1)])
+    """Each session's turns; the worktree session's are its bring-backs (never undone here)."""
+    worktree: Worktree | None = None
     clock: int = 0
     values: int = 0
     """Every slot value an agent writes is new, so no change is ever a no-op."""
@@ -141,7 +158,7 @@ class Model:
             (s, t)
             for s, turns in enumerate(self.turns)
             for t in turns
-            if not t.undone and self._would_change(t, turns[t.number - 1 :])
+            if s < SESSIONS and not t.undone and self._would_change(t, turns[t.number - 1 :])
         ]
 
     def _would_change(self, turn: Turn, later: list[Turn]) -> bool:
@@ -168,3 +185,34 @@ class Model:
         for t in later:
             t.undone = True
         return files, shared
+
+    # -- a session in a worktree of its own ---------------------------------------------------
+
+    def bring_back(self) -> tuple[set[str], set[str]]:
+        """The worktree's changes since its start or last bring-back, merged three ways into the
+        workspace as its review (docs/protocol.md, "Sessions in a worktree of their own"): the
+        files brought, and those left as the user has them (changed where it changed, deleted
+        on one side and changed on the other). A file left is still the session's change not
+        brought back: left again next time, lost when the worktree is discarded."""
+        tree = self.worktree
+        assert tree is not None
+        brought, left = set(), set()
+        self.clock += 1
+        turn = Turn(len(self.turns[WORKTREE]) + 1, self.clock, dict(self.disk), undone=True)
+        for name in tree.changed():
+            base, mine, theirs = tree.since[name], self.disk[name], tree.files[name]
+            if mine == base:
+                new = theirs
+            elif None in (base, mine, theirs):
+                new = None if mine == theirs else mine
+            else:
+                merged = merge3(base or "", mine or "", theirs or "")
+                new = mine if merged.conflicts else merged.text
+            if new == mine:
+                left.add(name)
+                continue
+            brought.add(name)
+            tree.since[name] = tree.files[name]
+            self.agent_change(turn, WORKTREE, name, new)
+        self.turns[WORKTREE].append(turn)
+        return brought, left

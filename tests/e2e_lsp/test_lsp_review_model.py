@@ -1,8 +1,9 @@
 """Review across two sessions of scripted agents, checked against a simple model after every
 step (issue 35): agents writing through ``fs/*``, the disk or both, creating and deleting
 files; the user opening, typing in and closing buffers, accepting, rejecting and undoing any
-session's turn. The machine and its model: ``review_machine.py``, ``review_model.py``; a long
-run, which also shrinks what it finds: ``python bench/review_model.py``.
+session's turn; a third session in a worktree of its own, brought back and discarded. The
+machine and its model: ``review_machine.py``, ``review_model.py``; a long run, which also
+shrinks what it finds: ``python bench/review_model.py``.
 
 Here a bounded, deterministic run (a few examples of a few steps, each against its own
 sidecar), then the steps of each bug the machine found, replayed: issue 35's items 1-3 (found
@@ -17,7 +18,7 @@ from hypothesis.stateful import run_state_machine_as_test
 from tests.e2e_lsp.review_machine import Draw, ReviewMachine, replay, turn_of
 
 BOUNDED = settings(
-    max_examples=6,
+    max_examples=4,
     stateful_step_count=10,
     deadline=None,
     derandomize=True,
@@ -61,6 +62,13 @@ FOUND: dict[str, list[tuple[str, list[Draw]]]] = {
         ("decide", ["a.py", True]),
         ("undo_turn", [turn_of(1, 1), False]),
     ],
+    # NEW: rejecting a created file whose buffer holds unsaved text leaves an empty file on disk.
+    "new-reject-of-a-created-file-typed-in": [
+        ("agent_turn", [0, ["c.md"], *NEW_C]),
+        ("open_buffer", ["c.md"]),
+        ("type_unsaved", ["c.md"]),
+        ("decide", ["c.md", True]),
+    ],
     # NEW: undoing the turn that created an open file leaves the agent's text in the buffer.
     "new-undo-of-an-open-created-file": [
         ("agent_turn", [0, ["c.md"], *NEW_C]),
@@ -74,11 +82,12 @@ FOUND: dict[str, list[tuple[str, list[Draw]]]] = {
         ("agent_turn", [1, ["c.md"], "write", 0, "disk", None]),
         ("undo_turn", [turn_of(0, 1), False]),
     ],
-    # NEW: a file a session created, then deleted: rejecting its hunks fails, "file not found".
-    "new-reject-of-created-then-deleted": [
-        ("agent_turn", [0, ["c.md"], *NEW_C]),
-        ("agent_turn", [0, ["c.md"], "delete", None]),
-        ("decide", ["c.md", True]),
+    # NEW: a file a session changed, then deleted: rejecting its hunks fails, "file not found",
+    # and they stay pending (a file it created, then deleted, too).
+    "new-reject-of-changed-then-deleted": [
+        ("agent_turn", [0, ["a.py"], *A_SLOT]),
+        ("agent_turn", [0, ["a.py"], "delete", None]),
+        ("decide", ["a.py", True]),
     ],
     # NEW: undoing turn 2 withdraws the hunk of turn 1's change, which stays in a.py unreviewed.
     "new-undo-keeps-an-earlier-turn-s-hunk": [
