@@ -73,33 +73,45 @@ class BulkReview:
         tree: str,
         into: ReviewGroup | None = None,
         shared: tuple[str, ...] = (),
+        moved: dict[Path, ReviewGroup] | None = None,
     ) -> ReviewGroup:
         """A look found ``changes`` (since checkpoint ``tree``) in ``folder``: a new group, or
-        more of ``into``; ``shared``: every session they may be of, when not certain."""
+        more of ``into`` (which moves to ``folder``); ``shared``: every session they may be of,
+        when not certain; ``moved``: files of the same burst's other groups that are this
+        one's now (``groups.arrange``)."""
         group = into
         if group is None:
             group_id = f"g{self._run}-{next(self._ids)}"
             group = ReviewGroup(group_id, session_id, tool_call_id, str(root), str(folder))
             self.groups[group.group_id] = group
+        group.folder = str(folder)
+        others: dict[ReviewGroup, list[Path]] = {}
+        for path, other in (moved or {}).items():
+            if other is not group:
+                others.setdefault(other, []).append(path)
+        for other, paths in others.items():
+            group.take(other, paths)
+            if not other.files:  # nothing left to decide: its files are the other's now
+                other.state, other.message = "accepted", f"its files are in {group.group_id} now"
         if shared:
             group.sessions = sorted({*group.sessions, *shared})
         if tree not in group.trees:
             await self.store(group.root).keep(f"{HELD}/{tree}", tree)
         group.add(changes, tree)
-        self.on_change([group])
+        self.on_change([group, *others])
         return group
 
-    def joining(
-        self, ids: set[str], changes: list[Change], single: Callable[[Path], bool]
-    ) -> dict[str, list[Change]]:
-        """Changes that belong to one of the pending groups ``ids`` (more of the same burst,
-        found by a later look, however few), by group id."""
-        groups = [g for g in self.pending() if g.group_id in ids]
-        found: dict[str, list[Change]] = {}
-        for change in changes if groups else []:
-            group = next((g for g in groups if change.path.is_relative_to(g.folder)), None)
-            if group is not None and not single(change.path):
-                found.setdefault(group.group_id, []).append(change)
+    def held(self, ids: set[str], root: Path, paths: list[Path]) -> dict[Path, ReviewGroup]:
+        """The files of the pending groups ``ids`` in ``root`` that a look's ``paths`` may join
+        or regroup (the groups whose folder holds one of them), each with its group."""
+        folders = {path.parent for path in paths}
+        above = {str(p) for folder in folders for p in (folder, *folder.parents)}
+        burst = [g for g in self.pending() if g.group_id in ids and g.root == str(root)]
+        over = [Path(g.folder) for g in burst if g.folder in above]
+        found: dict[Path, ReviewGroup] = {}
+        for group in burst:  # and the groups inside those (the burst seen whole there)
+            if any(Path(group.folder).is_relative_to(folder) for folder in over):
+                found.update((root / rel, group) for rel in group.files)
         return found
 
     def adopt(self, stored: list[dict[str, Any]]) -> list[ReviewGroup]:

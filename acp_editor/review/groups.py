@@ -82,6 +82,17 @@ class ReviewGroup:
             else:
                 self.files[rel] = now
 
+    def take(self, other: ReviewGroup, paths: Iterable[Path]) -> None:
+        """Files of ``other``, a group of the same burst, become this one's as they were (and
+        the checkpoints holding their old blobs with them)."""
+        root = Path(self.root)
+        for path in paths:
+            rel = path.relative_to(root).as_posix()
+            entry = other.files.pop(rel, None)
+            if entry is not None:
+                self.files[rel] = entry
+        self.trees |= other.trees
+
     def counts(self) -> dict[FileKind, int]:
         counts: dict[FileKind, int] = {"created": 0, "deleted": 0, "changed": 0}
         for entry in self.files.values():
@@ -220,3 +231,57 @@ def _visit(
         groups[folder] = here
         return []
     return here
+
+
+Placed = tuple["ReviewGroup | None", Path, list["Change"]]
+"""A group to put files in (None: a new one), its folder, and the files."""
+
+
+def arrange(folders: dict[Path, list[Change]], held: dict[Path, ReviewGroup]) -> list[Placed]:
+    """Where the groups ``split`` found go, when the same turn's burst has groups already
+    (``held``: each of their files with its group, all in ``split``'s input as well).
+
+    A look sees a burst part-way (a command still writing, or removing folder by folder), and
+    what one look takes for a folder's group may, seen whole, be its subfolders' groups. So the
+    groups follow the burst seen whole: a folder's group is the one the burst made there
+    before, else an earlier group all of whose files now go to deeper folders (it moves down,
+    keeping its id), else a new one; files move to their group from the group above. A file a
+    deeper group holds stays there."""
+    at = {Path(g.folder): g for g in held.values()}
+    kept: dict[ReviewGroup, list[Change]] = {}
+    mine: dict[Path, list[Change]] = {}
+    for folder, members in sorted(folders.items()):
+        mine[folder] = []
+        for change in members:
+            deeper = _deeper(change.path, folder, at)
+            if deeper is not None:
+                kept.setdefault(deeper, []).append(change)
+            else:
+                mine[folder].append(change)
+    moving: dict[ReviewGroup, int] = {}
+    for members in mine.values():
+        for change in members:
+            group = held.get(change.path)
+            if group is not None:
+                moving[group] = moving.get(group, 0) + 1
+    emptied = [g for g, n in moving.items() if n == len(g.files) and Path(g.folder) not in mine]
+    placed: list[Placed] = []
+    for folder, members in mine.items():
+        into = at.get(folder)
+        if into is None:
+            into = next((g for g in emptied if any(held.get(c.path) is g for c in members)), None)
+            if into is not None:
+                emptied.remove(into)
+        placed.append((into, folder, members))
+    placed += [(group, Path(group.folder), members) for group, members in kept.items()]
+    return placed
+
+
+def _deeper(path: Path, folder: Path, at: dict[Path, ReviewGroup]) -> ReviewGroup | None:
+    """The group of a folder between ``path`` and ``folder``, if the burst has one."""
+    for parent in path.parents:
+        if parent == folder or len(parent.parts) <= len(folder.parts):
+            return None
+        if parent in at:
+            return at[parent]
+    return None

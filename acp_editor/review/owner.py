@@ -107,6 +107,11 @@ class ReviewView(Protocol):
 
     def groups(self) -> list[ReviewGroup]: ...
 
+    def looking(self, session_id: str) -> bool:
+        """Whether the session's turn is still looked at: its changes may not all be in
+        review yet (a turn's end looks once more after the agent said it ended)."""
+        ...
+
     async def decide(self, hunks: list[ReviewHunk], accept: bool) -> list[dict[str, Any]]: ...
 
     async def decide_groups(
@@ -286,6 +291,9 @@ class Review:
 
     def groups(self) -> list[ReviewGroup]:
         return list(self.queue.bulk.groups.values())
+
+    def looking(self, session_id: str) -> bool:
+        return self._turns is not None and self._turns.running(session_id)
 
     async def decide(self, hunks: list[ReviewHunk], accept: bool) -> list[dict[str, Any]]:
         return await self.queue.decide(hunks, accept)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from acp_editor.log import get_logger
 from acp_editor.review.disk_text import decode, read_text
-from acp_editor.review.groups import split
+from acp_editor.review.groups import arrange, split
 from acp_editor.services.checkpoints import Change
 
 if TYPE_CHECKING:
@@ -78,33 +78,44 @@ class ChangeRecorder:
         """Put a look's changes in review: a hunk per file, or groups for bursts (``shared``:
         every session they may be of, when not certain: ``review.attribution``). A burst may be
         found over several looks (live looks while its command runs): more of a burst this
-        turn already has a group for joins it however few, and files reviewed one
-        by one before the burst was seen as one join the group that forms. A burst's looks
-        may go to different tool calls (one ends, the next starts): it stays one group."""
+        turn already has a group for joins it however few, files reviewed one by one before
+        the burst was seen as one join the group that forms, and its groups are those of the
+        burst seen whole so far, whatever part of it each look saw (``groups.arrange``). A
+        burst's looks may go to different tool calls (one ends, the next starts): it stays
+        one group."""
         bulk = self.queue.bulk
         earlier = self._earlier(session_id)
         now = {c.path for c in changes}
+        held = bulk.held(self._bursts.get(session_id, set()), store.root, list(now))
 
         def alone(path: Path) -> bool:
-            return path not in earlier and self._single(path)
+            return (path in now or path not in held) and path not in earlier and self._single(path)
 
         pool = changes + [c for p, c in earlier.items() if p not in now]
-        joining = bulk.joining(self._bursts.get(session_id, set()), pool, alone)
-        joined = {c.path for more in joining.values() for c in more}
-        single, new = split(store.root, [c for c in pool if c.path not in joined], alone)
-        single = [c for c in single if c.path in now]
+        # The burst's files grouped before are looked at again with what is new: seen whole,
+        # it may be other groups than a look part-way took it for (``groups.arrange``).
+        pool += [Change(p, "modified") for p in held if p not in now and p not in earlier]
+        left, new = split(store.root, pool, alone)
+        staying: dict[ReviewGroup, list[Change]] = {}
+        for change in left:
+            if change.path in now and change.path in held and not alone(change.path):
+                staying.setdefault(held[change.path], []).append(change)
+        stay = {c.path for more in staying.values() for c in more}
+        single = [c for c in left if c.path in now and c.path not in stay]
         who = (session_id, call, shared)
         found = [c for c in single if await self._review(store, seen, c, who)]
         self._remember(session_id, found)
-        bursts: list[tuple[ReviewGroup | None, Path, list[Change]]] = [
-            (bulk.groups[g], Path(bulk.groups[g].folder), m) for g, m in joining.items()
-        ]
-        bursts += [(None, folder, members) for folder, members in new.items()]
+        bursts = arrange(new, held)
+        bursts += [(group, Path(group.folder), more) for group, more in staying.items()]
         for group, folder, members in bursts:
             taken = [earlier[c.path] for c in members if c.path in earlier]
-            self.queue.into_group([str(c.path) for c in taken])
             fresh = [c for c in members if c.path in now]
-            await self._group(store, seen, (group, folder), taken, fresh, who)
+            moved = {c.path: held[c.path] for c in members if c.path in held}
+            same = group is not None and Path(group.folder) == folder
+            if same and not (taken or fresh or set(moved.values()) - {group}):
+                continue  # nothing new for a group that stays as it is
+            self.queue.into_group([str(c.path) for c in taken])
+            await self._group(store, seen, (group, folder), taken, fresh, who, moved)
             found += fresh
         return found
 
@@ -140,13 +151,23 @@ class ChangeRecorder:
         earlier: list[Change],
         changes: list[Change],
         who: Who,
+        moved: dict[Path, ReviewGroup],
     ) -> None:
-        """Many files at once: one review item (new, or more of the group ``where`` names), and
-        only the open buffers among them read."""
+        """Many files at once: one review item (new, or more of the group ``where`` names, with
+        ``moved``: files of the burst's other groups), and only the open buffers among them
+        read."""
         into, folder = where
         session_id, tool_call_id, shared = who
         group = await self.queue.bulk.record(
-            session_id, tool_call_id, store.root, folder, earlier + changes, seen, into, shared
+            session_id,
+            tool_call_id,
+            store.root,
+            folder,
+            earlier + changes,
+            seen,
+            into,
+            shared,
+            moved,
         )
         self._bursts.setdefault(session_id, set()).add(group.group_id)
         documents = self.documents

@@ -157,7 +157,6 @@ NO_TEST_FILE = {
     "demo_agent/turn.py": DEMO_AGENT,
     "editor/agent_port.py": "AgentSide and AgentSlot: through every editor test's rig (assemble())",
     "editor/buffers/conflicts.py": "through editor/buffers/test_source_agent_writes.py",
-    "editor/buffers/review_groups.py": f"bulk changes in the editor: {E2E_LSP}/test_lsp_bulk.py",
     "editor/handlers/worktree_handlers.py": (
         f"bring back and discard a worktree: {E2E_LSP}/test_lsp_worktree_session.py"
     ),

@@ -45,3 +45,57 @@ async def test_a_change_is_told_then_recorded_for_its_tool_call(tmp_path: Path) 
 async def test_our_own_write_as_we_left_it_is_not_the_agents(tmp_path: Path) -> None:
     queue, found, told = await look(tmp_path, "two\n", ours="two\n")
     assert found == [] and told == [] and not queue.hunks
+
+
+async def burst(tmp_path: Path, looks: list[dict[str, int]]) -> ReviewQueue:
+    """Looks at a command writing files in ``gen/d*/``: each look's files (folder -> how many
+    more in it), recorded for one session's turn as they are found."""
+    root = tmp_path / "w"
+    root.mkdir()
+    store = CheckpointStore(root, tmp_path / "store")
+    seen = await store.snapshot()
+    queue = ReviewQueue(DiskDocuments())
+    queue.bulk.store_for = lambda _root: store  # groups keep their checkpoints there
+    recorder = ChangeRecorder(queue, queue.documents)
+    recorder.new_turn("s1")
+    written: dict[str, int] = {}
+    for look in looks:
+        for folder, more in look.items():
+            (root / "gen" / folder).mkdir(parents=True, exist_ok=True)
+            for n in range(written.get(folder, 0), written.get(folder, 0) + more):
+                (root / "gen" / folder / f"f{n}.js").write_text(f"{n}\n")
+            written[folder] = written.get(folder, 0) + more
+        now = await store.snapshot()
+        await recorder.record(store, seen, await store.changes(seen, now), "s1", "c1")
+        seen = now
+    return queue
+
+
+def grouped(queue: ReviewQueue) -> dict[str, int]:
+    """The pending groups: folder (below the workspace) -> files."""
+    return {
+        Path(g.folder).relative_to(Path(g.root)).as_posix(): len(g.files)
+        for g in queue.bulk.pending()
+    }
+
+
+async def test_a_burst_seen_part_way_is_grouped_as_seen_whole(tmp_path: Path) -> None:
+    """A generator writes round the folders: the first look sees 2 files in each of 20, too
+    few for a folder's group, so they are one group of ``gen/``; seen whole, each folder is a
+    group (it stayed one group of ``gen/`` that every later file joined)."""
+    folders = [f"d{n}" for n in range(20)]
+    queue = await burst(tmp_path, [dict.fromkeys(folders, 2), dict.fromkeys(folders, 28)])
+    assert grouped(queue) == {f"gen/{name}": 30 for name in folders}
+    assert not queue.hunks
+    emptied = [g for g in queue.bulk.groups.values() if g.state != "pending"]
+    assert [(g.state, len(g.files)) for g in emptied] == []  # the first moved down, same id
+
+
+async def test_a_folder_seen_part_way_beside_a_whole_one_gets_its_own_group(
+    tmp_path: Path,
+) -> None:
+    """``rm -rf`` goes folder by folder: a look sees one folder whole and the next one begun
+    (10 files: with a group beside them, the folder above becomes the group); the next look
+    sees the rest of it. One group a folder, as one look of it all would give."""
+    queue = await burst(tmp_path, [{"d0": 30, "d1": 10}, {"d1": 20, "d2": 30}])
+    assert grouped(queue) == {"gen/d0": 30, "gen/d1": 30, "gen/d2": 30}
