@@ -64,18 +64,21 @@ def main() -> int:
         failure = exc
     took = time.monotonic() - started
     counts = review_machine.COUNTS
+    found: list[BaseException] = []
+    if failure is not None:  # several distinct ones come as a group
+        group = isinstance(failure, BaseExceptionGroup)
+        found = list(failure.exceptions) if group else [failure]
     print(
         f"examples run: {counts['examples']}, steps: {counts['steps']}, "
-        f"failures found: {0 if failure is None else 1}, time: {took:.1f} s "
+        f"failures found: {len(found)}, time: {took:.1f} s "
         f"(seed {a.seed}, up to {a.examples} examples of up to {a.steps} steps"
         + (f", leaving out {a.leave_out})" if a.leave_out else ")")
     )
-    if failure is not None:
-        print(f"failure: {type(failure).__name__}: {failure}")
-        for note in getattr(failure, "__notes__", []):
+    for one in found:
+        print(f"failure: {type(one).__name__}: {one}")
+        for note in getattr(one, "__notes__", []):
             print(note)
-        return 1
-    return 0
+    return 1 if found else 0
 
 
 if __name__ == "__main__":
