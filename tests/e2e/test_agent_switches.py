@@ -33,6 +33,8 @@ TEST_ONLY = {
     "--reads-disk",
     "--notice-at-new",
     "--mcp-connect",
+    "--writes-twice",
+    "--scripts",
 }
 
 
