@@ -143,6 +143,23 @@ class ReviewQueue:
             self.on_change(folded + made)
         return made
 
+    def withdraw_creation(self, path: Path) -> bool:
+        """A file created under review is gone again before the user decided its creation (an
+        atomic write's temporary file, renamed over its target a moment later): there was no
+        file before and there is none now, so nothing is left to review, whichever session each
+        part was given to. Its pending hunks are withdrawn (``superseded``); False when there is
+        no undecided creation to withdraw (a decided one makes the deletion a change of its own)."""
+        pending = [h for h in self.of_path(str(path)) if h.state == "pending"]
+        created = any(h.file_change == "created" for h in pending)
+        if not created or not all(h.applied for h in pending):
+            return False
+        for hunk in pending:
+            hunk.state, hunk.message = "superseded", "the file was created and deleted again"
+            self._forget(hunk)
+        self.tracking.known.pop(str(path), None)
+        self.on_change(pending)
+        return True
+
     def _under(
         self, path: Path, session_id: str, old: str | None, new: str | None
     ) -> list[tuple[ReviewHunk, list[Hunk]]]:

@@ -53,6 +53,8 @@ class ChangeRecorder:
         moment later): what the next look must not count as a change of the agent's."""
         self.on_found: Found | None = None
         """Told each change found, before it goes to review (the front end's diff previews)."""
+        self._created: set[str] = set()
+        """Files found created since a turn began with no other running (``_gone_again``)."""
 
     def new_turn(self, session_id: str, alone: bool = True) -> None:
         """A turn begins from a new checkpoint: what we wrote before is in it now (unless other
@@ -61,6 +63,7 @@ class ChangeRecorder:
         self._bursts.pop(session_id, None)
         if alone:
             self._written.clear()
+            self._created.clear()
 
     def written(self, path: Path, text: str | None) -> None:
         """A change we made ourselves during a turn (see ``TurnWatch.written``)."""
@@ -188,6 +191,8 @@ class ChangeRecorder:
         who: Who,
     ) -> bool:
         session_id, tool_call_id, shared = who
+        if self._gone_again(change):
+            return False
         after = None if change.status == "deleted" else await read_text(change.path)
         if change.status != "deleted" and after is None:
             return _not_text(change)
@@ -212,6 +217,20 @@ class ChangeRecorder:
             session_id, tool_call_id, change.path, before, after, found_on_disk=True, shared=shared
         )
         return True
+
+    def _gone_again(self, change: Change) -> bool:
+        """A file created during the running turns and deleted again (an atomic write's temporary
+        file, found between its write and its rename): nothing to review, its creation is
+        withdrawn. One created in an earlier turn and left pending is deleted as any file is."""
+        path = str(change.path)
+        if change.status == "added":
+            self._created.add(path)
+            return False
+        if change.status != "deleted" or path not in self._created:
+            return False
+        self._created.discard(path)
+        self._written.pop(path, None)
+        return self.queue.withdraw_creation(change.path)
 
 
 def _not_text(change: Change) -> bool:

@@ -2,14 +2,18 @@
 work a test lists, so a model-based test (``tests/e2e_lsp/test_lsp_review_model.py``) can make
 an agent do anything a real one does to files. Test-only: the demo's scenarios never see it.
 
-The JSON is a list of operations, each carried out as one tool call of kind ``edit`` whose
-``locations`` name the file (so review attributes the change to this session):
+The JSON is a list of operations, each carried out as one tool call (of kind ``edit``,
+``delete`` or ``move``) whose ``locations`` name the file (so review attributes the change to
+this session):
 
 * ``{"op": "write", "path": P, "text": T, "via": V}``: the file becomes ``T`` (created when
   missing). ``via`` is ``"fs"`` (``fs/write_text_file``: the client writes it), ``"disk"`` (the
   agent writes the disk itself, as most agents do) or ``"both"`` (the disk, then
   ``fs/write_text_file`` of the same text: opencode's pattern).
 * ``{"op": "delete", "path": P}``: the agent removes the file itself.
+* ``{"op": "rename", "path": P, "to": Q}``: the agent renames ``P`` over ``Q`` itself (kind
+  ``move``, naming ``Q``): the last step of an atomic write, as claude-agent-acp writes a file
+  (``Q.tmp.<pid>.<n>``, written first by a ``"disk"`` write, then renamed over ``Q``).
 
 ``"ask": true`` on an operation asks permission first; a rejection ends the turn there, as the
 demo's own scenarios do. ``P`` is relative to the session's ``cwd``.
@@ -53,14 +57,15 @@ async def run_script(turn: Turn, ops: list[dict[str, Any]]) -> str:
 
 async def _one(turn: Turn, op: dict[str, Any]) -> None:
     path = turn.path(op["path"])
+    named = turn.path(op.get("to", op["path"]))  # the file the call changes
     tid = turn.new_id(op["op"])
-    verb = "Delete" if op["op"] == "delete" else "Write"
+    verb = {"delete": "Delete", "rename": "Rename"}.get(op["op"], "Write")
     fields: dict[str, Any] = {
         "title": f"{verb} {op['path']}",
-        "kind": "delete" if op["op"] == "delete" else "edit",
+        "kind": {"delete": "delete", "rename": "move"}.get(op["op"], "edit"),
         "status": "pending",
-        "locations": [{"path": path, "line": 1}],
-        "rawInput": {"path": path},
+        "locations": [{"path": named, "line": 1}],
+        "rawInput": {"path": named},
     }
     await turn.tool_call(tid, fields)
     if op.get("ask"):
@@ -68,6 +73,8 @@ async def _one(turn: Turn, op: dict[str, Any]) -> None:
     await turn.tool_update(tid, {"status": "in_progress"})
     if op["op"] == "delete":
         await asyncio.to_thread(Path(path).unlink, missing_ok=True)
+    elif op["op"] == "rename":
+        await asyncio.to_thread(Path(path).replace, named)
     else:
         via = op.get("via", "fs")
         if via in ("disk", "both"):
