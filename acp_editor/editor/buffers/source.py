@@ -13,7 +13,8 @@ not open go straight to disk.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,8 +44,37 @@ class EditRefused(RpcError):
     MESSAGE = "The editor did not apply the edit"
 
 
+class DocumentLocks:
+    """One lock per document while edits to it run or wait their turn: an edit is computed from
+    the text the edit before it left (an agent's write and a look's merge of another change,
+    both from one version, had the editor refuse the second or apply it at the wrong place).
+    A document's lock is dropped once nobody holds it or waits for it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+        """Key -> its lock and how many hold it or wait for it."""
+
+    def __len__(self) -> int:
+        return len(self._locks)
+
+    @contextlib.asynccontextmanager
+    async def hold(self, key: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            users = self._locks[key][1] - 1
+            if users:
+                self._locks[key] = (lock, users)
+            else:
+                del self._locks[key]
+
+
 class EditorDocuments:
-    """A ``DocumentSource`` that prefers the editor's buffers to the disk."""
+    """A ``DocumentSource`` that prefers the editor's buffers to the disk. Its edits of one
+    document go one at a time (``locks``); none waits on the agent while it holds its turn."""
 
     def __init__(
         self,
@@ -66,6 +96,8 @@ class EditorDocuments:
         self._let_go: dict[str, int | None] = {}
         """URI -> the version of a buffer whose file we removed (``remove``): until the user
         types in it, it is not the file's text."""
+        self.locks = DocumentLocks()
+        """Path -> the turn of an edit of it (writes, removals, changes found on disk)."""
 
     def open_document(self, path: Path) -> TextDocument | None:
         wanted = str(path)
@@ -148,6 +180,10 @@ class EditorDocuments:
         editor takes one (it removes the file and closes the buffer), else emptied (one undo
         step). Either way, reads of it answer from the disk (not found) until the user types
         in it: the agent's next turn does not read the rejected text back and write it again."""
+        async with self.locks.hold(str(path)):
+            await self._remove(path, label)
+
+    async def _remove(self, path: Path, label: str) -> None:
         doc = self.open_document(path)
         deleted = False
         if doc is not None and self.editor.can_delete_file:
@@ -176,6 +212,18 @@ class EditorDocuments:
         tool_call_id: str | None,
         label: str | None = None,
         base: str | None = None,
+    ) -> str | None:
+        async with self.locks.hold(str(path)):
+            return await self._write_text(path, text, session_id, tool_call_id, label, base)
+
+    async def _write_text(
+        self,
+        path: Path,
+        text: str,
+        session_id: str,
+        tool_call_id: str | None,
+        label: str | None,
+        base: str | None,
     ) -> str | None:
         doc = self.open_document(path)
         if doc is None:
@@ -275,6 +323,10 @@ class EditorDocuments:
         merged into its text, unsaved edits kept; overlaps are conflicts, never overwritten."""
         if self.open_document(path) is None or after is None or not self.editor.can_apply_edit:
             return  # not open; or deleted: the buffer keeps its text, a save brings it back
+        async with self.locks.hold(str(path)):
+            await self._disk_changed(path, before, after)
+
+    async def _disk_changed(self, path: Path, before: str | None, after: str) -> None:
         doc, version = await self._settled(path)
         if doc is None:
             return
@@ -296,12 +348,14 @@ class EditorDocuments:
     async def take_theirs(self, conflict: BufferConflict) -> bool:
         """Make the buffer the agent's version of the file (what the disk holds)."""
         path = Path(conflict.path)
-        doc, version = await self._settled(path)
-        if doc is None:
-            return True
-        label = f"Take the agent's version of {path.name}"
-        applied, _ = await self._apply(doc, await self._text(path), conflict.theirs, label, version)
-        return applied
+        async with self.locks.hold(str(path)):
+            doc, version = await self._settled(path)
+            if doc is None:
+                return True
+            label = f"Take the agent's version of {path.name}"
+            text = await self._text(path)
+            applied, _ = await self._apply(doc, text, conflict.theirs, label, version)
+            return applied
 
     async def _write_without_editor(
         self, path: Path, doc: TextDocument, text: str, session_id: str, tool_call_id: str | None
