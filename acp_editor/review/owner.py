@@ -296,7 +296,21 @@ class Review:
         return self._turns is not None and self._turns.running(session_id)
 
     async def decide(self, hunks: list[ReviewHunk], accept: bool) -> list[dict[str, Any]]:
-        return await self.queue.decide(hunks, accept)
+        pending = [h for h in hunks if h.state == "pending"]
+        results = await self.queue.decide(hunks, accept)
+        if not accept and self._turns is not None:
+            await self._rejected(self._turns, [h for h in pending if h.state == "rejected"])
+        return results
+
+    @staticmethod
+    async def _rejected(turns: TurnWatch, hunks: list[ReviewHunk]) -> None:
+        """A rejection changed the files after other sessions' turns began: undoing one of
+        them leaves the files as the rejection left them (``TurnRecord.rejected``)."""
+        by_session: dict[str, list[str]] = {}
+        for hunk in hunks:
+            by_session.setdefault(hunk.session_id, []).append(hunk.path)
+        for session_id, paths in by_session.items():
+            await turns.record.rejected(session_id, sorted(set(paths)))
 
     async def decide_groups(self, groups: list[ReviewGroup], accept: bool) -> list[dict[str, Any]]:
         return await self.queue.bulk.decide(groups, accept)

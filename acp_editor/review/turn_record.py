@@ -6,7 +6,8 @@ the files found changed and given to the session (``changed``) and those it may 
 with another ("either": ``shared``), so an undo leaves the other sessions' files as they are.
 An undo is recorded too (``undone``): what it put back is, for every other session's turn that
 began before it, another session's change, so undoing that turn does not revert it (it is not
-a turn: without this, the undone change came back with the other session's undo).
+a turn: without this, the undone change came back with the other session's undo), and so is
+the user's rejection of a session's change (``rejected``, kept as an undo of turn 0).
 It is kept per root in the state directory (checkpoints outlive the sidecar, so does this): a
 turn of an earlier run is undone the same way. A turn without a record (before there was one)
 puts back everything, as undo always did.
@@ -123,6 +124,16 @@ class TurnRecord:
         await self._entries(root)
         self._undos[root].append(UndoEntry(session, turn, time.time(), set(paths)))
         await self._save(root, f"what the undo of turn {turn} put back")
+
+    async def rejected(self, session: str, paths: list[str]) -> None:
+        """The user rejected ``session``'s changes of ``paths``: like an undo, a change to the
+        files for every other session's turn begun before now, so undoing such a turn leaves
+        them as the rejection left them. Recorded in each root this run keeps a record of."""
+        for root in list(self._roots):
+            inside = [p for p in paths if Path(p).is_relative_to(root)]
+            if inside:
+                self._undos[root].append(UndoEntry(session, 0, time.time(), set(inside)))
+                await self._save(root, "what a rejection put back")
 
     async def _save(self, root: Path, what: str) -> None:
         try:

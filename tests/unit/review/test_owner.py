@@ -113,3 +113,18 @@ async def test_bringing_a_worktree_back_waits_for_a_decision_under_way(tmp_path:
     _, result = await bringing
     assert result.brought == [repo / "a.py"] and (repo / "a.py").read_text() == "a = 2\n"
     await worktrees.discard(worktree)
+
+
+async def test_a_rejection_is_a_change_another_session_s_undo_leaves(root: Path) -> None:
+    review = Review(DiskDocuments())
+    turns = review.for_agent().turns
+    assert await turns.begin("a", [str(root)]) is not None
+    (root / "a.txt").write_text("one\nTWO\n")
+    await turns.end("a", "call-1")
+    b = await turns.begin("b", [str(root)])
+    assert b is not None
+    await turns.end("b", None)
+    await review.decide(review.hunks(), accept=False)  # a's change, rejected since b's began
+
+    scope = await turns.record.scope(root, "b", b.number)
+    assert scope is not None and scope.keeps(str(root / "a.txt"))  # b's undo leaves it

@@ -129,3 +129,21 @@ async def test_what_another_session_s_undo_put_back_is_left_and_kept_on_disk() -
     await record.began(ROOT, "b", 2)  # began after the undo: it was there before this turn
     later = await record.scope(ROOT, "b", 2)
     assert later is not None and "/w/a.py" not in later.others
+
+
+async def test_what_the_user_rejected_since_is_left_as_the_rejection_left_it() -> None:
+    record = TurnRecord()
+    await record.began(ROOT, "a", 1)
+    record.changed(ROOT, "a", 1, ["/w/a.py"], shared=False)
+    await record.ended(ROOT, "a", 1)
+    await record.began(ROOT, "b", 1)
+    record.changed(ROOT, "b", 1, ["/w/c.md"], shared=False)
+    await record.ended(ROOT, "b", 1)
+    await record.rejected("a", ["/w/a.py", "/elsewhere/x.py"])  # a's change, after b's began
+
+    for reader in (record, TurnRecord()):  # this run, and the next from what it kept
+        scope = await reader.scope(ROOT, "b", 1)
+        assert scope is not None and scope.keeps("/w/a.py") and not scope.keeps("/w/c.md")
+        assert "/elsewhere/x.py" not in scope.others  # not of this root
+        own = await reader.scope(ROOT, "a", 1)  # rejecting its own change: still its to undo
+        assert own is not None and not own.keeps("/w/a.py") and own.shared == frozenset()
