@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from acp_editor.errors import RpcError
 from acp_editor.review.disk_text import decode, read_text
 from acp_editor.services.checkpoints import CheckpointError
 
@@ -103,13 +104,30 @@ class TurnUndo:
         documents = self.watch.documents
         by_root: dict[Path, list[str]] = {}
         for step in plan:
-            await asyncio.to_thread(_put, step.path, step.before)
+            if not await self._removed(step, number):
+                await asyncio.to_thread(_put, step.path, step.before)
             self.watch.written(step.path, step.before)
             await documents.disk_changed(step.path, step.now, step.before)
             if step.root is not None:
                 by_root.setdefault(step.root, []).append(str(step.path))
         for root, paths in by_root.items():
             await self.watch.record.undone(root, session_id, number, paths)
+
+    async def _removed(self, step: Restore, number: int) -> bool:
+        """A file the turn created goes through the documents, so a buffer of it goes too (a
+        deleted file's buffer is otherwise left as it is, its text read back as the file's);
+        one holding unsaved text besides the agent's is left holding it: False."""
+        if step.before is not None or step.now is None:
+            return False
+        try:
+            held = await self.watch.documents.read_text(step.path)
+        except RpcError:
+            held = None  # gone already: nothing holds it
+        if held is not None and held != step.now:
+            return False
+        label = f"Undo turn {number}: remove {step.path.name}"
+        await self.watch.documents.remove(step.path, label=label)
+        return True
 
 
 def _put(path: Path, text: str | None) -> None:

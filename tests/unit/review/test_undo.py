@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from acp_editor.review.queue import ReviewQueue
+from acp_editor.review.turns import TurnWatch
 from acp_editor.review.undo import TurnUndo
+from acp_editor.services.checkpoints import CheckpointStore
+from acp_editor.services.documents import DiskDocuments
 from tests.unit.review.test_turns import watch  # the same turn watch on a real store
 
 
@@ -45,3 +49,43 @@ async def test_the_next_run_finds_and_undoes_the_turns_of_a_session_it_never_ope
     await second.end("s2")
     turn = await second.begin("s1", roots)
     assert turn is not None and turn.number == 3
+
+
+class Buffers(DiskDocuments):
+    """The disk, with buffers open over it (their text by path) that ``remove`` lets go."""
+
+    def __init__(self) -> None:
+        self.open: dict[Path, str] = {}
+        self.removed: list[tuple[Path, str]] = []
+
+    async def read_text(self, path: Path) -> str:
+        return self.open[path] if path in self.open else await super().read_text(path)
+
+    async def remove(self, path: Path, *, label: str, keep: str = "") -> None:
+        self.removed.append((path, label))
+        self.open.pop(path, None)
+        await super().remove(path, label=label)
+
+
+async def test_undoing_a_created_file_lets_its_buffer_go_unless_it_holds_the_user_s_text(
+    tmp_path: Path,
+) -> None:
+    root = workspace(tmp_path)
+    buffers = Buffers()
+    queue = ReviewQueue(DiskDocuments())
+    turns = TurnWatch(queue, lambda r: CheckpointStore(r, root.parent / "store"), buffers)
+    queue.on_written = turns.written
+    undo = TurnUndo(turns)
+    for name in ("new.md", "typed.md"):
+        await turns.begin("s1", [str(root)])
+        (root / name).write_text("the agent's\n")
+        await turns.end("s1")
+    buffers.open[root / "new.md"] = "the agent's\n"  # open, as the agent left it
+    buffers.open[root / "typed.md"] = "the agent's\nthe user's, unsaved\n"
+
+    _, plan = await undo.plan("s1", 1, [str(root)])
+    await undo.restore(plan, "s1", 1)
+    # new.md's buffer goes with the file; typed.md's keeps the user's text (unsaved), as before
+    assert buffers.removed == [(root / "new.md", "Undo turn 1: remove new.md")]
+    assert not (root / "new.md").exists() and not (root / "typed.md").exists()
+    assert buffers.open == {root / "typed.md": "the agent's\nthe user's, unsaved\n"}
