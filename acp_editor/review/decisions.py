@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acp_editor.errors import RpcError
+from acp_editor.errors import ResourceNotFound, RpcError
 from acp_editor.review.anchor import locate
 from acp_editor.text.hunks import Hunk, apply_hunks
 
@@ -69,15 +69,19 @@ class FileDecisions:
         try:
             text = await self.documents.read_text(path)
         except RpcError as exc:
-            if not all(h.file_change == "deleted" for h in hunks):
+            if not any(h.file_change == "deleted" for h in hunks):
+                gone = isinstance(exc, ResourceNotFound)
+                since = " (deleted since: reject its deletion with it)" if gone else ""
                 for hunk in hunks:
-                    fail(hunk, f"cannot read {path}: {exc.message}")
+                    fail(hunk, f"cannot read {path}: {exc.message}{since}")
                 return [], failures
-            text = ""  # rejecting a deletion: the file comes back
+            text = ""  # rejecting a deletion: the file comes back (and changes before it go)
         self.tracking.know(path, text)
         new_text, done = text, []
-        # Bottom-up, so a change never moves the lines of the hunks still to do in this batch.
-        for hunk in sorted(hunks, key=lambda h: h.hint, reverse=True):
+        # Bottom-up, so a change never moves the lines of the hunks still to do in this batch;
+        # a deletion first: the file's last change, what the others' lines are found in.
+        order = sorted(hunks, key=lambda h: (h.file_change == "deleted", h.hint), reverse=True)
+        for hunk in order:
             found = hunk.block
             put = hunk.anchor.old_lines if hunk.applied else hunk.anchor.new_lines
             at = self.tracking.exactly(hunk, new_text)
@@ -92,8 +96,8 @@ class FileDecisions:
             done.append(hunk)
             self.tracking.shift(hunk, swap, path, new_text)
 
-        if done and not new_text and all(h.file_change == "created" for h in done):
-            removed = await self._remove(path, done, fail)  # rejecting a creation: it goes
+        if done and self._removes(path, new_text, done):
+            removed = await self._remove(path, new_text, done, fail)  # a creation rejected
             return (done if removed else [], failures)
         if done and new_text != text:
             first = done[0]
@@ -113,12 +117,21 @@ class FileDecisions:
                 return [], failures
         return done, failures
 
+    def _removes(self, path: Path, left: str, done: list[ReviewHunk]) -> bool:
+        """Whether rejecting ``done`` removes the file: a creation among them and nothing left,
+        or only creations and what is left an open buffer's (the user's unsaved lines)."""
+        if not left:
+            return any(h.file_change == "created" for h in done)
+        creations = all(h.file_change == "created" for h in done)
+        return creations and str(path) in self.documents.held_paths()
+
     async def _remove(
-        self, path: Path, done: list[ReviewHunk], fail: Callable[[ReviewHunk, str], None]
+        self, path: Path, keep: str, done: list[ReviewHunk], fail: Callable[[ReviewHunk, str], None]
     ) -> bool:
+        """The file goes; an open buffer of it keeps ``keep``, the user's unsaved lines."""
         label = f"Review: reject the creation of {path.name}"
         try:
-            await self.documents.remove(path, label=label)  # and an open buffer of it
+            await self.documents.remove(path, label=label, keep=keep)  # and an open buffer of it
         except OSError as exc:
             for hunk in done:
                 fail(hunk, f"the file could not be removed: {exc}")

@@ -147,8 +147,8 @@ class ReviewingDocuments:
     def held_paths(self) -> frozenset[str]:
         return self.inner.held_paths()
 
-    async def remove(self, path: Path, *, label: str) -> None:
-        await self.inner.remove(path, label=label)
+    async def remove(self, path: Path, *, label: str, keep: str = "") -> None:
+        await self.inner.remove(path, label=label, keep=keep)
 
     async def _current(self, path: Path) -> str | None:
         try:

@@ -71,9 +71,10 @@ class DocumentSource(Protocol):
         only these need ``disk_changed`` (and their texts read)."""
         ...
 
-    async def remove(self, path: Path, *, label: str) -> None:
+    async def remove(self, path: Path, *, label: str, keep: str = "") -> None:
         """Remove ``path`` (a creation rejected), and let whatever holds it in memory go, so
-        that its text is not read back as the file's: ``OSError`` when it cannot be removed."""
+        that its text is not read back as the file's: ``OSError`` when it cannot be removed.
+        ``keep``: the user's own unsaved lines of a buffer of it, which stay there (unsaved)."""
         ...
 
 
@@ -121,8 +122,8 @@ class DiskDocuments:
     def held_paths(self) -> frozenset[str]:
         return frozenset()
 
-    async def remove(self, path: Path, *, label: str) -> None:
-        await asyncio.to_thread(path.unlink, missing_ok=True)
+    async def remove(self, path: Path, *, label: str, keep: str = "") -> None:
+        await asyncio.to_thread(path.unlink, missing_ok=True)  # no buffer to keep text in
 
     @staticmethod
     def _read(path: Path) -> str:

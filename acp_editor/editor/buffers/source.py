@@ -175,18 +175,20 @@ class EditorDocuments:
         del self._let_go[doc.uri]  # the user typed in it: their text again
         return False
 
-    async def remove(self, path: Path, *, label: str) -> None:
+    async def remove(self, path: Path, *, label: str, keep: str = "") -> None:
         """Remove the file, and let an open buffer of it go: through a ``DeleteFile`` where the
         editor takes one (it removes the file and closes the buffer), else emptied (one undo
         step). Either way, reads of it answer from the disk (not found) until the user types
-        in it: the agent's next turn does not read the rejected text back and write it again."""
+        in it: the agent's next turn does not read the rejected text back and write it again.
+        A buffer with text of the user's (``keep``) is not let go: it holds just that, unsaved
+        (one undo step), and saving it makes the file the user's."""
         async with self.locks.hold(str(path)):
-            await self._remove(path, label)
+            await self._remove(path, label, keep)
 
-    async def _remove(self, path: Path, label: str) -> None:
+    async def _remove(self, path: Path, label: str, keep: str) -> None:
         doc = self.open_document(path)
         deleted = False
-        if doc is not None and self.editor.can_delete_file:
+        if doc is not None and not keep and self.editor.can_delete_file:
             deleted, reason = await self.editor.delete_file(doc.uri, label)
             if not deleted:
                 log.warning("the editor did not delete %s: %s; its buffer is emptied", path, reason)
@@ -198,10 +200,13 @@ class EditorDocuments:
             doc, version = await self._settled(path)
             if doc is None:
                 return
-            applied, reason = await self._apply(doc, self._buffer(doc), "", label, version)
+            applied, reason = await self._apply(doc, self._buffer(doc), keep, label, version)
             if not applied:
                 log.warning("the editor kept the text of removed %s: %s", path, reason)
-        self._let_go[doc.uri] = doc.version
+        if keep:
+            self._let_go.pop(doc.uri, None)  # the user's text: read as the file's
+        else:
+            self._let_go[doc.uri] = doc.version
 
     async def write_text(
         self,

@@ -52,3 +52,63 @@ async def test_a_hunk_whose_lines_changed_since_is_refused_and_stays_pending(
     assert result["state"] == "pending" and "changed since" in result["error"]
     assert first.state == "pending" and first.message == result["error"]
     assert told == [] and path.read_text().startswith("One, edited by the user")
+
+
+async def test_rejecting_a_change_and_the_deletion_after_it_puts_the_first_text_back(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "a.txt"
+    queue, decisions, told = hunks_of(path)
+    path.unlink()
+    queue.record_applied("s", "c2", path, NEW, None)  # then the session deleted it
+    hunks = queue.of_path(str(path))
+    results = await decisions.decide(path, hunks, accept=False)
+    assert {r["state"] for r in results} == {"rejected"}, results
+    assert path.read_text() == OLD and told == [(path, OLD)]
+
+
+async def test_rejecting_a_creation_and_the_deletion_after_it_leaves_no_file(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "a.txt"
+    documents = DiskDocuments()
+    queue = ReviewQueue(documents)
+    decisions = FileDecisions(documents, queue.tracking, lambda p, t: None)
+    queue.record_applied("s", "c1", path, None, NEW)
+    queue.record_applied("s", "c2", path, NEW, None)  # created, then deleted: no file now
+    results = await decisions.decide(path, queue.of_path(str(path)), accept=False)
+    assert {r["state"] for r in results} == {"rejected"}, results
+    assert not path.exists()  # not an empty file
+
+
+class HeldOpen(DiskDocuments):
+    """The file is open in a buffer that holds ``buffer``; ``remove`` is recorded."""
+
+    def __init__(self, path: Path, buffer: str) -> None:
+        super().__init__()
+        self.path, self.buffer, self.kept = path, buffer, list[str]()
+
+    def held_paths(self) -> frozenset[str]:
+        return frozenset([str(self.path)])
+
+    async def read_text(self, path: Path) -> str:
+        return self.buffer
+
+    async def remove(self, path: Path, *, label: str, keep: str = "") -> None:
+        self.kept.append(keep)
+        await super().remove(path, label=label)
+
+
+async def test_rejecting_a_creation_the_user_typed_in_removes_the_file_and_keeps_their_lines(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "a.txt"
+    documents = HeldOpen(path, "# typed\n" + NEW)
+    queue = ReviewQueue(documents)
+    decisions = FileDecisions(documents, queue.tracking, lambda p, t: None)
+    path.write_text(NEW)
+    queue.record_applied("s", "c1", path, None, NEW)
+    results = await decisions.decide(path, queue.of_path(str(path)), accept=False)
+    assert {r["state"] for r in results} == {"rejected"}, results
+    assert documents.kept == ["# typed\n"]  # the buffer keeps the user's line, unsaved
+    assert not path.exists()  # not the typed line written for the user, nor an empty file

@@ -67,3 +67,17 @@ async def test_what_the_user_types_in_the_emptied_buffer_is_theirs_again(tmp_pat
     await docs.remove(path, label="Review: reject NOTES.md")
     editor.documents[uri] = TextDocument(uri, "my own notes\n", version=4)
     assert await docs.read_text(path) == "my own notes\n"
+
+
+async def test_a_buffer_with_the_user_s_own_lines_keeps_them_and_only_the_file_goes(
+    tmp_path: Path,
+) -> None:
+    editor, path, uri = created(tmp_path)
+    editor.can_delete_file = True  # a DeleteFile would close the buffer, the typed line with it
+    editor.documents[uri] = TextDocument(uri, "# typed\n" + CREATED, version=3)
+    docs = EditorDocuments(editor)
+    await docs.remove(path, label="Review: reject NOTES.md", keep="# typed\n")
+    assert editor.deleted == [] and not path.exists()
+    ((edit_uri, version, _edits, _label),) = editor.edits
+    assert (edit_uri, version) == (uri, 3)
+    assert await docs.read_text(path) == "# typed\n"  # the user's text, read as the file's
