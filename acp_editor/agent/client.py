@@ -333,9 +333,7 @@ class AcpClient:
 
     async def restore(self, session_id: str, number: int, plan: list[Restore]) -> None:
         """Put every file of the plan back as before turn ``number``."""
-        await self.undo.restore(plan, session_id, number)
-        paths = {str(step.path) for step in plan}
-        self.review.queue.withdraw(session_id, paths, f"undone: restored to before turn {number}")
+        await self.undo.restore(plan, session_id, number)  # the hunks it took away withdrawn
 
     async def cancel(self, session_id: str, drop_waiting: bool = False) -> None:
         """``session/cancel``: pending permissions answer ``cancelled``, unfinished tool calls are

@@ -4,6 +4,7 @@ decides them)."""
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -53,6 +54,9 @@ class ReviewHunk:
     conflicts_with: tuple[str, ...] = ()
     """Pending hunks of other sessions whose lines this change changed again (each stays its
     own: ``review.queue`` does not fold another session's hunks into this one)."""
+    made: float = field(default_factory=time.time)
+    """When it was recorded (this run: a hunk kept from an earlier one counts from its
+    adoption): undoing a turn that began before takes its change away (``review.undo``)."""
 
     @property
     def block(self) -> tuple[str, ...]:

@@ -82,6 +82,9 @@ class UndoScope:
     """Files other sessions changed meanwhile (their turns, their undos): left as they are
     unless the session's turns changed them too."""
 
+    began: float = 0.0
+    """When the turn began: what was recorded since is what its undo takes away."""
+
     def keeps(self, path: str) -> bool:
         return path in self.others and path not in self.mine
 
@@ -166,7 +169,8 @@ class TurnRecord:
         for undo in self._undos.get(root, []):
             if undo.session != session and undo.at >= first.began:
                 others |= undo.paths
-        return UndoScope(frozenset(mine), frozenset(shared | (mine & others)), frozenset(others))
+        shared |= mine & others
+        return UndoScope(frozenset(mine), frozenset(shared), frozenset(others), first.began)
 
 
 def _path(root: Path) -> Path:

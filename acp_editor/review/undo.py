@@ -20,10 +20,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from acp_editor.errors import RpcError
+from acp_editor.review.anchor import locate
 from acp_editor.review.disk_text import decode, read_text
 from acp_editor.services.checkpoints import CheckpointError
 
 if TYPE_CHECKING:
+    from acp_editor.review.hunk import ReviewHunk
     from acp_editor.review.turns import TurnWatch
 
 
@@ -39,6 +41,9 @@ class Restore:
     changed): putting it back takes that session's change out as well."""
     root: Path | None = None
     """The session's root the file is in (the record of what the undo put back is per root)."""
+    since: float | None = None
+    """When the turn began (None: not recorded): pending hunks of the file recorded since are
+    of changes the undo takes away; those recorded before stay, found in the restored text."""
 
 
 class TurnUndo:
@@ -92,7 +97,8 @@ class TurnUndo:
                     continue  # not text: left as it is
                 shared = scope is not None and str(change.path) in scope.shared
                 now_text = await read_text(change.path)
-                plan.append(Restore(change.path, before, now_text, shared, root))
+                since = scope.began if scope is not None else None
+                plan.append(Restore(change.path, before, now_text, shared, root, since))
         if not found:
             raise CheckpointError(f"there is no checkpoint before turn {number}")
         return plan
@@ -112,6 +118,31 @@ class TurnUndo:
                 by_root.setdefault(step.root, []).append(str(step.path))
         for root, paths in by_root.items():
             await self.watch.record.undone(root, session_id, number, paths)
+        self._withdraw(plan, f"undone: restored to before turn {number}")
+
+    def _withdraw(self, plan: list[Restore], message: str) -> None:
+        """The pending hunks of the files put back whose change the undo took away (whichever
+        session's) are withdrawn; those of changes from before the turn stay pending, placed
+        in the restored text (withdrawn too where they are not found in it). A held write's
+        hunks wait for the user as they did."""
+        queue = self.watch.queue
+        told: list[ReviewHunk] = []
+        for step in plan:
+            for hunk in queue.of_path(str(step.path)):
+                if hunk.state != "pending" or not hunk.applied:
+                    continue
+                at = _place(hunk, step)
+                if at is None:
+                    hunk.state, hunk.message, hunk.reported = "rejected", message, True
+                else:
+                    hunk.hint, hunk.exact, hunk.lost = at, True, False
+                told.append(hunk)
+            if step.before is None:
+                queue.tracking.known.pop(str(step.path), None)
+            else:
+                queue.tracking.known[str(step.path)] = step.before  # where the kept ones are
+        if told:
+            queue.on_change(told)
 
     async def _removed(self, step: Restore, number: int) -> bool:
         """A file the turn created goes through the documents, so a buffer of it goes too (a
@@ -128,6 +159,14 @@ class TurnUndo:
         label = f"Undo turn {number}: remove {step.path.name}"
         await self.watch.documents.remove(step.path, label=label)
         return True
+
+
+def _place(hunk: ReviewHunk, step: Restore) -> int | None:
+    """Where a pending hunk of the file starts in its restored text; None: the undo took its
+    change away (recorded since the turn began, or its lines are not there)."""
+    if step.since is None or hunk.made >= step.since or step.before is None:
+        return None
+    return locate(step.before, hunk.block, hunk.anchor, hunk.hint)
 
 
 def _put(path: Path, text: str | None) -> None:

@@ -89,3 +89,31 @@ async def test_undoing_a_created_file_lets_its_buffer_go_unless_it_holds_the_use
     assert buffers.removed == [(root / "new.md", "Undo turn 1: remove new.md")]
     assert not (root / "new.md").exists() and not (root / "typed.md").exists()
     assert buffers.open == {root / "typed.md": "the agent's\nthe user's, unsaved\n"}
+
+
+async def test_undoing_a_turn_keeps_an_earlier_turn_s_hunk_pending_where_it_is_now(
+    tmp_path: Path,
+) -> None:
+    root = workspace(tmp_path)
+    turns, queue = watch(root)
+    await turns.begin("s1", [str(root)])
+    (root / "a.txt").write_text("one\nTWO\nthree\n")
+    await turns.end("s1")
+    (earlier,) = queue.select(session_id="s1")
+    await turns.begin("s1", [str(root)])
+    (root / "a.txt").unlink()  # a deletion holds no earlier hunk: both pending
+    await turns.end("s1")
+    later = [h for h in queue.select(session_id="s1") if h is not earlier]
+    assert later and earlier.state == "pending"
+
+    _, plan = await TurnUndo(turns).plan("s1", 2, [str(root)])
+    await TurnUndo(turns).restore(plan, "s1", 2)
+    assert (root / "a.txt").read_text() == "one\nTWO\nthree\n"
+    assert {h.state for h in later} == {"rejected"}  # turn 2's change is gone
+    assert earlier.state == "pending" and (earlier.hint, earlier.exact) == (1, True)
+    assert earlier.view("one\nTWO\nthree\n", queue.known[str(root / "a.txt")])["range"] == {
+        "start": {"line": 1, "character": 0},
+        "end": {"line": 1, "character": 3},
+    }
+    await queue.decide([earlier], accept=False)  # and it can still be rejected
+    assert (root / "a.txt").read_text() == "one\ntwo\nthree\n"

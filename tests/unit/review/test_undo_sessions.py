@@ -105,3 +105,26 @@ async def test_undoing_a_turn_leaves_what_another_session_s_undo_put_back(
     await TurnUndo(later).restore(again, "b", 1)
     assert (root / "a.txt").read_text() == "one\ntwo\nthree\n"
     assert not (root / "b.txt").exists()
+
+
+async def test_an_undo_withdraws_another_session_s_hunk_whose_change_it_took_away(
+    tmp_path: Path,
+) -> None:
+    root = workspace(tmp_path)
+    turns, queue = watch(root)
+    roots = [str(root)]
+    await turns.begin("a", roots, claims=Calls("ta"))
+    (root / "c.md").write_text("made by a\n")
+    await turns.end("a")
+    await queue.decide(queue.select(session_id="a"), accept=True)
+    await turns.begin("b", roots, claims=Calls("tb"))
+    (root / "c.md").write_text("made by a\nand b\n")
+    await turns.end("b")
+    (pending,) = [h for h in queue.hunks.values() if h.state == "pending"]
+    assert pending.session_id == "b"
+
+    _, plan = await TurnUndo(turns).plan("a", 1, roots)
+    assert [(p.path.name, p.shared) for p in plan] == [("c.md", True)]
+    await TurnUndo(turns).restore(plan, "a", 1)
+    assert not (root / "c.md").exists()
+    assert pending.state == "rejected" and pending.message == "undone: restored to before turn 1"
