@@ -155,12 +155,12 @@ class AgentSlot:
 
     def __init__(self) -> None:
         self.agents: dict[str, AgentSide] = {}
-        self.review: ReviewView | None = None
+        self.review: Callable[[], ReviewView | None] = lambda: None
         """Review of the server's life, there before any agent and after each: read, and the
-        user's decisions, through its view only."""
+        user's decisions, through its view only (built at its first use: ``editor/late.py``)."""
 
     def review_view(self) -> ReviewView | None:
-        return self.review
+        return self.review()
 
     def agent_of(self, session_id: str) -> AgentSide | None:
         for agent in self.agents.values():

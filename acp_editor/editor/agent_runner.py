@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 from acp_editor.errors import AgentError, InvalidParams
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from acp_editor.agent.config import AgentConfig
     from acp_editor.agent.frontend import Frontend
     from acp_editor.editor.agent_port import AgentFactory, AgentSide
@@ -50,7 +52,7 @@ class AgentRunner:
         *,
         frontend: Frontend,
         documents: DocumentSource,
-        review: Review,
+        review: Callable[[], Review],
         start_agent: AgentFactory,
     ) -> None:
         self.config = config
@@ -91,7 +93,7 @@ class AgentRunner:
             self.lost_sessions = [*old.session_ids(), *self.lost_sessions]
             self.agent = None
         self.status.set(state="starting")
-        agent = self._start_agent(self.config, self._frontend, self._documents, self._review)
+        agent = self._start_agent(self.config, self._frontend, self._documents, self._review())
         try:
             init = await agent.start(cwd)
         except BaseException as exc:
@@ -129,7 +131,7 @@ class AgentRunners:
         *,
         frontend: Frontend,
         documents: DocumentSource,
-        review: Review,
+        review: Callable[[], Review],
         start_agent: AgentFactory,
     ) -> None:
         self.options = options

@@ -29,18 +29,19 @@ from acp_editor.editor.handlers.review_handlers import ReviewHandlers
 from acp_editor.editor.handlers.rich import RichRequests
 from acp_editor.editor.handlers.session_admin import SessionAdmin
 from acp_editor.editor.handlers.worktree_handlers import WorktreeHandlers
+from acp_editor.editor.late import Late, late_review
 from acp_editor.editor.lsp.server import AcpLanguageServer
 from acp_editor.editor.show.frontend import EditorFrontend
 from acp_editor.editor.show.status import AgentStatuses
 from acp_editor.editor.show.transcript import Transcripts
 from acp_editor.editor.supervisor import AgentSupervisor, ServerOptions
 from acp_editor.editor.worktree_sessions import WorktreeSessions
-from acp_editor.review.owner import Review
 
 if TYPE_CHECKING:
     from acp_editor.agent.config import AgentConfig
     from acp_editor.agent.frontend import Frontend
     from acp_editor.editor.lsp.channel import EditorChannel
+    from acp_editor.review.owner import Review
     from acp_editor.services.documents import DocumentSource
 
 
@@ -59,14 +60,15 @@ class EditorSide:
     rich: RichRequests
     review_handlers: ReviewHandlers
     session_admin: SessionAdmin
-    kept: Review
+    kept: Late[Review]
+    """Review of the server's life, built at ``initialized`` (``editor/late.py``)."""
     mentions: Mentions
     _closing: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
     async def open_review(self) -> None:
         """The editor said its workspace (``initialized``): the review an earlier run left
         pending there comes back now, without waiting for an agent."""
-        await self.kept.open(self.agents.workspace_root(), self.agents.options.agent.review_mode)
+        await self.kept().open(self.agents.workspace_root(), self.agents.options.agent.review_mode)
 
     async def close(self) -> None:
         """The editor is done (``shutdown``, ``exit`` or a closed pipe): the agent goes too.
@@ -80,7 +82,8 @@ class EditorSide:
         await self.agents.close()
         await self.context.close()
         await self.mentions.close()
-        await self.kept.flush()
+        if self.kept.built is not None:
+            await self.kept.built.flush()
 
 
 def assemble(
@@ -103,7 +106,7 @@ def assemble(
     transcripts = Transcripts(slot.session_state)
     frontend = EditorFrontend(channel, documents, review, statuses, transcripts, slot)
     frontend.observers.append(shown.session_changed)
-    kept = Review(documents, options.agent.review_mode, frontend.review_changed)
+    kept = late_review(documents, options, frontend.review_changed)
     slot.review = kept
     agents = AgentSupervisor(
         options,
@@ -133,7 +136,7 @@ def assemble(
         Commands(channel, agents, frontend.follow, frontend.questions, transcripts, frontend.names),
         RichRequests(agents, frontend, review),
         ReviewHandlers(review, documents.changed),
-        SessionAdmin(agents, frontend, kept.forget_session),
+        SessionAdmin(agents, frontend, lambda session_id: kept().forget_session(session_id)),
         kept,
         Mentions(agents, documents),
     )

@@ -57,7 +57,7 @@ class AgentSupervisor:
         statuses: AgentStatuses,
         frontend: Frontend,
         documents: DocumentSource,
-        review: Review,
+        review: Callable[[], Review],
         start_agent: AgentFactory,
         workspace_root: Callable[[], str | None],
         turn_ended: Callable[[str], None],

@@ -22,7 +22,6 @@ from acp_editor.presets import PresetError, checked_preset
 from acp_editor.protocol import acp
 from acp_editor.protocol import editor as proto
 from acp_editor.services.permissions import parse_setting
-from acp_editor.services.retention.pruning import keep_pruned
 
 if TYPE_CHECKING:
     from acp_editor.editor.lsp.server import AcpLanguageServer
@@ -60,6 +59,8 @@ class Lifecycle:
         apply_editor_settings(self.server.features, self.agents.options)
 
     def initialized(self, params: lsp.InitializedParams) -> None:
+        from acp_editor.services.retention.pruning import keep_pruned  # late: editor/late.py
+
         self.server.initialized = True
         self.server.background(self._warm_up())
         self.server.background(keep_pruned(self._roots))

@@ -13,12 +13,11 @@ from acp_editor.editor.lsp.handling import register_requests
 from acp_editor.errors import InvalidParams
 from acp_editor.protocol import editor as proto
 from acp_editor.protocol.acp import field, obj
-from acp_editor.services.workspace_files.listing import WorkspaceFiles
-from acp_editor.services.workspace_files.match import PathTable
 
 if TYPE_CHECKING:
     from acp_editor.editor.buffers.source import EditorDocuments
     from acp_editor.editor.supervisor import AgentSupervisor
+    from acp_editor.services.workspace_files.listing import WorkspaceFiles
 
 DEFAULT_LIMIT = 50
 MOST = 500
@@ -28,7 +27,16 @@ class Mentions:
     def __init__(self, agents: AgentSupervisor, documents: EditorDocuments) -> None:
         self.agents = agents
         self.documents = documents
-        self.files = WorkspaceFiles()
+        self._files: WorkspaceFiles | None = None
+
+    @property
+    def files(self) -> WorkspaceFiles:
+        """The workspace's files, listed from the first search on (``editor/late.py``)."""
+        if self._files is None:
+            from acp_editor.services.workspace_files.listing import WorkspaceFiles
+
+            self._files = WorkspaceFiles()
+        return self._files
 
     def register(self, server: LanguageServer) -> None:
         register_requests(server, {proto.ACP_FIND_FILES: self.find_files})
@@ -51,6 +59,8 @@ class Mentions:
         """The open documents below a workspace folder that match, ranked the same way (a bare
         ``@`` matches them all: they come first, marked open, as they do once a letter is
         typed)."""
+        from acp_editor.services.workspace_files.match import PathTable
+
         held = [Path(p) for p in sorted(self.documents.held_paths())]
         inside = {_relative(p, roots): p for p in held if _root_of(p, roots) is not None}
         best = PathTable(list(inside)).best(query, limit)
@@ -61,7 +71,8 @@ class Mentions:
         return {"uri": from_fs_path(str(path)), "path": _relative(path, roots), "open": open_}
 
     async def close(self) -> None:
-        await self.files.close()
+        if self._files is not None:
+            await self._files.close()
 
 
 def _root_of(path: Path, roots: list[Path]) -> Path | None:

@@ -23,8 +23,6 @@ from acp_editor.errors import InvalidParams
 from acp_editor.log import get_logger
 from acp_editor.protocol import editor as proto
 from acp_editor.protocol.acp import obj_or_empty, optional_str
-from acp_editor.services.retention.plumbing import StoreError
-from acp_editor.services.retention.pruning import forget_session
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -114,6 +112,9 @@ class SessionAdmin:
 
     async def _delete(self, session_id: str | None) -> str:
         """``session/delete``; once the agent has forgotten the session, its checkpoints go."""
+        from acp_editor.services.retention.plumbing import StoreError  # late: editor/late.py
+        from acp_editor.services.retention.pruning import forget_session
+
         sid = await self.agents.delete_session(session_id)
         self.forget(sid)
         try:

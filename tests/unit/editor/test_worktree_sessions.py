@@ -30,7 +30,8 @@ def repo(tmp_path: Path) -> Path:
 
 def sessions(review: Review | None = None) -> tuple[WorktreeSessions, FakeChannel]:
     channel = FakeChannel(ClientFeatures(work_done_progress=True))
-    return WorktreeSessions(review or Review(DiskDocuments()), channel), channel
+    kept = review or Review(DiskDocuments())
+    return WorktreeSessions(lambda: kept, channel), channel
 
 
 async def test_made_with_progress_kept_out_of_review_and_found_by_a_later_run(repo: Path) -> None:

@@ -11,8 +11,8 @@ from lsprotocol import types as lsp
 
 from acp_editor.agent.config import AgentConfig
 from acp_editor.editor.build import create_server
-from acp_editor.editor.handlers import lifecycle
 from acp_editor.editor.supervisor import ServerOptions
+from acp_editor.services.retention import pruning
 from tests.support.fake_agent import FakeAgents
 from tests.support.lsp import wait_until
 
@@ -25,7 +25,7 @@ async def test_initialized_starts_pruning_with_the_workspace_roots(
     async def keep_pruned(roots: Callable[[], Sequence[str]]) -> None:
         asked.append(list(roots()))
 
-    monkeypatch.setattr(lifecycle, "keep_pruned", keep_pruned)
+    monkeypatch.setattr(pruning, "keep_pruned", keep_pruned)  # imported at initialized
     server = create_server(ServerOptions(agent=AgentConfig(command=["x"])), FakeAgents())
     one, two = tmp_path / "one", tmp_path / "two"
     folders = [lsp.WorkspaceFolder(p.as_uri(), p.name) for p in (one, two)]

@@ -1,0 +1,88 @@
+"""What the sidecar has imported by the time the editor has its ``initialize`` answer.
+
+Editors wait for that answer (issue 36: start → ``initialize`` within 60 ms of a bare pygls
+server), so what answers it must not pull in the parts that work later: review, checkpoints,
+worktrees, retention, the file watch, the agent side, the MCP SDK, the registry. Where they are
+loaded is ``editor/late.py``. A guard on which modules are loaded, not a timing: it holds on a
+loaded CI machine too.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+LATE = (
+    "acp_editor.review",
+    "acp_editor.services.checkpoints",
+    "acp_editor.services.worktrees",
+    "acp_editor.services.retention",
+    "acp_editor.services.watcher",
+    "acp_editor.services.workspace_files",
+    "acp_editor.agent.client",
+    "acp_editor.agent.link",
+    "acp_editor.context.sdk",
+    "acp_editor.registry",
+    "acp_editor.demo_agent.methods",
+    "mcp",
+    "anyio",
+    "watchfiles",
+)
+"""Modules (and their submodules) that must still be missing when ``initialize`` is answered."""
+
+
+def initialize_frame() -> bytes:
+    body = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {"processId": os.getpid(), "rootUri": None, "capabilities": {}},
+        }
+    ).encode()
+    return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
+
+
+def imported_by_initialize(cwd: Path) -> list[str]:
+    """Every module the server imported until its ``initialize`` answer was read (then it is
+    killed: nothing else is asked of it, so nothing else is loaded meanwhile)."""
+    env = {**os.environ, "ACP_EDITOR_STATE_DIR": str(cwd / "state")}
+    proc = subprocess.Popen(
+        [sys.executable, "-X", "importtime", "-m", "acp_editor", "--stdio"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=cwd,
+        env=env,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        proc.stdin.write(initialize_frame())
+        proc.stdin.flush()
+        header = b""
+        while not header.endswith(b"\r\n\r\n"):
+            byte = proc.stdout.read(1)
+            assert byte, "the server ended before answering initialize"
+            header += byte
+        length = int(header.split(b"Content-Length: ")[1].split(b"\r\n")[0])
+        answer = json.loads(proc.stdout.read(length))
+        assert answer["id"] == 1 and "capabilities" in answer["result"], answer
+    finally:
+        proc.kill()
+        _, err = proc.communicate(timeout=30)
+    lines = err.decode(errors="replace").splitlines()
+    return [
+        line.rsplit("|", 1)[1].strip()
+        for line in lines
+        if line.startswith("import time:") and "[us]" not in line
+    ]
+
+
+def test_initialize_is_answered_before_the_late_parts_are_imported(tmp_path: Path) -> None:
+    modules = imported_by_initialize(tmp_path)
+    assert "lsprotocol.types" in modules  # what was read is -X importtime's output
+    early = [m for m in modules if any(m == late or m.startswith(late + ".") for late in LATE)]
+    assert early == []
