@@ -174,7 +174,11 @@ def test_a_boolean_option_is_a_toggle(nv: PluginEditor) -> None:
     (asked,) = nv.lua("return _G.acp_plugin_test.asked")
     assert asked["prompt"] == "Agent option (a switch turns on or off at once):", asked
     assert asked["titles"] == ["Model: Demo fast", "Think aloud: off (turn on)"], asked
-    assert "acp-editor: Think aloud: on" in nv.notes(), nv.notes()
+    # The note follows the answer to acp/setConfigOption, which may come after the update.
+    nv.wait_until(
+        "vim.iter(H.notes):any(function(n) return n.msg == 'acp-editor: Think aloud: on' end)",
+        "the user is told the option is on",
+    )
 
     nv.lua("vim.cmd('AcpConfig think-aloud off')")
     nv.wait_until(think.format("false"), "off by name")
