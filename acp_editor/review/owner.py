@@ -209,6 +209,9 @@ class Review:
             result = await worktree_return.bring_back(
                 self.queue, self.documents, session_id, changes, Path(worktree.root)
             )
+        if self._turns is not None and result.brought:  # not a turn: the record must know
+            brought = [str(path) for path in result.brought]
+            await self._turns.record.outside_turns(session_id, brought, "what came back")
         return await worktrees.advance(worktree, result.brought), result
 
     # -- events ---------------------------------------------------------------------------------

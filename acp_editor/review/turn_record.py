@@ -131,12 +131,19 @@ class TurnRecord:
     async def rejected(self, session: str, paths: list[str]) -> None:
         """The user rejected ``session``'s changes of ``paths``: like an undo, a change to the
         files for every other session's turn begun before now, so undoing such a turn leaves
-        them as the rejection left them. Recorded in each root this run keeps a record of."""
+        them as the rejection left them."""
+        await self.outside_turns(session, paths, "what a rejection put back")
+
+    async def outside_turns(self, session: str, paths: list[str], what: str) -> None:
+        """``paths`` changed for ``session`` outside its turns (its changes rejected, its
+        worktree's changes brought back): for every other session's turn begun before now,
+        another session's change, left as it is by that turn's undo. Recorded in each root
+        this run keeps a record of."""
         for root in list(self._roots):
             inside = [p for p in paths if Path(p).is_relative_to(root)]
             if inside:
                 self._undos[root].append(UndoEntry(session, 0, time.time(), set(inside)))
-                await self._save(root, "what a rejection put back")
+                await self._save(root, what)
 
     async def _save(self, root: Path, what: str) -> None:
         try:

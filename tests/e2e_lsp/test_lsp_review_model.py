@@ -95,6 +95,15 @@ FOUND: dict[str, list[tuple[str, list[Draw]]]] = {
         ("agent_turn", [0, ["a.py", "b.py"], "delete", None, "delete", None]),
         ("undo_turn", [turn_of(0, 2), False]),
     ],
+    # NEW (long run, seed 1): undoing a turn begun before a bring-back put back what the
+    # worktree's session had brought (a bring-back is not a turn either).
+    "new-undo-keeps-what-a-worktree-brought-back": [
+        ("agent_turn", [0, ["c.md"], *NEW_C]),
+        ("worktree_session", []),
+        ("worktree_turn", ["b.py", "write", 1, "disk"]),
+        ("bring_back", []),
+        ("undo_turn", [turn_of(0, 1), False]),
+    ],
 }
 
 

@@ -128,3 +128,27 @@ async def test_a_rejection_is_a_change_another_session_s_undo_leaves(root: Path)
 
     scope = await turns.record.scope(root, "b", b.number)
     assert scope is not None and scope.keeps(str(root / "a.txt"))  # b's undo leaves it
+
+
+async def test_what_a_worktree_brought_back_is_a_change_another_session_s_undo_leaves(
+    root: Path,
+) -> None:
+    """A bring-back is not a turn: without the record knowing it, undoing a turn of another
+    session begun before it put back what the worktree's session had brought (found by the
+    review model's long run)."""
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "first")
+    review = Review(DiskDocuments())
+    turns = review.for_agent().turns
+    b = await turns.begin("b", [str(root)])
+    assert b is not None
+    await turns.end("b", None)
+    worktree = await worktrees.create(root, "s1")
+    (worktree.tree / "a.txt").write_text("one\nTWO\n")
+    _, result = await review.bring_back("s1", worktree)
+    assert result.brought == [root / "a.txt"]
+
+    scope = await turns.record.scope(root, "b", b.number)
+    assert scope is not None and scope.keeps(str(root / "a.txt"))  # b's undo leaves it
+    await worktrees.discard(worktree)
