@@ -57,6 +57,10 @@ class ReviewHunk:
     made: float = field(default_factory=time.time)
     """When it was recorded (this run: a hunk kept from an earlier one counts from its
     adoption): undoing a turn that began before takes its change away (``review.undo``)."""
+    supersedes: tuple[ReviewHunk, ...] = ()
+    """The session's pending hunks whose lines this change changed again (now ``superseded``,
+    their change held in this one): undoing the turn of this one and not of theirs brings
+    them back (``review.undo``)."""
 
     @property
     def block(self) -> tuple[str, ...]:

@@ -136,6 +136,7 @@ class ReviewQueue:
         for hunk in made:
             hunk.file_change, hunk.found_on_disk, hunk.sessions = kind, found_on_disk, shared
             hunk.conflicts_with = kept  # what the hunks it holds conflicted with, it does
+            hunk.supersedes = tuple(folded)
         for other, falling in under:
             for hunk in placed_by(made, falling):
                 hunk.conflicts_with = (*hunk.conflicts_with, other.hunk_id)
@@ -286,6 +287,18 @@ class ReviewQueue:
     def of_path(self, path: str) -> list[ReviewHunk]:
         """One file's hunks, oldest first."""
         return list(self._by_path.get(path, {}).values())
+
+    def revive(self, hunk: ReviewHunk, at: int) -> None:
+        """A superseded hunk pending again at line ``at`` of the known text: the change that
+        superseded it was undone, its own was not (``review.undo``)."""
+        hunk.state, hunk.message, hunk.hint, hunk.exact, hunk.lost = (
+            "pending",
+            None,
+            at,
+            True,
+            False,
+        )
+        self._add(hunk)
 
     def _add(self, hunk: ReviewHunk) -> None:
         self.hunks[hunk.hunk_id] = hunk

@@ -26,6 +26,7 @@ from acp_editor.services.checkpoints import CheckpointError
 
 if TYPE_CHECKING:
     from acp_editor.review.hunk import ReviewHunk
+    from acp_editor.review.queue import ReviewQueue
     from acp_editor.review.turns import TurnWatch
 
 
@@ -134,6 +135,7 @@ class TurnUndo:
                 at = _place(hunk, step)
                 if at is None:
                     hunk.state, hunk.message, hunk.reported = "rejected", message, True
+                    told.extend(_bring_back(queue, hunk.supersedes, step))
                 else:
                     hunk.hint, hunk.exact, hunk.lost = at, True, False
                 told.append(hunk)
@@ -167,6 +169,26 @@ def _place(hunk: ReviewHunk, step: Restore) -> int | None:
     if step.since is None or hunk.made >= step.since or step.before is None:
         return None
     return locate(step.before, hunk.block, hunk.anchor, hunk.hint)
+
+
+def _bring_back(
+    queue: ReviewQueue, superseded: Sequence[ReviewHunk], step: Restore
+) -> list[ReviewHunk]:
+    """The hunks of changes from before the turn that a withdrawn hunk held (it changed their
+    lines again), pending again where the restored text has their lines; a hunk of the turn
+    itself brings back those it held in turn."""
+    back: list[ReviewHunk] = []
+    for hunk in superseded:
+        if hunk.state != "superseded":
+            continue  # brought back already (held by two hunks of one write), or decided
+        if step.since is not None and hunk.made >= step.since:
+            back.extend(_bring_back(queue, hunk.supersedes, step))
+            continue
+        at = _place(hunk, step)
+        if at is not None:
+            queue.revive(hunk, at)
+            back.append(hunk)
+    return back
 
 
 def _put(path: Path, text: str | None) -> None:

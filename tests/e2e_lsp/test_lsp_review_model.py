@@ -104,6 +104,15 @@ FOUND: dict[str, list[tuple[str, list[Draw]]]] = {
         ("bring_back", []),
         ("undo_turn", [turn_of(0, 1), False]),
     ],
+    # NEW (long run, seed 1): turn 2 changed the lines of turn 1's pending hunk again, the two
+    # held as one hunk of turn 2; undoing turn 2 withdrew it, turn 1's change left unreviewed.
+    "new-undo-keeps-an-earlier-turn-s-change-of-the-same-lines": [
+        ("open_buffer", ["b.py"]),
+        ("agent_turn", [0, ["b.py", "a.py"], "write", 1, "disk", None, *A_SLOT]),
+        ("type_unsaved", ["b.py"]),
+        ("agent_turn", [0, ["b.py", "c.md"], "write", 1, "fs", None, *NEW_C]),
+        ("undo_turn", [turn_of(0, 2), False]),
+    ],
 }
 
 
