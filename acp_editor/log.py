@@ -13,7 +13,10 @@ LOGGER_NAME = "acp_editor"
 
 
 def get_logger(name: str = "") -> logging.Logger:
-    """A child of the package logger, so one handler configuration covers the whole sidecar."""
+    """A child of the package logger, so one handler configuration covers the whole sidecar:
+    a module's ``__name__`` as it is, any other name under the package's."""
+    if name == LOGGER_NAME or name.startswith(f"{LOGGER_NAME}."):
+        return logging.getLogger(name)
     return logging.getLogger(f"{LOGGER_NAME}.{name}" if name else LOGGER_NAME)
 
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from acp_editor.agent.sessions import Session
     from acp_editor.services.permissions import PermissionPolicy
 
-log = get_logger("agent.asking")
+log = get_logger(__name__)
 
 
 class PermissionAsker:

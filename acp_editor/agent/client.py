@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 __all__ = ["AcpClient", "AgentConfig"]
 
-log = get_logger("agent")
+log = get_logger(__name__)
 
 
 class AcpClient:

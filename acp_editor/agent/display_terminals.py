@@ -31,7 +31,7 @@ from acp_editor.protocol import tool_call
 if TYPE_CHECKING:
     from acp_editor.agent.frontend import Frontend
 
-log = get_logger("agent.display_terminals")
+log = get_logger(__name__)
 
 _DECODER = codecs.getincrementaldecoder("utf-8")
 

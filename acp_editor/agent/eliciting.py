@@ -19,7 +19,7 @@ from acp_editor.protocol import elicitation
 if TYPE_CHECKING:
     from acp_editor.agent.frontend import Frontend
 
-log = get_logger("agent.eliciting")
+log = get_logger(__name__)
 
 CANCEL: dict[str, Any] = {"action": "cancel"}
 

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from acp_editor.agent.link.rpc import JsonRpcPeer
 
 
-log = get_logger("agent.mcp")
+log = get_logger(__name__)
 
 GONE = (ConnectionClosed.CODE, InvalidParams.CODE)
 """The codes of a connection that is no more (closed with its session; unknown to the server)."""

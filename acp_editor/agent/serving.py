@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from acp_editor.services.documents import FileService
     from acp_editor.services.terminals import TerminalManager
 
-log = get_logger("agent.serving")
+log = get_logger(__name__)
 
 ORPHAN_LIMIT = 10_000
 """Updates kept for a session id we do not know yet (see ``_on_update``)."""

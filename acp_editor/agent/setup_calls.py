@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from acp_editor.agent.link.connection import AgentConnection
     from acp_editor.agent.signing_in import SignIn
 
-log = get_logger("agent.setup")
+log = get_logger(__name__)
 
 
 def setup_params(cwd: str, dirs: Sequence[str], **more: Any) -> dict[str, Any]:

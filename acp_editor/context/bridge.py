@@ -20,7 +20,7 @@ from typing import Any
 from acp_editor.log import get_logger
 from acp_editor.protocol.editor_context import TOKEN_ENV
 
-log = get_logger("context.bridge")
+log = get_logger(__name__)
 
 
 class ToolFailed(Exception):

@@ -35,7 +35,7 @@ from acp_editor.context.tools import Caller, ContextTools, ToolRefused
 from acp_editor.errors import ConnectionClosed, RequestTimeout, RpcError
 from acp_editor.log import get_logger
 
-log = get_logger("editor.context.acp")
+log = get_logger(__name__)
 
 Notify = Callable[[str, dict[str, Any] | None], Awaitable[None]]
 """Sends the agent an MCP notification of this connection: its method and params."""

@@ -23,7 +23,7 @@ from typing import Any
 from acp_editor.context.tools import Caller, ContextTools, ToolRefused
 from acp_editor.log import get_logger
 
-log = get_logger("editor.context.http")
+log = get_logger(__name__)
 
 CallerOf = Callable[[Any], "Caller | None"]
 PATH = "/mcp"

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from acp_editor.context.over_http import HttpEndpoint
     from acp_editor.context.tools import ContextTools
 
-log = get_logger("editor.context")
+log = get_logger(__name__)
 
 LINE_LIMIT = 1 << 20
 

@@ -30,7 +30,7 @@ from acp_editor.protocol.acp import nonempty_str, obj_or_empty
 if TYPE_CHECKING:
     from acp_editor.agent.link.rpc import JsonRpcPeer
 
-log = get_logger("demo_agent")
+log = get_logger(__name__)
 
 LATEST_VERSION = 2  # 1 is stable; 2 is the draft, answered only to a client that asks for it
 NOTICE_AT_NEW = ("Demo agent ready", "This session started with a notice (a test switch).")

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from acp_editor.agent.link.rpc import JsonRpcPeer
     from acp_editor.demo_agent.capabilities import ClientCaps
 
-log = get_logger("demo_agent")
+log = get_logger(__name__)
 
 CANCEL_GRACE = 5.0  # how long a new prompt waits for a cancelled turn to finish
 CONTEXT_TOKENS = 1200

@@ -10,7 +10,7 @@ import os
 from acp_editor.demo_agent.turn import AgentSession
 from acp_editor.log import get_logger
 
-log = get_logger("demo_agent.store")
+log = get_logger(__name__)
 
 
 def load_sessions(state_dir: str | None) -> dict[str, AgentSession]:

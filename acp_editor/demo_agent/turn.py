@@ -33,7 +33,7 @@ RELEASE_TIMEOUT = 2.0
 # A person answers permission requests: wait long, but not forever.
 PERMISSION_TIMEOUT = 1800.0
 
-log = get_logger("demo_agent")
+log = get_logger(__name__)
 
 PERMISSION_OPTIONS = [
     {"optionId": "proceed_once", "name": "Allow", "kind": "allow_once"},

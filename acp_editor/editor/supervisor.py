@@ -36,7 +36,7 @@ __all__ = ["AgentSupervisor", "AgentUnavailable", "ServerOptions"]
 # ``ServerOptions`` lives with the runners it configures; it is imported from here by the entry
 # points, which know the supervisor only.
 
-log = get_logger("editor.supervisor")
+log = get_logger(__name__)
 T = TypeVar("T")
 
 TURNS_END_S = 5.0

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from acp_editor.review.owner import Review
     from acp_editor.services.worktrees import Worktree
 
-log = get_logger("editor.worktrees")
+log = get_logger(__name__)
 
 
 class WorktreeSessions:

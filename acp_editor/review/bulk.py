@@ -29,7 +29,7 @@ from acp_editor.services.documents import umask
 if TYPE_CHECKING:
     from acp_editor.services.documents import DocumentSource
 
-log = get_logger("review.bulk")
+log = get_logger(__name__)
 
 HELD = "held"
 """Checkpoint names (``refs/acp/held/TREE``) of the trees pending groups need."""

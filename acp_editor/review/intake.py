@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from acp_editor.services.documents import DocumentSource
     from acp_editor.session.state import SessionView
 
-log = get_logger("review.documents")
+log = get_logger(__name__)
 
 CATCH_UP_S = 1.0
 """The longest the turn's end waits for the file watch to take in the turn's last events

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from acp_editor.review.hunk import ReviewHunk
     from acp_editor.review.queue import ReviewQueue
 
-log = get_logger("review.persist")
+log = get_logger(__name__)
 
 VERSION = 1
 

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from acp_editor.services.documents import DocumentSource
     from acp_editor.text.hunks import Hunk
 
-log = get_logger("review")
+log = get_logger(__name__)
 
 Mode = Literal["after-write", "before-write", "off"]
 

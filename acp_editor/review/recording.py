@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from acp_editor.services.checkpoints import CheckpointStore
     from acp_editor.services.documents import DocumentSource
 
-log = get_logger("review.recording")
+log = get_logger(__name__)
 
 Found = Callable[[str, str | None, str, str | None, str | None], None]
 """(session, tool call or None, path, before, after): a change found on disk."""

@@ -25,7 +25,7 @@ from typing import Any
 from acp_editor.log import get_logger
 from acp_editor.storage import per_root, write_atomically
 
-log = get_logger("review.turn_record")
+log = get_logger(__name__)
 
 KEPT = 500
 """Turns kept per root, the newest: an undo reaches back a few turns, rarely more."""

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from acp_editor.review.queue import ReviewQueue
     from acp_editor.services.documents import DocumentSource
 
-log = get_logger("review.turns")
+log = get_logger(__name__)
 
 StoreFor = Callable[[Path], CheckpointStore]
 Attribute = Callable[[], str | None]

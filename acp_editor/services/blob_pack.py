@@ -15,7 +15,7 @@ from pathlib import Path
 
 from acp_editor.log import get_logger
 
-log = get_logger("services.blob_pack")
+log = get_logger(__name__)
 
 PACKED_FROM = 64
 """A checkpoint storing this many files or more writes their blobs into one pack, not a file

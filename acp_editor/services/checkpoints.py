@@ -33,7 +33,7 @@ from acp_editor.services.blob_pack import KEEP_HEAP, PACKED_FROM, prepack
 from acp_editor.services.repository_index import borrow_index, give_back
 from acp_editor.storage import below, per_root
 
-log = get_logger("services.checkpoints")
+log = get_logger(__name__)
 
 SIZE_LIMIT = 4 * 1024 * 1024
 """Larger files are not kept in checkpoints (their changes are not reviewed)."""

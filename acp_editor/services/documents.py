@@ -25,7 +25,7 @@ from acp_editor.protocol.acp import obj, optional_uint, require_str
 if TYPE_CHECKING:
     from acp_editor.services.paths import PathPolicy
 
-log = get_logger("services.documents")
+log = get_logger(__name__)
 
 AccessHook = Callable[[str, Path, str], None]
 """Called with ``("read" | "write", path, session_id)`` before a request is served."""

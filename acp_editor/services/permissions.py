@@ -20,7 +20,7 @@ from acp_editor.log import get_logger
 from acp_editor.protocol.acp import ALLOW_KINDS, REJECT_KINDS, option_of_kind
 from acp_editor.protocol.tool_call import paths_named, shell_command
 
-log = get_logger("permissions")
+log = get_logger(__name__)
 
 Decision = Literal["allow", "reject"]
 STORE = Path(".acp-editor") / "permissions.json"

@@ -17,7 +17,7 @@ from typing import Any
 from acp_editor.log import get_logger
 from acp_editor.storage import per_root, write_atomically
 
-log = get_logger("services.prompt_history")
+log = get_logger(__name__)
 
 KEPT = 200
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from acp_editor.log import get_logger
 from acp_editor.storage import below
 
-log = get_logger("services.store_setup")
+log = get_logger(__name__)
 
 CONFIG = """[core]
 \trepositoryformatversion = 0

@@ -31,7 +31,7 @@ from acp_editor.protocol.acp import obj, optional_uint, require_str
 if TYPE_CHECKING:
     from acp_editor.services.paths import PathPolicy
 
-log = get_logger("services.terminals")
+log = get_logger(__name__)
 
 DEFAULT_OUTPUT_LIMIT = 1 << 20
 MAX_OUTPUT_LIMIT = 64 << 20

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from acp_editor.log import get_logger
 
-log = get_logger("services.watcher")
+log = get_logger(__name__)
 
 QUIET_MS = 20
 """A batch is handed on once the workspace has been quiet this long... (the turn's end in a big

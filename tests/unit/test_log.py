@@ -48,3 +48,20 @@ def test_a_snippet_is_one_printable_line_of_bounded_length() -> None:
     assert log.snippet(b"a\nb\xff") == "a\\nb\ufffd"
     long = log.snippet("x" * 500, limit=10)
     assert long == "xxxxxxxxxx... (500 chars)"
+
+
+def test_a_module_s_logger_is_named_after_the_module() -> None:
+    assert log.get_logger("acp_editor.review.undo").name == "acp_editor.review.undo"
+    assert log.get_logger("acp_editor").name == "acp_editor"
+    assert log.get_logger("rpc.agent").name == "acp_editor.rpc.agent"  # any other name: under it
+
+
+def test_every_module_names_its_logger_by_its_module() -> None:
+    """A record says which module wrote it: no module gives its logger a name of its own."""
+    package = Path(log.__file__).parent
+    named = [
+        str(path.relative_to(package))
+        for path in sorted(package.rglob("*.py"))
+        if 'get_logger("' in path.read_text(encoding="utf-8")
+    ]
+    assert named == []

@@ -23,7 +23,7 @@ from acp_editor.protocol import acp
 if TYPE_CHECKING:
     from acp_editor.agent.config import AgentConfig
 
-log = get_logger("agent")
+log = get_logger(__name__)
 
 Serve = Callable[[JsonRpcPeer], None]
 """Registers the handlers of the agent's requests on a new peer."""

@@ -16,7 +16,7 @@ from acp_editor import procs
 from acp_editor.errors import AgentError
 from acp_editor.log import get_logger
 
-log = get_logger("agent.stderr")
+log = get_logger(f"{__name__}.stderr")  # the agent's own stderr lines
 
 STDERR_TAIL_LINES = 40
 

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from acp_editor.review.hunk import ReviewHunk
     from acp_editor.review.owner import ReviewView
 
-log = get_logger("editor.review")
+log = get_logger(__name__)
 REPUBLISH_DELAY = 0.1
 """After the user types, diagnostics move with the text: at most every 100 ms per file."""
 

@@ -32,7 +32,7 @@ from acp_editor.text.merge import merge3
 if TYPE_CHECKING:
     from acp_editor.editor.lsp.channel import EditorBuffers
 
-log = get_logger("editor.documents")
+log = get_logger(__name__)
 
 CHANGE_REPORT_WAIT = 1.0
 """Seconds an edit waits for the editor to report the previous one (eglot reports after 0.5 s

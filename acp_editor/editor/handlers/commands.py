@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from acp_editor.editor.show.transcript import Transcripts
     from acp_editor.editor.supervisor import AgentSupervisor
 
-log = get_logger("editor.commands")
+log = get_logger(__name__)
 
 
 class Commands:

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from acp_editor.editor.show.follow import Follower
     from acp_editor.editor.supervisor import AgentSupervisor, ServerOptions
 
-log = get_logger("editor.lifecycle")
+log = get_logger(__name__)
 
 
 class Lifecycle:

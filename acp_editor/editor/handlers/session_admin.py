@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from acp_editor.editor.show.frontend import EditorFrontend
     from acp_editor.editor.supervisor import AgentSupervisor
 
-log = get_logger("editor.session_admin")
+log = get_logger(__name__)
 
 KEEP, DELETE = "Keep the session", "Delete"
 STAY, LOG_OUT = "Stay logged in", "Log out"

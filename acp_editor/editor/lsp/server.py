@@ -34,7 +34,7 @@ from acp_editor.editor.lsp.channel import new_request_id
 from acp_editor.editor.lsp.features import ClientFeatures
 from acp_editor.log import get_logger
 
-log = get_logger("editor")
+log = get_logger(__name__)
 
 CANCEL_REQUEST = "$/cancelRequest"
 

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from acp_editor.editor.lsp.channel import EditorChannel
     from acp_editor.editor.lsp.features import ClientFeatures
 
-log = get_logger("editor.elicitation")
+log = get_logger(__name__)
 
 OPEN, DECLINE = "Open", "Decline"
 

@@ -28,7 +28,7 @@ from acp_editor.text.positions import location_to_lsp
 if TYPE_CHECKING:
     from acp_editor.editor.lsp.channel import EditorChannel
 
-log = get_logger("editor.follow")
+log = get_logger(__name__)
 
 MIN_INTERVAL = 0.25
 """Seconds between two jumps: at most four a second."""

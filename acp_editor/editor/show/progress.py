@@ -25,7 +25,7 @@ from acp_editor.protocol.tool_call import FINISHED_STATUSES
 if TYPE_CHECKING:
     from acp_editor.editor.lsp.channel import EditorChannel
 
-log = get_logger("editor.progress")
+log = get_logger(__name__)
 
 TURN_ENDED = "\0turn ended"
 """The status of a queue item that ends every progress of a session still open (no agent's

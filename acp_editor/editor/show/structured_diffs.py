@@ -21,7 +21,7 @@ from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
 from acp_editor.text.patches import PatchError, parse, texts
 
-log = get_logger("editor.diffs")
+log = get_logger(__name__)
 
 ReadText = Callable[[Path], Awaitable[str]]
 

@@ -15,7 +15,7 @@ TERMINAL_TAIL = 64 * 1024
 LOG_LINES = 200
 """At most this many lines of one piece of output go to the log of an editor without a plugin."""
 
-log = get_logger("editor.terminals")
+log = get_logger(__name__)
 
 
 class TerminalStreams:

@@ -29,7 +29,7 @@ from acp_editor.storage import state_dir
 if TYPE_CHECKING:
     from acp_editor.session.state import SessionView
 
-log = get_logger("editor.transcript")
+log = get_logger(__name__)
 
 WRITE_DELAY = 0.2
 """Seconds between a change and the rewrite: a streamed reply rewrites the file a few times a

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from acp_editor.log import get_logger
 
-log = get_logger("services.retention")
+log = get_logger(__name__)
 
 HELD = "held"
 """``refs/acp/held/...``: the trees of pending review groups. Never pruned, never deleted."""

@@ -29,7 +29,7 @@ from acp_editor.log import get_logger
 from acp_editor.services.workspace_files.match import PathTable
 from acp_editor.storage import state_dir
 
-log = get_logger("services.workspace_files")
+log = get_logger(__name__)
 
 FRESH_S = 2.0
 """How long a listing answers before the next search lists the root again (in the background)."""
