@@ -142,6 +142,11 @@ class AcpClient:
         return self.connection.protocol_version
 
     @property
+    def agent_info(self) -> dict[str, Any] | None:
+        """What the agent says it is, whichever protocol version (``AgentInfo.identity``)."""
+        return self.connection.info.identity
+
+    @property
     def agent_capabilities(self) -> dict[str, Any]:
         return self.connection.info.capabilities
 

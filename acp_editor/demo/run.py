@@ -103,8 +103,8 @@ async def run_demo(options: DemoOptions, workspace: Path, login_file: Path) -> i
     )
     client = AcpClient(config, view)
     try:
-        init = await client.start(str(workspace))
-        info = init.get("agentInfo") or {}
+        await client.start(str(workspace))
+        info = client.agent_info or {}
         view.agent_title = info.get("title") or info.get("name")
         view.line(
             f"connected: {info.get('title') or info.get('name') or 'agent'} "

@@ -35,6 +35,10 @@ class AgentSide(Protocol):
     def protocol_version(self) -> int: ...
 
     @property
+    def agent_info(self) -> dict[str, Any] | None:
+        """What the agent says it is (name, title, version), whichever protocol version."""
+
+    @property
     def agent_capabilities(self) -> dict[str, Any]: ...
 
     async def start(self, cwd: str) -> dict[str, Any]:

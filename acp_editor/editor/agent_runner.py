@@ -95,7 +95,7 @@ class AgentRunner:
         self.status.set(state="starting")
         agent = self._start_agent(self.config, self._frontend, self._documents, self._review())
         try:
-            init = await agent.start(cwd)
+            await agent.start(cwd)
         except BaseException as exc:
             # Started half-way (shut down meanwhile, or failed after the spawn): what it
             # spawned must not outlive this, and nobody else holds it yet.
@@ -106,7 +106,7 @@ class AgentRunner:
         self.agent = agent
         self.status.set(
             state="ready",
-            agentInfo=init.get("agentInfo"),
+            agentInfo=agent.agent_info,  # v2 calls it ``info``: the editor gets one name
             protocolVersion=agent.protocol_version,
             agentCapabilities=agent.agent_capabilities,
         )

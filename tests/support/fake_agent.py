@@ -61,6 +61,10 @@ class FakeAgent:
         self._ids = itertools.count(1)
 
     @property
+    def agent_info(self) -> dict[str, Any] | None:
+        return {"name": "fake-agent"}
+
+    @property
     def agent_capabilities(self) -> dict[str, Any]:
         return self.script.capabilities
 

@@ -124,11 +124,17 @@ class AgentInfo:
             if isinstance(m, dict)
         ]
 
+    @property
+    def identity(self) -> dict[str, Any] | None:
+        """What the agent says it is (``name``, ``title``, ``version``): ``agentInfo`` (v1) or
+        ``info`` (v2); None when it says nothing."""
+        info = self.result.get("info" if self.version >= 2 else "agentInfo")
+        return info if isinstance(info, dict) else None
+
     def display_name(self, fallback: str) -> str:
         """What the user is told the agent is called: its title, else its name, else
         ``fallback``."""
-        info = self.result.get("info" if self.version >= 2 else "agentInfo")
-        info = info if isinstance(info, dict) else {}
+        info = self.identity or {}
         for key in ("title", "name"):
             if isinstance(info.get(key), str) and info[key].strip():
                 return str(info[key]).strip()

@@ -76,3 +76,10 @@ def test_a_v1_answer_is_read_as_before() -> None:
     )
     assert info.supports(acp.SESSION_LOAD) and not info.supports(acp.SESSION_LIST)
     assert info.display_name("x") == "a"
+
+
+def test_what_the_agent_says_it_is_is_read_from_either_version() -> None:
+    v1 = AgentInfo({"protocolVersion": 1, "agentInfo": {"name": "a", "title": "A"}})
+    v2 = AgentInfo({"protocolVersion": 2, "info": {"name": "b"}, "agentInfo": {"name": "old"}})
+    assert v1.identity == {"name": "a", "title": "A"} and v2.identity == {"name": "b"}
+    assert AgentInfo({"protocolVersion": 2, "info": "b"}).identity is None  # not an object
