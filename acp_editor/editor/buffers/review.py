@@ -176,7 +176,7 @@ class EditorReview:
     def code_actions(self, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
         path = uri_to_path(params.text_document.uri)
         conflicts = self.conflicts.code_actions(path, params.text_document.uri) if path else []
-        return conflicts + self._hunk_actions(path, params) + self.groups.code_actions()
+        return conflicts + self._hunk_actions(path, params) + self.groups.code_actions(path)
 
     def _hunk_actions(self, path: str | None, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
         wanted = {

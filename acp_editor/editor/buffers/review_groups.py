@@ -10,6 +10,7 @@ jumps per file, and no message per group: that burst of popups is what groups ar
 from __future__ import annotations
 
 import asyncio
+import os
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
@@ -22,6 +23,9 @@ ANNOUNCE_AFTER_S = 0.5
 worktree) are told once none has grown for this long."""
 IDS_SHOWN = 50
 """Group ids a message names at most (each group's code actions name it too)."""
+EACH_AT_MOST = 3
+"""Up to this many pending groups, each one's own actions are offered in every file."""
+ACCEPT, REJECT = proto.CMD_ACCEPT_GROUP, proto.CMD_REJECT_GROUP
 
 if TYPE_CHECKING:
     from acp_editor.editor.agent_port import AgentSlot
@@ -100,39 +104,27 @@ class EditorGroups:
                 return True
         return False
 
-    def code_actions(self) -> list[lsp.CodeAction]:
+    def code_actions(self, path: str | None = None) -> list[lsp.CodeAction]:
         """The pending groups' decisions, offered in every file (a group has no line of its
-        own to put them on)."""
-        actions = []
+        own to put them on): all of them at once when there are several, and each group's
+        own when there are few; of many (a command that wrote 40 folders: 80 actions), only
+        those of the groups ``path`` is in."""
         pending = self.pending()
+        actions = []
         if len(pending) > 1:
             ids = [g.group_id for g in pending]
             files = sum(len(g.files) for g in pending)
-            for title, command in (
-                (f"Accept all {len(pending)} groups ({files:,} files)", proto.CMD_ACCEPT_GROUP),
-                (f"Reject all {len(pending)} groups (put them back)", proto.CMD_REJECT_GROUP),
-            ):
-                actions.append(
-                    lsp.CodeAction(
-                        title=title,
-                        kind=lsp.CodeActionKind.QuickFix,
-                        command=lsp.Command(title=title, command=command, arguments=ids),
-                    )
-                )
+            actions += [
+                _action(f"Accept all {len(pending)} groups ({files:,} files)", ACCEPT, ids),
+                _action(f"Reject all {len(pending)} groups (put them back)", REJECT, ids),
+            ]
+        few = len(pending) <= EACH_AT_MOST
         for group in pending:
-            for title, command in (
-                (f"Accept {group.title}", proto.CMD_ACCEPT_GROUP),
-                (f"Reject {group.title} (put them back)", proto.CMD_REJECT_GROUP),
-            ):
-                actions.append(
-                    lsp.CodeAction(
-                        title=title,
-                        kind=lsp.CodeActionKind.QuickFix,
-                        command=lsp.Command(
-                            title=title, command=command, arguments=[group.group_id]
-                        ),
-                    )
-                )
+            if few or (path is not None and _within(path, group.folder)):
+                actions += [
+                    _action(f"Accept {group.title}", ACCEPT, [group.group_id]),
+                    _action(f"Reject {group.title} (put them back)", REJECT, [group.group_id]),
+                ]
         return actions
 
     def named(self, group_ids: list[str]) -> list[ReviewGroup]:
@@ -183,3 +175,15 @@ def told_groups(groups: list[ReviewGroup]) -> str:
         f"their ids; list a group's files with {proto.CMD_GROUP_FILES} and its id. "
         f"Ids: {ids}"
     )
+
+
+def _action(title: str, command: str, group_ids: list[str]) -> lsp.CodeAction:
+    return lsp.CodeAction(
+        title=title,
+        kind=lsp.CodeActionKind.QuickFix,
+        command=lsp.Command(title=title, command=command, arguments=group_ids),
+    )
+
+
+def _within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)

@@ -69,3 +69,43 @@ async def test_a_turns_groups_are_told_once_its_last_look_is_over(
     groups.turn_ended("s1")
     ((message, _kind),) = editor.messages
     assert "40 new files in gen/ wait for review" in message
+
+
+async def test_of_many_groups_a_file_is_offered_its_own_group_s_actions_and_all_of_them(
+    tmp_path: Path,
+) -> None:
+    """40 folders written at once were 80 code actions beside the two for them all in every
+    file; of more than a few groups, a file is offered only its own group's besides those."""
+    root = tmp_path / "w"
+    root.mkdir()
+    review = Review(DiskDocuments(), store_for=lambda r: CheckpointStore(r, tmp_path / "store"))
+    turn = await review.for_agent().turns.begin("s1", [str(root)])
+    assert turn is not None
+    tree = turn.base[root.resolve()]
+    groups = EditorGroups(cast("EditorChannel", FakeChannel()), cast("AgentSlot", Slot(review)))
+
+    async def made(first: int, last: int) -> None:
+        for d in range(first, last):
+            added = [Change(root / f"d{d}" / f"f{n}.js", "added", None, "e" * 40) for n in range(3)]
+            await review.queue.bulk.record("s1", None, root, root / f"d{d}", added, tree)
+
+    await made(0, 2)
+    few = [a.title for a in groups.code_actions(str(root / "hello.py"))]
+    assert few[:2] == ["Accept all 2 groups (6 files)", "Reject all 2 groups (put them back)"]
+    assert few[2:] == [
+        "Accept 3 new files in d0/",
+        "Reject 3 new files in d0/ (put them back)",
+        "Accept 3 new files in d1/",
+        "Reject 3 new files in d1/ (put them back)",
+    ]
+    await made(2, 7)  # five more folders: seven groups
+    many = [a.title for a in groups.code_actions(str(root / "d3" / "f1.js"))]
+    assert many == [
+        "Accept all 7 groups (21 files)",
+        "Reject all 7 groups (put them back)",
+        "Accept 3 new files in d3/",
+        "Reject 3 new files in d3/ (put them back)",
+    ]
+    elsewhere = groups.code_actions(str(root / "hello.py"))
+    assert [a.title for a in elsewhere][2:] == []
+    assert elsewhere[0].command is not None and len(elsewhere[0].command.arguments or []) == 7
