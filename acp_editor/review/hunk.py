@@ -55,8 +55,8 @@ class ReviewHunk:
     """Pending hunks of other sessions whose lines this change changed again (each stays its
     own: ``review.queue`` does not fold another session's hunks into this one)."""
     made: float = field(default_factory=time.time)
-    """When it was recorded (this run: a hunk kept from an earlier one counts from its
-    adoption): undoing a turn that began before takes its change away (``review.undo``)."""
+    """When it was recorded (kept with it when review outlives the sidecar): undoing a turn
+    that began before takes its change away (``review.undo``)."""
     supersedes: tuple[ReviewHunk, ...] = ()
     """The session's pending hunks whose lines this change changed again (now ``superseded``,
     their change held in this one): undoing the turn of this one and not of theirs brings

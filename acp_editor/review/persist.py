@@ -49,6 +49,7 @@ def to_json(hunk: ReviewHunk) -> dict[str, Any]:
         "hint": hunk.hint,
         "fileChange": hunk.file_change,
         "foundOnDisk": hunk.found_on_disk,
+        "made": hunk.made,
         **({"sessions": list(hunk.sessions)} if hunk.sessions else {}),
         "anchor": {
             "old": list(a.old_lines),
@@ -90,6 +91,9 @@ def from_json(data: Any) -> dict[str, Any]:
         else None,
         "found_on_disk": data.get("foundOnDisk") is True,
         "sessions": _strings(data.get("sessions", [])),
+        # When it was made, so undoing a turn of an earlier run keeps what came before the
+        # turn (a file written before this was kept counts from its reload).
+        **({"made": float(data["made"])} if isinstance(data.get("made"), int | float) else {}),
     }
 
 

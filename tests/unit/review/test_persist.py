@@ -33,6 +33,7 @@ async def test_pending_hunks_come_back_and_can_still_be_rejected(tmp_path: Path)
     second = ReviewQueue(DiskDocuments())  # the next run
     (back,) = await PendingReview(root, store).load_into(second)
     assert (back.state, back.tool_call_id, back.anchor.new_lines) == ("pending", "t1", ("TWO",))
+    assert back.made == made[0].made  # not its reload: an undo of a later turn keeps it
     results = await second.decide([back], accept=False)
     assert [r["state"] for r in results] == ["rejected"]
     assert path.read_text() == "one\ntwo\nthree\nFOUR\n"
