@@ -19,6 +19,7 @@ import pynvim  # type: ignore[import-untyped]
 import pytest
 
 from tests.nvim.driver import HELLO_LINES, LUA_HELPERS, WATCHDOG_SECONDS, Editor, find_nvim
+from tests.nvim.plugin_driver import PluginEditor, plugin_editor
 
 
 @pytest.fixture
@@ -51,3 +52,11 @@ def editor(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     finally:
         watchdog.cancel()
         editor.close()
+
+
+@pytest.fixture
+def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
+    """A real Neovim with the plugin set up on the demo agent (``plugin_driver``); a test file
+    that needs another set-up names a fixture ``nv`` of its own."""
+    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
+        yield editor

@@ -12,26 +12,17 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.nvim.driver import HELLO_LINES
-from tests.nvim.plugin_driver import PluginEditor, plugin_editor
+from tests.nvim.plugin_driver import PluginEditor
 from tests.support.starter import STREAMING_AGENT
 
 STREAMED = (
     "Here is a streamed answer. Each word arrives as its own chunk, "
     "all sharing one messageId, so the client can join them into one message."
 )
-
-
-@pytest.fixture
-def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
-    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
-        yield editor
 
 
 def current_window(nv: PluginEditor) -> dict[str, Any]:

@@ -6,23 +6,15 @@ the one stand-in: ``vim.ui.open`` records the URL); a cancelled turn withdraws t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from acp_editor.demo_agent.elicit import PAGE_URL
-from tests.nvim.plugin_driver import PluginEditor, plugin_editor
+from tests.nvim.plugin_driver import PluginEditor
 
 NIL = None  # a dismissed question (vim.NIL on the Lua side)
 ELICIT = "require('acp_editor.questions.elicit')"  # its `pending` questions
-
-
-@pytest.fixture
-def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
-    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
-        yield editor
 
 
 def play(nv: PluginEditor, steps: list[dict[str, Any]]) -> None:

@@ -13,24 +13,16 @@ as the sidecar does):
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from acp_editor.demo_agent.opt_in_scenarios import NOTICE, SUMMARY
-from tests.nvim.plugin_driver import PluginEditor, plugin_editor
+from tests.nvim.plugin_driver import PluginEditor
 from tests.support.starter import STREAMING_AGENT
 
 CHAT_NS = "acp_editor_chat"
 WARN = 3  # vim.log.levels.WARN
-
-
-@pytest.fixture
-def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
-    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
-        yield editor
 
 
 def chat_turn(nv: PluginEditor, prompt: str) -> list[str]:

@@ -12,25 +12,16 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.nvim.driver import HELLO_LINES
-from tests.nvim.plugin_driver import PluginEditor, plugin_editor
+from tests.nvim.plugin_driver import PluginEditor
 
 FOLLOW_NS = "acp_editor_follow"
 STORE = "require('acp_editor.store')"
 TRAILING_JUMP_MS = 400
 """The server sends at most a few jumps a second: one may come just after a turn ends."""
-
-
-@pytest.fixture
-def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
-    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
-        yield editor
 
 
 def by_name(nv: PluginEditor, path: Path) -> list[dict[str, Any]]:

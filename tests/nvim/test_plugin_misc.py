@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,14 +21,8 @@ import pytest
 from acp_editor.demo_agent.command_scenarios import SHELL_COMMAND
 from acp_editor.demo_agent.file_scenarios import EDIT_LINE
 from tests.e2e.test_registry import Served, registry_files
-from tests.nvim.plugin_driver import PLUGIN_ROOT, PluginEditor, plugin_editor
+from tests.nvim.plugin_driver import PLUGIN_ROOT, PluginEditor
 from tests.support.starter import SCRIPTED_AGENT
-
-
-@pytest.fixture
-def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
-    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
-        yield editor
 
 
 @pytest.fixture

@@ -11,24 +11,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from acp_editor.demo_agent.file_scenarios import EDIT_LINE, NOTE_LINE
-from tests.nvim.plugin_driver import PluginEditor, plugin_editor
+from tests.nvim.plugin_driver import PluginEditor
 
 OPTION_TITLES = ["Allow", "Always allow", "Reject", "Always reject"]
 EDIT_REQUEST = "## Permission: Edit hello.py (hello.py +1 -0)"
 PERMISSIONS = "require('acp_editor.questions.permissions')"  # its `pending` queue, its `history`
-
-
-@pytest.fixture
-def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
-    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
-        yield editor
 
 
 def outcomes(nv: PluginEditor) -> list[dict[str, Any]]:

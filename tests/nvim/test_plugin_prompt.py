@@ -22,14 +22,11 @@ from __future__ import annotations
 
 import base64
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.nvim.driver import HELLO_LINES
-from tests.nvim.plugin_driver import WAIT_MS, PluginEditor, plugin_editor
+from tests.nvim.plugin_driver import WAIT_MS, PluginEditor
 
 MENU = (
     "(function() local i = vim.fn.complete_info({'pum_visible', 'items'});"
@@ -45,12 +42,6 @@ PROMPT_TEXT = "vim.api.nvim_buf_get_lines(require('acp_editor.chat').prompt_buf,
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII="
 )
-
-
-@pytest.fixture
-def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
-    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
-        yield editor
 
 
 def poll(nv: PluginEditor, expr: str, what: str, timeout_ms: int = WAIT_MS) -> Any:

@@ -18,13 +18,11 @@ question's choices); what the sidecar did, from ``acp/snapshot`` and the agent's
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.nvim.plugin_driver import PluginEditor, plugin_editor
+from tests.nvim.plugin_driver import PluginEditor
 from tests.support.starter import SCRIPTED_AGENT
 
 PROMPT_TEXT = "vim.api.nvim_buf_get_lines(require('acp_editor.chat').prompt_buf, 0, -1, false)"
@@ -34,12 +32,6 @@ RUNNING = (
     " end; for _, c in pairs(s.toolCalls) do if c.status == 'in_progress' then return true"
     " end end; return false end)()"
 )
-
-
-@pytest.fixture
-def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
-    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
-        yield editor
 
 
 def shows(nv: PluginEditor, text: str, what: str) -> None:

@@ -17,15 +17,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from acp_editor.demo_agent.file_scenarios import EDIT_LINE, HUNK_MARK
 from tests.nvim.driver import HELLO_LINES
-from tests.nvim.plugin_driver import WAIT_MS, PluginEditor, plugin_editor
+from tests.nvim.plugin_driver import WAIT_MS, PluginEditor
 from tests.support.starter import SCRIPTED_AGENT
 
 PREVIEW_NS = "acp_editor_preview"
@@ -37,12 +34,6 @@ NOTICE = re.compile(
     r"acp-editor: 40 new files in generated/ wait for review as one group: :AcpReviewGroups"
 )
 GROUP_ACTIONS = ["Accept", "Reject", "List files"]
-
-
-@pytest.fixture
-def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
-    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
-        yield editor
 
 
 def hello_text(lines: list[str]) -> str:

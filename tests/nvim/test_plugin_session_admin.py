@@ -4,19 +4,9 @@ with the keeping answer in front (a vim.ui.select stub plays the user)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.nvim.plugin_driver import PluginEditor, plugin_editor
-
-
-@pytest.fixture
-def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
-    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
-        yield editor
+from tests.nvim.plugin_driver import PluginEditor
 
 
 def sent(nv: PluginEditor, method: str) -> list[dict[str, Any]]:

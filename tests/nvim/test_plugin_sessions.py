@@ -14,14 +14,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from acp_editor.demo_agent.file_scenarios import EDIT_LINE
-from tests.nvim.plugin_driver import PluginEditor, plugin_editor
+from tests.nvim.plugin_driver import PluginEditor
 from tests.support.starter import SCRIPTED_AGENT
 
 STORE = "require('acp_editor.store')"
@@ -46,12 +43,6 @@ for r = 1, vim.api.nvim_win_get_height(win) do
 end
 return rows
 """
-
-
-@pytest.fixture
-def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
-    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
-        yield editor
 
 
 def current(nv: PluginEditor) -> str:

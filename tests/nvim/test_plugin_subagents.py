@@ -14,7 +14,6 @@ call): the child reads the file and asks before editing it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ import pytest
 
 from acp_editor.demo_agent.file_scenarios import EDIT_LINE
 from acp_editor.demo_agent.subagent_scenarios import CHILD_DESCRIPTION, CHILD_TITLE, FAILURE
-from tests.nvim.plugin_driver import PluginEditor, plugin_editor
+from tests.nvim.plugin_driver import PluginEditor
 
 PERMISSIONS = "require('acp_editor.questions.permissions')"
 STORE = "require('acp_editor.store')"
@@ -30,12 +29,6 @@ CHILD = f"↳ Subagent “{CHILD_TITLE}”"
 TASK = "[think] Task: explore hello.py"
 WAITING = f"  {CHILD} · waiting for you · X stops it"
 QUESTION = f"## Permission (Subagent “{CHILD_TITLE}”): Edit hello.py (hello.py +1 -0)"
-
-
-@pytest.fixture
-def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
-    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
-        yield editor
 
 
 def lua(text: str) -> str:

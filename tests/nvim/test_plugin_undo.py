@@ -6,22 +6,13 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 from tests.nvim.driver import descendants
-from tests.nvim.plugin_driver import PluginEditor, plugin_editor
+from tests.nvim.plugin_driver import PluginEditor
 from tests.support.starter import SCRIPTED_AGENT
 
 LINES = ["# top", "", "", 'print("hello world")']
-
-
-@pytest.fixture
-def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
-    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
-        yield editor
 
 
 def test_undo_restores_every_file_and_keeps_unsaved_text(nv: PluginEditor, workspace: Path) -> None:

@@ -5,20 +5,11 @@ the v2 changes equals the server's snapshot."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 from acp_editor.demo_agent.turn import PERMISSION_DESCRIPTION
-from tests.nvim.plugin_driver import PluginEditor, plugin_editor
+from tests.nvim.plugin_driver import PluginEditor
 from tests.support.starter import SCRIPTED_AGENT
-
-
-@pytest.fixture
-def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
-    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
-        yield editor
 
 
 def test_a_v2_turn_with_a_queued_prompt(nv: PluginEditor, workspace: Path) -> None:

@@ -14,14 +14,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from acp_editor.demo_agent.file_scenarios import EDIT_LINE
 from tests.nvim.driver import HELLO_LINES
-from tests.nvim.plugin_driver import PluginEditor, plugin_editor
+from tests.nvim.plugin_driver import PluginEditor
 from tests.support.repository import git
 
 PREVIEW_NS = "acp_editor_preview"
@@ -29,12 +26,6 @@ STORE = "require('acp_editor.store')"
 REJECT = "\\ar"  # the default <leader>ar (leader is \ under --clean)
 AGENT_LINE = EDIT_LINE.rstrip("\n")
 HELLO = "\n".join(HELLO_LINES) + "\n"
-
-
-@pytest.fixture
-def nv(workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[PluginEditor]:
-    with plugin_editor(workspace, tmp_path, monkeypatch) as editor:
-        yield editor
 
 
 def wait_note(nv: PluginEditor, text: str) -> str:
