@@ -20,7 +20,8 @@ expectation (marked *chosen*):
 * Undoing turn T of session S: every file S's turns from T on changed is put back as it was
   before T (created files removed); another session's files are left as they are, even those
   another session's *undo* or the user's *reject* changed since (issue 35, bug 1). A file
-  another session's turn changed too since T is put back and named in ``shared``. The pending
+  S's turns changed that another session's turn, undo or rejected change changed too since T
+  is put back and named in ``shared`` (putting it back changes theirs too). The pending
   hunks of the changes the undo took away (made from T on, by any session) are withdrawn; those
   of changes made before T stay pending, as their lines are still in the file (*chosen*: the docs
   say "Pending review hunks of those files are withdrawn", but withdrawing a change that stays
@@ -94,6 +95,10 @@ class Model:
     turns: list[list[Turn]] = field(default_factory=lambda: [[] for _ in range(SESSIONS + 1)])
     """Each session's turns; the worktree session's are its bring-backs (never undone here)."""
     worktree: Worktree | None = None
+    outside: list[tuple[int, int, str]] = field(default_factory=list)
+    """Changes of a session's files made outside its turns, as (clock, session, file): its
+    changes rejected, its turn undone. For another session's turn begun before, the file is
+    then another session's change too (``shared`` when that turn is undone)."""
     clock: int = 0
     values: int = 0
     """Every slot value an agent writes is new, so no change is ever a no-op."""
@@ -148,6 +153,7 @@ class Model:
 
     def decide(self, name: str, reject: bool) -> None:
         if reject:
+            self.outside += [(self.clock, s, name) for s in sorted(self.pending_sessions(name))]
             self._change(name, self.review_base[name])
         self.pending[name] = []
 
@@ -179,6 +185,9 @@ class Model:
             if t.start > turn.start
             for name in t.changed & files
         }
+        shared |= {n for at, s, n in self.outside if s != session and at >= turn.start} & files
+        restored = {name for name in files if self.disk[name] != turn.before[name]}
+        self.outside += [(self.clock, session, name) for name in sorted(restored)]
         for name in sorted(files):
             self._change(name, turn.before[name])
             self.pending[name] = [p for p in self.pending[name] if p.at < turn.start]

@@ -113,6 +113,14 @@ FOUND: dict[str, list[tuple[str, list[Draw]]]] = {
         ("agent_turn", [0, ["b.py", "c.md"], "write", 1, "fs", None, *NEW_C]),
         ("undo_turn", [turn_of(0, 2), False]),
     ],
+    # Long run, seed 1: the model said an undo named no file shared where the sidecar named
+    # one another session's rejected change was in (the model was wrong: it now says so too).
+    "model-a-rejection-since-makes-a-file-shared": [
+        ("agent_turn", [0, ["c.md"], *NEW_C]),
+        ("agent_turn", [1, ["c.md"], "write", 1, "both", None]),
+        ("decide", ["c.md", True]),
+        ("undo_turn", [turn_of(1, 1), False]),
+    ],
 }
 
 
