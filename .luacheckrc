@@ -1,4 +1,5 @@
--- luacheck (scripts/lua-lint runs it over lua/, plugin/, build.lua and tests/nvim/lua/).
+-- luacheck (scripts/lua-lint runs it over lua/, plugin/, build.lua, tests/nvim/lua/ and
+-- tests/nvim/spec/).
 -- Neovim runs LuaJIT.
 std = "luajit"
 -- Neovim's API. The plugin also writes to it (vim.g.loaded_acp_editor, vim.bo[buf].modifiable),
