@@ -38,6 +38,7 @@ function M.chat()
 end
 
 --- :[range]AcpPrompt {text}: with a range, the selected lines go along as context.
+---@param o vim.api.keyset.create_user_command.command_args
 function M.prompt(o)
   if not ensure() then
     return
@@ -56,6 +57,7 @@ end
 
 --- :AcpCancel [subagent]: when prompts wait after the turn, asks whether they still go. With a
 --- subagent of the session in front (its session id, or its title), stops it alone.
+---@param o? vim.api.keyset.create_user_command.command_args
 function M.cancel(o)
   if not ensure() then
     return
@@ -77,6 +79,7 @@ function M.cancel(o)
 end
 
 --- :AcpSignIn [agent]: sign in to the agent now (the current session's, or the one named).
+---@param o? vim.api.keyset.create_user_command.command_args
 function M.sign_in(o)
   if ensure() then
     local live = require("acp_editor.session.live")
@@ -86,6 +89,7 @@ end
 
 --- :AcpFollow [on|off|all|front]: on, off (none: toggle); `all` follows every live session,
 --- `front` only the session in front (both turn it on).
+---@param o vim.api.keyset.create_user_command.command_args
 function M.follow(o)
   if not ensure() then
     return
@@ -115,6 +119,7 @@ local function modes()
   return {}
 end
 
+---@param o vim.api.keyset.create_user_command.command_args
 function M.mode(o)
   if not ensure() then
     return
@@ -140,6 +145,7 @@ function M.mode(o)
 end
 
 --- :AcpModel [value]: the session's model (the agent's config option of category "model").
+---@param o vim.api.keyset.create_user_command.command_args
 function M.model(o)
   if ensure() then
     require("acp_editor.session.config_options").model(o.args ~= "" and o.args or nil)
@@ -147,6 +153,7 @@ function M.model(o)
 end
 
 --- :AcpConfig [option [value]]: any of the session's config options.
+---@param o vim.api.keyset.create_user_command.command_args
 function M.config(o)
   if ensure() then
     local name, value = unpack(o.fargs)
@@ -193,6 +200,7 @@ end
 --- A current session whose transcript shows no checkpointed turn (after a restart of the
 --- sidecar: a new one, or none yet) is not named: the server then undoes a turn of the session
 --- of the workspace's last turn, which may be the run before's (its checkpoints outlive it).
+---@param o vim.api.keyset.create_user_command.command_args
 function M.undo(o)
   if not ensure() then
     return
@@ -234,6 +242,7 @@ end
 
 --- :AcpReview: pending hunks in the quickfix list; :AcpReview accept|reject decides all of them
 --- (every pending hunk and group).
+---@param o vim.api.keyset.create_user_command.command_args
 function M.review(o)
   if not ensure() then
     return
@@ -289,6 +298,7 @@ function M.permission()
   end
 end
 
+---@param o vim.api.keyset.create_user_command.command_args
 function M.terminal(o)
   if ensure() then
     require("acp_editor.terminals").open(o.args)
@@ -301,6 +311,7 @@ function M.diff()
   end
 end
 
+---@param o vim.api.keyset.create_user_command.command_args
 function M.start(o)
   local acp = require("acp_editor")
   if not acp.configured() then
@@ -352,6 +363,7 @@ function M.agents()
 end
 
 --- :AcpInstall [python]: build the private sidecar (what lazy.nvim's build step does).
+---@param o vim.api.keyset.create_user_command.command_args
 function M.install(o)
   local install = require("acp_editor.sidecar.install")
   vim.notify("acp-editor: building the sidecar's environment (this takes a minute)...", vim.log.levels.INFO)

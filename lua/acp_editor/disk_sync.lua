@@ -18,6 +18,7 @@ local function group_name(buf)
   return "acp_editor_disk_sync_" .. buf
 end
 
+---@param buf integer
 function M.forget(buf)
   M.synced[buf] = nil
   pcall(vim.api.nvim_del_augroup_by_name, group_name(buf))

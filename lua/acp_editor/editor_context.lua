@@ -32,6 +32,8 @@ local function diagnostic(path, d)
 end
 
 --- acp/diagnostics: of the buffer holding `params.path`, or of every loaded file buffer.
+---@param params {path?: string}
+---@return table
 function M.diagnostics(_, params)
   local found = {}
   for _, buf in ipairs(vim.api.nvim_list_bufs()) do
@@ -48,6 +50,7 @@ function M.diagnostics(_, params)
 end
 
 --- acp/selection: the last visual selection in the current buffer, else the cursor.
+---@return table|userdata vim.NIL when the buffer is no file
 function M.selection()
   local buf = vim.api.nvim_get_current_buf()
   local path = path_of(buf)

@@ -219,6 +219,7 @@ function M.redraw()
 end
 
 --- acp/follow
+---@param params table
 function M.on_follow(_, params)
   if not store.follow or not params.uri then
     return

@@ -116,6 +116,7 @@ local function check_running()
 end
 
 --- Whether each agent says you are signed in (AgentStatus.auth), when it says.
+---@param store acp_editor.Store
 function M.check_auth(store)
   local ids = vim.tbl_keys(store.agents)
   table.sort(ids)

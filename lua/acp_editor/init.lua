@@ -115,6 +115,7 @@ function M.setup(opts)
 end
 
 --- Whether setup() ran; commands call setup({}) themselves when it did not.
+---@return boolean
 function M.configured()
   return store.config ~= nil
 end
@@ -138,12 +139,18 @@ function M.start(agent_name)
 end
 
 --- Stop the sidecar (and the agent with it).
+---@param timeout_ms? integer
+---@return boolean stopped
 function M.stop(timeout_ms)
   return require("acp_editor.sidecar.client").stop(timeout_ms)
 end
 
 --- Send a prompt (text or ACP content blocks); `callback(err, {sessionId, stopReason})` when
 --- the turn ends. `session_id` defaults to the current session.
+---@param prompt string|table[]
+---@param callback? fun(err: table?, result: table?)
+---@param session_id? string
+---@return integer? request_id
 function M.prompt(prompt, callback, session_id)
   M.start()
   return require("acp_editor.session.requests").prompt(prompt, callback, session_id)
@@ -163,6 +170,7 @@ function M.status()
 end
 
 --- The plugin's state, read-only by convention (for statuslines and tests).
+---@return acp_editor.Store
 function M.state()
   return store
 end

@@ -20,6 +20,7 @@ local function fire(pattern, data)
 end
 
 --- Whether the chat (transcript or prompt area) is shown in the current tab.
+---@return boolean
 function M.chat_visible()
   local chat = package.loaded["acp_editor.chat"]
   if not chat then

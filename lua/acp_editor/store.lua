@@ -61,6 +61,8 @@ end
 
 --- Call every listener of `event`. A failing view must not stop the others (nor the handler of
 --- the server message that caused it), so errors are reported and swallowed here, once.
+---@param event string
+---@param ... any what the listeners are called with
 function M.emit(event, ...)
   for _, fn in ipairs(vim.list_slice(M.listeners[event] or {})) do
     local ok, err = pcall(fn, ...)
@@ -70,6 +72,8 @@ function M.emit(event, ...)
   end
 end
 
+---@param message string
+---@param level? integer a vim.log.levels value
 function M.report(message, level)
   local notify = M.config and M.config.notify or vim.notify
   notify(message, level or vim.log.levels.INFO)

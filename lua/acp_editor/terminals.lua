@@ -61,6 +61,7 @@ local function append(buf, data)
 end
 
 --- acp/terminalOutput
+---@param params table
 function M.on_output(_, params)
   local term = buffer_for(params)
   append(term.buf, params.data or "")
@@ -69,6 +70,7 @@ function M.on_output(_, params)
 end
 
 --- acp/terminalExit
+---@param params table
 function M.on_exit(_, params)
   local term = buffer_for(params)
   term.exitStatus = params.exitStatus
@@ -83,12 +85,16 @@ function M.on_exit(_, params)
 end
 
 --- The text a terminal has printed so far.
+---@param id string
+---@return string?
 function M.text(id)
   local term = M.terminals[id]
   return term and table.concat(vim.api.nvim_buf_get_lines(term.buf, 0, -1, false), "\n") or nil
 end
 
 --- :AcpTerminal [id]: show a terminal's buffer in a split (the latest one by default).
+---@param id? string
+---@return integer? buf
 function M.open(id)
   id = (id and id ~= "") and id or M.latest
   local term = id and M.terminals[id]

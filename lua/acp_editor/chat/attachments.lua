@@ -33,6 +33,7 @@ local M = {}
 
 --- Whether the agent takes `name` ("image", "audio", "embeddedContext") in a prompt.
 ---@param name string
+---@return boolean
 function M.can(name)
   local caps = store.agent and store.agent.agentCapabilities
   if type(caps) ~= "table" then
@@ -172,6 +173,8 @@ end
 local severities = { "error", "warning", "information", "hint" }
 
 --- A buffer's diagnostics as text, one per line: `path:line:col: severity: message [source code]`.
+---@param a acp_editor.Attachment
+---@return string
 function M.diagnostics_text(a)
   local buf = a.buf and vim.api.nvim_buf_is_valid(a.buf) and a.buf or loaded_buffer(a.path)
   local where = a.path ~= "" and shown(a.path) or "[No Name]"
@@ -249,6 +252,9 @@ function M.prompt(text, sel, attached)
 end
 
 --- Two attachments that say the same thing (attaching it twice adds nothing).
+---@param a acp_editor.Attachment
+---@param b acp_editor.Attachment
+---@return boolean
 function M.same(a, b)
   return a.kind == b.kind and a.label == b.label
 end

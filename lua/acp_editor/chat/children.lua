@@ -96,6 +96,10 @@ local function child(w, record, depth, ctx, seen)
 end
 
 --- The children that tool call `tool_call_id` of `snap` started, under it.
+---@param w acp_editor.Writer
+---@param snap acp_editor.SessionSnapshot
+---@param tool_call_id string
+---@param ctx acp_editor.RenderContext
 function M.under(w, snap, tool_call_id, ctx)
   for _, record in ipairs(records(snap, tool_call_id)) do
     child(w, record, 1, ctx, {})
@@ -103,6 +107,9 @@ function M.under(w, snap, tool_call_id, ctx)
 end
 
 --- The children under no tool call the transcript shows, in a section of their own.
+---@param w acp_editor.Writer
+---@param snap? acp_editor.SessionSnapshot
+---@param ctx acp_editor.RenderContext
 function M.unplaced(w, snap, ctx)
   local list = snap and records(snap, nil) or {}
   if #list == 0 then

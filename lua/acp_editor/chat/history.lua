@@ -91,6 +91,7 @@ end
 --- Whether `buf` holds a recalled prompt as the walk put it there, untouched since: not typed,
 --- so nothing is completed.
 ---@param buf integer
+---@return boolean
 function M.recalled(buf)
   local shown = M.shown
   return shown ~= nil and shown.buf == buf and shown.tick == vim.api.nvim_buf_get_changedtick(buf)
@@ -110,6 +111,7 @@ end
 --- Whether ↑/↓ at the cursor walk the history rather than move the cursor: on the prompt's
 --- first line (↑) or last line (↓), and never while the completion menu is open.
 ---@param delta integer
+---@return boolean
 function M.at_edge(delta)
   if require("acp_editor.complete").menu_visible() then
     return false

@@ -59,6 +59,7 @@ end
 
 --- foldexpr of the transcript windows (`v:lua.require'acp_editor.chat'.foldexpr()`): Neovim
 --- evaluates it with the window's buffer current.
+---@return string
 function M.foldexpr()
   local view = view_of_buf(vim.api.nvim_get_current_buf())
   return view and view.folds[vim.v.lnum] or "0"
@@ -247,6 +248,7 @@ end
 
 --- Open (or focus) the chat: the transcript, and the prompt area under it, where the cursor
 --- lands. Whichever of the two windows is missing is made again.
+---@return integer prompt_win the prompt area's window
 function M.open()
   local buf, prompt_buf = buffers()
   local win, prompt_win = transcript_win(), window_of(prompt_buf)

@@ -24,11 +24,15 @@ M.SEVERITIES = {
 }
 
 --- The highlight group of a notice of `severity` (another severity reads as info).
+---@param severity? string
+---@return string
 function M.notice_hl(severity)
   return "AcpEditorNotice_" .. (M.SEVERITIES[severity] and severity or "info")
 end
 
 --- `⚠ Warning: Rate limit almost reached`, its description indented under it.
+---@param w acp_editor.Writer
+---@param e table a notice entry (severity, title, description)
 function M.notice(w, e)
   local known = M.SEVERITIES[e.severity]
   local label = known and known[2] or ("Notice (%s)"):format(tostring(e.severity))
@@ -51,6 +55,8 @@ local COMPACTION = {
 }
 
 --- A context compaction: its status, the error when it failed, its summary folded under it.
+---@param w acp_editor.Writer
+---@param e table a compaction entry (status, content, error)
 function M.compaction(w, e)
   local status = COMPACTION[e.status] or { "?", ("Compaction (%s)"):format(tostring(e.status)), "AcpEditorCompaction" }
   local text = reducer.text_of(e.content)
@@ -120,6 +126,8 @@ end
 
 --- The line after the last turn, when it ended and the agent said more than its stop reason:
 --- `(turn ended: end_turn · 1.2k tokens (900 in, 300 out))`, or the error it failed with.
+---@param w acp_editor.Writer
+---@param snap? acp_editor.SessionSnapshot
 function M.turn_end(w, snap)
   local run = snap and type(snap.runState) == "table" and snap.runState or nil
   if not run or run.state ~= "idle" then

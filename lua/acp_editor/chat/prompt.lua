@@ -297,6 +297,7 @@ end
 --- both are empty (an edit whose text was emptied ends there). An edited waiting prompt is
 --- changed in place; an edited earlier prompt goes where the user then says (chat/queue.lua).
 ---@param buf integer
+---@return integer|false|nil id the acp/prompt request's, when one went
 function M.send(buf)
   local text = vim.trim(table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n"))
   local edit = M.editing

@@ -23,6 +23,7 @@ local function v2(snap)
 end
 
 --- The prompts of `snap` that wait in the sidecar's queue (v1; a v2 agent's own queue is its).
+---@param snap? acp_editor.SessionSnapshot
 ---@return integer
 function M.waiting(snap)
   local count = 0

@@ -150,6 +150,9 @@ end
 --- The line under a prompt that waits its turn, or that was withdrawn before it: what it is,
 --- and (v1: the queue is the sidecar's) the keys that change or remove it. v2 agents queue
 --- prompts themselves: those cannot be changed.
+---@param snap? acp_editor.SessionSnapshot
+---@param e acp_editor.Entry
+---@param keys table<string, string|false> the chat's keys
 ---@return string?
 function M.marker(snap, e, keys)
   local v1 = not (snap and (snap.protocolVersion or 1) >= 2)

@@ -50,6 +50,7 @@ function M.attach(buf)
 end
 
 --- Whether blink.cmp's menu is open (↑/↓ then move in it).
+---@return boolean
 function M.visible()
   local ok, blink = pcall(require, "blink.cmp")
   return ok and blink.is_menu_visible() or false

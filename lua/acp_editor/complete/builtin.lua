@@ -87,6 +87,7 @@ local function ask_files(buf, ctx, tries)
 end
 
 --- What a keystroke in `buf` asks for.
+---@param buf integer
 function M.on_change(buf)
   if M.plugin[buf] or vim.api.nvim_get_current_buf() ~= buf then
     return
@@ -127,6 +128,9 @@ function M.on_done()
 end
 
 --- omnifunc of the prompt buffer (<C-x><C-o>): commands at once; files when the sidecar answers.
+---@param findstart integer 1: where the word starts; 0: its matches
+---@param base string
+---@return integer|table[]
 function M.omnifunc(findstart, base)
   local ctx = sources.at_cursor()
   if findstart == 1 then

@@ -63,6 +63,7 @@ function M.attach(buf)
 end
 
 --- Whether nvim-cmp's menu is open (↑/↓ then move in it).
+---@return boolean
 function M.visible()
   local ok, cmp = pcall(require, "cmp")
   return ok and cmp.visible() or false

@@ -30,6 +30,7 @@ function M.attach(buf)
 end
 
 --- Whether a completion menu is open in the current buffer (↑/↓ then move in it).
+---@return boolean
 function M.menu_visible()
   if vim.fn.pumvisible() == 1 then
     return true

@@ -165,6 +165,9 @@ function M.chosen(item)
 end
 
 --- One line of a description for a menu.
+---@param text string
+---@param width integer
+---@return string
 function M.short(text, width)
   text = (text:gsub("%s+", " "))
   return #text > width and (text:sub(1, width - 1) .. "…") or text

@@ -220,6 +220,10 @@ local function forget(entry)
 end
 
 --- The acp/elicit handler: suspends until the user answered (see acp_editor.sidecar.asyncreq).
+---@param params table
+---@param ctx lsp.HandlerContext
+---@return table? result
+---@return table? err
 function M.handle(_, params, ctx)
   local waiting = asyncreq.current()
   if not waiting then
@@ -287,6 +291,7 @@ end
 
 --- `$/cancelRequest`: the agent withdrew the question, or the user cancelled the turn. A dialog
 --- already shown cannot be closed from here; its late answer is ignored.
+---@param params? {id?: integer|string}
 function M.cancel_request(_, params)
   local id = params and params.id
   for _, entry in ipairs(vim.list_slice(M.pending)) do

@@ -45,6 +45,7 @@ local seq = 0
 --- `description`) go first, the tool call's title after them (unless it only repeats the title:
 --- the call the server made up for a command).
 ---@param params table
+---@return string
 function M.describe(params)
   local call = params.toolCall or {}
   local what = call.title or call.kind or "a tool call"
@@ -87,6 +88,8 @@ function M.question(params)
   return ("%s asks: %s"):format(M.asker(params), M.describe(params))
 end
 
+---@param params table
+---@param kind string
 ---@return table? option the first option of `kind` (allow_once, reject_once, ...)
 function M.option_of_kind(params, kind)
   for _, option in ipairs(params.options or {}) do
@@ -111,6 +114,7 @@ end
 --- Whether a request belongs to the session in front (a request naming no session does, and
 --- all do before any session is known; a subagent's does while its parent is in front).
 ---@param entry acp_editor.Permission
+---@return boolean
 function M.in_front(entry)
   local sid = M.place(entry.params)
   return sid == nil or store.current_session == nil or sid == store.current_session
@@ -128,6 +132,7 @@ function M.of_session(session_id)
 end
 
 --- The oldest pending request of `session_id`.
+---@param session_id? string
 ---@return acp_editor.Permission?
 function M.oldest(session_id)
   return M.of_session(session_id)[1]
@@ -161,6 +166,8 @@ local function forget(entry, outcome)
 end
 
 --- Keep the latest answers (for the chat and tests), not all of them forever.
+---@param params table
+---@param outcome table
 function M.remember(params, outcome)
   table.insert(M.history, { params = params, outcome = outcome })
   if #M.history > 50 then
@@ -179,6 +186,7 @@ local function builtin_select()
 end
 
 --- How questions are shown: "window", "select" or "chat" (only there).
+---@return "window"|"select"|"chat"
 function M.ui()
   local ui = store.config.permission_ui
   if ui == "auto" then
@@ -307,6 +315,7 @@ end
 
 --- `$/cancelRequest {id}` from the server. Without a known id, a single pending request is
 --- the one (the other cases are caught by `sweep`).
+---@param params? {id?: integer|string}
 function M.cancel_request(_, params)
   local id = params and params.id
   for _, entry in ipairs(vim.list_slice(M.pending)) do
@@ -322,6 +331,7 @@ end
 --- Drop requests of `session_id` that nobody waits for: its turn ended, or the tool call they
 --- are about was cancelled.
 ---@param turn_ended? boolean
+---@param session_id string
 function M.sweep(session_id, turn_ended)
   local snap = store.sessions[session_id]
   for _, entry in ipairs(vim.list_slice(M.pending)) do
@@ -371,6 +381,10 @@ function M.on_switch()
 end
 
 --- The acp/requestPermission handler (runs in the coroutine Neovim gives each server request).
+---@param params table
+---@param ctx lsp.HandlerContext
+---@return table? result
+---@return table? err
 function M.handle(_, params, ctx)
   local auto = auto_choice(params)
   if auto then

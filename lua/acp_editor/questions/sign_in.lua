@@ -53,6 +53,9 @@ function M.describe(method)
 end
 
 --- The acp/chooseAuthMethod handler: the methods in a vim.ui.select, answered later.
+---@param params table
+---@return table? result
+---@return table? err
 function M.choose(_, params)
   local waiting = asyncreq.current()
   if not waiting then
@@ -167,6 +170,9 @@ end
 
 --- The acp/signInTerminal handler: runs in the coroutine Neovim gives the request and answers
 --- `{exitCode}` when the command ends.
+---@param params table
+---@return table? result
+---@return table? err
 function M.terminal(_, params)
   local waiting = asyncreq.current()
   if not waiting then

@@ -110,6 +110,7 @@ function M.show(what, options, answer)
 end
 
 --- Jump into the window (to answer); false when none is shown.
+---@return boolean
 function M.focus()
   if not (M.win and vim.api.nvim_win_is_valid(M.win)) then
     return false
@@ -121,6 +122,7 @@ function M.focus()
   return true
 end
 
+---@return boolean
 function M.shown()
   return M.win ~= nil and vim.api.nvim_win_is_valid(M.win)
 end

@@ -101,6 +101,7 @@ local function announce_soon()
 end
 
 --- acp/reviewChanged: each hunk and group carries its whole current view; keep the latest.
+---@param params {hunks?: acp_editor.ReviewHunk[], groups?: acp_editor.ReviewGroup[]}
 function M.on_changed(_, params)
   for _, hunk in ipairs(type(params.hunks) == "table" and params.hunks or {}) do
     M.hunks[hunk.hunkId] = hunk
@@ -116,6 +117,7 @@ function M.on_changed(_, params)
 end
 
 --- acp/diff
+---@param params table
 function M.on_diff(_, params)
   M.diffs[table.concat({ params.sessionId, params.toolCallId, params.uri }, "\0")] = params
   store.emit("review")
@@ -125,6 +127,7 @@ function M.on_diff(_, params)
 end
 
 --- Drop proposed edits whose tool call has ended (listener of the "session" event).
+---@param session_id string
 function M.prune(session_id)
   local snap = store.sessions[session_id]
   local dropped = false
@@ -290,6 +293,7 @@ end
 
 --- Quickfix items: every pending hunk, then every proposed edit not yet written, each with
 --- who made it (the agent, and the session while several are live).
+---@return table[]
 function M.quickfix_items()
   local live = require("acp_editor.session.live")
   local items = {}
@@ -346,6 +350,8 @@ end
 --- :AcpReview: the pending hunks and proposed edits in the quickfix list, kept current as
 --- hunks are decided or added (until another quickfix list replaces it). Pending groups are
 --- named in a message.
+---@param open? boolean false: fill the list only
+---@return table[] items
 function M.to_quickfix(open)
   local items = M.quickfix_items()
   vim.fn.setqflist({}, " ", { title = "acp-editor review", items = items })

@@ -60,11 +60,14 @@ local ACTIONS = {
 }
 
 --- Run an action by name (the <Plug> mappings of plugin/acp_editor.lua).
+---@param action string
 function M.run(action)
   ACTIONS[action][2]()
 end
 
 --- Map (on) or unmap (off) the preview keys in `buf`.
+---@param buf integer
+---@param on boolean
 function M.sync(buf, on)
   if on and not M.mapped[buf] then
     M.mapped[buf] = {}
@@ -82,12 +85,15 @@ function M.sync(buf, on)
   end
 end
 
+---@param decision "accept"|"reject"
+---@param buf? integer
 function M.decide_file(decision, buf)
   buf = buf or vim.api.nvim_get_current_buf()
   require("acp_editor.review").decide(decision, { uri = vim.uri_from_bufnr(buf) })
 end
 
 --- Move the cursor to the next (1) or previous (-1) change.
+---@param dir 1|-1
 function M.jump(dir)
   local buf = vim.api.nvim_get_current_buf()
   local row = vim.api.nvim_win_get_cursor(0)[1] - 1
@@ -148,6 +154,8 @@ local function scratch(lines, name, filetype)
 end
 
 --- A new tab: the text before the agent on the left, after it on the right (`:diffthis`).
+---@param buf? integer
+---@return {left: integer, right: integer}? bufs
 function M.diff(buf)
   buf = buf or vim.api.nvim_get_current_buf()
   local before, reverted = swapped(buf, { applied = true })

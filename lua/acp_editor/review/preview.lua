@@ -173,6 +173,7 @@ local function collect(buf)
 end
 
 --- Redraw the previews of one buffer, and set or remove its keymaps.
+---@param buf integer
 function M.render(buf)
   if not vim.api.nvim_buf_is_loaded(buf) then
     return
@@ -197,6 +198,10 @@ function M.render_all()
 end
 
 --- Where an item is now (0-based start row, end row exclusive), following the user's edits.
+---@param buf integer
+---@param item acp_editor.PreviewItem
+---@return integer? start
+---@return integer? stop
 function M.position(buf, item)
   local mark = vim.api.nvim_buf_get_extmark_by_id(buf, M.ns, item.mark, { details = true })
   if not mark[1] then
@@ -207,6 +212,8 @@ function M.position(buf, item)
 end
 
 --- The change under the cursor, else the next one below, else the last one.
+---@param buf integer
+---@param row integer 0-based
 ---@return acp_editor.PreviewItem?
 function M.item_at(buf, row)
   local best, after
@@ -225,6 +232,9 @@ end
 --- Accept or reject one change (the one under the cursor by default).
 ---@param decision "accept"|"reject"
 ---@param callback? fun(err: table?, result: table?)
+---@param buf? integer
+---@param row? integer 0-based
+---@return boolean decided
 function M.decide(decision, buf, row, callback)
   buf = buf or vim.api.nvim_get_current_buf()
   row = row or (vim.api.nvim_win_get_cursor(0)[1] - 1)

@@ -37,6 +37,7 @@ function M.find(name)
 end
 
 --- The values to choose from: a boolean option's two, a select option's list.
+---@param option table
 ---@return {value: string|boolean, name?: string, description?: string, group?: string}[]
 function M.values(option)
   if option.type == "boolean" then
@@ -82,6 +83,7 @@ end
 ---@param option table
 ---@param value string|boolean
 ---@param callback? fun(err: table?)
+---@return nil
 function M.set(option, value, callback)
   local sid = store.current_session
   if not sid then
@@ -108,6 +110,8 @@ function M.set(option, value, callback)
 end
 
 --- Choose one of the option's values (the current one marked), then set it.
+---@param option table
+---@param callback? fun(err: table?)
 function M.choose_value(option, callback)
   local values = M.values(option)
   select_fn()(values, {

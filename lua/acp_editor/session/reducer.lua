@@ -64,6 +64,8 @@ end
 
 --- `{type = "text", text = ...}` and nothing else: only such blocks merge (annotations or _meta
 --- belong to one block and would be lost or smeared by merging).
+---@param block any
+---@return boolean
 function M.is_plain_text(block)
   if type(block) ~= "table" or block.type ~= "text" or type(block.text) ~= "string" then
     return false
@@ -157,6 +159,8 @@ function M.apply(snap, change)
 end
 
 --- Apply a list of changes; stops at the first that fails.
+---@param snap acp_editor.SessionSnapshot
+---@param changes table[]
 ---@return boolean ok
 ---@return string? err
 function M.apply_all(snap, changes)
@@ -192,6 +196,8 @@ end
 
 --- Tool calls that have not reached an end state.
 local FINAL = { completed = true, failed = true, cancelled = true }
+---@param status? string
+---@return boolean
 function M.is_final(status)
   return FINAL[status] == true
 end

@@ -17,6 +17,7 @@ local method = protocol.method
 ---@param prompt string|table[]
 ---@param callback? fun(err: table?, result: table?)
 ---@param session_id? string
+---@return integer? request_id
 function M.prompt(prompt, callback, session_id)
   local sid = session_id or store.current_session
   local id
@@ -53,6 +54,8 @@ function M.prompt(prompt, callback, session_id)
 end
 
 --- Is a prompt of ours running in `session_id` (or, before the first prompt answered, at all)?
+---@param session_id? string
+---@return boolean
 function M.busy(session_id)
   return store.turns[session_id or ""] ~= nil or (store.turns[""] ~= nil)
 end
@@ -73,11 +76,18 @@ function M.cancel(callback, drop_queued)
 end
 
 --- acp/editPrompt: the prompt waiting its turn at entry `index` (0-based) says `prompt` instead.
+---@param session_id string
+---@param index integer
+---@param prompt string|table[]
+---@param callback? fun(err: table?, result: table?)
 function M.edit_prompt(session_id, index, prompt, callback)
   client.request(method.EDIT_PROMPT, { sessionId = session_id, index = index, prompt = prompt }, callback)
 end
 
 --- acp/withdrawPrompt: the prompt waiting its turn at entry `index` (0-based) will not go.
+---@param session_id string
+---@param index integer
+---@param callback? fun(err: table?, result: table?)
 function M.withdraw_prompt(session_id, index, callback)
   client.request(method.WITHDRAW_PROMPT, { sessionId = session_id, index = index }, callback)
 end
@@ -108,6 +118,8 @@ function M.new_session(callback, agent, worktree)
   end)
 end
 
+---@param session_id string
+---@param callback? fun(err: table?, result: table?)
 function M.load(session_id, callback)
   local agent = store.agent_id(store.current_session) -- the current session's agent loads it
   client.request(method.LOAD_SESSION, { sessionId = session_id }, function(err, result)
@@ -123,6 +135,8 @@ function M.load(session_id, callback)
 end
 
 --- Whether the agent advertised `name` in sessionCapabilities (delete, fork, list...).
+---@param name string
+---@return boolean
 function M.can(name)
   local caps = store.agent and store.agent.agentCapabilities
   return type(caps) == "table"
@@ -130,12 +144,14 @@ function M.can(name)
     and type(caps.sessionCapabilities[name]) == "table"
 end
 
+---@return boolean
 function M.can_logout()
   local caps = store.agent and store.agent.agentCapabilities
   return type(caps) == "table" and type(caps.auth) == "table" and type(caps.auth.logout) == "table"
 end
 
 --- acp/forkSession of the current session; the fork becomes current.
+---@param callback fun(err: table?, result: table?)
 function M.fork(callback)
   local agent = store.agent_id(store.current_session)
   client.request(method.FORK_SESSION, { sessionId = store.current_session }, function(err, result)
@@ -146,6 +162,8 @@ function M.fork(callback)
   end)
 end
 
+---@param session_id string
+---@param callback fun(err: table?, result: table?)
 function M.delete(session_id, callback)
   client.request(method.DELETE_SESSION, { sessionId = session_id }, function(err, result)
     if result then
@@ -155,16 +173,21 @@ function M.delete(session_id, callback)
   end)
 end
 
+---@param callback fun(err: table?, result: table?)
 function M.list(callback)
   client.request(method.LIST_SESSIONS, {}, callback)
 end
 
 --- Whether the agent said it can list sessions (sessionCapabilities.list).
+---@return boolean
 function M.can_list()
   local caps = store.agent and store.agent.agentCapabilities
   return type(caps) == "table" and type(caps.sessionCapabilities) == "table" and caps.sessionCapabilities.list ~= nil
 end
 
+---@param mode_id string
+---@param callback? fun(err: table?, result: table?)
+---@return nil
 function M.set_mode(mode_id, callback)
   local sid = store.current_session
   if not sid then

@@ -146,6 +146,7 @@ end
 
 --- Whether the agent can stop this child alone (`capabilities.cancel`).
 ---@param record table
+---@return boolean
 function M.can_cancel(record)
   return type(record.capabilities) == "table" and record.capabilities.cancel ~= nil
 end

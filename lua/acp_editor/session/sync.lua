@@ -32,6 +32,7 @@ local function learn_children(snap)
 end
 
 --- Replace (or create) a mirror from a SessionSnapshot the server sent.
+---@param snapshot acp_editor.SessionSnapshot
 function M.adopt(snapshot)
   store.sessions[snapshot.sessionId] = snapshot
   store.track(snapshot.sessionId)
@@ -44,6 +45,7 @@ function M.adopt(snapshot)
 end
 
 --- Fetch the session whole (after a missed change).
+---@param session_id string
 function M.resync(session_id)
   client.request(method.SNAPSHOT, { sessionId = session_id }, function(err, result)
     if err or not result then
@@ -58,6 +60,7 @@ function M.resync(session_id)
 end
 
 --- acp/sessionChanged
+---@param params {sessionId: string, agent?: string, parentSessionId?: string, changes: table[]}
 function M.on_changed(_, params)
   local sid = params.sessionId
   local snap = store.sessions[sid]
@@ -95,6 +98,7 @@ function M.on_changed(_, params)
 end
 
 --- acp/agentStatus
+---@param params table an AgentStatus
 function M.on_agent_status(_, params)
   local id = type(params.agent) == "string" and params.agent or "default"
   store.agents[id] = params

@@ -77,6 +77,7 @@ function M.sessions()
 end
 
 --- :AcpSwitch {sessionId}: bring a live session to the front (its chat shows in the chat window).
+---@param o vim.api.keyset.create_user_command.command_args
 function M.switch(o)
   if not ensure() then
     return
@@ -86,6 +87,8 @@ function M.switch(o)
   require("acp_editor.session.live").select(o.args)
 end
 
+---@param arglead? string
+---@return string[]
 function M.complete_sessions(arglead)
   return vim.tbl_filter(function(sid)
     return vim.startswith(sid, arglead or "")
@@ -97,6 +100,7 @@ M.WORKTREE_FLAG = "++worktree"
 --- :AcpNewSession [agent] [++worktree]: a new session, of the agent named (acp/agents; default:
 --- the one the sidecar started with), in front; `++worktree`: in a git worktree of its own
 --- (its changes come into your files only with :AcpBringBack).
+---@param o? vim.api.keyset.create_user_command.command_args
 function M.new_session(o)
   if not ensure() then
     return
@@ -129,6 +133,8 @@ function M.new_session(o)
   end, live.agent_param(name), worktree)
 end
 
+---@param arglead? string
+---@return string[]
 function M.complete_agents(arglead)
   local live = require("acp_editor.session.live")
   if store.client_id then
@@ -141,6 +147,7 @@ function M.complete_agents(arglead)
 end
 
 --- :AcpBringBack [sessionId]: a worktree session's changes into your files, as its review.
+---@param o? vim.api.keyset.create_user_command.command_args
 function M.bring_back(o)
   if not ensure() then
     return
@@ -150,6 +157,7 @@ function M.bring_back(o)
 end
 
 --- :AcpDiscardWorktree [sessionId]: delete a session's worktree, after asking (keep first).
+---@param o? vim.api.keyset.create_user_command.command_args
 function M.discard_worktree(o)
   if not ensure() then
     return
@@ -158,6 +166,8 @@ function M.discard_worktree(o)
   worktrees.choose(o and o.args, "Discard", worktrees.discard)
 end
 
+---@param arglead? string
+---@return string[]
 function M.complete_worktrees(arglead)
   return vim.tbl_filter(function(sid)
     return vim.startswith(sid, arglead or "")

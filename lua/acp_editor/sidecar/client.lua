@@ -57,6 +57,7 @@ end
 
 ---@param cfg acp_editor.Config
 ---@param agent_name? string the agent the sidecar runs after `--`
+---@return table
 function M.init_options(cfg, agent_name)
   local acp = {
     features = vim.deepcopy(protocol.features),
@@ -87,6 +88,8 @@ function M.get()
 end
 
 --- A buffer the server should see: a real file, not a scratch, help or terminal buffer.
+---@param buf integer
+---@return boolean
 function M.attachable(buf)
   return vim.api.nvim_buf_is_loaded(buf)
     and vim.bo[buf].buftype == ""
@@ -94,6 +97,7 @@ function M.attachable(buf)
     and not vim.api.nvim_buf_get_name(buf):match("^%a[%w+.-]*://")
 end
 
+---@param buf integer
 function M.attach(buf)
   local client = M.get()
   if client and M.attachable(buf) and not client.attached_buffers[buf] then
@@ -188,6 +192,7 @@ function M.request(method, params, callback)
 end
 
 --- Withdraw a request we sent ($/cancelRequest): for acp/prompt this cancels the turn.
+---@param id? integer
 function M.cancel_request(id)
   local client = M.get()
   if client and id then
@@ -196,6 +201,7 @@ function M.cancel_request(id)
 end
 
 ---@param timeout_ms? integer
+---@return boolean stopped
 function M.stop(timeout_ms)
   local client = M.get()
   pcall(vim.api.nvim_del_augroup_by_name, "acp_editor_attach")
