@@ -49,6 +49,8 @@ class LspClient:
         self.on_notification: Callable[[str, Any, int], None] | None = None
         self.on_response: Callable[[], None] | None = None
         self.server_requests: dict[str, int] = {}
+        self.answer: Callable[[str, Any], Any] = lambda method, params: None
+        """The answer to a request the server sends (default: null)."""
 
     async def initialize(self, root: Path, timeout: float) -> None:
         """``initialize`` (a rich editor declaring ``FEATURES``, ``root`` its one folder) and
@@ -118,7 +120,8 @@ class LspClient:
                         future.set_result(message.get("result"))
             elif "id" in message:
                 self.server_requests[method] = self.server_requests.get(method, 0) + 1
-                await self._write({"jsonrpc": "2.0", "id": message["id"], "result": None})
+                result = self.answer(method, message.get("params"))
+                await self._write({"jsonrpc": "2.0", "id": message["id"], "result": result})
             elif self.on_notification is not None:
                 self.on_notification(method, message.get("params"), now)
         for future in self._pending.values():
