@@ -68,7 +68,9 @@ class EditorSide:
     async def open_review(self) -> None:
         """The editor said its workspace (``initialized``): the review an earlier run left
         pending there comes back now, without waiting for an agent."""
-        await self.kept().open(self.agents.workspace_root(), self.agents.options.agent.review_mode)
+        root = self.agents.workspace_root()
+        await self.kept().open(root, self.agents.options.agent.review_mode)
+        self.kept().prepare(root)  # its first turn's checkpoint and watch, made ready now
 
     async def close(self) -> None:
         """The editor is done (``shutdown``, ``exit`` or a closed pipe): the agent goes too.

@@ -23,6 +23,7 @@ from acp_editor.services.watcher import DirectoryWatch
 from acp_editor.text.merge import merge3
 
 if TYPE_CHECKING:
+    from acp_editor.review.ahead import Ahead
     from acp_editor.review.queue import ReviewQueue
     from acp_editor.review.turns import Attribute, TurnWatch
     from acp_editor.services.documents import DocumentSource
@@ -65,8 +66,12 @@ class ReviewingDocuments:
         queue: ReviewQueue,
         turns: TurnWatch,
         isolated: Isolated | None = None,
+        ahead: Ahead | None = None,
     ) -> None:
         self.inner = inner
+        self.ahead = ahead
+        """Watches made ready before the first turn (``review.ahead``): a session's first
+        turn takes one over as if kept from its turn before."""
         self.queue = queue
         self.turns = turns
         self.isolated = isolated or Isolated()
@@ -229,6 +234,18 @@ class ReviewingDocuments:
         watch.complete = everywhere
         self._watches[session_id] = watch
         watch.start()
+
+    async def adopt(self, session_id: str, roots: list[str]) -> None:
+        """A session's turn without a watch of its own takes over one made ready before any
+        turn (``review.ahead``), waiting a moment for one still being made."""
+        if self.ahead is None or session_id in self._watches:
+            return
+        watch = await self.ahead.take(roots)
+        if watch is not None and session_id not in self._watches:
+            watch.on_change = lambda: self._look_live(session_id)
+            self._watches[session_id] = watch
+        elif watch is not None:
+            await watch.stop()
 
     def begin_paths(self, session_id: str, roots: list[str]) -> set[Path] | None:
         """Where files changed since the last turn, when a watch kept between turns can say

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from acp_editor.review import worktree_return
+from acp_editor.review.ahead import Ahead
 from acp_editor.review.intake import Isolated, ReviewingDocuments
 from acp_editor.review.persist import PendingReview
 from acp_editor.review.queue import ReviewQueue
@@ -138,6 +139,7 @@ class AgentReview:
         are off or the session runs in a worktree of its own (reviewed when brought back)."""
         if roots and self.documents.isolated.holds(roots[0]):
             return None
+        await self.documents.adopt(session_id, roots)
         since = self.documents.begin_paths(session_id, roots)
         turn = await self.turns.begin(session_id, roots, since, self.documents)
         if turn is None:
@@ -174,6 +176,7 @@ class Review:
         self._loading = False
         self._opened = False
         self._turns: TurnWatch | None = None
+        self._ahead: Ahead | None = None
         self.isolated = Isolated()
         """Sessions' own worktrees: not reviewed as they change (see ``bring_back``)."""
 
@@ -183,13 +186,23 @@ class Review:
         Every agent shares one turn watch (one checkpoint store per root, one "last seen" of
         it): two agents' looks neither race for a store nor find one change twice, and who made
         a change is told across agents (``review.attribution``)."""
-        turns = self._turns
-        if turns is None:
+        turns, ahead = self._watch()
+        intake = ReviewingDocuments(self.documents, self.queue, turns, self.isolated, ahead)
+        return AgentReview(turns, intake, TurnUndo(turns))
+
+    def _watch(self) -> tuple[TurnWatch, Ahead]:
+        if self._turns is None or self._ahead is None:
             turns = self._turns = TurnWatch(self.queue, self._store_for, self.documents)
             turns.recorder.on_found = self._found
             turns.on_notice = lambda message: self.listener(ReviewEvent(notice=message))
-        intake = ReviewingDocuments(self.documents, self.queue, turns, self.isolated)
-        return AgentReview(turns, intake, TurnUndo(turns))
+            self._ahead = Ahead(turns)
+        return self._turns, self._ahead
+
+    def prepare(self, root: str | Path | None) -> None:
+        """The workspace is known: make it ready for its first turn in the background (its
+        first checkpoint, and a file watch where looks everywhere are slow: ``review.ahead``)."""
+        if root is not None and self.queue.mode != "off":
+            self._watch()[1].start(Path(root))
 
     def forget_session(self, session_id: str) -> None:
         """A deleted session: what this run remembers of its turns goes too."""
@@ -262,6 +275,9 @@ class Review:
         return adopted
 
     async def flush(self) -> None:
+        """What is pending, written now; what was made ready ahead of a turn, stopped."""
+        if self._ahead is not None:
+            await self._ahead.close()
         if self.pending is not None:
             await self.pending.flush()
 

@@ -79,6 +79,7 @@ class TurnWatch:
         self._turns: dict[str, TurnCheckpoints] = {}
         self._numbers: dict[str, int] = {}
         self._full_s: dict[Path, float] = {}  # root -> how long its last look everywhere took
+        self._early: set[Path] = set()  # roots of a look ahead of any turn still running
         self._seen: dict[Path, str] = {}  # root -> what any turn's last look there saw
         # (one for every turn running there: a change is found once, see ``attribution``)
         self._lock = asyncio.Lock()  # looks compare with "seen": one at a time
@@ -111,6 +112,39 @@ class TurnWatch:
 
     def running(self, session_id: str) -> bool:
         return session_id in self._turns
+
+    def begun(self) -> bool:
+        """Whether a turn has begun in this run (whose checkpoints a look ahead must not
+        move: ``ahead``)."""
+        return bool(self._turns or self._numbers)
+
+    async def ahead(self, root: Path) -> str | None:
+        """A look everywhere in ``root`` before any turn (``review.ahead``): the store's
+        index then holds every file as it is, so the first turn's checkpoint reads only where
+        a watch saw changes since. The checkpoint, or None when checkpoints are off or a turn
+        has begun."""
+        if self.disabled is not None or self.queue.mode == "off":
+            return None
+        if self.begun():
+            return None
+        self._early.add(root)  # not under the lock: a turn's checkpoint goes on meanwhile
+        try:
+            return await self._snapshot(self.store(root), None)
+        except CheckpointError as exc:
+            self._disable(exc)
+            return None
+        finally:
+            self._early.discard(root)
+
+    async def folders(self, root: Path, tree: str) -> list[Path]:
+        """Every folder of ``root`` a file that counts is in or may appear in (``tree``'s and
+        the others not ignored): where a watch of everything watches."""
+        store = self.store(root)
+        try:
+            return [*await store.directories(tree), *await _other_directories(store)]
+        except CheckpointError as exc:
+            log.info("no folders to watch: %s", exc)
+            return []
 
     @staticmethod
     def turn_name(session_id: str, number: int) -> str:
@@ -180,12 +214,15 @@ class TurnWatch:
         self, turn: TurnCheckpoints, store: CheckpointStore, paths: set[Path] | None
     ) -> str | None:
         """The turn's checkpoint of one root; None when it is the root's first and still being
-        taken after ``FIRST_WAIT_S`` (a big folder that is not a repository hashes every file):
-        the prompt goes meanwhile, and the turn's first look waits for it (``_ready``)."""
-        if store.started():
+        taken after ``FIRST_WAIT_S`` (a big folder that is not a repository hashes every file),
+        or while a look ahead of any turn still runs there (the prompt waited for it already:
+        ``review.ahead``): the prompt goes meanwhile, and the turn's first look waits for it
+        (``_ready``)."""
+        early = store.root in self._early
+        if store.started() and not early:
             return await self._snapshot(store, paths)
         task = asyncio.ensure_future(self._snapshot(store, None))
-        done, _ = await asyncio.wait({task}, timeout=FIRST_WAIT_S)
+        done, _ = await asyncio.wait({task}, timeout=0 if early else FIRST_WAIT_S)
         if done:
             return task.result()
         log.info("the first checkpoint of %s goes on while the turn runs", store.root)
