@@ -12,9 +12,11 @@ cannot use (split or sparse indexes, worktrees), nor while a merge is unfinished
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import re
 import shutil
+import struct
 import subprocess
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -38,6 +40,8 @@ def give_back(store: Path) -> None:
     """Undo a borrowing that cannot be used: no index (every file is read and hashed), and no
     borrowed objects unless a checkpoint kept already may need them."""
     _index(store).unlink(missing_ok=True)
+    for shared in store.glob("sharedindex.*"):  # nothing links to it any more
+        shared.unlink(missing_ok=True)
     if not any(True for _ in (store / "refs" / "acp").rglob("*")):
         _alternates(store).unlink(missing_ok=True)
 
@@ -117,7 +121,39 @@ def _not_seedable(root: Path) -> str | None:
 def _borrow(git: Path, index: Path, alternates: Path) -> None:
     """Our index starts as a copy of the repository's (its stat data with it, and its time, so
     git's check for entries written in the same instant as the index still holds); the blobs it
-    names are read from the repository's object store."""
+    names are read from the repository's object store.
+
+    The copy is the shared part of a split index (``core.splitIndex``, ``store_setup``), and
+    our index only links to it: had the copy been our index, git's first write of it made
+    the shared part, a second copy (17.6 MB written for a 100,000-file repository instead of
+    8.8). An index without a checksum (``index.skipHash``) cannot be linked to: copied whole."""
     alternates.parent.mkdir(parents=True, exist_ok=True)
     alternates.write_text(f"{(git / 'objects').resolve()}\n", encoding="utf-8")
-    shutil.copy2(git / "index", index)
+    copy = index.with_name("acp-index.copy")
+    shutil.copy2(git / "index", copy)
+    with copy.open("rb") as copied:
+        copied.seek(-HASH_SIZE, os.SEEK_END)
+        checksum = copied.read(HASH_SIZE)
+    if checksum == bytes(HASH_SIZE):
+        os.replace(copy, index)
+        return
+    os.replace(copy, index.with_name(f"sharedindex.{checksum.hex()}"))
+    index.write_bytes(_link_only(checksum))
+    times = os.stat(index.with_name(f"sharedindex.{checksum.hex()}"))
+    os.utime(index, ns=(times.st_atime_ns, times.st_mtime_ns))
+
+
+HASH_SIZE = 20
+"""The length of an index's checksum (SHA-1; a SHA-256 repository's objects cannot be
+borrowed by a SHA-1 store anyway)."""
+
+
+def _link_only(shared: bytes) -> bytes:
+    """A split index with no entries of its own: all of them are the shared index's (its
+    checksum ``shared``): the header, the ``link`` extension (the checksum, and no entry
+    deleted or replaced: two empty EWAH bitmaps, which git 2.39 needs there), the checksum of
+    both."""
+    empty = struct.pack(">IIQI", 0, 1, 0, 0)  # no bits; one run-length word, at 0
+    link = shared + empty + empty
+    body = b"DIRC" + struct.pack(">II", 2, 0) + b"link" + struct.pack(">I", len(link)) + link
+    return body + hashlib.sha1(body, usedforsecurity=False).digest()

@@ -3,6 +3,7 @@ tests/unit/services/test_checkpoints.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 from pathlib import Path
 
@@ -62,3 +63,46 @@ def test_giving_back_keeps_what_kept_checkpoints_may_need(tmp_path: Path) -> Non
     (store / "refs" / "acp" / "s1").rmdir()
     give_back(store)
     assert not (store / "objects" / "info" / "alternates").exists()
+
+
+def run(
+    *argv: str, cwd: Path, env: dict[str, str] | None = None, stdin: bytes | None = None
+) -> bytes:
+    return subprocess.run(
+        argv, cwd=cwd, env=env, input=stdin, capture_output=True, check=True
+    ).stdout
+
+
+async def test_the_copy_is_shared_and_our_index_only_links_to_it(repository: Path) -> None:
+    """One copy of the repository's index is written (the shared part of a split index, with
+    its time): git's first write of ours then writes only what changed, not a second copy."""
+    store = repository.parent / "store"
+    run("git", "init", "-q", "--bare", str(store), cwd=repository.parent)
+    env = {"GIT_DIR": str(store), "GIT_INDEX_FILE": str(store / "acp-index")}
+
+    async def git(*args: str, stdin: bytes | None = None) -> bytes:
+        return await asyncio.to_thread(run, "git", *args, cwd=repository, env=env, stdin=stdin)
+
+    assert await borrow_index(repository, store, git) is None
+    theirs = (repository / ".git" / "index").read_bytes()
+    (shared,) = store.glob("sharedindex.*")
+    assert shared.read_bytes() == theirs and shared.name.endswith(theirs[-20:].hex())
+    assert len((store / "acp-index").read_bytes()) == 100  # no entries of its own
+    their_time = (repository / ".git" / "index").stat().st_mtime_ns
+    assert (store / "acp-index").stat().st_mtime_ns == their_time  # git's racy check holds
+    assert await git("ls-files", "-s") == run("git", "ls-files", "-s", cwd=repository)
+    give_back(store)
+    assert not list(store.glob("sharedindex.*")) and not (store / "acp-index").exists()
+
+
+async def test_an_index_without_a_checksum_is_copied_whole(repository: Path) -> None:
+    index = repository / ".git" / "index"
+    index.write_bytes(index.read_bytes()[:-20] + bytes(20))  # as index.skipHash writes it
+    store = repository.parent / "store"
+
+    async def git(*args: str, stdin: bytes | None = None) -> bytes:
+        return b""
+
+    assert await borrow_index(repository, store, git) is None
+    assert (store / "acp-index").read_bytes() == index.read_bytes()
+    assert not list(store.glob("sharedindex.*"))
