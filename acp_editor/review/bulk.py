@@ -17,7 +17,7 @@ import itertools
 import os
 import secrets
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -101,18 +101,14 @@ class BulkReview:
         self.on_change([group, *others])
         return group
 
-    def held(self, ids: set[str], root: Path, paths: list[Path]) -> dict[Path, ReviewGroup]:
-        """The files of the pending groups ``ids`` in ``root`` that a look's ``paths`` may join
-        or regroup (the groups whose folder holds one of them), each with its group."""
-        folders = {path.parent for path in paths}
+    def held(self, ids: set[str], root: Path, folders: Iterable[Path]) -> list[ReviewGroup]:
+        """The pending groups ``ids`` in ``root`` (with files) that a look's changes in
+        ``folders`` may join or regroup: the groups whose folder holds one of them, and the
+        groups inside those (the burst seen whole there)."""
         above = {str(p) for folder in folders for p in (folder, *folder.parents)}
         burst = [g for g in self.pending() if g.group_id in ids and g.root == str(root)]
-        over = [Path(g.folder) for g in burst if g.folder in above]
-        found: dict[Path, ReviewGroup] = {}
-        for group in burst:  # and the groups inside those (the burst seen whole there)
-            if any(Path(group.folder).is_relative_to(folder) for folder in over):
-                found.update((root / rel, group) for rel in group.files)
-        return found
+        over = {g.folder for g in burst if g.folder in above}
+        return [g for g in burst if g.files and not over.isdisjoint(_up(Path(g.folder)))]
 
     def adopt(self, stored: list[dict[str, Any]]) -> list[ReviewGroup]:
         """Groups an earlier run left pending, with new ids."""
@@ -157,7 +153,7 @@ class BulkReview:
             group.message = f"the files could not be put back: {exc}"
             return
         if left:  # the others are back: what stays pending is what was left
-            group.files = {rel: group.files[rel] for rel in left}
+            group.keep_only(left)
             group.message = (
                 f"{len(left):,} of its files changed since, so they were left as they are"
                 if len(left) > 1
@@ -211,6 +207,11 @@ class BulkReview:
                 await self.store(group.root).drop(f"{HELD}/{tree}")
             except CheckpointError as exc:
                 log.info("could not release checkpoint %s: %s", tree, exc)
+
+
+def _up(folder: Path) -> list[str]:
+    """A folder and those above it, as text."""
+    return [str(folder), *map(str, folder.parents)]
 
 
 def _blob_id(path: Path) -> str | None:

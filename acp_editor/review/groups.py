@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
 
 from acp_editor.text.positions import path_to_uri
 
@@ -67,31 +67,73 @@ class ReviewGroup:
     sessions: list[str] = field(default_factory=list)
     """Every session that may have made it, when which one did is not certain (turns of
     several ran then: ``review.attribution``); empty: ``session_id`` did."""
+    _folders: dict[str, int] = field(default_factory=dict, init=False, repr=False)
+    """Folder of ``files`` (relative, POSIX, "" for the root) -> how many: what a later look
+    of the burst needs of them, kept as they change (``files`` changes through the methods
+    below only)."""
+
+    def __post_init__(self) -> None:
+        for rel in self.files:
+            folder = folder_of(rel)
+            self._folders[folder] = self._folders.get(folder, 0) + 1
 
     def add(self, changes: Iterable[Change], tree: str) -> None:
         """Fold a look's changes in: a file seen before keeps what it was before the group."""
-        root = Path(self.root)
         self.trees.add(tree)
         for change in changes:
-            rel = change.path.relative_to(root).as_posix()
+            rel = relative(change.path, self.root)
             known = self.files.get(rel)
             first = known if known is not None else GroupFile(change.old, change.old_mode, None)
             now = GroupFile(first.before, first.mode, change.new)
             if now.before == now.after:  # made and removed again, or put back: nothing to review
-                self.files.pop(rel, None)
+                self._pop(rel)
             else:
-                self.files[rel] = now
+                self._put(rel, now)
 
     def take(self, other: ReviewGroup, paths: Iterable[Path]) -> None:
         """Files of ``other``, a group of the same burst, become this one's as they were (and
         the checkpoints holding their old blobs with them)."""
-        root = Path(self.root)
         for path in paths:
-            rel = path.relative_to(root).as_posix()
-            entry = other.files.pop(rel, None)
+            rel = relative(path, self.root)
+            entry = other._pop(rel)
             if entry is not None:
-                self.files[rel] = entry
+                self._put(rel, entry)
         self.trees |= other.trees
+
+    def keep_only(self, rels: Iterable[str]) -> None:
+        """Its files are only ``rels`` (of its own) from now on."""
+        kept = {rel: self.files[rel] for rel in rels}
+        for rel in [rel for rel in self.files if rel not in kept]:
+            self._pop(rel)
+
+    def in_folder(self, folder: str) -> int:
+        """How many of its files are right in ``folder`` (relative to its root, POSIX)."""
+        return self._folders.get(folder, 0)
+
+    def folders(self) -> list[str]:
+        """The folders its files are right in (relative to its root, POSIX)."""
+        return list(self._folders)
+
+    def files_in(self, folders: set[str]) -> list[str]:
+        """Its files right in ``folders`` (relative to its root, POSIX)."""
+        return [rel for rel in self.files if folder_of(rel) in folders]
+
+    def _put(self, rel: str, entry: GroupFile) -> None:
+        if rel not in self.files:
+            folder = folder_of(rel)
+            self._folders[folder] = self._folders.get(folder, 0) + 1
+        self.files[rel] = entry
+
+    def _pop(self, rel: str) -> GroupFile | None:
+        entry = self.files.pop(rel, None)
+        if entry is not None:
+            folder = folder_of(rel)
+            left = self._folders[folder] - 1
+            if left:
+                self._folders[folder] = left
+            else:
+                del self._folders[folder]
+        return entry
 
     def counts(self) -> dict[FileKind, int]:
         counts: dict[FileKind, int] = {"created": 0, "deleted": 0, "changed": 0}
@@ -177,6 +219,20 @@ def _id(value: Any) -> bool:
     return value is None or (isinstance(value, str) and value.isalnum())
 
 
+def relative(path: Path, root: str) -> str:
+    """``path`` relative to ``root`` (POSIX), without pathlib's parsing: a burst's looks ask
+    it of every file."""
+    text, base = str(path), root.rstrip("/") + "/"
+    if text.startswith(base):
+        return text[len(base) :]
+    return path.relative_to(root).as_posix()
+
+
+def folder_of(rel: str) -> str:
+    """The folder of a file relative to a root (POSIX, \"\" for the root itself)."""
+    return rel.rpartition("/")[0]
+
+
 def _shown_folder(folder: str, root: str) -> str:
     rel = Path(folder).relative_to(root).as_posix() if folder != root else ""
     return f"{rel}/" if rel else f"{Path(root).name or root}/ (the workspace's top folder)"
@@ -194,52 +250,123 @@ def split(
     folds into)."""
     if len(changes) < GROUP_AT:
         return changes, {}
-    alone = [c for c in changes if single(c.path)]
-    rest = [(c.path.relative_to(root).parts, c) for c in changes if not single(c.path)]
-    groups: dict[Path, list[Change]] = {}
-    leftover = _visit(root, 0, rest, groups)
+    alone: list[Change] = []
+    rest: list[_Item[Change]] = []
+    for change in changes:
+        if single(change.path):
+            alone.append(change)
+        else:
+            rest.append((_below(change.path.parts, root), 1, change))
+    leftover, groups = _sort_out(root, rest)
     return alone + leftover, groups
 
 
-def _visit(
-    folder: Path,
-    depth: int,
-    items: list[tuple[tuple[str, ...], Change]],
-    groups: dict[Path, list[Change]],
-) -> list[Change]:
-    """Group ``items`` (all below ``folder``, ``depth`` parts deep); returns those left single."""
-    below: dict[str, list[tuple[tuple[str, ...], Change]]] = {}
-    here: list[Change] = []
-    for parts, change in items:
-        if len(parts) > depth + 1:
-            below.setdefault(parts[depth], []).append((parts, change))
+@dataclass(frozen=True, eq=False)
+class Held:
+    """Files a burst's group holds right in one folder, counted, not listed: a later look of
+    the burst takes them into account without going through them one by one."""
+
+    group: ReviewGroup
+    folder: Path
+    name: str
+    """The folder relative to the group's root (POSIX, "" for the root itself)."""
+    count: int
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        """The parts of a path of one of its files (the name left empty)."""
+        return (*self.folder.parts, "")
+
+
+Unit: TypeAlias = "Change | Held"
+"""What a look of a burst groups: a file it found, or files found before, counted."""
+
+
+def regroup(
+    root: Path, changes: list[Change], held: list[Held], single: Callable[[Path], bool]
+) -> tuple[list[Change], dict[Path, list[Unit]]]:
+    """``split`` of a look's ``changes`` with the ``held`` files of the burst's groups (none
+    of them single), each folder of theirs as a whole. Held files left over stay where they
+    are: only changes are returned single."""
+    if len(changes) + sum(h.count for h in held) < GROUP_AT:
+        return list(changes), {}
+    alone: list[Change] = []
+    rest: list[_Item[Unit]] = []
+    for change in changes:
+        if single(change.path):
+            alone.append(change)
         else:
-            here.append(change)
+            rest.append((_below(change.path.parts, root), 1, change))
+    rest += [(_below(h.parts, root), h.count, h) for h in held]
+    leftover, groups = _sort_out(root, rest)
+    return alone + [u for u in leftover if not isinstance(u, Held)], groups
+
+
+T = TypeVar("T")
+_Item = tuple[tuple[str, ...], int, T]
+"""A file's path below the root (parts), how many files it stands for, and itself."""
+
+
+def _below(parts: tuple[str, ...], root: Path) -> tuple[str, ...]:
+    """The parts of a path below ``root`` (``relative_to``'s, without its parsing)."""
+    top = root.parts
+    if parts[: len(top)] == top:
+        return parts[len(top) :]
+    return Path(*parts).relative_to(root).parts
+
+
+def _sort_out(root: Path, items: list[_Item[T]]) -> tuple[list[T], dict[Path, list[T]]]:
+    groups: dict[Path, list[_Item[T]]] = {}
+    leftover = _visit(root, 0, items, groups)
+    return [i[2] for i in leftover], {f: [i[2] for i in m] for f, m in groups.items()}
+
+
+def _weight(items: list[_Item[T]]) -> int:
+    return sum(item[1] for item in items)
+
+
+def _visit(
+    folder: Path, depth: int, items: list[_Item[T]], groups: dict[Path, list[_Item[T]]]
+) -> list[_Item[T]]:
+    """Group ``items`` (all below ``folder``, ``depth`` parts deep); returns those left single."""
+    below: dict[str, list[_Item[T]]] = {}
+    here: list[_Item[T]] = []
+    for item in items:
+        parts = item[0]
+        if len(parts) > depth + 1:
+            below.setdefault(parts[depth], []).append(item)
+        else:
+            here.append(item)
     inner: list[Path] = []
     for name, inside in below.items():
-        if len(inside) >= GROUP_AT:
+        if _weight(inside) >= GROUP_AT:
             before = set(groups)
             here += _visit(folder / name, depth + 1, inside, groups)
             inner += [g for g in groups if g not in before]
         else:
-            here += [change for _, change in inside]
-    if inner and len(here) >= FEW:
+            here += inside
+    if inner and _weight(here) >= FEW:
         # A burst with subfolders of its own (a generator's output and its nested folders):
         # one group here, not a group per subfolder and the rest file by file.
-        here += [change for g in inner for change in groups.pop(g)]
-    if len(here) >= GROUP_AT:
+        here += [item for g in inner for item in groups.pop(g)]
+    if _weight(here) >= GROUP_AT:
         groups[folder] = here
         return []
     return here
 
 
-Placed = tuple["ReviewGroup | None", Path, list["Change"]]
+Placed = tuple["ReviewGroup | None", Path, list[Unit]]
 """A group to put files in (None: a new one), its folder, and the files."""
 
 
-def arrange(folders: dict[Path, list[Change]], held: dict[Path, ReviewGroup]) -> list[Placed]:
-    """Where the groups ``split`` found go, when the same turn's burst has groups already
-    (``held``: each of their files with its group, all in ``split``'s input as well).
+def arrange(
+    folders: dict[Path, list[Unit]],
+    groups: list[ReviewGroup],
+    holder: Callable[[Change], ReviewGroup | None],
+) -> list[Placed]:
+    """Where the groups ``regroup`` found go, when the same turn's burst has ``groups``
+    already (``holder``: the one of them a file is in; their files are all in ``regroup``'s
+    input as well: found, or ``Held``).
 
     A look sees a burst part-way (a command still writing, or removing folder by folder), and
     what one look takes for a folder's group may, seen whole, be its subfolders' groups. So the
@@ -247,29 +374,34 @@ def arrange(folders: dict[Path, list[Change]], held: dict[Path, ReviewGroup]) ->
     before, else an earlier group all of whose files now go to deeper folders (it moves down,
     keeping its id), else a new one; files move to their group from the group above. A file a
     deeper group holds stays there."""
-    at = {Path(g.folder): g for g in held.values()}
-    kept: dict[ReviewGroup, list[Change]] = {}
-    mine: dict[Path, list[Change]] = {}
+    at = {Path(g.folder).parts: g for g in groups}
+
+    def of(unit: Unit) -> ReviewGroup | None:
+        return unit.group if isinstance(unit, Held) else holder(unit)
+
+    kept: dict[ReviewGroup, list[Unit]] = {}
+    mine: dict[Path, list[Unit]] = {}
     for folder, members in sorted(folders.items()):
         mine[folder] = []
-        for change in members:
-            deeper = _deeper(change.path, folder, at)
+        depth = len(folder.parts)
+        for unit in members:
+            deeper = _deeper(unit.parts if isinstance(unit, Held) else unit.path.parts, depth, at)
             if deeper is not None:
-                kept.setdefault(deeper, []).append(change)
+                kept.setdefault(deeper, []).append(unit)
             else:
-                mine[folder].append(change)
+                mine[folder].append(unit)
     moving: dict[ReviewGroup, int] = {}
     for members in mine.values():
-        for change in members:
-            group = held.get(change.path)
+        for unit in members:
+            group = of(unit)
             if group is not None:
-                moving[group] = moving.get(group, 0) + 1
+                moving[group] = moving.get(group, 0) + (unit.count if isinstance(unit, Held) else 1)
     emptied = [g for g, n in moving.items() if n == len(g.files) and Path(g.folder) not in mine]
     placed: list[Placed] = []
     for folder, members in mine.items():
-        into = at.get(folder)
+        into = at.get(folder.parts)
         if into is None:
-            into = next((g for g in emptied if any(held.get(c.path) is g for c in members)), None)
+            into = next((g for g in emptied if any(of(u) is g for u in members)), None)
             if into is not None:
                 emptied.remove(into)
         placed.append((into, folder, members))
@@ -277,11 +409,13 @@ def arrange(folders: dict[Path, list[Change]], held: dict[Path, ReviewGroup]) ->
     return placed
 
 
-def _deeper(path: Path, folder: Path, at: dict[Path, ReviewGroup]) -> ReviewGroup | None:
-    """The group of a folder between ``path`` and ``folder``, if the burst has one."""
-    for parent in path.parents:
-        if parent == folder or len(parent.parts) <= len(folder.parts):
-            return None
-        if parent in at:
-            return at[parent]
+def _deeper(
+    parts: tuple[str, ...], depth: int, at: dict[tuple[str, ...], ReviewGroup]
+) -> ReviewGroup | None:
+    """The group of a folder between a file (``parts``) and its group's folder (``depth``
+    parts), if the burst has one."""
+    for end in range(len(parts) - 1, depth, -1):
+        group = at.get(parts[:end])
+        if group is not None:
+            return group
     return None

@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 
 from acp_editor.log import get_logger
 from acp_editor.review.disk_text import decode, read_text
-from acp_editor.review.groups import arrange, split
+from acp_editor.review.groups import Held, arrange, folder_of, regroup, relative
 from acp_editor.services.checkpoints import Change
 
 if TYPE_CHECKING:
-    from acp_editor.review.groups import ReviewGroup
+    from acp_editor.review.groups import ReviewGroup, Unit
     from acp_editor.review.queue import ReviewQueue
     from acp_editor.services.checkpoints import CheckpointStore
     from acp_editor.services.documents import DocumentSource
@@ -86,36 +86,40 @@ class ChangeRecorder:
         burst seen whole so far, whatever part of it each look saw (``groups.arrange``). A
         burst's looks may go to different tool calls (one ends, the next starts): it stays
         one group."""
-        bulk = self.queue.bulk
         earlier = self._earlier(session_id)
-        now = {c.path for c in changes}
-        held = bulk.held(self._bursts.get(session_id, set()), store.root, list(now))
+        ids = self._bursts.get(session_id, set())
+        look = _BurstLook(store.root, changes, earlier)
+        if ids:
+            look.hold(self.queue.bulk.held(ids, store.root, look.folders()))
+        now, holders = look.now, look.holders
 
         def alone(path: Path) -> bool:
-            return (path in now or path not in held) and path not in earlier and self._single(path)
+            return (
+                (path in now or path not in holders) and path not in earlier and self._single(path)
+            )
 
         pool = changes + [c for p, c in earlier.items() if p not in now]
-        # The burst's files grouped before are looked at again with what is new: seen whole,
-        # it may be other groups than a look part-way took it for (``groups.arrange``).
-        pool += [Change(p, "modified") for p in held if p not in now and p not in earlier]
-        left, new = split(store.root, pool, alone)
-        staying: dict[ReviewGroup, list[Change]] = {}
+        # The burst's files grouped before are looked at again with what is new (each folder
+        # of theirs counted, not listed): seen whole, it may be other groups than a look
+        # part-way took it for (``groups.arrange``).
+        left, new = regroup(store.root, pool, look.held, alone)
+        staying: dict[ReviewGroup, list[Unit]] = {}
         for change in left:
-            if change.path in now and change.path in held and not alone(change.path):
-                staying.setdefault(held[change.path], []).append(change)
-        stay = {c.path for more in staying.values() for c in more}
+            if change.path in now and change.path in holders and not alone(change.path):
+                staying.setdefault(holders[change.path], []).append(change)
+        stay = {c.path for more in staying.values() for c in more if isinstance(c, Change)}
         single = [c for c in left if c.path in now and c.path not in stay]
         who = (session_id, call, shared)
         found = [c for c in single if await self._review(store, seen, c, who)]
         self._remember(session_id, found)
-        bursts = arrange(new, held)
+        bursts = arrange(new, look.groups, lambda change: holders.get(change.path))
         bursts += [(group, Path(group.folder), more) for group, more in staying.items()]
         for group, folder, members in bursts:
-            taken = [earlier[c.path] for c in members if c.path in earlier]
-            fresh = [c for c in members if c.path in now]
-            moved = {c.path: held[c.path] for c in members if c.path in held}
-            same = group is not None and Path(group.folder) == folder
-            if same and not (taken or fresh or set(moved.values()) - {group}):
+            files = [c for c in members if isinstance(c, Change)]
+            taken = [earlier[c.path] for c in files if c.path in earlier]
+            fresh = [c for c in files if c.path in now]
+            moved = look.moved(members, group)
+            if group is not None and Path(group.folder) == folder and not (taken or fresh or moved):
                 continue  # nothing new for a group that stays as it is
             self.queue.into_group([str(c.path) for c in taken])
             await self._group(store, seen, (group, folder), taken, fresh, who, moved)
@@ -231,6 +235,69 @@ class ChangeRecorder:
         self._created.discard(path)
         self._written.pop(path, None)
         return self.queue.withdraw_creation(change.path)
+
+
+class _BurstLook:
+    """One look's files, and what the turn's burst grouped before it (``hold``): which group
+    holds each file the look found, and the rest of the groups' files, counted by folder (a
+    look costs what it found, not what the burst found before it)."""
+
+    def __init__(self, root: Path, changes: list[Change], earlier: dict[Path, Change]) -> None:
+        self.root = root
+        self.now = {c.path for c in changes}
+        self.earlier = earlier
+        self.groups: list[ReviewGroup] = []
+        self.holders: dict[Path, ReviewGroup] = {}
+        """A file the look found (or reviewed one by one earlier) -> the group holding it."""
+        self.held: list[Held] = []
+        """The groups' other files, by folder."""
+
+    def folders(self) -> list[Path]:
+        """The folders of the files found."""
+        return [Path(*parts) for parts in {path.parts[:-1] for path in self.now}]
+
+    def hold(self, groups: list[ReviewGroup]) -> None:
+        """The burst's ``groups`` the look may join or regroup (``BulkReview.held``)."""
+        self.groups = groups
+        by_folder: dict[str, list[ReviewGroup]] = {}
+        for group in groups:
+            for name in group.folders():
+                by_folder.setdefault(name, []).append(group)
+        found: dict[tuple[ReviewGroup, str], int] = {}
+        base = str(self.root).rstrip("/") + "/"
+        for path in {*self.now, *self.earlier}:
+            if not str(path).startswith(base):
+                continue  # reviewed one by one in another root
+            rel = relative(path, str(self.root))
+            name = folder_of(rel)
+            holder = next((g for g in by_folder.get(name, ()) if rel in g.files), None)
+            if holder is not None:
+                self.holders[path] = holder
+                found[holder, name] = found.get((holder, name), 0) + 1
+        for group in groups:
+            for name in group.folders():
+                count = group.in_folder(name) - found.get((group, name), 0)
+                if count:
+                    self.held.append(Held(group, self.root / name, name, count))
+
+    def moved(self, members: list[Unit], group: ReviewGroup | None) -> dict[Path, ReviewGroup]:
+        """The files among ``members`` that other groups hold, each with its group."""
+        moved: dict[Path, ReviewGroup] = {}
+        listed: dict[ReviewGroup, set[str]] = {}
+        for unit in members:
+            if isinstance(unit, Held):
+                if unit.group is not group:
+                    listed.setdefault(unit.group, set()).add(unit.name)
+                continue
+            holder = self.holders.get(unit.path)
+            if holder is not None and holder is not group:
+                moved[unit.path] = holder
+        for other, names in listed.items():
+            for rel in other.files_in(names):
+                path = self.root / rel
+                if path not in self.now and path not in self.earlier:
+                    moved[path] = other
+        return moved
 
 
 def _not_text(change: Change) -> bool:

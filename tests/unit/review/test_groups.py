@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from acp_editor.review.groups import FEW, GROUP_AT, ReviewGroup, split
+from acp_editor.review.groups import FEW, GROUP_AT, Held, ReviewGroup, regroup, relative, split
 from acp_editor.services.checkpoints import Change
 
 ROOT = Path("/w")
@@ -82,3 +82,40 @@ def test_later_looks_keep_what_a_file_was_before_the_group() -> None:
     assert list(g.files) == ["gen/b"] and g.trees == {"t1", "t2", "t3"}
     back = ReviewGroup.from_json("g9", g.to_json())
     assert (back.files, back.trees, back.folder) == (g.files, g.trees, g.folder)
+
+
+def test_files_held_by_folder_group_as_the_same_files_listed_would() -> None:
+    """A later look of a burst counts what its groups hold by folder: the groups are those the
+    files, listed one by one, would make."""
+    before = made(
+        *(f"gen/d{n % 3}/f{n}.js" for n in range(60)), *(f"gen/f{n}.js" for n in range(4))
+    )
+    found = made(*(f"gen/d3/g{n}.js" for n in range(30)), "src/a.py")
+    earlier = ReviewGroup("g1", "s1", None, str(ROOT), str(ROOT / "gen"))
+    earlier.add(before, "t1")
+    held = [Held(earlier, ROOT / name, name, earlier.in_folder(name)) for name in earlier.folders()]
+    single, groups = regroup(ROOT, found, held, lambda _path: False)
+    listed_single, listed = split(ROOT, found + before)
+    assert single == listed_single == found[-1:]
+    assert list(groups) == list(listed) == [ROOT / "gen"]
+    assert sum(u.count if isinstance(u, Held) else 1 for u in groups[ROOT / "gen"]) == 94
+
+
+def test_a_group_counts_its_files_by_folder_as_they_come_and_go() -> None:
+    g = group()
+    g.add(made("gen/a/1", "gen/a/2", "gen/b/3", "gen/4"), "t1")
+    other = ReviewGroup("g2", "s1", None, str(ROOT), str(ROOT / "gen" / "a"))
+    other.take(g, [ROOT / "gen/a/1", ROOT / "gen/a/2"])
+    g.add([Change(ROOT / "gen/b/3", "deleted", f"{3:040x}", None)], "t2")  # made, then gone
+    assert (g.folders(), g.in_folder("gen"), g.in_folder("gen/a")) == (["gen"], 1, 0)
+    assert (other.folders(), other.in_folder("gen/a")) == (["gen/a"], 2)
+    other.keep_only(["gen/a/2"])
+    assert other.files_in({"gen/a"}) == ["gen/a/2"] and other.in_folder("gen/a") == 1
+    back = ReviewGroup.from_json("g3", other.to_json())
+    assert back.in_folder("gen/a") == 1
+
+
+def test_a_path_relative_to_its_root_as_pathlib_says() -> None:
+    for path in ["/w/a/b.txt", "/w/.hidden/x", "/w/b"]:
+        assert relative(Path(path), "/w") == Path(path).relative_to("/w").as_posix()
+    assert relative(Path("/w/a"), "/") == "w/a"
