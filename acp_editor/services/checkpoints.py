@@ -13,7 +13,8 @@ The first checkpoint of a repository's top folder starts from the repository's o
 hashing every file. The borrowed blobs stay the repository's: a checkpoint of a file whose blob
 the repository later prunes (content that was only ever staged, then dropped, and
 garbage-collected) can no longer be read back, and says so. Many new files are packed at once
-(``services.blob_pack``).
+(``services.blob_pack``). A checkpoint of a few files a file watch named is made from the last
+one without the index (``services.tree_graft``): the index's next update takes them in.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from acp_editor.log import get_logger
 from acp_editor.services import store_setup
 from acp_editor.services.blob_pack import KEEP_HEAP, PACKED_FROM, prepack
 from acp_editor.services.repository_index import borrow_index, give_back
+from acp_editor.services.tree_graft import graft
 from acp_editor.storage import below, per_root
 
 log = get_logger(__name__)
@@ -39,6 +41,14 @@ SIZE_LIMIT = 4 * 1024 * 1024
 """Larger files are not kept in checkpoints (their changes are not reviewed)."""
 MOST_PATHSPECS = 2000
 """More changed paths than this: one walk of everything (a command's thousands of files)."""
+MOST_GRAFTED = 64
+"""More changed files than this: the checkpoint goes through the index (``tree_graft``)."""
+_BEHIND: dict[Path, set[bytes]] = {}
+"""Store -> files checkpoints took without its index since it was last written: the next
+update through the index takes them too. Per store, not per object: several may share one."""
+_LAST: dict[Path, str] = {}
+"""Store -> the last checkpoint any object took of it in this process (a graft starts from
+it, or the index makes the checkpoint)."""
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 """The id git gives a tree with nothing in it."""
 
@@ -160,8 +170,15 @@ class CheckpointStore:
             where = self._pathspecs(paths) if self._tree is not None else None
             if where == []:
                 return self._tree or ""  # nothing changed since the last one
-            listed = await self._listed(where)
+            grafted = await self._graft(paths) if where is not None else None
+            if grafted is not None:
+                self._tree = _LAST[self.store] = grafted
+                return grafted
+            behind = set(_BEHIND.get(self.store, ()))
+            listed = await self._listed(where) + b"".join(p + b"\0" for p in behind)
             update, drop, files = await asyncio.to_thread(self._sort, listed)
+            if drop:  # first: a file that is a folder now leaves before what is in it comes
+                await self._git("update-index", "--force-remove", "-z", "--stdin", stdin=drop)
             if update:
                 many = len(files) >= PACKED_FROM
                 packed = many and await asyncio.to_thread(
@@ -173,10 +190,49 @@ class CheckpointStore:
                 await self._git(
                     *big, "update-index", "--add", "--remove", "-z", "--stdin", stdin=update
                 )
-            if drop:
-                await self._git("update-index", "--force-remove", "-z", "--stdin", stdin=drop)
             self._tree = (await self._git("write-tree")).decode().strip()
+            _BEHIND.get(self.store, set()).difference_update(behind)
+            _LAST[self.store] = self._tree
             return self._tree
+
+    async def _graft(self, paths: set[Path] | None) -> str | None:
+        """The checkpoint made from the last one and ``paths``, which must be a few files
+        (``services.tree_graft``), when no other object changed the store since; else None."""
+        if not paths or len(paths) > MOST_GRAFTED or self._tree is None:
+            return None
+        if _LAST.get(self.store, self._tree) != self._tree:
+            return None  # another object's checkpoint came after ours: the index knows it
+        own = below(self.root)
+        names = []
+        for path in paths:
+            if own is not None and path.is_relative_to(own):
+                continue
+            if path == self.root:
+                return None
+            if path.is_relative_to(self.root):  # a path elsewhere is not this store's
+                names.append(os.fsencode(path.relative_to(self.root)))
+        if not names:
+            return self._tree
+        try:
+            made = await graft(self._git, self.root, self._tree, names, self.size_limit)
+        except CheckpointError as exc:
+            log.info("a checkpoint of %d file(s) goes through the index: %s", len(names), exc)
+            return None
+        if made is None:
+            return None
+        _BEHIND.setdefault(self.store, set()).update(made[1])
+        return made[0]
+
+    async def seed(self) -> bool:
+        """The first checkpoint's index made ready without taking the checkpoint (a
+        repository's, borrowed: ``_seed``): whether the store has an index now, whose files
+        ``git ls-files`` can list before any checkpoint is taken."""
+        async with self._lock:
+            await self._ensure()
+            await asyncio.to_thread(store_setup.copy_excludes, self.store, self.root)
+            if not (self.store / "acp-index").exists():
+                await self._seed()
+            return (self.store / "acp-index").exists()
 
     async def _listed(self, where: list[str] | None) -> bytes:
         """The paths that may differ from the index (everywhere, or at ``where`` only): files
