@@ -11,7 +11,8 @@ What the model promises, from docs/protocol.md, and where the docs are silent th
 expectation (marked *chosen*):
 
 * An agent's write or delete changes the disk; an open buffer gets the change merged in, the
-  user's unsaved lines kept; a file deleted while open is not done by agents here.
+  user's unsaved lines kept; a file an agent deleted stays open with its text (agents here
+  delete only closed files; a worktree's deletion is brought back into an open one).
 * Pending review, per file: the sessions whose changes since the file's last decision wait.
   Rejecting every hunk of a file puts back its text from before them (a created file is
   removed); accepting keeps it. An open buffer follows through ``workspace/applyEdit``; the
@@ -137,13 +138,15 @@ class Model:
             self.review_base[name] = self.disk[name]
         self.pending[name].append(Pending(session, turn.start))
         turn.changed.add(name)
-        self._change(name, new)
+        self._change(name, new, by_agent=True)
 
-    def _change(self, name: str, new: str | None) -> None:
-        """The disk changes; an open buffer gets the change merged into its own text."""
+    def _change(self, name: str, new: str | None, by_agent: bool = False) -> None:
+        """The disk changes; an open buffer gets the change merged into its own text. A file
+        an agent deleted (a worktree's deletion brought back) stays open with its text
+        (docs/protocol.md: "saving it brings the file back")."""
         old = self.disk[name]
         self.disk[name] = new
-        if name in self.buffers:
+        if name in self.buffers and not (by_agent and new is None):
             self.buffers[name] = merge3(old or "", self.buffers[name], new or "").text
 
     # -- the user -------------------------------------------------------------------------------

@@ -121,6 +121,15 @@ FOUND: dict[str, list[tuple[str, list[Draw]]]] = {
         ("decide", ["c.md", True]),
         ("undo_turn", [turn_of(1, 1), False]),
     ],
+    # Long run, seed 2: the model emptied the open buffer of a file whose deletion came back
+    # from a worktree; docs/protocol.md keeps it open with its text (the model was wrong).
+    "model-a-deletion-brought-back-keeps-the-buffer": [
+        ("worktree_session", []),
+        ("bring_back", []),
+        ("worktree_turn", ["a.py", "delete", "fs"]),
+        ("open_buffer", ["a.py"]),
+        ("bring_back", []),
+    ],
 }
 
 
