@@ -5,8 +5,10 @@ A turn's checkpoint is cheap once a file watch kept between turns says where fil
 first checkpoint, seeded from the repository's index: about a ``git status``), and its tool
 calls' looks went everywhere while the watch of every folder was being set up (2 s more at
 100,000 files, bench/scale_lsp.py). ``Ahead`` does that work when the workspace is known
-(``initialized``), in the background: the first checkpoint, and, where a look everywhere is
-slow (``TurnWatch.big``), a watch of every folder with a look everywhere once it is in place.
+(``initialized``), in the background: a watch of every folder (listed from the repository's
+index, borrowed by the checkpoint store), then the first checkpoint; the watch is kept where a
+look everywhere is slow (``TurnWatch.big``). Without a repository the folders come from the
+first checkpoint, and a second look everywhere follows once the watch is in place.
 The first session's turn there takes the watch over (``take``) as if kept from its turn before.
 """
 
@@ -47,13 +49,15 @@ class Ahead:
             log.info("%s not made ready ahead of a turn: %s", root, exc)
 
     async def prepare(self, root: Path) -> None:
-        """The first checkpoint of ``root``; where a look everywhere is slow, a watch of every
-        folder, then a look everywhere (what changed before the watch was in place is in it).
+        """A watch of every folder of ``root``, then its first checkpoint (what changed before
+        the watch was in place is in it); the watch is kept where a look everywhere is slow.
         Given up as soon as a turn has begun: that turn looks and watches for itself."""
-        tree = await self.turns.ahead(root)
-        if tree is None or not self.turns.big([str(root)]) or self.turns.begun():
-            return
-        folders = await self.turns.folders(root, tree)
+        folders = await self.turns.folders_ahead(root)
+        if folders is None:  # no repository index to list them from: the checkpoint first
+            tree = await self.turns.ahead(root)
+            if tree is None or not self.turns.big([str(root)]) or self.turns.begun():
+                return
+            folders = await self.turns.folders(root, tree)
         if not folders or self.turns.begun():
             return
         watch = DirectoryWatch(folders, lambda: None)
@@ -62,7 +66,8 @@ class Ahead:
         try:
             await watch.ready.wait()
             watch.covered()  # the look below takes in all the watch saw so far
-            kept = watch.failed is None and await self.turns.ahead(root) is not None
+            tree = await self.turns.ahead(root)
+            kept = tree is not None and watch.failed is None and self.turns.big([str(root)])
         finally:
             if kept:
                 self._ready[root] = watch

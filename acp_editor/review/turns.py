@@ -136,6 +136,21 @@ class TurnWatch:
         finally:
             self._early.discard(root)
 
+    async def folders_ahead(self, root: Path) -> list[Path] | None:
+        """Before ``root``'s first checkpoint: every folder a file that counts is in or may
+        appear in, from the repository's index (borrowed by the store) and the folders it has
+        no file of; None when the store has no index to read them from (no repository)."""
+        store = self.store(root)
+        try:
+            if not await store.seed():
+                return None
+            listed = await store.git("ls-files", "-z")
+            others = await _other_directories(store)
+        except CheckpointError as exc:
+            log.info("no folders to watch: %s", exc)
+            return None
+        return [*await asyncio.to_thread(_folders_of, root, listed), *others]
+
     async def folders(self, root: Path, tree: str) -> list[Path]:
         """Every folder of ``root`` a file that counts is in or may appear in (``tree``'s and
         the others not ignored): where a watch of everything watches."""
@@ -400,6 +415,16 @@ async def _other_directories(store: CheckpointStore) -> list[Path]:
     out = await store.git("ls-files", "-z", "--others", "--directory", "--exclude-standard")
     tops = [store.root / os.fsdecode(raw) for raw in out.split(b"\0") if raw.endswith(b"/")]
     return await asyncio.to_thread(_with_subdirectories, tops)
+
+
+def _folders_of(root: Path, listed: bytes) -> list[Path]:
+    """The root and every folder above a file of ``git ls-files -z``'s output."""
+    found = {b""}
+    for folder in {raw.rpartition(b"/")[0] for raw in listed.split(b"\0") if raw}:
+        while folder not in found:
+            found.add(folder)
+            folder = folder.rpartition(b"/")[0]
+    return [root / os.fsdecode(folder) if folder else root for folder in sorted(found)]
 
 
 def _with_subdirectories(tops: list[Path]) -> list[Path]:

@@ -3,6 +3,7 @@ watch): the first turn starts as later turns do, from a watch, and finds the sam
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,48 @@ async def test_a_watch_nobody_took_is_stopped_on_close(
     watch = ready.ahead._ready[root]
     await ready.ahead.close()
     assert not watch.take_ok() and ready.ahead._ready == {}
+
+
+def committed(root: Path, *paths: str) -> None:
+    """``root`` a repository with ``paths`` committed."""
+    git = ["git", "-c", "user.email=t@x", "-c", "user.name=t", "-C", str(root)]
+    for args in (["init", "-q"], ["add", *paths], ["commit", "-q", "-m", "one"]):
+        subprocess.run([*git, *args], check=True)
+
+
+async def test_a_repositorys_folders_are_watched_before_its_first_checkpoint(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A repository's folders come from its index (borrowed) and the folders it has no file of,
+    before the first checkpoint: one look everywhere, and a change made right after it is
+    seen by the watch."""
+    monkeypatch.setattr(turns_module, "BIG_S", 0.0)
+    root = workspace(tmp_path)
+    (root / "empty").mkdir()
+    (root / "untracked" / "below").mkdir(parents=True)
+    (root / "untracked" / "below" / "u.txt").write_text("not committed\n")
+    committed(root, "a.txt", "src")
+    ready = Ready(root)
+    looks: list[Path] = []
+    ahead = ready.turns.ahead
+
+    async def counted(where: Path) -> str | None:
+        looks.append(where)
+        return await ahead(where)
+
+    monkeypatch.setattr(ready.turns, "ahead", counted)
+    await ready.ahead.prepare(root)
+    assert looks == [root]
+    watch = ready.ahead._ready[root]
+    assert set(watch.directories) >= {
+        root,
+        root / "src",
+        root / "empty",
+        root / "untracked",
+        root / "untracked" / "below",
+    }
+    (root / "untracked" / "below" / "u.txt").write_text("the agent's\n")
+    assert await ready.begin() is not None
+    assert await ready.end() == {root / "untracked" / "below" / "u.txt"}
+    assert ready.found() == ["u.txt"]
+    await ready.reviewing.close()
