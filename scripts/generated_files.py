@@ -7,8 +7,11 @@ path and a unified diff from what is there to what the generator gives, and exit
 from __future__ import annotations
 
 import difflib
+import subprocess
 import sys
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def sync(files: dict[Path, str], root: Path, check: bool) -> int:
@@ -53,3 +56,18 @@ def unexpected(directory: Path, pattern: str, expected: set[str], root: Path, ch
             path.unlink()
             print(f"removed {(directory / path.name).as_posix()}")
     return stale
+
+
+def ruff_formatted(text: str, path: Path) -> str:
+    """Python ``text`` as ``ruff format`` writes it with the repository's settings, so that a
+    generated module passes the format check as it is written."""
+    config = ["--config", str(ROOT / "pyproject.toml"), "--stdin-filename", str(path)]
+    done = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", *config, "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return done.stdout

@@ -8,7 +8,7 @@ silently shorter table):
   ``...Result`` type: those names type the message in TypeScript;
 - the first column of the tables in the ``features`` and ``commands`` sections (same markers);
 - the option kinds ``acp/requestPermission`` lists ("by `kind`: `allow_once`, ..., or a custom");
-- the ``review?:`` union of ``InitializationOptions``.
+- the ``ReviewMode`` union (``InitializationOptions.review``).
 """
 
 from __future__ import annotations
@@ -86,10 +86,9 @@ def permission_kinds(messages: str) -> list[str]:
 
 
 def review_modes(doc: str) -> list[str]:
-    options = re.search(r"^interface InitializationOptions \{\n(.*?)^\}", doc, re.S | re.M)
-    union = re.search(r"^\s*review\?: (.+);$", options.group(1), re.M) if options else None
+    union = re.search(r"^type ReviewMode = (.+);$", doc, re.M)
     if not union:
-        raise DocError('InitializationOptions has no `review?: "..." | ...;` line')
+        raise DocError('no `type ReviewMode = "..." | ...;` line (InitializationOptions.review)')
     return re.findall(r'"([^"]+)"', union.group(1))
 
 

@@ -2,13 +2,18 @@
 """The ``acp/...`` editor protocol's names, as docs/protocol.md gives them.
 
 Edit the document, then run ``python scripts/protocol_tables.py``. Import them from
-``acp_editor.protocol.editor``, which adds what the document does not tabulate.
+``acp_editor.protocol.editor``, which adds what the document does not tabulate. Each message is
+also a ``Message`` typed with its params and result (the TypedDicts of ``editor_types``, only
+imported for type checking), which ``acp_editor.protocol.editor.parse`` checks params against.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
+
+if TYPE_CHECKING:
+    from acp_editor.protocol import editor_types as t
 
 __all__ = [
     "ACP_AGENTS",
@@ -52,6 +57,14 @@ __all__ = [
     "ACP_TERMINAL_EXIT",
     "ACP_TERMINAL_OUTPUT",
     "ACP_WITHDRAW_PROMPT",
+    "AGENTS",
+    "AGENT_STATUS",
+    "ARCHIVE_SESSION",
+    "BRING_BACK",
+    "CANCEL",
+    "CANCEL_TERMINAL",
+    "CANCEL_TOOL_CALL",
+    "CHOOSE_AUTH_METHOD",
     "CMD_ACCEPT_ALL",
     "CMD_ACCEPT_FILE",
     "CMD_ACCEPT_GROUP",
@@ -86,6 +99,12 @@ __all__ = [
     "CMD_TAKE_AGENT_VERSION",
     "CMD_TRANSCRIPT",
     "COMMANDS",
+    "DELETE_SESSION",
+    "DIAGNOSTICS",
+    "DIFF",
+    "DISCARD_WORKTREE",
+    "EDIT_PROMPT",
+    "ELICIT",
     "FEATURES",
     "FEATURE_AUTH",
     "FEATURE_CONTEXT",
@@ -97,9 +116,36 @@ __all__ = [
     "FEATURE_SIGN_IN",
     "FEATURE_STREAM",
     "FEATURE_TERMINALS",
+    "FIND_FILES",
+    "FOLLOW",
+    "FORK_SESSION",
+    "LIST_SESSIONS",
+    "LOAD_SESSION",
+    "LOGOUT",
     "MESSAGES",
+    "NEW_SESSION",
     "PERMISSION_KINDS",
+    "PROMPT",
+    "PROMPT_HISTORY",
+    "REQUEST_PERMISSION",
+    "RESTORE_CHECKPOINT",
+    "REVIEW_CHANGED",
+    "REVIEW_DECIDE",
+    "REVIEW_GROUP_FILES",
     "REVIEW_MODES",
+    "SELECTION",
+    "SELECT_SESSION",
+    "SESSION_CHANGED",
+    "SET_CONFIG_OPTION",
+    "SET_FOLLOW",
+    "SET_MODE",
+    "SET_SESSION_TITLE",
+    "SIGN_IN",
+    "SIGN_IN_TERMINAL",
+    "SNAPSHOT",
+    "TERMINAL_EXIT",
+    "TERMINAL_OUTPUT",
+    "WITHDRAW_PROMPT",
     "Direction",
     "Kind",
     "Message",
@@ -107,15 +153,20 @@ __all__ = [
 
 Direction = Literal["editor → server", "server → editor"]
 Kind = Literal["request", "notification"]
+P = TypeVar("P")
+R = TypeVar("R")
 
 
 @dataclass(frozen=True)
-class Message:
-    """One ``acp/...`` message: who sends it, and whether it is answered."""
+class Message(Generic[P, R]):
+    """One ``acp/...`` message: who sends it, whether it is answered, and its types (``P``, the
+    params, ``R``, the result: ``None`` for a notification)."""
 
     method: str
     direction: Direction
     kind: Kind
+    params: str
+    """The name of its params type in ``editor_types`` and ``editor_shapes``."""
 
 
 ACP_NEW_SESSION = "acp/newSession"
@@ -160,48 +211,172 @@ ACP_FIND_FILES = "acp/findFiles"
 ACP_DIAGNOSTICS = "acp/diagnostics"
 ACP_SELECTION = "acp/selection"
 
-MESSAGES: dict[str, Message] = {
-    ACP_NEW_SESSION: Message(ACP_NEW_SESSION, "editor → server", "request"),
-    ACP_AGENTS: Message(ACP_AGENTS, "editor → server", "request"),
-    ACP_BRING_BACK: Message(ACP_BRING_BACK, "editor → server", "request"),
-    ACP_DISCARD_WORKTREE: Message(ACP_DISCARD_WORKTREE, "editor → server", "request"),
-    ACP_PROMPT: Message(ACP_PROMPT, "editor → server", "request"),
-    ACP_CANCEL: Message(ACP_CANCEL, "editor → server", "request"),
-    ACP_CANCEL_TOOL_CALL: Message(ACP_CANCEL_TOOL_CALL, "editor → server", "request"),
-    ACP_CANCEL_TERMINAL: Message(ACP_CANCEL_TERMINAL, "editor → server", "request"),
-    ACP_EDIT_PROMPT: Message(ACP_EDIT_PROMPT, "editor → server", "request"),
-    ACP_WITHDRAW_PROMPT: Message(ACP_WITHDRAW_PROMPT, "editor → server", "request"),
-    ACP_SNAPSHOT: Message(ACP_SNAPSHOT, "editor → server", "request"),
-    ACP_SET_MODE: Message(ACP_SET_MODE, "editor → server", "request"),
-    ACP_SET_CONFIG_OPTION: Message(ACP_SET_CONFIG_OPTION, "editor → server", "request"),
-    ACP_LIST_SESSIONS: Message(ACP_LIST_SESSIONS, "editor → server", "request"),
-    ACP_LOAD_SESSION: Message(ACP_LOAD_SESSION, "editor → server", "request"),
-    ACP_SET_FOLLOW: Message(ACP_SET_FOLLOW, "editor → server", "request"),
-    ACP_SELECT_SESSION: Message(ACP_SELECT_SESSION, "editor → server", "request"),
-    ACP_SESSION_CHANGED: Message(ACP_SESSION_CHANGED, "server → editor", "notification"),
-    ACP_AGENT_STATUS: Message(ACP_AGENT_STATUS, "server → editor", "notification"),
-    ACP_FOLLOW: Message(ACP_FOLLOW, "server → editor", "notification"),
-    ACP_DIFF: Message(ACP_DIFF, "server → editor", "notification"),
-    ACP_TERMINAL_OUTPUT: Message(ACP_TERMINAL_OUTPUT, "server → editor", "notification"),
-    ACP_TERMINAL_EXIT: Message(ACP_TERMINAL_EXIT, "server → editor", "notification"),
-    ACP_REQUEST_PERMISSION: Message(ACP_REQUEST_PERMISSION, "server → editor", "request"),
-    ACP_CHOOSE_AUTH_METHOD: Message(ACP_CHOOSE_AUTH_METHOD, "server → editor", "request"),
-    ACP_SIGN_IN_TERMINAL: Message(ACP_SIGN_IN_TERMINAL, "server → editor", "request"),
-    ACP_SIGN_IN: Message(ACP_SIGN_IN, "editor → server", "request"),
-    ACP_ELICIT: Message(ACP_ELICIT, "server → editor", "request"),
-    ACP_REVIEW_CHANGED: Message(ACP_REVIEW_CHANGED, "server → editor", "notification"),
-    ACP_REVIEW_DECIDE: Message(ACP_REVIEW_DECIDE, "editor → server", "request"),
-    ACP_REVIEW_GROUP_FILES: Message(ACP_REVIEW_GROUP_FILES, "editor → server", "request"),
-    ACP_RESTORE_CHECKPOINT: Message(ACP_RESTORE_CHECKPOINT, "editor → server", "request"),
-    ACP_DELETE_SESSION: Message(ACP_DELETE_SESSION, "editor → server", "request"),
-    ACP_FORK_SESSION: Message(ACP_FORK_SESSION, "editor → server", "request"),
-    ACP_LOGOUT: Message(ACP_LOGOUT, "editor → server", "request"),
-    ACP_SET_SESSION_TITLE: Message(ACP_SET_SESSION_TITLE, "editor → server", "request"),
-    ACP_ARCHIVE_SESSION: Message(ACP_ARCHIVE_SESSION, "editor → server", "request"),
-    ACP_PROMPT_HISTORY: Message(ACP_PROMPT_HISTORY, "editor → server", "request"),
-    ACP_FIND_FILES: Message(ACP_FIND_FILES, "editor → server", "request"),
-    ACP_DIAGNOSTICS: Message(ACP_DIAGNOSTICS, "server → editor", "request"),
-    ACP_SELECTION: Message(ACP_SELECTION, "server → editor", "request"),
+NEW_SESSION: Message[t.NewSessionParams, t.NewSessionResult] = Message(
+    ACP_NEW_SESSION, "editor → server", "request", "NewSessionParams"
+)
+AGENTS: Message[t.AgentsParams, t.AgentsResult] = Message(
+    ACP_AGENTS, "editor → server", "request", "AgentsParams"
+)
+BRING_BACK: Message[t.BringBackParams, t.BringBackResult] = Message(
+    ACP_BRING_BACK, "editor → server", "request", "BringBackParams"
+)
+DISCARD_WORKTREE: Message[t.DiscardWorktreeParams, t.DiscardWorktreeResult] = Message(
+    ACP_DISCARD_WORKTREE, "editor → server", "request", "DiscardWorktreeParams"
+)
+PROMPT: Message[t.PromptParams, t.PromptResult] = Message(
+    ACP_PROMPT, "editor → server", "request", "PromptParams"
+)
+CANCEL: Message[t.CancelParams, t.CancelResult] = Message(
+    ACP_CANCEL, "editor → server", "request", "CancelParams"
+)
+CANCEL_TOOL_CALL: Message[t.CancelToolCallParams, t.CancelToolCallResult] = Message(
+    ACP_CANCEL_TOOL_CALL, "editor → server", "request", "CancelToolCallParams"
+)
+CANCEL_TERMINAL: Message[t.CancelTerminalParams, t.CancelTerminalResult] = Message(
+    ACP_CANCEL_TERMINAL, "editor → server", "request", "CancelTerminalParams"
+)
+EDIT_PROMPT: Message[t.EditPromptParams, t.EditPromptResult] = Message(
+    ACP_EDIT_PROMPT, "editor → server", "request", "EditPromptParams"
+)
+WITHDRAW_PROMPT: Message[t.WithdrawPromptParams, t.WithdrawPromptResult] = Message(
+    ACP_WITHDRAW_PROMPT, "editor → server", "request", "WithdrawPromptParams"
+)
+SNAPSHOT: Message[t.SnapshotParams, t.SnapshotResult] = Message(
+    ACP_SNAPSHOT, "editor → server", "request", "SnapshotParams"
+)
+SET_MODE: Message[t.SetModeParams, t.SetModeResult] = Message(
+    ACP_SET_MODE, "editor → server", "request", "SetModeParams"
+)
+SET_CONFIG_OPTION: Message[t.SetConfigOptionParams, t.SetConfigOptionResult] = Message(
+    ACP_SET_CONFIG_OPTION, "editor → server", "request", "SetConfigOptionParams"
+)
+LIST_SESSIONS: Message[t.ListSessionsParams, t.ListSessionsResult] = Message(
+    ACP_LIST_SESSIONS, "editor → server", "request", "ListSessionsParams"
+)
+LOAD_SESSION: Message[t.LoadSessionParams, t.LoadSessionResult] = Message(
+    ACP_LOAD_SESSION, "editor → server", "request", "LoadSessionParams"
+)
+SET_FOLLOW: Message[t.SetFollowParams, t.SetFollowResult] = Message(
+    ACP_SET_FOLLOW, "editor → server", "request", "SetFollowParams"
+)
+SELECT_SESSION: Message[t.SelectSessionParams, t.SelectSessionResult] = Message(
+    ACP_SELECT_SESSION, "editor → server", "request", "SelectSessionParams"
+)
+SESSION_CHANGED: Message[t.SessionChangedParams, None] = Message(
+    ACP_SESSION_CHANGED, "server → editor", "notification", "SessionChangedParams"
+)
+AGENT_STATUS: Message[t.AgentStatusParams, None] = Message(
+    ACP_AGENT_STATUS, "server → editor", "notification", "AgentStatusParams"
+)
+FOLLOW: Message[t.FollowParams, None] = Message(
+    ACP_FOLLOW, "server → editor", "notification", "FollowParams"
+)
+DIFF: Message[t.DiffParams, None] = Message(
+    ACP_DIFF, "server → editor", "notification", "DiffParams"
+)
+TERMINAL_OUTPUT: Message[t.TerminalOutputParams, None] = Message(
+    ACP_TERMINAL_OUTPUT, "server → editor", "notification", "TerminalOutputParams"
+)
+TERMINAL_EXIT: Message[t.TerminalExitParams, None] = Message(
+    ACP_TERMINAL_EXIT, "server → editor", "notification", "TerminalExitParams"
+)
+REQUEST_PERMISSION: Message[t.RequestPermissionParams, t.RequestPermissionResult] = Message(
+    ACP_REQUEST_PERMISSION, "server → editor", "request", "RequestPermissionParams"
+)
+CHOOSE_AUTH_METHOD: Message[t.ChooseAuthMethodParams, t.ChooseAuthMethodResult] = Message(
+    ACP_CHOOSE_AUTH_METHOD, "server → editor", "request", "ChooseAuthMethodParams"
+)
+SIGN_IN_TERMINAL: Message[t.SignInTerminalParams, t.SignInTerminalResult] = Message(
+    ACP_SIGN_IN_TERMINAL, "server → editor", "request", "SignInTerminalParams"
+)
+SIGN_IN: Message[t.SignInParams, t.SignInResult] = Message(
+    ACP_SIGN_IN, "editor → server", "request", "SignInParams"
+)
+ELICIT: Message[t.ElicitParams, t.ElicitResult] = Message(
+    ACP_ELICIT, "server → editor", "request", "ElicitParams"
+)
+REVIEW_CHANGED: Message[t.ReviewChangedParams, None] = Message(
+    ACP_REVIEW_CHANGED, "server → editor", "notification", "ReviewChangedParams"
+)
+REVIEW_DECIDE: Message[t.ReviewDecideParams, t.ReviewDecideResult] = Message(
+    ACP_REVIEW_DECIDE, "editor → server", "request", "ReviewDecideParams"
+)
+REVIEW_GROUP_FILES: Message[t.ReviewGroupFilesParams, t.ReviewGroupFilesResult] = Message(
+    ACP_REVIEW_GROUP_FILES, "editor → server", "request", "ReviewGroupFilesParams"
+)
+RESTORE_CHECKPOINT: Message[t.RestoreCheckpointParams, t.RestoreCheckpointResult] = Message(
+    ACP_RESTORE_CHECKPOINT, "editor → server", "request", "RestoreCheckpointParams"
+)
+DELETE_SESSION: Message[t.DeleteSessionParams, t.DeleteSessionResult] = Message(
+    ACP_DELETE_SESSION, "editor → server", "request", "DeleteSessionParams"
+)
+FORK_SESSION: Message[t.ForkSessionParams, t.ForkSessionResult] = Message(
+    ACP_FORK_SESSION, "editor → server", "request", "ForkSessionParams"
+)
+LOGOUT: Message[t.LogoutParams, t.LogoutResult] = Message(
+    ACP_LOGOUT, "editor → server", "request", "LogoutParams"
+)
+SET_SESSION_TITLE: Message[t.SetSessionTitleParams, t.SetSessionTitleResult] = Message(
+    ACP_SET_SESSION_TITLE, "editor → server", "request", "SetSessionTitleParams"
+)
+ARCHIVE_SESSION: Message[t.ArchiveSessionParams, t.ArchiveSessionResult] = Message(
+    ACP_ARCHIVE_SESSION, "editor → server", "request", "ArchiveSessionParams"
+)
+PROMPT_HISTORY: Message[t.PromptHistoryParams, t.PromptHistoryResult] = Message(
+    ACP_PROMPT_HISTORY, "editor → server", "request", "PromptHistoryParams"
+)
+FIND_FILES: Message[t.FindFilesParams, t.FindFilesResult] = Message(
+    ACP_FIND_FILES, "editor → server", "request", "FindFilesParams"
+)
+DIAGNOSTICS: Message[t.DiagnosticsParams, t.DiagnosticsResult] = Message(
+    ACP_DIAGNOSTICS, "server → editor", "request", "DiagnosticsParams"
+)
+SELECTION: Message[t.SelectionParams, t.SelectionResult] = Message(
+    ACP_SELECTION, "server → editor", "request", "SelectionParams"
+)
+
+MESSAGES: dict[str, Message[Any, Any]] = {
+    ACP_NEW_SESSION: NEW_SESSION,
+    ACP_AGENTS: AGENTS,
+    ACP_BRING_BACK: BRING_BACK,
+    ACP_DISCARD_WORKTREE: DISCARD_WORKTREE,
+    ACP_PROMPT: PROMPT,
+    ACP_CANCEL: CANCEL,
+    ACP_CANCEL_TOOL_CALL: CANCEL_TOOL_CALL,
+    ACP_CANCEL_TERMINAL: CANCEL_TERMINAL,
+    ACP_EDIT_PROMPT: EDIT_PROMPT,
+    ACP_WITHDRAW_PROMPT: WITHDRAW_PROMPT,
+    ACP_SNAPSHOT: SNAPSHOT,
+    ACP_SET_MODE: SET_MODE,
+    ACP_SET_CONFIG_OPTION: SET_CONFIG_OPTION,
+    ACP_LIST_SESSIONS: LIST_SESSIONS,
+    ACP_LOAD_SESSION: LOAD_SESSION,
+    ACP_SET_FOLLOW: SET_FOLLOW,
+    ACP_SELECT_SESSION: SELECT_SESSION,
+    ACP_SESSION_CHANGED: SESSION_CHANGED,
+    ACP_AGENT_STATUS: AGENT_STATUS,
+    ACP_FOLLOW: FOLLOW,
+    ACP_DIFF: DIFF,
+    ACP_TERMINAL_OUTPUT: TERMINAL_OUTPUT,
+    ACP_TERMINAL_EXIT: TERMINAL_EXIT,
+    ACP_REQUEST_PERMISSION: REQUEST_PERMISSION,
+    ACP_CHOOSE_AUTH_METHOD: CHOOSE_AUTH_METHOD,
+    ACP_SIGN_IN_TERMINAL: SIGN_IN_TERMINAL,
+    ACP_SIGN_IN: SIGN_IN,
+    ACP_ELICIT: ELICIT,
+    ACP_REVIEW_CHANGED: REVIEW_CHANGED,
+    ACP_REVIEW_DECIDE: REVIEW_DECIDE,
+    ACP_REVIEW_GROUP_FILES: REVIEW_GROUP_FILES,
+    ACP_RESTORE_CHECKPOINT: RESTORE_CHECKPOINT,
+    ACP_DELETE_SESSION: DELETE_SESSION,
+    ACP_FORK_SESSION: FORK_SESSION,
+    ACP_LOGOUT: LOGOUT,
+    ACP_SET_SESSION_TITLE: SET_SESSION_TITLE,
+    ACP_ARCHIVE_SESSION: ARCHIVE_SESSION,
+    ACP_PROMPT_HISTORY: PROMPT_HISTORY,
+    ACP_FIND_FILES: FIND_FILES,
+    ACP_DIAGNOSTICS: DIAGNOSTICS,
+    ACP_SELECTION: SELECTION,
 }
 """Every ``acp/...`` message, by method, in the order of the document."""
 

@@ -32,7 +32,7 @@ function store(): Store {
 
 const follow = (sessionId: string, agent: string | undefined, reason: FollowParams["reason"]): FollowParams => ({
   sessionId,
-  ...(agent === undefined ? {} : { agent }),
+  agent: agent ?? "", // "": no name given, as from a server that left it out
   uri: "file:///w/a.py",
   range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } },
   reason,

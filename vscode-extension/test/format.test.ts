@@ -42,6 +42,7 @@ test("custom and nameless options are shown generically", () => {
 
 test("the permission question names the action, the command and the diff counts", () => {
   const params: RequestPermissionParams = {
+    requestId: "r1",
     sessionId: "s",
     toolCall: { toolCallId: "c", title: "Edit a.py", kind: "edit" },
     options: [],
@@ -51,6 +52,7 @@ test("the permission question names the action, the command and the diff counts"
   };
   assert.equal(permissionMessage(params, "Demo"), "Demo wants to edit: Edit a.py (a.py +2 −1)");
   const run: RequestPermissionParams = {
+    requestId: "r1",
     sessionId: "s",
     toolCall: { toolCallId: "c", kind: "execute", title: "Run tests" },
     options: [],
@@ -59,6 +61,7 @@ test("the permission question names the action, the command and the diff counts"
   };
   assert.equal(permissionMessage(run), "The agent wants to run: Run tests — $ npm test --x");
   const odd: RequestPermissionParams = {
+    requestId: "r1",
     sessionId: "s",
     toolCall: { toolCallId: "c", kind: "_teleport" },
     options: [],
@@ -69,6 +72,7 @@ test("the permission question names the action, the command and the diff counts"
 
 test("an ACP v2 question says the agent's own words first, then the tool call's", () => {
   const edit: RequestPermissionParams = {
+    requestId: "r1",
     sessionId: "s",
     title: "Allow the edit of a.py?",
     description: "It fixes the failing test.",
@@ -84,6 +88,7 @@ test("an ACP v2 question says the agent's own words first, then the tool call's"
   );
   // A command subject: the tool call the server made up carries only the request's title.
   const run: RequestPermissionParams = {
+    requestId: "r1",
     sessionId: "s",
     title: "Run the tests?",
     toolCall: { toolCallId: "c", kind: "execute", title: "Run the tests?" },

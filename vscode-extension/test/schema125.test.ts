@@ -121,6 +121,7 @@ function storeOf(...sessions: SessionSnapshot[]): Store {
 }
 
 const childAsks = (): RequestPermissionParams => ({
+  requestId: "r1",
   sessionId: "c",
   toolCall: { toolCallId: "edit", title: "Edit hello.py", kind: "edit" },
   options: [
@@ -212,7 +213,7 @@ test("the store: a child learns its parent from a notification, shares its place
   delete bare.parentSessionId;
   const store = storeOf(parent, other, bare);
   assert.equal(store.parentOf("c"), null);
-  assert.ok(store.sessionChanged({ sessionId: "c", parentSessionId: "p", changes: [] }));
+  assert.ok(store.sessionChanged({ agent: "", sessionId: "c", parentSessionId: "p", changes: [] }));
   assert.equal(store.parentOf("c"), "p");
   assert.equal(store.rootOf("c"), "p");
   assert.deepEqual([...store.family("p")], ["p", "c"]);
@@ -254,6 +255,7 @@ test("the store: a child learns its parent from a notification, shares its place
   assert.equal(chatOf(store, "new-child", "p"), "p");
   // Done, it leaves the strip (its parent's transcript keeps it).
   store.sessionChanged({
+    agent: "",
     sessionId: "p",
     changes: [
       {
@@ -619,6 +621,7 @@ test("a proposed edit of a tool call that ended without writing, or of a session
     ["edit"],
   );
   store.sessionChanged({
+    agent: "",
     sessionId: "c",
     changes: [{ type: "tool_call", toolCallId: "edit", set: { status: "cancelled" }, unset: [] }],
   });

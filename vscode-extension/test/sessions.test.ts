@@ -59,6 +59,7 @@ function twoAgents(): { store: Store; events: StoreEvent[] } {
 }
 
 const permission = (sessionId: string): RequestPermissionParams => ({
+  requestId: "r1",
   sessionId,
   toolCall: { toolCallId: "c1", title: "Edit a.py", kind: "edit" },
   options: [{ optionId: "ok", name: "Allow", kind: "allow_once" }],
@@ -137,9 +138,17 @@ test("status per session: a question of its own makes it wait, a turn makes it r
 
 test("status per session from the sidecar's runState (v1 too): running, requires_action; a dead agent stops its sessions", () => {
   const { store } = twoAgents();
-  store.sessionChanged({ sessionId: "s2", changes: [{ type: "run_state", runState: { state: "running" } }] });
+  store.sessionChanged({
+    agent: "",
+    sessionId: "s2",
+    changes: [{ type: "run_state", runState: { state: "running" } }],
+  });
   assert.equal(sessionStatus(store, "s2"), "running");
-  store.sessionChanged({ sessionId: "s2", changes: [{ type: "run_state", runState: { state: "requires_action" } }] });
+  store.sessionChanged({
+    agent: "",
+    sessionId: "s2",
+    changes: [{ type: "run_state", runState: { state: "requires_action" } }],
+  });
   assert.equal(sessionStatus(store, "s2"), "waiting");
   store.setAgent(status("codex", "Codex", "failed"));
   assert.equal(sessionStatus(store, "s2"), "stopped");
@@ -162,6 +171,7 @@ test("agent statuses are kept per agent; the front session's agent is the one `a
 test("switching redraws from the mirror at once: one reset, the other session in front, nothing lost", () => {
   const { store, events } = twoAgents();
   store.sessionChanged({
+    agent: "",
     sessionId: "s2",
     changes: [
       {

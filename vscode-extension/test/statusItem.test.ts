@@ -38,6 +38,7 @@ function session(over: Partial<SessionSnapshot> = {}): SessionSnapshot {
     info: {},
     plans: null,
     runState: null,
+    subagents: null,
     ...over,
   };
 }

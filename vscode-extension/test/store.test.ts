@@ -58,19 +58,20 @@ test("session changes apply in order; a change that does not fit asks for a resy
     index: 0,
     entry: { kind: "message", role: "agent", messageId: null, content: [{ type: "text", text: "a" }] },
   };
-  assert.equal(store.sessionChanged({ sessionId: "s1", changes: [entry as never] }), true);
+  assert.equal(store.sessionChanged({ agent: "", sessionId: "s1", changes: [entry as never] }), true);
   assert.equal(events.at(-1)?.kind, "changes");
-  assert.equal(store.sessionChanged({ sessionId: "s1", changes: [entry as never] }), false);
-  assert.equal(store.sessionChanged({ sessionId: "unknown", changes: [] }), false);
+  assert.equal(store.sessionChanged({ agent: "", sessionId: "s1", changes: [entry as never] }), false);
+  assert.equal(store.sessionChanged({ agent: "", sessionId: "unknown", changes: [] }), false);
 });
 
 test("an undo names the current session only when its transcript shows a checkpointed turn", () => {
   const { store } = started(); // after a restart: a session with no turn of its own yet
   assert.equal(store.undoSession(), null);
   const said = { kind: "message", role: "user", messageId: null, content: [{ type: "text", text: "hi" }] };
-  store.sessionChanged({ sessionId: "s1", changes: [{ type: "entry", index: 0, entry: said } as never] });
+  store.sessionChanged({ agent: "", sessionId: "s1", changes: [{ type: "entry", index: 0, entry: said } as never] });
   assert.equal(store.undoSession(), null); // not checkpointed
   store.sessionChanged({
+    agent: "",
     sessionId: "s1",
     changes: [{ type: "entry", index: 1, entry: { ...said, turn: 1 } } as never],
   });
@@ -127,7 +128,7 @@ test("questions waiting: permissions and the agent's own questions, each change 
   store.setQuestion("elicit-1", true);
   store.addPermission({
     id: "p1",
-    params: { sessionId: "s1", toolCall: { toolCallId: "c1" }, options: [], diffs: [] },
+    params: { requestId: "r1", sessionId: "s1", toolCall: { toolCallId: "c1" }, options: [], diffs: [] },
   });
   assert.equal(store.waiting(), 2);
   store.setQuestion("elicit-1", false);
@@ -162,6 +163,7 @@ test("a prompt sent while a turn runs keeps the session busy until the last one 
 test("extras: permissions worded, terminals and review of the current session only", () => {
   const { store } = started();
   store.sessionChanged({
+    agent: "",
     sessionId: "s1",
     changes: [{ type: "tool_call", toolCallId: "c1", set: { kind: "edit" }, unset: [] }],
   });
@@ -182,6 +184,7 @@ test("extras: permissions worded, terminals and review of the current session on
   store.addPermission({
     id: "p1",
     params: {
+      requestId: "r1",
       sessionId: "s1",
       toolCall: { toolCallId: "c1", title: "Edit a.py", kind: "edit" },
       options: [{ optionId: "ok", name: "Allow", kind: "allow_once" }],

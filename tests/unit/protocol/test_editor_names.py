@@ -112,7 +112,7 @@ def test_typescript_takes_the_type_names_the_document_declares() -> None:
             "one ...Params and one ...Result",
         ),
         ("by `kind`: `allow_once`", "by kind: `allow_once`", "option kinds"),
-        ('review?: "after-write"', 'reviewMode?: "after-write"', "review?:"),
+        ('type ReviewMode = "after-write"', 'type ReviewModes = "after-write"', "ReviewMode"),
     ],
     ids=["no direction", "request without result", "no option kinds", "no review modes"],
 )

@@ -1,0 +1,204 @@
+"""Checking a JSON value against a payload type of docs/protocol.md, with an error that says
+where it differs: ``sessionId: expected a string, got 3``.
+
+The types come as data (``editor_shapes``, generated from the document's ``ts`` blocks by
+scripts/protocol_types.py), so what is checked is what the document declares, and what the
+TypedDicts of ``editor_types`` promise. Fields an object has beyond its type are let through, as
+the protocol's readers ignore what they do not know.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from acp_editor.errors import InvalidParams
+
+
+@dataclass(frozen=True)
+class Prim:
+    name: str
+    """string, number, boolean, null, unknown (anything) or object (any object)."""
+
+
+@dataclass(frozen=True)
+class Lit:
+    value: str | bool
+
+
+@dataclass(frozen=True)
+class Ref:
+    name: str
+    """A type of the table the check is given."""
+
+
+@dataclass(frozen=True)
+class Arr:
+    item: Shape
+
+
+@dataclass(frozen=True)
+class Either:
+    options: tuple[Shape, ...]
+
+
+@dataclass(frozen=True)
+class Obj:
+    fields: tuple[tuple[str, Shape, bool], ...]
+    """Name, type and whether it is required."""
+    rest: Shape | None = None
+    """The index signature's type: what each other field must be."""
+
+
+Shape = Prim | Lit | Ref | Arr | Either | Obj
+STRING, NUMBER, BOOLEAN = Prim("string"), Prim("number"), Prim("boolean")
+NULL, UNKNOWN, OBJECT = Prim("null"), Prim("unknown"), Prim("object")
+Table = Mapping[str, Shape]
+
+A_TYPE = {"string": "a string", "number": "a number", "boolean": "a boolean", "null": "null"}
+A_TYPE |= {"unknown": "anything", "object": "an object"}
+
+
+def check(value: object, shape: Shape, table: Table, path: str = "params") -> None:
+    """Raise ``InvalidParams`` naming the first place where ``value`` is not ``shape``."""
+    while isinstance(shape, Ref):
+        shape = table[shape.name]
+    if isinstance(shape, Obj):
+        _check_object(value, shape, table, path)
+    elif isinstance(shape, Arr):
+        if not isinstance(value, list):
+            raise _wrong(path, shape, table, value)
+        for index, item in enumerate(value):
+            check(item, shape.item, table, f"{path}[{index}]")
+    elif isinstance(shape, Either):
+        _check_either(value, shape, table, path)
+    elif not fits(value, shape):
+        raise _wrong(path, shape, table, value)
+
+
+def fits(value: object, shape: Prim | Lit) -> bool:
+    if isinstance(shape, Lit):
+        return value == shape.value and type(value) is type(shape.value)
+    kinds = {
+        "string": str,
+        "number": int | float,
+        "boolean": bool,
+        "null": type(None),
+        "object": dict,
+        "unknown": object,
+    }
+    kind = kinds[shape.name]
+    return isinstance(value, kind) and not (shape.name == "number" and isinstance(value, bool))
+
+
+def _check_object(value: object, shape: Obj, table: Table, path: str) -> None:
+    if not isinstance(value, dict):
+        raise _wrong(path, shape, table, value)
+    inner = "" if path == "params" else f"{path}."
+    for name, field, required in shape.fields:
+        if name not in value:
+            if required:
+                raise InvalidParams(f"{inner}{name}: missing ({describe(field, table)})")
+            continue
+        check(value[name], field, table, f"{inner}{name}")
+    if shape.rest is not None:
+        named = {name for name, _, _ in shape.fields}
+        for key, item in value.items():
+            if key not in named:
+                check(item, shape.rest, table, f"{inner}{key}")
+
+
+def _check_either(value: object, shape: Either, table: Table, path: str) -> None:
+    options = [_resolved(option, table) for option in shape.options]
+    tagged = _by_tag(value, options)
+    if tagged is not None:
+        check(value, tagged, table, path)
+        return
+    for option in options:
+        try:
+            check(value, option, table, path)
+        except InvalidParams:
+            continue
+        return
+    tag = _common_tag(options)
+    if tag is not None and isinstance(value, dict):
+        tags = Either(tuple(_tag_of(option, tag) for option in options))
+        got = shown(value[tag]) if tag in value else "nothing"
+        inner = "" if path == "params" else f"{path}."
+        raise InvalidParams(f"{inner}{tag}: {describe(tags, table)}, got {got}")
+    raise _wrong(path, shape, table, value)
+
+
+def _tag_of(option: Shape, name: str) -> Shape:
+    assert isinstance(option, Obj)
+    return next(field for key, field, _ in option.fields if key == name)
+
+
+def _common_tag(options: list[Shape]) -> str | None:
+    """The field every option tells itself apart by (``kind``, ``type``), if they all have one."""
+    names: set[str] | None = None
+    for option in options:
+        if not isinstance(option, Obj):
+            return None
+        mine = {key for key, field, _ in option.fields if isinstance(field, Lit)}
+        names = mine if names is None else names & mine
+    return min(names) if names else None
+
+
+def _resolved(shape: Shape, table: Table) -> Shape:
+    while isinstance(shape, Ref):
+        shape = table[shape.name]
+    return shape
+
+
+def _by_tag(value: object, options: list[Shape]) -> Obj | None:
+    """The option a tagged object is (``{kind: "notice", ...}``), to say what is wrong in it."""
+    if not isinstance(value, dict):
+        return None
+    for option in options:
+        if not isinstance(option, Obj):
+            continue
+        for name, field, _ in option.fields:
+            if not isinstance(field, Lit) or not isinstance(field.value, str):
+                continue
+            if value.get(name) == field.value:
+                return option
+    return None
+
+
+def describe(shape: Shape, table: Table) -> str:
+    """What a value of ``shape`` is, for an error: ``a string or a list``, ``"accept"``."""
+    shape = _resolved(shape, table)
+    if isinstance(shape, Prim):
+        return f"expected {A_TYPE[shape.name]}"
+    return f"expected {_noun(shape, table)}"
+
+
+def _noun(shape: Shape, table: Table) -> str:
+    shape = _resolved(shape, table)
+    if isinstance(shape, Prim):
+        return A_TYPE[shape.name]
+    if isinstance(shape, Lit):
+        return json.dumps(shape.value)
+    if isinstance(shape, Arr):
+        return "a list"
+    if isinstance(shape, Obj):
+        return "an object"
+    assert isinstance(shape, Either)
+    nouns = dict.fromkeys(_noun(option, table) for option in shape.options)
+    words = list(nouns)
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def shown(value: object) -> str:
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    text = json.dumps(value, default=repr)
+    return text if len(text) <= 60 else f"{text[:57]}..."
+
+
+def _wrong(path: str, shape: Shape, table: Table, value: object) -> InvalidParams:
+    return InvalidParams(f"{path}: {describe(shape, table)}, got {shown(value)}")
