@@ -137,8 +137,9 @@ def _borrow(git: Path, index: Path, alternates: Path) -> None:
     if checksum == bytes(HASH_SIZE):
         os.replace(copy, index)
         return
-    os.replace(copy, index.with_name(f"sharedindex.{checksum.hex()}"))
-    index.write_bytes(_link_only(checksum))
+    shared = index.with_name(f"sharedindex.{checksum.hex()}")
+    os.replace(copy, shared)
+    index.write_bytes(_link_only(checksum, _cache_tree(shared.read_bytes())))
     times = os.stat(index.with_name(f"sharedindex.{checksum.hex()}"))
     os.utime(index, ns=(times.st_atime_ns, times.st_mtime_ns))
 
@@ -148,12 +149,43 @@ HASH_SIZE = 20
 borrowed by a SHA-1 store anyway)."""
 
 
-def _link_only(shared: bytes) -> bytes:
+def _cache_tree(index: bytes) -> bytes:
+    """An index's ``TREE`` extension (every folder's tree id, and how many entries it holds),
+    whole, or nothing when the index has none or is of a version not known here. Our split
+    index carries it: without it, git's first ``write-tree`` made every tree again (550 ms
+    at 100,000 files, against 20 ms)."""
+    version, count = struct.unpack(">II", index[4:12])
+    if index[:4] != b"DIRC" or version not in (2, 3, 4):
+        return b""
+    at = 12
+    for _ in range(count):  # entries: skipped to reach the extensions
+        flags = int.from_bytes(index[at + 60 : at + 62], "big")
+        name = at + 62 + (2 if version >= 3 and flags & 0x4000 else 0)
+        if version == 4:  # a varint (how much of the last name to drop), then the rest
+            while index[name] & 0x80:
+                name += 1
+            at = index.index(b"\0", name + 1) + 1
+        else:
+            length = flags & 0xFFF
+            if length == 0xFFF:
+                length = index.index(b"\0", name) - name
+            at += (name - at + length + 8) & ~7
+    end = len(index) - HASH_SIZE
+    while at + 8 <= end:
+        size = int.from_bytes(index[at + 4 : at + 8], "big")
+        if index[at : at + 4] == b"TREE":
+            return index[at : at + 8 + size]
+        at += 8 + size
+    return b""
+
+
+def _link_only(shared: bytes, cache_tree: bytes = b"") -> bytes:
     """A split index with no entries of its own: all of them are the shared index's (its
     checksum ``shared``): the header, the ``link`` extension (the checksum, and no entry
-    deleted or replaced: two empty EWAH bitmaps, which git 2.39 needs there), the checksum of
-    both."""
+    deleted or replaced: two empty EWAH bitmaps, which git 2.39 needs there), the shared
+    index's ``cache_tree`` (its ``TREE`` extension, or nothing), the checksum of all."""
     empty = struct.pack(">IIQI", 0, 1, 0, 0)  # no bits; one run-length word, at 0
     link = shared + empty + empty
     body = b"DIRC" + struct.pack(">II", 2, 0) + b"link" + struct.pack(">I", len(link)) + link
+    body += cache_tree
     return body + hashlib.sha1(body, usedforsecurity=False).digest()

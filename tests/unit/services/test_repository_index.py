@@ -106,3 +106,27 @@ async def test_an_index_without_a_checksum_is_copied_whole(repository: Path) -> 
     assert await borrow_index(repository, store, git) is None
     assert (store / "acp-index").read_bytes() == index.read_bytes()
     assert not list(store.glob("sharedindex.*"))
+
+
+@pytest.mark.parametrize("version", ["2", "3", "4"])
+async def test_our_index_carries_the_repositorys_trees(repository: Path, version: str) -> None:
+    """The repository's ``TREE`` extension (each folder's tree) comes along in our index, read
+    past the entries of each index version: git's first ``write-tree`` makes no tree again."""
+    (repository / "sub").mkdir()
+    (repository / "sub" / "b.txt").write_text("b\n")
+    user = ["-c", "user.email=t@x", "-c", "user.name=t"]
+    run("git", *user, "add", "sub", cwd=repository)
+    run("git", *user, "commit", "-q", "-m", "one", cwd=repository)
+    run("git", "update-index", "--index-version", version, cwd=repository)
+    run("git", "status", "-s", cwd=repository)  # writes the index again, TREE with it
+    store = repository.parent / "store"
+    run("git", "init", "-q", "--bare", str(store), cwd=repository.parent)
+    env = {"GIT_DIR": str(store), "GIT_INDEX_FILE": str(store / "acp-index")}
+
+    async def git(*args: str, stdin: bytes | None = None) -> bytes:
+        return await asyncio.to_thread(run, "git", *args, cwd=repository, env=env, stdin=stdin)
+
+    assert await borrow_index(repository, store, git) is None
+    assert b"TREE" in (store / "acp-index").read_bytes()
+    head = run("git", "rev-parse", "HEAD^{tree}", cwd=repository)
+    assert await git("write-tree") == head
