@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from acp_editor.errors import InvalidParams
+
 # Every name of the generated module (its __all__), so that a new message needs no edit here.
 from acp_editor.protocol.editor_names import *  # noqa: F403
 
@@ -39,3 +41,19 @@ def parse(message: Message[P, Any], params: object) -> P:
     value = {} if params is None else params
     check(value, SHAPES[message.params], SHAPES)
     return cast(P, value)
+
+
+def named(value: str, field: str) -> str:
+    """A required id or name, which a parsed string may still leave empty: what the document
+    says in words (an id names something), not in its types."""
+    if not value:
+        raise InvalidParams(f'{field}: expected a non-empty string, got ""')
+    return value
+
+
+def whole(value: float, field: str, least: int, most: int | None = None) -> int:
+    """A ``number`` of the document that counts something (an index, a turn, a limit)."""
+    if not isinstance(value, int) or value < least or (most is not None and value > most):
+        bounds = f"from {least} to {most}" if most is not None else f"{least} or more"
+        raise InvalidParams(f"{field}: expected a whole number {bounds}, got {value!r}")
+    return value

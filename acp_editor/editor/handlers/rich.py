@@ -8,9 +8,7 @@ from typing import TYPE_CHECKING, Any
 from pygls.lsp.server import LanguageServer
 
 from acp_editor.editor.lsp.handling import prompt_blocks, register_requests
-from acp_editor.errors import InvalidParams
 from acp_editor.protocol import editor as proto
-from acp_editor.protocol.acp import nonempty_str, obj, obj_or_empty, optional_str
 from acp_editor.services.prompt_history import KEPT
 
 if TYPE_CHECKING:
@@ -72,118 +70,97 @@ class RichRequests:
         self.frontend.flush(session_id)
         return {"sessionId": session_id, "snapshot": self.agents.snapshots(session_id)[0]}
 
-    async def new_session(self, params: Any) -> dict[str, Any]:
-        p = obj_or_empty(params)
-        worktree = p.get("worktree", False)
-        if not isinstance(worktree, bool):
-            raise InvalidParams("params.worktree must be a boolean")
-        cwd, agent = optional_str(p, "cwd"), optional_str(p, "agent")
-        return self._opened(await self.agents.new_session(cwd, agent, worktree))
+    async def new_session(self, params: object) -> dict[str, Any]:
+        p = proto.parse(proto.NEW_SESSION, params)
+        cwd, agent = p.get("cwd"), p.get("agent")
+        return self._opened(await self.agents.new_session(cwd, agent, p.get("worktree", False)))
 
-    async def agents_request(self, params: Any) -> dict[str, Any]:
-        obj_or_empty(params)  # refuses what is not an object
+    async def agents_request(self, params: object) -> dict[str, Any]:
+        proto.parse(proto.AGENTS, params)  # refuses what is not an object
         return {"agents": self.agents.agents_info()}
 
-    async def load_session(self, params: Any) -> dict[str, Any]:
-        p = obj_or_empty(params)
-        sid = await self.agents.load_session(nonempty_str(p, "sessionId"), optional_str(p, "cwd"))
-        return self._opened(sid)
+    async def load_session(self, params: object) -> dict[str, Any]:
+        p = proto.parse(proto.LOAD_SESSION, params)
+        sid = proto.named(p["sessionId"], "sessionId")
+        return self._opened(await self.agents.load_session(sid, p.get("cwd")))
 
-    async def prompt(self, params: Any) -> dict[str, Any]:
-        p = obj_or_empty(params)
-        blocks = prompt_blocks(p.get("prompt"))
-        return await self.agents.prompt(blocks, optional_str(p, "sessionId"))
+    async def prompt(self, params: object) -> dict[str, Any]:
+        p = proto.parse(proto.PROMPT, params)
+        return await self.agents.prompt(prompt_blocks(p["prompt"]), p.get("sessionId"))
 
-    async def cancel(self, params: Any) -> dict[str, Any]:
-        p = obj_or_empty(params)
-        sid = nonempty_str(p, "sessionId")
-        drop = p.get("dropQueued", False)
-        if not isinstance(drop, bool):
-            raise InvalidParams("params.dropQueued must be a boolean")
+    async def cancel(self, params: object) -> dict[str, Any]:
+        p = proto.parse(proto.CANCEL, params)
+        sid = proto.named(p["sessionId"], "sessionId")
         await self.agents.session_id(sid)
-        await self.agents.cancel(sid, drop)
+        await self.agents.cancel(sid, p.get("dropQueued", False))
         return {}
 
-    async def cancel_tool_call(self, params: Any) -> dict[str, Any]:
-        p = obj(params)
-        sid = nonempty_str(p, "sessionId")
-        await self.agents.cancel_tool_call(nonempty_str(p, "toolCallId"), sid)
+    async def cancel_tool_call(self, params: object) -> dict[str, Any]:
+        p = proto.parse(proto.CANCEL_TOOL_CALL, params)
+        sid = proto.named(p["sessionId"], "sessionId")
+        await self.agents.cancel_tool_call(proto.named(p["toolCallId"], "toolCallId"), sid)
         return {}
 
-    async def cancel_terminal(self, params: Any) -> dict[str, Any]:
-        p = obj(params)
-        sid = nonempty_str(p, "sessionId")
-        await self.agents.cancel_terminal(nonempty_str(p, "terminalId"), sid)
+    async def cancel_terminal(self, params: object) -> dict[str, Any]:
+        p = proto.parse(proto.CANCEL_TERMINAL, params)
+        sid = proto.named(p["sessionId"], "sessionId")
+        await self.agents.cancel_terminal(proto.named(p["terminalId"], "terminalId"), sid)
         return {}
 
-    async def edit_prompt(self, params: Any) -> dict[str, Any]:
-        p = obj(params)
-        blocks = prompt_blocks(p.get("prompt"))
-        await self.agents.edit_prompt(nonempty_str(p, "sessionId"), _index(p), blocks)
+    async def edit_prompt(self, params: object) -> dict[str, Any]:
+        p = proto.parse(proto.EDIT_PROMPT, params)
+        blocks = prompt_blocks(p["prompt"])
+        sid = proto.named(p["sessionId"], "sessionId")
+        await self.agents.edit_prompt(sid, proto.whole(p["index"], "index", 0), blocks)
         return {}
 
-    async def withdraw_prompt(self, params: Any) -> dict[str, Any]:
-        p = obj(params)
-        await self.agents.withdraw_prompt(nonempty_str(p, "sessionId"), _index(p))
+    async def withdraw_prompt(self, params: object) -> dict[str, Any]:
+        p = proto.parse(proto.WITHDRAW_PROMPT, params)
+        sid = proto.named(p["sessionId"], "sessionId")
+        await self.agents.withdraw_prompt(sid, proto.whole(p["index"], "index", 0))
         return {}
 
-    async def snapshot(self, params: Any) -> dict[str, Any]:
+    async def snapshot(self, params: object) -> dict[str, Any]:
+        p = proto.parse(proto.SNAPSHOT, params)
         self.frontend.flush()  # nothing in flight is left out of the picture
-        return self.snapshot_of(optional_str(obj_or_empty(params), "sessionId"))
+        return self.snapshot_of(p.get("sessionId"))
 
-    async def set_mode(self, params: Any) -> dict[str, Any]:
-        p = obj_or_empty(params)
-        await self.agents.set_mode(nonempty_str(p, "modeId"), nonempty_str(p, "sessionId"))
+    async def set_mode(self, params: object) -> dict[str, Any]:
+        p = proto.parse(proto.SET_MODE, params)
+        sid = proto.named(p["sessionId"], "sessionId")
+        await self.agents.set_mode(proto.named(p["modeId"], "modeId"), sid)
         return {}
 
-    async def set_config_option(self, params: Any) -> dict[str, Any]:
-        p = obj_or_empty(params)
-        value = p.get("value")
-        if not isinstance(value, str | bool):
-            raise InvalidParams("params.value must be a string or a boolean")
-        sid = nonempty_str(p, "sessionId")
-        await self.agents.set_config_option(sid, nonempty_str(p, "configId"), value)
+    async def set_config_option(self, params: object) -> dict[str, Any]:
+        p = proto.parse(proto.SET_CONFIG_OPTION, params)
+        sid = proto.named(p["sessionId"], "sessionId")
+        config_id = proto.named(p["configId"], "configId")
+        await self.agents.set_config_option(sid, config_id, p["value"])
         return {}
 
-    async def list_sessions(self, params: Any) -> dict[str, Any]:
-        return await self.agents.list_sessions(optional_str(obj_or_empty(params), "cwd"))
+    async def list_sessions(self, params: object) -> dict[str, Any]:
+        return await self.agents.list_sessions(proto.parse(proto.LIST_SESSIONS, params).get("cwd"))
 
-    async def restore_checkpoint(self, params: Any) -> dict[str, Any]:
+    async def restore_checkpoint(self, params: object) -> dict[str, Any]:
         """Undo a turn; the editor asked the user before sending this."""
-        p = obj_or_empty(params)
-        turn = p.get("turn")
-        if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool) or turn < 1):
-            raise InvalidParams("params.turn must be a turn number (1 or more)")
-        return await self.agents.restore_checkpoint(
-            turn, None, session_id=optional_str(p, "sessionId")
-        )
+        p = proto.parse(proto.RESTORE_CHECKPOINT, params)
+        turn = proto.whole(p["turn"], "turn", 1) if "turn" in p else None
+        return await self.agents.restore_checkpoint(turn, None, session_id=p.get("sessionId"))
 
-    async def prompt_history(self, params: Any) -> dict[str, Any]:
-        limit = obj_or_empty(params).get("limit", KEPT)
-        if isinstance(limit, bool) or not isinstance(limit, int) or not 0 < limit <= KEPT:
-            raise InvalidParams(f"params.limit must be a whole number from 1 to {KEPT}")
-        return {"prompts": await self.agents.history().recent(limit)}
+    async def prompt_history(self, params: object) -> dict[str, Any]:
+        limit = proto.parse(proto.PROMPT_HISTORY, params).get("limit", KEPT)
+        return {"prompts": await self.agents.history().recent(proto.whole(limit, "limit", 1, KEPT))}
 
-    async def set_follow(self, params: Any) -> dict[str, Any]:
-        p = obj_or_empty(params)
-        enabled = p.get("enabled")
-        if not isinstance(enabled, bool):
-            raise InvalidParams("params.enabled must be a boolean")
+    async def set_follow(self, params: object) -> dict[str, Any]:
+        p = proto.parse(proto.SET_FOLLOW, params)
         policy = self.frontend.follow.policy
         every = p.get("allSessions", policy.all_sessions)
-        if not isinstance(every, bool):
-            raise InvalidParams("params.allSessions must be a boolean")
-        self.frontend.follow.set_enabled(enabled)
+        self.frontend.follow.set_enabled(p["enabled"])
         policy.all_sessions = every
-        return {"enabled": enabled, "allSessions": every}
+        return {"enabled": p["enabled"], "allSessions": every}
 
-    async def select_session(self, params: Any) -> dict[str, Any]:
-        sid = nonempty_str(obj(params), "sessionId")
-        return {"sessionId": await self.agents.select_session(sid)}
-
-
-def _index(params: dict[str, Any]) -> int:
-    index = params.get("index")
-    if isinstance(index, bool) or not isinstance(index, int) or index < 0:
-        raise InvalidParams("params.index must be the entry index of a queued prompt")
-    return index
+    async def select_session(self, params: object) -> dict[str, Any]:
+        p = proto.parse(proto.SELECT_SESSION, params)
+        return {
+            "sessionId": await self.agents.select_session(proto.named(p["sessionId"], "sessionId"))
+        }

@@ -12,6 +12,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from acp_editor.errors import InternalError, InvalidParams, RequestCancelled
 from acp_editor.protocol import editor, editor_names
 
@@ -79,3 +81,16 @@ def test_the_error_codes_written_by_hand_are_the_documented_ones() -> None:
 
 def test_the_diagnostics_source_is_the_documented_one() -> None:
     assert f'`source: "{editor.DIAGNOSTIC_SOURCE}"`' in section("features")
+
+
+def test_named_and_whole_say_what_the_document_says_in_words() -> None:
+    assert editor.named("s1", "sessionId") == "s1"
+    with pytest.raises(InvalidParams, match=r'^sessionId: expected a non-empty string, got ""$'):
+        editor.named("", "sessionId")
+    assert editor.whole(3, "index", 0) == 3
+    with pytest.raises(InvalidParams, match=r"^index: expected a whole number 0 or more, got -1$"):
+        editor.whole(-1, "index", 0)
+    with pytest.raises(
+        InvalidParams, match=r"^limit: expected a whole number from 1 to 9, got 1.5$"
+    ):
+        editor.whole(1.5, "limit", 1, 9)
