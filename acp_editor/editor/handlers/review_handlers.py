@@ -14,7 +14,6 @@ from pygls.lsp.server import LanguageServer
 from acp_editor.editor.lsp.handling import one_string, plain, register_commands, register_requests
 from acp_editor.errors import InvalidParams
 from acp_editor.protocol import editor as proto
-from acp_editor.protocol.acp import obj_or_empty, optional_str
 
 if TYPE_CHECKING:
     from acp_editor.editor.buffers.review import EditorReview
@@ -96,11 +95,9 @@ class ReviewHandlers:
     async def group_files(self, *args: Any) -> dict[str, Any]:
         return self.review.groups.files(one_string(args, "the group id"))
 
-    async def files(self, params: Any) -> dict[str, Any]:
-        group_id = optional_str(obj_or_empty(params), "groupId")
-        if group_id is None:
-            raise InvalidParams("params.groupId must be a string")
-        return self.review.groups.files(group_id)
+    async def files(self, params: object) -> dict[str, Any]:
+        p = proto.parse(proto.REVIEW_GROUP_FILES, params)
+        return self.review.groups.files(p["groupId"])
 
     async def take_agent_version(self, *args: Any) -> dict[str, Any]:
         return await self.review.take_theirs(one_string(args, "the file URI"))
@@ -108,30 +105,16 @@ class ReviewHandlers:
     async def keep_mine(self, *args: Any) -> dict[str, Any]:
         return self.review.keep_mine(one_string(args, "the file URI"))
 
-    async def decide(self, params: Any) -> dict[str, Any]:
-        p = obj_or_empty(params)
-        decision = p.get("decision")
-        if decision not in ("accept", "reject"):
-            raise InvalidParams('params.decision must be "accept" or "reject"')
-        ids, group_ids = _strings(p, "hunkIds"), _strings(p, "groupIds")
-        everything = p.get("all", False)
-        if not isinstance(everything, bool):
-            raise InvalidParams("params.all must be a boolean")
+    async def decide(self, params: object) -> dict[str, Any]:
+        p = proto.parse(proto.REVIEW_DECIDE, params)
         return await self.review.decide(
-            decision == "accept",
-            hunk_ids=ids,
-            group_ids=group_ids,
-            uri=optional_str(p, "uri"),
-            tool_call_id=optional_str(p, "toolCallId"),
-            everything=everything,
+            p["decision"] == "accept",
+            hunk_ids=p.get("hunkIds"),
+            group_ids=p.get("groupIds"),
+            uri=p.get("uri"),
+            tool_call_id=p.get("toolCallId"),
+            everything=p.get("all", False),
         )
-
-
-def _strings(params: dict[str, Any], name: str) -> list[str] | None:
-    ids = params.get(name)
-    if ids is not None and not (isinstance(ids, list) and all(isinstance(i, str) for i in ids)):
-        raise InvalidParams(f"params.{name} must be a list of strings")
-    return ids
 
 
 def _group_ids(command: str, args: tuple[Any, ...]) -> list[str]:

@@ -16,10 +16,14 @@ from tests.unit.editor.conftest import MakeRig
 
 async def test_review_decide_validates_and_unknown_hunks_are_refused(rig: MakeRig) -> None:
     handlers = rig().side.review_handlers
-    with pytest.raises(InvalidParams, match="decision"):
+    with pytest.raises(
+        InvalidParams, match=r'^decision: expected "accept" or "reject", got "maybe"$'
+    ):
         await handlers.decide({"decision": "maybe", "all": True})
-    with pytest.raises(InvalidParams, match="hunkIds"):
+    with pytest.raises(InvalidParams, match=r"^hunkIds\[0\]: expected a string, got 1$"):
         await handlers.decide({"decision": "accept", "hunkIds": [1]})
+    with pytest.raises(InvalidParams, match=r"^groupId: expected a string, got 5$"):
+        await handlers.files({"groupId": 5})
     with pytest.raises(InvalidParams, match="say which hunks"):
         await handlers.decide({"decision": "accept"})
     with pytest.raises(InvalidParams, match="unknown hunk ids: h9"):
