@@ -10,9 +10,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
 
 from acp_editor.editor.lsp.handling import register_requests
-from acp_editor.errors import InvalidParams
 from acp_editor.protocol import editor as proto
-from acp_editor.protocol.acp import field, obj
 
 if TYPE_CHECKING:
     from acp_editor.editor.buffers.source import EditorDocuments
@@ -41,12 +39,10 @@ class Mentions:
     def register(self, server: LanguageServer) -> None:
         register_requests(server, {proto.ACP_FIND_FILES: self.find_files})
 
-    async def find_files(self, params: Any) -> dict[str, Any]:
-        fields = obj(params)
-        query = field(fields, "query", str)
-        limit = fields.get("limit", DEFAULT_LIMIT)
-        if isinstance(limit, bool) or not isinstance(limit, int) or not 0 < limit <= MOST:
-            raise InvalidParams(f"params.limit must be a whole number from 1 to {MOST}")
+    async def find_files(self, params: object) -> dict[str, Any]:
+        p = proto.parse(proto.FIND_FILES, params)
+        query = p["query"]
+        limit = proto.whole(p.get("limit", DEFAULT_LIMIT), "limit", 1, MOST)
         roots = [Path(r) for r in self.agents.roots()]
         opened = self._open(roots, query, limit)
         found = await self.files.find([str(r) for r in roots], query, limit)

@@ -4,9 +4,11 @@ workspace folder is never offered."""
 
 from __future__ import annotations
 
+import pytest
 from pygls.uris import from_fs_path
 from pygls.workspace import TextDocument
 
+from acp_editor.errors import InvalidParams
 from tests.unit.editor.conftest import MakeRig
 
 
@@ -43,3 +45,11 @@ async def test_open_documents_come_first_and_only_those_inside_the_workspace(
         ("notes.md", False),
         ("src/app.py", False),
     ]
+
+
+async def test_a_wrong_query_or_limit_is_refused_naming_it(rig: MakeRig) -> None:
+    mentions = rig().side.mentions
+    with pytest.raises(InvalidParams, match=r"^query: expected a string, got null$"):
+        await mentions.find_files({"query": None})
+    with pytest.raises(InvalidParams, match=r"^limit: expected a whole number from 1 to 500"):
+        await mentions.find_files({"query": "a", "limit": 501})
