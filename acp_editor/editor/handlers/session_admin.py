@@ -22,7 +22,6 @@ from acp_editor.editor.lsp.handling import register_commands, register_requests
 from acp_editor.errors import InvalidParams
 from acp_editor.log import get_logger
 from acp_editor.protocol import editor as proto
-from acp_editor.protocol.acp import obj_or_empty, optional_str
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -77,37 +76,38 @@ class SessionAdmin:
 
     # -- acp/... requests: the editor asked its user ---------------------------------------------
 
-    async def delete_request(self, params: Any) -> dict[str, Any]:
-        sid = await self._delete(optional_str(obj_or_empty(params), "sessionId"))
-        return {"sessionId": sid}
+    async def delete_request(self, params: object) -> dict[str, Any]:
+        p = proto.parse(proto.DELETE_SESSION, params)
+        return {"sessionId": await self._delete(p.get("sessionId"))}
 
-    async def fork_request(self, params: Any) -> dict[str, Any]:
-        fork = await self.agents.fork_session(optional_str(obj_or_empty(params), "sessionId"))
+    async def fork_request(self, params: object) -> dict[str, Any]:
+        fork = await self.agents.fork_session(
+            proto.parse(proto.FORK_SESSION, params).get("sessionId")
+        )
         self.frontend.flush(fork)
         return {"sessionId": fork, "snapshot": self.agents.snapshots(fork)[0]}
 
-    async def logout_request(self, params: Any) -> dict[str, Any]:
-        obj_or_empty(params)
+    async def logout_request(self, params: object) -> dict[str, Any]:
+        proto.parse(proto.LOGOUT, params)
         await self.agents.logout()
         return {}
 
-    async def sign_in_request(self, params: Any) -> dict[str, Any]:
-        return await self.agents.sign_in(optional_str(obj_or_empty(params), "agent"))
+    async def sign_in_request(self, params: object) -> dict[str, Any]:
+        return await self.agents.sign_in(proto.parse(proto.SIGN_IN, params).get("agent"))
 
-    async def set_title_request(self, params: Any) -> dict[str, Any]:
-        p = obj_or_empty(params)
-        title = p.get("title")
-        if not isinstance(title, str) or not title.strip():
-            raise InvalidParams("params.title must be a non-empty string")
-        sid = await self.agents.set_title(title, optional_str(p, "sessionId"))
+    async def set_title_request(self, params: object) -> dict[str, Any]:
+        p = proto.parse(proto.SET_SESSION_TITLE, params)
+        title = p["title"]
+        proto.named(title.strip(), "title")  # blank is no title
+        sid = await self.agents.set_title(title, p.get("sessionId"))
         return {"sessionId": sid, "title": title}
 
-    async def archive_request(self, params: Any) -> dict[str, Any]:
-        p = obj_or_empty(params)
-        archived = p.get("archived", True)
-        if not isinstance(archived, bool):
-            raise InvalidParams("params.archived must be a boolean")
-        sid = await self.agents.archive_session(optional_str(p, "sessionId"), archived)
+    async def archive_request(self, params: object) -> dict[str, Any]:
+        p = proto.parse(proto.ARCHIVE_SESSION, params)
+        return await self._archive(p.get("sessionId"), p.get("archived", True))
+
+    async def _archive(self, session_id: str | None, archived: bool) -> dict[str, Any]:
+        sid = await self.agents.archive_session(session_id, archived)
         return {"sessionId": sid, "archived": archived}
 
     async def _delete(self, session_id: str | None) -> str:
@@ -183,7 +183,7 @@ class SessionAdmin:
                 f"{proto.CMD_ARCHIVE_SESSION} takes no argument, a session id, "
                 "or a session id and false (unarchive)"
             )
-        return await self.archive_request({"sessionId": sid, "archived": archived})
+        return await self._archive(sid, archived)
 
     async def status_command(self, *args: Any) -> dict[str, str]:
         """``[]`` (the current session) or ``[sessionId]``."""

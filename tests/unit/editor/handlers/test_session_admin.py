@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from acp_editor.editor.supervisor import AgentUnavailable
-from acp_editor.errors import AgentError
+from acp_editor.errors import AgentError, InvalidParams
 from tests.support.fake_agent import Script
 from tests.support.kept import refs, take_turns, watch
 from tests.unit.editor.conftest import MakeRig, Rig
@@ -57,3 +57,15 @@ async def test_a_refused_delete_keeps_the_checkpoints(rig: MakeRig, root: Path) 
     with pytest.raises(AgentUnavailable, match="the agent said no"):
         await r.side.session_admin.delete_request({"sessionId": "s1"})
     assert refs(root) == ["refs/acp/s1/turn-1"]
+
+
+async def test_session_requests_refuse_wrong_params_naming_the_field(rig: MakeRig) -> None:
+    admin = rig().side.session_admin
+    with pytest.raises(InvalidParams, match=r'^title: expected a non-empty string, got ""$'):
+        await admin.set_title_request({"title": "  "})
+    with pytest.raises(InvalidParams, match=r"^sessionId: expected a string, got 3$"):
+        await admin.set_title_request({"title": "t", "sessionId": 3})
+    with pytest.raises(InvalidParams, match=r'^archived: expected a boolean, got "yes"$'):
+        await admin.archive_request({"archived": "yes"})
+    with pytest.raises(InvalidParams, match=r"^params: expected an object, got \"now\"$"):
+        await admin.logout_request("now")
