@@ -15,7 +15,6 @@ from pygls.lsp.server import LanguageServer
 from acp_editor.editor.lsp.handling import register_commands, register_requests
 from acp_editor.errors import InvalidParams
 from acp_editor.protocol import editor as proto
-from acp_editor.protocol.acp import nonempty_str, obj
 
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
@@ -49,16 +48,15 @@ class WorktreeHandlers:
             },
         )
 
-    async def bring_back_request(self, params: Any) -> dict[str, Any]:
-        return await self._bring_back(nonempty_str(obj(params), "sessionId"))
+    async def bring_back_request(self, params: object) -> dict[str, Any]:
+        p = proto.parse(proto.BRING_BACK, params)
+        return await self._bring_back(proto.named(p["sessionId"], "sessionId"))
 
-    async def discard_request(self, params: Any) -> dict[str, Any]:
-        p = obj(params)
-        sid, dry = nonempty_str(p, "sessionId"), p.get("dryRun", False)
-        if not isinstance(dry, bool):
-            raise InvalidParams("params.dryRun must be a boolean")
+    async def discard_request(self, params: object) -> dict[str, Any]:
+        p = proto.parse(proto.DISCARD_WORKTREE, params)
+        sid = proto.named(p["sessionId"], "sessionId")
         root = self.agents.workspace_root()
-        if dry:
+        if p.get("dryRun", False):
             return {
                 "sessionId": sid,
                 "discarded": False,
