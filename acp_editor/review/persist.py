@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from acp_editor import jsonio
 from acp_editor.log import get_logger
 from acp_editor.review.anchor import Anchor
 from acp_editor.storage import per_root, write_atomically
@@ -172,8 +173,10 @@ class PendingReview:
             if self._groups_dirty:
                 self._groups_dirty = False
                 groups = [g.to_json() for g in queue.bulk.pending()]
-                body = json.dumps({"version": VERSION, "root": str(self.root), "groups": groups})
-                await self._put(groups_path(self.path), body)
+                # orjson: a burst's groups are written again as each look adds to them (20,000
+                # files: 2 ms, json.dumps 16 ms, on the event loop)
+                kept = {"version": VERSION, "root": str(self.root), "groups": groups}
+                await self._put(groups_path(self.path), jsonio.dumps(kept).decode())
 
     async def _put(self, path: Path, body: str) -> None:
         try:
