@@ -76,12 +76,14 @@ class Turn:
 
 
 async def watch_disk(done: Callable[[], bool], stop: asyncio.Event) -> float:
-    """When ``done()`` first held (polled every 5 ms)."""
-    while not stop.is_set():
+    """When ``done()`` first held (polled every 5 ms; once more when told to stop)."""
+    while True:
+        stopping = stop.is_set()
         if await asyncio.to_thread(done):
             return time.perf_counter()
+        if stopping:
+            return float("nan")
         await asyncio.sleep(0.005)
-    return float("nan")
 
 
 async def turn(client: Counting, prompt: str, done: Callable[[], bool]) -> Turn:
@@ -169,10 +171,7 @@ async def session(tmp: str, files: int, editor: str, review: str) -> tuple[list[
     first_text: list[str] = []
 
     def created() -> bool:
-        if last.exists():
-            first_text.append(last.read_text())
-            return True
-        return False
+        return last.exists()
 
     def changed() -> bool:
         return last.exists() and last.read_text() != first_text[0]
@@ -180,13 +179,10 @@ async def session(tmp: str, files: int, editor: str, review: str) -> tuple[list[
     def deleted() -> bool:
         return not (root / "generated").exists()
 
-    turns = []
-    for prompt, done in (
-        ("generate", created),
-        ("generate", changed),
-        ("remove-generated", deleted),
-    ):
-        turns.append(await turn(client, prompt, done))
+    turns = [await turn(client, "generate", created)]
+    first_text.append(last.read_text())  # what the next turn changes
+    turns.append(await turn(client, "generate", changed))
+    turns.append(await turn(client, "remove-generated", deleted))
     rss = proc_peak_rss_mb(proc.pid)
     await client.request("shutdown", None, 60)
     await client.notify("exit", None)
