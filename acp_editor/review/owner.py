@@ -24,7 +24,7 @@ import asyncio
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from acp_editor.review import worktree_return
 from acp_editor.review.ahead import Ahead
@@ -36,7 +36,17 @@ from acp_editor.review.undo import Restore, TurnUndo
 from acp_editor.services import worktrees
 from acp_editor.services.checkpoints import CheckpointStore
 
-__all__ = ["AgentReview", "FoundChange", "Restore", "Review", "ReviewEvent", "ReviewView"]
+__all__ = [
+    "AgentReview",
+    "FoundChange",
+    "GroupsChanged",
+    "HunksChanged",
+    "Restore",
+    "Review",
+    "ReviewEvent",
+    "ReviewNotice",
+    "ReviewView",
+]
 # ``Restore`` (one file of undoing a turn) is review's too: the editor side shows plans of them.
 
 if TYPE_CHECKING:
@@ -52,8 +62,9 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class FoundChange:
     """A file an agent changed itself, found on disk during ``tool_call_id`` (None: the turn).
-    ``None`` texts: the file did not / does not exist."""
+    ``None`` texts: the file did not / does not exist. Told before the hunks recorded for it."""
 
+    kind: Literal["found"] = field(default="found", init=False)
     session_id: str
     tool_call_id: str | None
     path: str
@@ -62,20 +73,34 @@ class FoundChange:
 
 
 @dataclass(frozen=True)
-class ReviewEvent:
-    """What changed in review, told at once. A front end handles what is set, in the order of
-    the fields: a change found on disk comes before the hunks recorded for it."""
-
-    found: FoundChange | None = None
-    hunks: list[ReviewHunk] = field(default_factory=list)
+class HunksChanged:
     """Hunks that appeared or changed state."""
+
+    kind: Literal["hunks"] = field(default="hunks", init=False)
+    hunks: list[ReviewHunk]
     restored: bool = False
-    """``hunks`` are what an earlier run left pending: shown, never followed to."""
-    groups: list[ReviewGroup] = field(default_factory=list)
+    """What an earlier run left pending: shown, never followed to."""
+
+
+@dataclass(frozen=True)
+class GroupsChanged:
     """Groups of bulk changes that appeared, grew or were decided."""
-    notice: str | None = None
+
+    kind: Literal["groups"] = field(default="groups", init=False)
+    groups: list[ReviewGroup]
+
+
+@dataclass(frozen=True)
+class ReviewNotice:
     """Something the user should know (changes that could not be reviewed)."""
 
+    kind: Literal["notice"] = field(default="notice", init=False)
+    message: str
+
+
+ReviewEvent = FoundChange | HunksChanged | GroupsChanged | ReviewNotice
+"""What changed in review: one of these, told as it happens, told apart by its ``kind`` (so a
+front end need not import review's classes, which load after ``initialize``)."""
 
 Listener = Callable[[ReviewEvent], None]
 
@@ -194,7 +219,7 @@ class Review:
         if self._turns is None or self._ahead is None:
             turns = self._turns = TurnWatch(self.queue, self._store_for, self.documents)
             turns.recorder.on_found = self._found
-            turns.on_notice = lambda message: self.listener(ReviewEvent(notice=message))
+            turns.on_notice = lambda message: self.listener(ReviewNotice(message))
             self._ahead = Ahead(turns)
         return self._turns, self._ahead
 
@@ -237,17 +262,17 @@ class Review:
         before: str | None,
         after: str | None,
     ) -> None:
-        self.listener(ReviewEvent(found=FoundChange(session_id, tool_call_id, path, before, after)))
+        self.listener(FoundChange(session_id, tool_call_id, path, before, after))
 
     def _hunks_changed(self, hunks: list[ReviewHunk]) -> None:
         if self.pending is not None:
             self.pending.changed(self.queue)
-        self.listener(ReviewEvent(hunks=hunks, restored=self._loading))
+        self.listener(HunksChanged(hunks, restored=self._loading))
 
     def _groups_changed(self, groups: list[ReviewGroup]) -> None:
         if self.pending is not None:
             self.pending.changed(self.queue, groups=True)
-        self.listener(ReviewEvent(groups=groups))
+        self.listener(GroupsChanged(groups))
 
     # -- kept on disk ---------------------------------------------------------------------------
 

@@ -234,20 +234,20 @@ class EditorFrontend(Frontend):
         self.terminals.exited(session_id, terminal_id, status)
 
     def review_changed(self, event: ReviewEvent) -> None:
-        found = event.found
-        if found is not None and found.tool_call_id is not None:  # shown under its tool call
-            self.diffs.found_on_disk(
-                found.session_id, found.tool_call_id, found.path, found.before, found.after
-            )
-        if event.notice is not None:
-            self.notice(event.notice)
-        if event.hunks and event.restored:  # an earlier run's: shown, not followed to
+        if event.kind == "found":
+            if event.tool_call_id is not None:  # shown under its tool call
+                self.diffs.found_on_disk(
+                    event.session_id, event.tool_call_id, event.path, event.before, event.after
+                )
+        elif event.kind == "notice":
+            self.notice(event.message)
+        elif event.kind == "hunks" and event.hunks and event.restored:  # shown, not followed
             self.review.changed(event.hunks)
-        elif event.hunks:
+        elif event.kind == "hunks" and event.hunks:
             self.coalescer.flush_all()
             self.review.changed(event.hunks)
             self._follow_change(event.hunks)
-        if event.groups:
+        elif event.kind == "groups" and event.groups:
             self.review.groups.changed(event.groups)
 
     def _follow_change(self, hunks: list[ReviewHunk]) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_editor.review.owner import Review, ReviewEvent
+from acp_editor.review.owner import Review, ReviewEvent, ReviewNotice
 from acp_editor.services import worktrees
 from acp_editor.services.documents import DiskDocuments
 from tests.support.repository import git
@@ -35,11 +35,11 @@ async def test_a_change_found_on_disk_is_told_before_its_hunks_in_one_stream(roo
     await turns.end("s1", "call-1")
 
     found, recorded = events
-    assert found.found is not None and not found.hunks
-    assert (found.found.tool_call_id, found.found.path) == ("call-1", str(root / "a.txt"))
-    assert (found.found.before, found.found.after) == ("one\ntwo\n", "one\nTWO\n")
+    assert found.kind == "found" and recorded.kind == "hunks"
+    assert (found.tool_call_id, found.path) == ("call-1", str(root / "a.txt"))
+    assert (found.before, found.after) == ("one\ntwo\n", "one\nTWO\n")
     (hunk,) = recorded.hunks
-    assert recorded.found is None and not recorded.restored
+    assert not recorded.restored
     # The editor side's view reads what the queue holds.
     assert review.hunks() == [hunk] == review.of_path(str(root / "a.txt"))
     assert review.known(str(root / "a.txt")) == "one\nTWO\n"
@@ -56,8 +56,8 @@ async def test_a_burst_is_one_groups_event_not_an_event_per_file(root: Path) -> 
         (root / "gen" / f"f{n}.txt").write_text(f"{n}\n")
     await turns.end("s1", "call-1")
 
-    assert [e for e in events if e.found or e.hunks] == []  # no preview or hunk per file
-    (group,) = {g.group_id: g for e in events for g in e.groups}.values()
+    assert [e.kind for e in events] == ["groups"] * len(events)  # no preview or hunk per file
+    (group,) = {g.group_id: g for e in events if e.kind == "groups" for g in e.groups}.values()
     assert review.groups() == [group] and len(group.files) == 30
     results = await review.decide_groups([group], accept=False)
     assert results and not (root / "gen" / "f0.txt").exists()  # the creations went back
@@ -70,7 +70,7 @@ async def test_what_review_cannot_see_is_a_notice_in_the_same_stream(root: Path)
     turns = review.for_agent().turns
     assert turns.on_notice is not None
     turns.on_notice("3 files changed before the first checkpoint")
-    assert [e.notice for e in events] == ["3 files changed before the first checkpoint"]
+    assert events == [ReviewNotice("3 files changed before the first checkpoint")]
 
 
 async def test_every_agent_shares_one_turn_watch_so_a_change_is_found_once(root: Path) -> None:
@@ -87,7 +87,7 @@ async def test_every_agent_shares_one_turn_watch_so_a_change_is_found_once(root:
     await first.end_turn("s1", [str(root)])
     (hunk,) = review.hunks()
     assert hunk.sessions == ("s1", "s2")  # nobody's tool call named it: either's
-    assert [e.found.path for e in events if e.found] == [str(root / "a.txt")]
+    assert [e.path for e in events if e.kind == "found"] == [str(root / "a.txt")]
     await first.documents.close()
     await second.documents.close()
 

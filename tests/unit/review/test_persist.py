@@ -77,7 +77,8 @@ async def test_a_kept_review_opens_once_and_tells_of_restored_hunks_apart(
     restored: list[str] = []
 
     def told(event: ReviewEvent) -> None:
-        (restored if event.restored else shown).extend(h.hunk_id for h in event.hunks)
+        if event.kind == "hunks":
+            (restored if event.restored else shown).extend(h.hunk_id for h in event.hunks)
 
     kept = Review(DiskDocuments(), listener=told)
     opened = await asyncio.gather(kept.open(root, "after-write"), kept.open(root, "after-write"))
