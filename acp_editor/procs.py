@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import os
 import signal
 import subprocess
@@ -69,14 +68,24 @@ def release_if_gone(pgid: int) -> None:
         release(pgid)
 
 
-def _set_parent_death_signal() -> None:  # runs in the child between fork and exec
-    with contextlib.suppress(Exception):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-
-
 def _preexec() -> Callable[[], None] | None:
-    return _set_parent_death_signal if sys.platform.startswith("linux") else None
+    """What the child runs between fork and exec: the parent-death signal. ``ctypes`` is loaded
+    here, in the parent at the first spawn: the editor's ``initialize`` answer does not wait for
+    it (issue 36), and the child only makes the call."""
+    if not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError:
+        return None
+
+    def set_parent_death_signal() -> None:
+        with contextlib.suppress(Exception):
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+    return set_parent_death_signal
 
 
 async def spawn(

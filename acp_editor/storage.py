@@ -3,7 +3,6 @@ what pruning noted. One home for every part that keeps something, whatever its l
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
@@ -33,6 +32,8 @@ def below(root: Path) -> str | None:
 def per_root(kind: str, root: Path, suffix: str = "") -> Path:
     """Where ``kind`` (checkpoints, review) keeps what belongs to one workspace root: readable
     names, and a digest so two roots with one name never share."""
+    import hashlib  # here, not at the start: the editor's initialize answer waits for that
+
     digest = hashlib.sha256(str(root).encode()).hexdigest()[:16]
     return state_dir() / kind / f"{root.name or 'root'}-{digest}{suffix}"
 

@@ -30,7 +30,6 @@ import shutil
 import socket
 import struct
 import sys
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,6 +79,8 @@ class ContextServer:
     async def start(self) -> None:
         if self._server is not None:
             return
+        import tempfile  # at the first session: not before the editor's initialize answer
+
         self._dir = tempfile.mkdtemp(prefix="acp-editor-", dir=_runtime_dir())
         path = self.socket_path
         assert path is not None

@@ -15,7 +15,13 @@ built, at their first use, which is ``initialized`` at the latest:
 * the workspace's file list (``services.workspace_files``): the first ``acp/findFiles``
   (``handlers/mentions.py``);
 * the agent side (``agent.client``, the ACP link, the MCP SDK): when the first agent starts
-  (``editor/build.py``'s ``start_acp_client``).
+  (``editor/build.py``'s ``start_acp_client``);
+* what the parts loaded at the start use only when they work, imported in the function that
+  uses it: the three-way merge and minimal edits (``editor/buffers/source.py``), hunks and
+  patches for diff previews (``editor/show/wording.py``, ``structured_diffs.py``; ``difflib``
+  with them: ``text/__init__.py`` imports none of its modules), ``tempfile`` (the first write,
+  the editor-context socket's directory), ``hashlib`` (``storage.per_root``), ``ctypes`` (the
+  first spawn, ``procs._preexec``).
 
 ``tests/e2e_lsp/test_lsp_start_imports.py`` fails when one of them is imported before the answer.
 """

@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import os
 import stat
-import tempfile
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
@@ -153,6 +152,8 @@ class DiskDocuments:
                 old = None
             if old is not None and stat.S_ISDIR(old.st_mode):
                 raise InvalidParams(f"path is a directory, not a file: {path}")
+            import tempfile  # at the first write: not before the initialize answer
+
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         except (NotADirectoryError, FileExistsError):
             raise InvalidParams(f"a parent of {path} is not a directory") from None

@@ -2,24 +2,6 @@
 
 Nothing here does I/O; positions in the results are LSP positions (0-based lines, UTF-16
 columns) computed through ``acp_editor.text.positions``, the one place coordinates are converted.
+Import the modules themselves (``text.edits``, ``text.hunks``, ...): this package imports none of
+them, so what needs only ``text.positions`` at the start does not load ``difflib`` (issue 36).
 """
-
-from acp_editor.text.edits import TextEdit, apply_edits, minimal_edits
-from acp_editor.text.hunks import (
-    Hunk,
-    apply_hunks,
-    compute_hunks,
-    dominant_newline,
-    unified_line_counts,
-)
-
-__all__ = [
-    "Hunk",
-    "TextEdit",
-    "apply_edits",
-    "apply_hunks",
-    "compute_hunks",
-    "dominant_newline",
-    "minimal_edits",
-    "unified_line_counts",
-]

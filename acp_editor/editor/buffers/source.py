@@ -26,13 +26,21 @@ from acp_editor.editor.buffers.conflicts import BufferConflict, Conflicts
 from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
 from acp_editor.services.documents import DiskDocuments
-from acp_editor.text.edits import minimal_edits
-from acp_editor.text.merge import merge3
 
 if TYPE_CHECKING:
     from acp_editor.editor.lsp.channel import EditorBuffers
+    from acp_editor.text.merge import Merge
 
 log = get_logger(__name__)
+
+
+def merge3(base: str, ours: str, theirs: str) -> Merge:
+    """``text.merge.merge3``, imported at the first merge: it and ``difflib`` are not needed to
+    answer the editor's ``initialize``, which waits for every module imported (issue 36)."""
+    from acp_editor.text import merge
+
+    return merge.merge3(base, ours, theirs)
+
 
 CHANGE_REPORT_WAIT = 1.0
 """Seconds an edit waits for the editor to report the previous one (eglot reports after 0.5 s
@@ -311,6 +319,8 @@ class EditorDocuments:
     ) -> tuple[bool, str | None]:
         """Change the buffer from ``old`` (the text we last know it has: ``version``'s, or what
         we last applied) to ``new`` with minimal edits, one undo step."""
+        from acp_editor.text.edits import minimal_edits  # with merge3: at the first edit
+
         edits = minimal_edits(old, new)
         if not edits:
             return True, None

@@ -19,7 +19,6 @@ from typing import Any
 from acp_editor.editor.show.wording import diff_preview
 from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
-from acp_editor.text.patches import PatchError, parse, texts
 
 log = get_logger(__name__)
 
@@ -40,6 +39,8 @@ async def structured_previews(
     text = patch.get("text")
     if not isinstance(text, str) or len(text) > PREVIEW_LIMIT:
         return []
+    from acp_editor.text.patches import PatchError, parse, texts  # at the first v2 diff
+
     try:
         files = parse(text)
     except PatchError as exc:

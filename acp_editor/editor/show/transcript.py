@@ -16,7 +16,6 @@ import contextlib
 import math
 import os
 import re
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -201,6 +200,8 @@ def write_read_only(path: Path, text: str) -> None:
     """Replace ``path`` at once (a temporary file renamed over it) with a read-only file, so an
     editor never reads half of it and the user is told not to edit it."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    import tempfile  # at the first write: not before the initialize answer
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:

@@ -13,7 +13,6 @@ from typing import Any
 from lsprotocol import types as lsp
 
 from acp_editor.protocol import acp, tool_call
-from acp_editor.text.hunks import compute_hunks, unified_line_counts
 from acp_editor.text.positions import path_to_uri
 
 KIND_WORDS = {
@@ -41,6 +40,8 @@ def diff_previews(call: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 def diff_preview(path: str, old: str | None, new: str) -> dict[str, Any]:
     """A ``DiffPreview`` of ``path`` going from ``old`` (None: a new file) to ``new``."""
+    from acp_editor.text.hunks import compute_hunks, unified_line_counts  # not at the start
+
     added, removed = unified_line_counts(old or "", new)
     return {
         "uri": path_to_uri(path),

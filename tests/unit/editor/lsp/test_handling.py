@@ -3,6 +3,8 @@ registered through plain functions (sync or async), and the arguments a prompt o
 
 from __future__ import annotations
 
+import inspect
+import typing
 from typing import Any
 
 import pytest
@@ -44,6 +46,24 @@ async def test_plain_keeps_a_handler_sync_or_async() -> None:
     assert plain(sync)(1) == 2
     assert await plain(later)(4) == 8
     assert plain(sync).__name__ == "sync"  # pygls registers the function by its attributes
+
+
+def test_pygls_sees_no_handler_type_hints_and_calls_every_wrapper_the_same_way() -> None:
+    """pygls evaluates a registered function's type hints (is the server wanted?) and reads a
+    command's signature for its arguments: the wrappers show it ``(*args)`` and no hints, so
+    registering costs nothing per handler, even for hints that would not resolve here."""
+
+    def sync(params: NotImportedHere) -> None:  # noqa: F821
+        return None
+
+    async def command(*args: NotImportedHere) -> None:  # noqa: F821
+        return None
+
+    for wrapped in (plain(sync), plain(command), answers_errors(command)):
+        assert typing.get_type_hints(wrapped) == {}
+        (only,) = inspect.signature(wrapped).parameters.values()
+        assert only.kind is inspect.Parameter.VAR_POSITIONAL
+    assert answers_errors(command).__name__ == "command"
 
 
 def test_a_prompt_is_a_string_or_content_blocks() -> None:
