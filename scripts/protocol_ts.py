@@ -186,7 +186,12 @@ class Parser:
             if self.pos >= len(self.toks):
                 return decls
             decl = self.declaration(doc)
-            decl.doc = joined(decl.doc, self.after_declaration())
+            after = self.after_declaration()
+            if isinstance(decl.type, Union) and after:  # the last option's, as the others'
+                docs = (*decl.type.docs[:-1], joined(decl.type.docs[-1], after))
+                decl.type = Union(decl.type.options, docs)
+            else:
+                decl.doc = joined(decl.doc, after)
             decls.append(decl)
 
     def after_declaration(self) -> str:

@@ -62,7 +62,7 @@ class Writer:
         self.named.add(name)
         return name
 
-    def expr(self, value: Type, hint: str) -> str:
+    def expr(self, value: Type, hint: str, doc: str = "") -> str:
         """``value`` as a Python type; a ``{ ... }`` in it becomes a class named from ``hint``."""
         if isinstance(value, Prim):
             return PRIMITIVE[value.name]
@@ -76,20 +76,20 @@ class Writer:
         if isinstance(value, Struct):
             if not value.fields and value.index is not None:
                 return f"dict[str, {self.expr(value.index, hint)}]"
-            return self.typed_dict(self.new_name(hint), value, (), "")
+            return self.typed_dict(self.new_name(hint), value, (), docstring(doc))
         return self.union(value, hint)
 
     def union(self, value: Union, hint: str) -> str:
         parts: list[str] = []
         literals: list[str] = []
-        for number, option in enumerate(value.options, 1):
+        for number, (option, doc) in enumerate(zip(value.options, value.docs, strict=True), 1):
             if isinstance(option, Lit) and isinstance(option.value, str):
                 literals.append(f'"{option.value}"')
                 continue
             if isinstance(option, Struct) and option.fields:
                 several = sum(isinstance(o, Struct) for o in value.options) > 1
                 name = pascal(tag(option) or (f"option{number}" if several else "value"))
-                parts.append(self.expr(option, hint + name))
+                parts.append(self.expr(option, hint + name, doc))
                 continue
             parts.append(self.expr(option, hint))
         if literals and "str" not in parts:

@@ -335,7 +335,7 @@ class PlanFile(TypedDict):
 
 
 class PlanOption4(TypedDict):
-    """More fields may come: they are passed on."""
+    """v2: no type: told apart by fields More fields may come: they are passed on."""
 
     type: NotRequired[str]
     planId: NotRequired[str]
@@ -394,6 +394,13 @@ class Subagent(TypedDict):
 
 
 class EntryMessage(TypedDict):
+    """turn: on a user message, the checkpointed turn it started. v2: a prompt sent while the
+    agent works is `queued` until the agent echoes it (then it gets the agent's messageId);
+    `dropped` when the agent's work ended (a cancel) before it took the prompt up.
+    waitedUntil: on a prompt that waited (v1 and v2), set when it went or was dropped: the
+    length of `entries` then. It keeps its index, but reads after the first `waitedUntil`
+    entries (the turn it waited behind and that turn's reply); one still `queued` reads last"""
+
     kind: Literal["message"]
     role: MessageRole
     messageId: str | None
@@ -411,6 +418,8 @@ class EntryMessage(TypedDict):
 
 
 class EntryNotice(TypedDict):
+    """a notice for the user (ACP `notice`), live: show it at its severity"""
+
     kind: Literal["notice"]
     severity: str
     title: str
@@ -423,23 +432,31 @@ class EntryToolCall(TypedDict):
 
 
 class EntryUpdate(TypedDict):
+    """an update type nobody defined yet, verbatim"""
+
     kind: Literal["update"]
     update: object
 
 
 class ChangeEntry(TypedDict):
+    """appended at index (= length)"""
+
     type: Literal["entry"]
     index: float
     entry: Entry
 
 
 class ChangeMessageChunk(TypedDict):
+    """appended to entry `index`; plain text merges into a plain text block before it"""
+
     type: Literal["message_chunk"]
     index: float
     content: ContentBlock
 
 
 class ChangeMessage(TypedDict):
+    """v2: fields of the message entry `index` (`content` in `set` replaces it whole)"""
+
     type: Literal["message"]
     index: float
     set: dict[str, object]
@@ -454,6 +471,8 @@ class ChangeToolCall(TypedDict):
 
 
 class ChangeToolCallContent(TypedDict):
+    """appended"""
+
     type: Literal["tool_call_content"]
     toolCallId: ToolCallId
     content: object
@@ -490,6 +509,8 @@ class ChangeInfo(TypedDict):
 
 
 class ChangePlans(TypedDict):
+    """v2"""
+
     type: Literal["plans"]
     plans: object
 
@@ -1213,10 +1234,8 @@ ReviewMode: TypeAlias = Literal["after-write", "before-write", "off"]
 SessionId: TypeAlias = str
 ToolCallId: TypeAlias = str
 AgentState: TypeAlias = Literal["starting", "ready", "exited", "failed"]
-# ACP plan operations (schema 1.25): a plan by id, its content one of these (v2: no type). v2: no
-# type: told apart by fields
+# ACP plan operations (schema 1.25): a plan by id, its content one of these (v2: no type).
 Plan: TypeAlias = PlanItems | PlanMarkdown | PlanFile | PlanOption4
-# an update type nobody defined yet, verbatim
 Entry: TypeAlias = EntryMessage | EntryNotice | EntryToolCall | EntryUpdate
 # Two message roles carry schema 1.25's other entries in the message changes above: role "session":
 # a message between this session and a subagent's (ACP `session_message`), with senderSessionId,

@@ -221,10 +221,7 @@ export interface SessionSnapshot {
   parentSessionId?: SessionId;
 }
 
-/**
- * ACP plan operations (schema 1.25): a plan by id, its content one of these (v2: no type). v2: no
- * type: told apart by fields
- */
+/** ACP plan operations (schema 1.25): a plan by id, its content one of these (v2: no type). */
 export type Plan = 
   | {
     type: "items";
@@ -241,6 +238,7 @@ export type Plan =
     planId: string;
     uri: string;
   }
+  /** v2: no type: told apart by fields */
   | {
     type?: string;
     planId?: string;
@@ -299,7 +297,6 @@ export interface Subagent {
   [field: string]: unknown;
 }
 
-/** an update type nobody defined yet, verbatim */
 export type Entry = 
   /**
    * turn: on a user message, the checkpointed turn it started. v2: a prompt sent while the agent
@@ -336,6 +333,7 @@ export type Entry =
     kind: "toolCall";
     toolCallId: ToolCallId;
   }
+  /** an update type nobody defined yet, verbatim */
   | {
     kind: "update";
     update: unknown;
