@@ -15,6 +15,18 @@ if TYPE_CHECKING:
     from acp_editor.editor.buffers.review import EditorReview
     from acp_editor.editor.show.frontend import EditorFrontend
     from acp_editor.editor.supervisor import AgentSupervisor
+    from acp_editor.protocol.editor_types import (
+        CancelResult,
+        CancelTerminalResult,
+        CancelToolCallResult,
+        EditPromptResult,
+        PromptHistoryResult,
+        SelectSessionResult,
+        SetConfigOptionResult,
+        SetFollowResult,
+        SetModeResult,
+        WithdrawPromptResult,
+    )
 
 
 class RichRequests:
@@ -88,33 +100,33 @@ class RichRequests:
         p = proto.parse(proto.PROMPT, params)
         return await self.agents.prompt(prompt_blocks(p["prompt"]), p.get("sessionId"))
 
-    async def cancel(self, params: object) -> dict[str, Any]:
+    async def cancel(self, params: object) -> CancelResult:
         p = proto.parse(proto.CANCEL, params)
         sid = proto.named(p["sessionId"], "sessionId")
         await self.agents.session_id(sid)
         await self.agents.cancel(sid, p.get("dropQueued", False))
         return {}
 
-    async def cancel_tool_call(self, params: object) -> dict[str, Any]:
+    async def cancel_tool_call(self, params: object) -> CancelToolCallResult:
         p = proto.parse(proto.CANCEL_TOOL_CALL, params)
         sid = proto.named(p["sessionId"], "sessionId")
         await self.agents.cancel_tool_call(proto.named(p["toolCallId"], "toolCallId"), sid)
         return {}
 
-    async def cancel_terminal(self, params: object) -> dict[str, Any]:
+    async def cancel_terminal(self, params: object) -> CancelTerminalResult:
         p = proto.parse(proto.CANCEL_TERMINAL, params)
         sid = proto.named(p["sessionId"], "sessionId")
         await self.agents.cancel_terminal(proto.named(p["terminalId"], "terminalId"), sid)
         return {}
 
-    async def edit_prompt(self, params: object) -> dict[str, Any]:
+    async def edit_prompt(self, params: object) -> EditPromptResult:
         p = proto.parse(proto.EDIT_PROMPT, params)
         blocks = prompt_blocks(p["prompt"])
         sid = proto.named(p["sessionId"], "sessionId")
         await self.agents.edit_prompt(sid, proto.whole(p["index"], "index", 0), blocks)
         return {}
 
-    async def withdraw_prompt(self, params: object) -> dict[str, Any]:
+    async def withdraw_prompt(self, params: object) -> WithdrawPromptResult:
         p = proto.parse(proto.WITHDRAW_PROMPT, params)
         sid = proto.named(p["sessionId"], "sessionId")
         await self.agents.withdraw_prompt(sid, proto.whole(p["index"], "index", 0))
@@ -125,13 +137,13 @@ class RichRequests:
         self.frontend.flush()  # nothing in flight is left out of the picture
         return self.snapshot_of(p.get("sessionId"))
 
-    async def set_mode(self, params: object) -> dict[str, Any]:
+    async def set_mode(self, params: object) -> SetModeResult:
         p = proto.parse(proto.SET_MODE, params)
         sid = proto.named(p["sessionId"], "sessionId")
         await self.agents.set_mode(proto.named(p["modeId"], "modeId"), sid)
         return {}
 
-    async def set_config_option(self, params: object) -> dict[str, Any]:
+    async def set_config_option(self, params: object) -> SetConfigOptionResult:
         p = proto.parse(proto.SET_CONFIG_OPTION, params)
         sid = proto.named(p["sessionId"], "sessionId")
         config_id = proto.named(p["configId"], "configId")
@@ -147,11 +159,11 @@ class RichRequests:
         turn = proto.whole(p["turn"], "turn", 1) if "turn" in p else None
         return await self.agents.restore_checkpoint(turn, None, session_id=p.get("sessionId"))
 
-    async def prompt_history(self, params: object) -> dict[str, Any]:
+    async def prompt_history(self, params: object) -> PromptHistoryResult:
         limit = proto.parse(proto.PROMPT_HISTORY, params).get("limit", KEPT)
         return {"prompts": await self.agents.history().recent(proto.whole(limit, "limit", 1, KEPT))}
 
-    async def set_follow(self, params: object) -> dict[str, Any]:
+    async def set_follow(self, params: object) -> SetFollowResult:
         p = proto.parse(proto.SET_FOLLOW, params)
         policy = self.frontend.follow.policy
         every = p.get("allSessions", policy.all_sessions)
@@ -159,7 +171,7 @@ class RichRequests:
         policy.all_sessions = every
         return {"enabled": p["enabled"], "allSessions": every}
 
-    async def select_session(self, params: object) -> dict[str, Any]:
+    async def select_session(self, params: object) -> SelectSessionResult:
         p = proto.parse(proto.SELECT_SESSION, params)
         return {
             "sessionId": await self.agents.select_session(proto.named(p["sessionId"], "sessionId"))

@@ -28,6 +28,11 @@ if TYPE_CHECKING:
 
     from acp_editor.editor.show.frontend import EditorFrontend
     from acp_editor.editor.supervisor import AgentSupervisor
+    from acp_editor.protocol.editor_types import (
+        DeleteSessionResult,
+        LogoutResult,
+        SetSessionTitleResult,
+    )
 
 log = get_logger(__name__)
 
@@ -76,7 +81,7 @@ class SessionAdmin:
 
     # -- acp/... requests: the editor asked its user ---------------------------------------------
 
-    async def delete_request(self, params: object) -> dict[str, Any]:
+    async def delete_request(self, params: object) -> DeleteSessionResult:
         p = proto.parse(proto.DELETE_SESSION, params)
         return {"sessionId": await self._delete(p.get("sessionId"))}
 
@@ -87,7 +92,7 @@ class SessionAdmin:
         self.frontend.flush(fork)
         return {"sessionId": fork, "snapshot": self.agents.snapshots(fork)[0]}
 
-    async def logout_request(self, params: object) -> dict[str, Any]:
+    async def logout_request(self, params: object) -> LogoutResult:
         proto.parse(proto.LOGOUT, params)
         await self.agents.logout()
         return {}
@@ -95,7 +100,7 @@ class SessionAdmin:
     async def sign_in_request(self, params: object) -> dict[str, Any]:
         return await self.agents.sign_in(proto.parse(proto.SIGN_IN, params).get("agent"))
 
-    async def set_title_request(self, params: object) -> dict[str, Any]:
+    async def set_title_request(self, params: object) -> SetSessionTitleResult:
         p = proto.parse(proto.SET_SESSION_TITLE, params)
         title = p["title"]
         proto.named(title.strip(), "title")  # blank is no title
