@@ -7,8 +7,8 @@ calls' looks went everywhere while the watch of every folder was being set up (2
 100,000 files, bench/scale_lsp.py). ``Ahead`` does that work when the workspace is known
 (``initialized``), in the background: a watch of every folder (listed from the repository's
 index, borrowed by the checkpoint store), then the first checkpoint; the watch is kept where a
-look everywhere is slow (``TurnWatch.big``). Without a repository the folders come from the
-first checkpoint, and a second look everywhere follows once the watch is in place.
+look everywhere is slow (``TurnWatch.big``). A folder that is no repository is left alone: its
+first checkpoint reads every file (13 s at 100,000 files), which only a turn is worth.
 The first session's turn there takes the watch over (``take``) as if kept from its turn before.
 """
 
@@ -53,13 +53,8 @@ class Ahead:
         the watch was in place is in it); the watch is kept where a look everywhere is slow.
         Given up as soon as a turn has begun: that turn looks and watches for itself."""
         folders = await self.turns.folders_ahead(root)
-        if folders is None:  # no repository index to list them from: the checkpoint first
-            tree = await self.turns.ahead(root)
-            if tree is None or not self.turns.big([str(root)]) or self.turns.begun():
-                return
-            folders = await self.turns.folders(root, tree)
         if not folders or self.turns.begun():
-            return
+            return  # not a repository: its first checkpoint reads every file, left to a turn
         watch = DirectoryWatch(folders, lambda: None)
         watch.start()
         kept = False

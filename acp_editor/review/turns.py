@@ -140,6 +140,10 @@ class TurnWatch:
         """Before ``root``'s first checkpoint: every folder a file that counts is in or may
         appear in, from the repository's index (borrowed by the store) and the folders it has
         no file of; None when the store has no index to read them from (no repository)."""
+        if self.disabled is not None or self.queue.mode == "off":
+            return None
+        if not await asyncio.to_thread((root / ".git" / "index").is_file):
+            return None  # not a repository's top (no store is made for it)
         store = self.store(root)
         try:
             if not await store.seed():
@@ -150,16 +154,6 @@ class TurnWatch:
             log.info("no folders to watch: %s", exc)
             return None
         return [*await asyncio.to_thread(_folders_of, root, listed), *others]
-
-    async def folders(self, root: Path, tree: str) -> list[Path]:
-        """Every folder of ``root`` a file that counts is in or may appear in (``tree``'s and
-        the others not ignored): where a watch of everything watches."""
-        store = self.store(root)
-        try:
-            return [*await store.directories(tree), *await _other_directories(store)]
-        except CheckpointError as exc:
-            log.info("no folders to watch: %s", exc)
-            return []
 
     @staticmethod
     def turn_name(session_id: str, number: int) -> str:

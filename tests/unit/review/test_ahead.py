@@ -50,11 +50,21 @@ class Ready:
         return sorted(Path(h.path).name for h in self.queue.hunks.values())
 
 
-def workspace(tmp_path: Path) -> Path:
+def committed(root: Path, *paths: str) -> None:
+    """``root`` a repository with ``paths`` committed."""
+    git = ["git", "-c", "user.email=t@x", "-c", "user.name=t", "-C", str(root)]
+    for args in (["init", "-q"], ["add", *paths], ["commit", "-q", "-m", "one"]):
+        subprocess.run([*git, *args], check=True)
+
+
+def workspace(tmp_path: Path, repository: bool = True) -> Path:
+    """Two files in a folder and one at the top, committed in a repository."""
     root = (tmp_path / "w").resolve()
     (root / "src").mkdir(parents=True)
     (root / "a.txt").write_text("one\n")
     (root / "src" / "b.txt").write_text("two\n")
+    if repository:
+        committed(root, "a.txt", "src")
     return root
 
 
@@ -115,6 +125,17 @@ async def test_nothing_is_prepared_once_a_turn_has_begun_or_with_review_off(
     assert not off.turns.store(off.root).started()
 
 
+async def test_a_folder_that_is_no_repository_is_left_to_its_first_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its first checkpoint reads every file: not done for a workspace merely opened."""
+    monkeypatch.setattr(turns_module, "BIG_S", 0.0)
+    root = workspace(tmp_path, repository=False)
+    ready = Ready(root)
+    await ready.ahead.prepare(root)
+    assert not (tmp_path / "store").exists() and ready.ahead._ready == {}
+
+
 async def test_a_watch_nobody_took_is_stopped_on_close(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -128,13 +149,6 @@ async def test_a_watch_nobody_took_is_stopped_on_close(
     assert not watch.take_ok() and ready.ahead._ready == {}
 
 
-def committed(root: Path, *paths: str) -> None:
-    """``root`` a repository with ``paths`` committed."""
-    git = ["git", "-c", "user.email=t@x", "-c", "user.name=t", "-C", str(root)]
-    for args in (["init", "-q"], ["add", *paths], ["commit", "-q", "-m", "one"]):
-        subprocess.run([*git, *args], check=True)
-
-
 async def test_a_repositorys_folders_are_watched_before_its_first_checkpoint(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -146,7 +160,6 @@ async def test_a_repositorys_folders_are_watched_before_its_first_checkpoint(
     (root / "empty").mkdir()
     (root / "untracked" / "below").mkdir(parents=True)
     (root / "untracked" / "below" / "u.txt").write_text("not committed\n")
-    committed(root, "a.txt", "src")
     ready = Ready(root)
     looks: list[Path] = []
     ahead = ready.turns.ahead
