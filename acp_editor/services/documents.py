@@ -257,7 +257,7 @@ class FileService:
         content = require_str(p, "content")
         path = await asyncio.to_thread(self.policy.check, p.get("path"), session=session_id)
         self._notify("write", path, session_id)
-        base = self._seen.get((session_id, path))
+        base, text = self._seen.get((session_id, path)), content
         if base is None:
             try:
                 base = await self.disk.read_text(path)
@@ -265,12 +265,32 @@ class FileService:
                 base = ""  # a new file: everything in it is the agent's
             except RpcError:
                 base = None  # unreadable: the write says what of it (as it would without this)
+        else:
+            base, text = await self._since_seen(path, base, content)
         owner = review_session or session_id
         await self.source.write_text(
-            path, content, session_id=owner, tool_call_id=tool_call_id, base=base
+            path, text, session_id=owner, tool_call_id=tool_call_id, base=base
         )
         self._saw(session_id, path, content)
         return {}
+
+    async def _since_seen(self, path: Path, seen: str, content: str) -> tuple[str, str]:
+        """What a write changes (its base) and what it writes, when the agent saw the file
+        before. The file may have changed since, as saved and shown alike (a turn undone, a
+        change rejected, another session's write): that is not the user's unsaved typing, the
+        only thing a write's merge with the buffer keeps from it. Where the agent changes lines
+        that changed so, its write wins, as it would without us; the rest of it stays."""
+        try:
+            disk = await self.disk.read_text(path)
+            shown = await self.source.read_text(path)
+        except RpcError:
+            return seen, content
+        if disk == seen or shown != disk:  # unchanged, or unsaved text (or a save to come)
+            return seen, content
+        from acp_editor.text.merge import merge3, theirs_win  # not needed before a first write
+
+        merged = merge3(seen, disk, content)
+        return (disk, theirs_win(merged)) if merged.conflicts else (seen, content)
 
     def _saw(self, session_id: str, path: Path, text: str) -> None:
         self._seen[(session_id, path)] = text

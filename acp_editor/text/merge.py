@@ -109,3 +109,12 @@ def merge3(base: str, ours: str, theirs: str) -> Merge:
         shift_o, shift_t = shift_o + grow_o, shift_t + grow_t
     out += b[at:]
     return Merge("".join(out), tuple(conflicts))
+
+
+def theirs_win(merged: Merge) -> str:
+    """The merged text with each conflict given to theirs: the change base → theirs applied
+    to ours, replacing ours where both changed the same lines."""
+    lines = merged.text.splitlines(keepends=True)
+    for conflict in reversed(merged.conflicts):
+        lines[conflict.start : conflict.end] = conflict.their_lines
+    return "".join(lines)

@@ -130,6 +130,21 @@ FOUND: dict[str, list[tuple[str, list[Draw]]]] = {
         ("open_buffer", ["a.py"]),
         ("bring_back", []),
     ],
+    # NEW (long run, seed 1): after an undo, the agent's write through fs/* of lines the undo
+    # had changed since it read them was taken for a clash with unsaved typing, and dropped.
+    "new-a-write-after-an-undo-of-what-the-agent-saw": [
+        ("open_buffer", ["a.py"]),
+        ("agent_turn", [0, ["a.py", "c.md"], "write", 1, "fs", None, "write", "fs", "reject_once"]),
+        ("agent_turn", [1, ["b.py"], "delete", None]),
+        (
+            "agent_turn",
+            [0, ["c.md", "b.py"], "write", "disk", "allow_once", *NEW_C[:2], "reject_once"],
+        ),
+        ("agent_turn", [0, ["b.py", "c.md"], *NEW_C, "write", 0, "fs", None]),
+        ("agent_turn", [0, ["a.py"], *A_SLOT]),
+        ("undo_turn", [turn_of(0, 1), False]),
+        ("agent_turn", [0, ["a.py", "b.py"], *A_SLOT, "write", 1, "disk", None]),
+    ],
 }
 
 

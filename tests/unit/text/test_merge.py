@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from acp_editor.text.merge import merge3
+from acp_editor.text.merge import merge3, theirs_win
 
 BASE = "a\nb\nc\nd\ne\nf\ng\n"
 
@@ -94,3 +94,13 @@ def test_prefix_and_suffix_edits_never_conflict(middle: str, extra: str) -> None
     theirs = base + extra
     merged = merge3(base, ours, theirs)
     assert merged.conflicts == () and merged.text == "user\n" + base + extra
+
+
+def test_theirs_win_gives_conflicts_to_theirs_and_keeps_the_rest_of_ours() -> None:
+    base = "a\nb\nc\nd\n"
+    ours = "a\nB-ours\nc\nD-ours\n"  # both changed b; only ours changed d
+    theirs = "A-theirs\nB-theirs\nc\nd\n"  # only theirs changed a
+    merged = merge3(base, ours, theirs)
+    assert len(merged.conflicts) == 1 and "B-ours" in merged.text  # ours kept by merge3
+    assert theirs_win(merged) == "A-theirs\nB-theirs\nc\nD-ours\n"
+    assert theirs_win(merge3(base, ours, base)) == ours  # no conflict: the merge as it is
