@@ -31,6 +31,7 @@ from acp_editor.review.ahead import Ahead
 from acp_editor.review.intake import Isolated, ReviewingDocuments
 from acp_editor.review.persist import PendingReview
 from acp_editor.review.queue import ReviewQueue
+from acp_editor.review.turn_record import TurnRecord
 from acp_editor.review.turns import TurnWatch
 from acp_editor.review.undo import Restore, TurnUndo
 from acp_editor.services import worktrees
@@ -202,6 +203,9 @@ class Review:
         self._opened = False
         self._turns: TurnWatch | None = None
         self._ahead: Ahead | None = None
+        self.record = TurnRecord()
+        """What each turn changed, and what changed outside turns since (rejections, undos,
+        bring-backs): what undoing a turn may put back (``review.turn_record``)."""
         self.isolated = Isolated()
         """Sessions' own worktrees: not reviewed as they change (see ``bring_back``)."""
 
@@ -217,7 +221,8 @@ class Review:
 
     def _watch(self) -> tuple[TurnWatch, Ahead]:
         if self._turns is None or self._ahead is None:
-            turns = self._turns = TurnWatch(self.queue, self._store_for, self.documents)
+            turns = TurnWatch(self.queue, self._store_for, self.documents, self.record)
+            self._turns = turns
             turns.recorder.on_found = self._found
             turns.on_notice = lambda message: self.listener(ReviewNotice(message))
             self._ahead = Ahead(turns)
@@ -231,8 +236,7 @@ class Review:
 
     def forget_session(self, session_id: str) -> None:
         """A deleted session: what this run remembers of its turns goes too."""
-        if self._turns is not None:
-            self._turns.record.forget(session_id)
+        self.record.forget(session_id)
 
     # -- sessions in worktrees of their own -----------------------------------------------------
 
@@ -247,9 +251,11 @@ class Review:
             result = await worktree_return.bring_back(
                 self.queue, self.documents, session_id, changes, Path(worktree.root)
             )
-        if self._turns is not None and result.brought:  # not a turn: the record must know
+        if result.brought:  # not a turn: the record must know
             brought = [str(path) for path in result.brought]
-            await self._turns.record.outside_turns(session_id, brought, "what came back")
+            await self.record.outside_turns(
+                session_id, brought, "what came back", self._kept_roots()
+            )
         return await worktrees.advance(worktree, result.brought), result
 
     # -- events ---------------------------------------------------------------------------------
@@ -342,22 +348,34 @@ class Review:
     async def decide(self, hunks: list[ReviewHunk], accept: bool) -> list[dict[str, Any]]:
         pending = [h for h in hunks if h.state == "pending"]
         results = await self.queue.decide(hunks, accept)
-        if not accept and self._turns is not None:
-            await self._rejected(self._turns, [h for h in pending if h.state == "rejected"])
+        if not accept:
+            rejected = [h for h in pending if h.state == "rejected"]
+            await self._rejected([(h.session_id, h.path) for h in rejected], self._kept_roots())
         return results
 
-    @staticmethod
-    async def _rejected(turns: TurnWatch, hunks: list[ReviewHunk]) -> None:
-        """A rejection changed the files after other sessions' turns began: undoing one of
-        them leaves the files as the rejection left them (``TurnRecord.rejected``)."""
-        by_session: dict[str, list[str]] = {}
-        for hunk in hunks:
-            by_session.setdefault(hunk.session_id, []).append(hunk.path)
+    async def _rejected(self, changes: list[tuple[str, str]], roots: list[Path]) -> None:
+        """A rejection changed the files, (session, path), after other sessions' turns began:
+        undoing one of them leaves the files as the rejection left them
+        (``TurnRecord.rejected``), in this run or the next."""
+        by_session: dict[str, set[str]] = {}
+        for session_id, path in changes:
+            by_session.setdefault(session_id, set()).add(path)
         for session_id, paths in by_session.items():
-            await turns.record.rejected(session_id, sorted(set(paths)))
+            await self.record.rejected(session_id, sorted(paths), roots)
+
+    def _kept_roots(self) -> list[Path]:
+        """The root whose review is kept on disk (its record may not be loaded yet: no turn
+        of this run began there)."""
+        return [self.pending.root] if self.pending is not None else []
 
     async def decide_groups(self, groups: list[ReviewGroup], accept: bool) -> list[dict[str, Any]]:
-        return await self.queue.bulk.decide(groups, accept)
+        pending = [g for g in groups if g.state == "pending"]
+        results = await self.queue.bulk.decide(groups, accept)
+        if not accept:
+            rejected = [g for g in pending if g.state == "rejected"]
+            changes = [(g.session_id, str(Path(g.root) / f)) for g in rejected for f in g.files]
+            await self._rejected(changes, [Path(g.root) for g in rejected])
+        return results
 
     def saved_by_editor(self, path: Path, text: str) -> None:
         self.queue.saved_by_editor(path, text)

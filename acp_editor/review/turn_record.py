@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -128,17 +129,21 @@ class TurnRecord:
         self._undos[root].append(UndoEntry(session, turn, time.time(), set(paths)))
         await self._save(root, f"what the undo of turn {turn} put back")
 
-    async def rejected(self, session: str, paths: list[str]) -> None:
+    async def rejected(self, session: str, paths: list[str], roots: Iterable[Path] = ()) -> None:
         """The user rejected ``session``'s changes of ``paths``: like an undo, a change to the
         files for every other session's turn begun before now, so undoing such a turn leaves
         them as the rejection left them."""
-        await self.outside_turns(session, paths, "what a rejection put back")
+        await self.outside_turns(session, paths, "what a rejection put back", roots)
 
-    async def outside_turns(self, session: str, paths: list[str], what: str) -> None:
+    async def outside_turns(
+        self, session: str, paths: list[str], what: str, roots: Iterable[Path] = ()
+    ) -> None:
         """``paths`` changed for ``session`` outside its turns (its changes rejected, its
         worktree's changes brought back): for every other session's turn begun before now,
         another session's change, left as it is by that turn's undo. Recorded in each root
-        this run keeps a record of."""
+        this run keeps a record of, and in ``roots`` (turns of an earlier run began there)."""
+        for root in roots:
+            await self._entries(root)  # loaded: kept with its record on disk
         for root in list(self._roots):
             inside = [p for p in paths if Path(p).is_relative_to(root)]
             if inside:

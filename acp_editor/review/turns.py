@@ -68,6 +68,7 @@ class TurnWatch:
         queue: ReviewQueue,
         store_for: StoreFor = CheckpointStore,
         documents: DocumentSource | None = None,
+        record: TurnRecord | None = None,
     ) -> None:
         self.queue = queue
         self.documents = documents or queue.documents
@@ -83,7 +84,9 @@ class TurnWatch:
         self._seen: dict[Path, str] = {}  # root -> what any turn's last look there saw
         # (one for every turn running there: a change is found once, see ``attribution``)
         self._lock = asyncio.Lock()  # looks compare with "seen": one at a time
-        self.record = TurnRecord()  # which files each turn changed (what undo may put back)
+        self.record = record or TurnRecord()
+        """Which files each turn changed (what undo may put back); the owner's, which records
+        the user's rejections in it too, before any turn of this run."""
         self.disabled: str | None = None  # why checkpoints are off (git missing or failing)
         self.on_notice: Callable[[str], None] | None = None
         """Told what the user should know of (changes that could not be reviewed)."""
