@@ -166,8 +166,10 @@ class TurnUndo:
 def _place(hunk: ReviewHunk, step: Restore) -> int | None:
     """Where a pending hunk of the file starts in its restored text; None: the undo took its
     change away (recorded since the turn began, or its lines are not there)."""
-    if step.since is None or hunk.made >= step.since or step.before is None:
+    if step.since is None or hunk.made >= step.since:
         return None
+    if step.before is None:  # the file is gone again: as a deletion from before left it
+        return 0 if hunk.file_change == "deleted" else None
     return locate(step.before, hunk.block, hunk.anchor, hunk.hint)
 
 

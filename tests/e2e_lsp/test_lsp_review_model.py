@@ -130,6 +130,13 @@ FOUND: dict[str, list[tuple[str, list[Draw]]]] = {
         ("open_buffer", ["a.py"]),
         ("bring_back", []),
     ],
+    # NEW (long run, seed 2): session 1 deleted a.py, session 0 made it again; undoing session
+    # 0's turn withdrew session 1's deletion too, left unreviewed.
+    "new-undo-keeps-another-session-s-deletion-from-before": [
+        ("agent_turn", [1, ["a.py"], "delete", None]),
+        ("agent_turn", [0, ["a.py"], *NEW_C]),
+        ("undo_turn", [turn_of(0, 1), False]),
+    ],
     # NEW (long run, seed 1): after an undo, the agent's write through fs/* of lines the undo
     # had changed since it read them was taken for a clash with unsaved typing, and dropped.
     "new-a-write-after-an-undo-of-what-the-agent-saw": [
