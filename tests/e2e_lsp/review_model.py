@@ -213,16 +213,19 @@ class Model:
         turn = Turn(len(self.turns[WORKTREE]) + 1, self.clock, dict(self.disk), undone=True)
         for name in tree.changed():
             base, mine, theirs = tree.since[name], self.disk[name], tree.files[name]
-            if mine == base:
+            if mine in (base, theirs):
                 new = theirs
             elif None in (base, mine, theirs):
-                new = None if mine == theirs else mine
+                left.add(name)  # made or deleted on one side, changed on the other
+                continue
             else:
                 merged = merge3(base or "", mine or "", theirs or "")
-                new = mine if merged.conflicts else merged.text
+                if merged.conflicts:
+                    left.add(name)
+                    continue
+                new = merged.text
             if new == mine:
-                left.add(name)
-                continue
+                continue  # the workspace has it already: nothing to bring, nothing left
             brought.add(name)
             tree.since[name] = tree.files[name]
             self.agent_change(turn, WORKTREE, name, new)

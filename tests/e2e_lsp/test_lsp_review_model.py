@@ -130,6 +130,14 @@ FOUND: dict[str, list[tuple[str, list[Draw]]]] = {
         ("open_buffer", ["a.py"]),
         ("bring_back", []),
     ],
+    # Long run, seed 4: a file deleted both in the workspace and in the worktree is nothing to
+    # bring back; the model said it was left (the model was wrong).
+    "model-a-deletion-on-both-sides-is-neither-brought-nor-left": [
+        ("worktree_session", []),
+        ("agent_turn", [0, ["a.py"], "delete", None]),
+        ("worktree_turn", ["a.py", "delete", "fs"]),
+        ("bring_back", []),
+    ],
     # NEW (long run, seed 2): session 1 deleted a.py, session 0 made it again; undoing session
     # 0's turn withdrew session 1's deletion too, left unreviewed.
     "new-undo-keeps-another-session-s-deletion-from-before": [
