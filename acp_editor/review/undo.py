@@ -149,17 +149,25 @@ class TurnUndo:
     async def _removed(self, step: Restore, number: int) -> bool:
         """A file the turn created goes through the documents, so a buffer of it goes too (a
         deleted file's buffer is otherwise left as it is, its text read back as the file's);
-        one holding unsaved text besides the agent's is left holding it: False."""
+        one holding unsaved lines of the user's besides the agent's keeps just those, as a
+        rejection of the creation leaves it. Typed within the agent's lines: left holding it
+        all (False)."""
         if step.before is not None or step.now is None:
             return False
         try:
             held = await self.watch.documents.read_text(step.path)
         except RpcError:
             held = None  # gone already: nothing holds it
+        keep = ""
         if held is not None and held != step.now:
-            return False
+            from acp_editor.text.merge import merge3  # loaded at the first undo, not at start
+
+            users = merge3(step.now, held, "")  # the agent's text taken out of the buffer's
+            if users.conflicts:
+                return False
+            keep = users.text
         label = f"Undo turn {number}: remove {step.path.name}"
-        await self.watch.documents.remove(step.path, label=label)
+        await self.watch.documents.remove(step.path, label=label, keep=keep)
         return True
 
 

@@ -138,6 +138,14 @@ FOUND: dict[str, list[tuple[str, list[Draw]]]] = {
         ("worktree_turn", ["a.py", "delete", "fs"]),
         ("bring_back", []),
     ],
+    # NEW (long run, seed 6): undoing the turn that created c.md, open with a line the user
+    # typed, left the agent's text in the buffer beside it (a rejection leaves the user's line).
+    "new-undo-of-a-created-file-typed-in": [
+        ("agent_turn", [0, ["c.md"], *NEW_C]),
+        ("open_buffer", ["c.md"]),
+        ("type_unsaved", ["c.md"]),
+        ("undo_turn", [turn_of(0, 1), False]),
+    ],
     # NEW (long run, seed 2): session 1 deleted a.py, session 0 made it again; undoing session
     # 0's turn withdrew session 1's deletion too, left unreviewed.
     "new-undo-keeps-another-session-s-deletion-from-before": [

@@ -52,22 +52,26 @@ async def test_the_next_run_finds_and_undoes_the_turns_of_a_session_it_never_ope
 
 
 class Buffers(DiskDocuments):
-    """The disk, with buffers open over it (their text by path) that ``remove`` lets go."""
+    """The disk, with buffers open over it (their text by path) that ``remove`` lets go, or
+    leaves holding the user's lines (``keep``)."""
 
     def __init__(self) -> None:
         self.open: dict[Path, str] = {}
-        self.removed: list[tuple[Path, str]] = []
+        self.removed: list[tuple[Path, str, str]] = []
 
     async def read_text(self, path: Path) -> str:
         return self.open[path] if path in self.open else await super().read_text(path)
 
     async def remove(self, path: Path, *, label: str, keep: str = "") -> None:
-        self.removed.append((path, label))
-        self.open.pop(path, None)
+        self.removed.append((path, label, keep))
+        if keep:
+            self.open[path] = keep
+        else:
+            self.open.pop(path, None)
         await super().remove(path, label=label)
 
 
-async def test_undoing_a_created_file_lets_its_buffer_go_unless_it_holds_the_user_s_text(
+async def test_undoing_a_created_file_lets_its_buffer_go_but_the_user_s_lines(
     tmp_path: Path,
 ) -> None:
     root = workspace(tmp_path)
@@ -76,19 +80,27 @@ async def test_undoing_a_created_file_lets_its_buffer_go_unless_it_holds_the_use
     turns = TurnWatch(queue, lambda r: CheckpointStore(r, root.parent / "store"), buffers)
     queue.on_written = turns.written
     undo = TurnUndo(turns)
-    for name in ("new.md", "typed.md"):
+    for name in ("new.md", "typed.md", "within.md"):
         await turns.begin("s1", [str(root)])
         (root / name).write_text("the agent's\n")
         await turns.end("s1")
     buffers.open[root / "new.md"] = "the agent's\n"  # open, as the agent left it
     buffers.open[root / "typed.md"] = "the agent's\nthe user's, unsaved\n"
+    buffers.open[root / "within.md"] = "the agent's, changed by the user\n"
 
     _, plan = await undo.plan("s1", 1, [str(root)])
     await undo.restore(plan, "s1", 1)
-    # new.md's buffer goes with the file; typed.md's keeps the user's text (unsaved), as before
-    assert buffers.removed == [(root / "new.md", "Undo turn 1: remove new.md")]
-    assert not (root / "new.md").exists() and not (root / "typed.md").exists()
-    assert buffers.open == {root / "typed.md": "the agent's\nthe user's, unsaved\n"}
+    # new.md's buffer goes with the file; typed.md's keeps the user's line alone, as a
+    # rejection leaves it; within.md's, typed within the agent's line, keeps all it holds.
+    assert buffers.removed == [
+        (root / "new.md", "Undo turn 1: remove new.md", ""),
+        (root / "typed.md", "Undo turn 1: remove typed.md", "the user's, unsaved\n"),
+    ]
+    assert not any((root / n).exists() for n in ("new.md", "typed.md", "within.md"))
+    assert buffers.open == {
+        root / "typed.md": "the user's, unsaved\n",
+        root / "within.md": "the agent's, changed by the user\n",
+    }
 
 
 async def test_undoing_a_turn_keeps_an_earlier_turn_s_hunk_pending_where_it_is_now(
