@@ -420,13 +420,15 @@ async function main() {
     },
     /** Click the first element matching `selector` in any frame (webviews are frames) with the
      *  mouse, as the user would: playwright scrolls it into view and waits until it can be
-     *  clicked (visible, enabled, not covered). */
+     *  clicked (visible, enabled, not covered). A locator, not a handle: a view that draws
+     *  the element again meanwhile (a session update) leaves a handle detached, and the user
+     *  would click the one drawn now. */
     async click({ selector }) {
       if (!page) throw new Error('no page yet');
       for (const frame of page.frames()) {
-        const handle = await frame.$(String(selector)).catch(() => null);
-        if (handle) {
-          await handle.click({ timeout: 5000 });
+        const found = frame.locator(String(selector)).first();
+        if ((await found.count().catch(() => 0)) > 0) {
+          await found.click({ timeout: 5000 });
           return { ok: true };
         }
       }
