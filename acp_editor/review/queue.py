@@ -288,16 +288,12 @@ class ReviewQueue:
         """One file's hunks, oldest first."""
         return list(self._by_path.get(path, {}).values())
 
-    def revive(self, hunk: ReviewHunk, at: int) -> None:
-        """A superseded hunk pending again at line ``at`` of the known text: the change that
-        superseded it was undone, its own was not (``review.undo``)."""
-        hunk.state, hunk.message, hunk.hint, hunk.exact, hunk.lost = (
-            "pending",
-            None,
-            at,
-            True,
-            False,
-        )
+    def revive(self, hunk: ReviewHunk, at: int | None) -> None:
+        """A superseded hunk pending again at line ``at`` of the known text (None: found by its
+        lines when decided): the change that superseded it was undone, its own was not
+        (``review.undo``)."""
+        hunk.state, hunk.message, hunk.exact, hunk.lost = "pending", None, at is not None, False
+        hunk.hint = hunk.hint if at is None else at
         self._add(hunk)
 
     def _add(self, hunk: ReviewHunk) -> None:

@@ -124,8 +124,10 @@ class TurnUndo:
     def _withdraw(self, plan: list[Restore], message: str) -> None:
         """The pending hunks of the files put back whose change the undo took away (whichever
         session's) are withdrawn; those of changes from before the turn stay pending, placed
-        in the restored text (withdrawn too where they are not found in it). A held write's
-        hunks wait for the user as they did."""
+        in the restored text, which held them: where their lines are not found as they were
+        (another session's pending change fell on them, or its pending deletion took the
+        file), found by them when decided. A held
+        write's hunks wait for the user as they did."""
         queue = self.watch.queue
         told: list[ReviewHunk] = []
         for step in plan:
@@ -133,11 +135,13 @@ class TurnUndo:
                 if hunk.state != "pending" or not hunk.applied:
                     continue
                 at = _place(hunk, step)
-                if at is None:
+                if at is not None:
+                    hunk.hint, hunk.exact, hunk.lost = at, True, False
+                elif _before_turn(hunk, step):  # the restored text held it, changed since
+                    hunk.exact, hunk.lost = False, False
+                else:
                     hunk.state, hunk.message, hunk.reported = "rejected", message, True
                     told.extend(_bring_back(queue, hunk.supersedes, step))
-                else:
-                    hunk.hint, hunk.exact, hunk.lost = at, True, False
                 told.append(hunk)
             if step.before is None:
                 queue.tracking.known.pop(str(step.path), None)
@@ -171,10 +175,14 @@ class TurnUndo:
         return True
 
 
+def _before_turn(hunk: ReviewHunk, step: Restore) -> bool:
+    return step.since is not None and hunk.made < step.since
+
+
 def _place(hunk: ReviewHunk, step: Restore) -> int | None:
     """Where a pending hunk of the file starts in its restored text; None: the undo took its
-    change away (recorded since the turn began, or its lines are not there)."""
-    if step.since is None or hunk.made >= step.since:
+    change away (recorded since the turn began), or its lines are not there as they were."""
+    if not _before_turn(hunk, step):
         return None
     if step.before is None:  # the file is gone again: as a deletion from before left it
         return 0 if hunk.file_change == "deleted" else None
@@ -185,19 +193,19 @@ def _bring_back(
     queue: ReviewQueue, superseded: Sequence[ReviewHunk], step: Restore
 ) -> list[ReviewHunk]:
     """The hunks of changes from before the turn that a withdrawn hunk held (it changed their
-    lines again), pending again where the restored text has their lines; a hunk of the turn
+    lines again), pending again (in the restored text, which held them); a hunk of the turn
     itself brings back those it held in turn."""
     back: list[ReviewHunk] = []
     for hunk in superseded:
         if hunk.state != "superseded":
             continue  # brought back already (held by two hunks of one write), or decided
-        if step.since is not None and hunk.made >= step.since:
+        if step.since is None:
+            continue  # when the turn began is not known: what came before it neither
+        if hunk.made >= step.since:
             back.extend(_bring_back(queue, hunk.supersedes, step))
             continue
-        at = _place(hunk, step)
-        if at is not None:
-            queue.revive(hunk, at)
-            back.append(hunk)
+        queue.revive(hunk, _place(hunk, step))  # unplaced: found by its lines when decided
+        back.append(hunk)
     return back
 
 

@@ -138,6 +138,23 @@ FOUND: dict[str, list[tuple[str, list[Draw]]]] = {
         ("worktree_turn", ["a.py", "delete", "fs"]),
         ("bring_back", []),
     ],
+    # NEW (long run, seed 7): session 1 made c.md and b.py; session 0 changed and deleted
+    # them; undoing session 0's last turn withdrew session 1's pending creations, whose lines
+    # session 0's pending changes had altered (or whose file its pending deletion took).
+    "new-undo-keeps-another-session-s-altered-hunks": [
+        ("agent_turn", [0, ["a.py"], "write", 1, "disk", None]),
+        ("agent_turn", [0, ["a.py", "c.md"], "write", 0, "disk", None, *NEW_C[:2], "reject_once"]),
+        ("undo_turn", [turn_of(0, 2), False]),
+        ("agent_turn", [0, ["a.py", "b.py"], "write", 0, "disk", None, "delete", None]),
+        ("agent_turn", [1, ["b.py"], *NEW_C[:2], "allow_once"]),
+        ("undo_turn", [turn_of(0, 3), True]),
+        ("undo_turn", [turn_of(0, 1), True]),
+        ("undo_turn", [turn_of(0, 3), True]),
+        ("agent_turn", [1, ["c.md", "a.py"], "write", "disk", None, "delete", "reject_once"]),
+        ("agent_turn", [0, ["b.py", "c.md"], "delete", "allow_once", "write", 0, "both", None]),
+        ("agent_turn", [0, ["c.md", "b.py"], "delete", "allow_once", "write", "disk", None]),
+        ("undo_turn", [turn_of(0, 5), False]),
+    ],
     # NEW (long run, seed 6): undoing the turn that created c.md, open with a line the user
     # typed, left the agent's text in the buffer beside it (a rejection leaves the user's line).
     "new-undo-of-a-created-file-typed-in": [
