@@ -223,11 +223,10 @@ test(
     });
     console.log(`    ended: ${done}`);
     assert.match(done, /^idle \(end turn\) · \d+ tokens \(\d+ in · \d+ out\)$/);
-    // Its answer came back to the parent as a message between sessions.
-    assert.match(
-      await text('#transcript .msg.session'),
-      new RegExp(`← From subagent “${CHILD}”[\\s\\S]*added a line at its end`),
-    );
+    // Its answer came back to the parent as a message between sessions (drawn as it streams:
+    // the turn's end can come before its last words are drawn).
+    const answer = new RegExp(`← From subagent “${CHILD}”[\\s\\S]*added a line at its end`);
+    await until('its answer drawn in the parent', async () => answer.test(await text('#transcript .msg.session')));
     await until('the strip without it', async () => (await drawn('#sessions .subsession')).length === 0);
     await vscode.commands.executeCommand('acp-editor.rejectAll'); // hello.py as it was
   },
