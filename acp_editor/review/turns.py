@@ -75,7 +75,9 @@ class TurnWatch:
         """Where open buffers take a change found on disk before review records it (the editor
         side's documents: the one place a found change crosses to the editor before its event)."""
         self._store_for = store_for
-        queue.bulk.store_for = store_for  # groups read and keep this watch's checkpoints
+        # Groups read and keep this watch's checkpoints, through its very store: one lock per
+        # index (a store made twice for a root let a group's snapshot interleave with a look's).
+        queue.bulk.store_for = self.store
         self._stores: dict[Path, CheckpointStore] = {}
         self._turns: dict[str, TurnCheckpoints] = {}
         self._numbers: dict[str, int] = {}

@@ -338,3 +338,10 @@ async def test_no_look_after_a_read_only_tool_call_but_after_an_edit(tmp_path: P
     live.update(sessionUpdate="tool_call_update", toolCallId="e1", status="completed")
     await live.reviewing.settle()
     assert live.attributed() == {"a.txt": "e1", "new.txt": "e1"}
+
+
+def test_groups_use_the_watch_s_own_store_of_a_root(tmp_path: Path) -> None:
+    """One store, so one lock, per root: a bulk group's snapshot waits for a look's."""
+    root = workspace(tmp_path)
+    turns, queue = watch(root)
+    assert queue.bulk.store(str(root)) is turns.store(root)
