@@ -4,7 +4,9 @@ where it differs: ``sessionId: expected a string, got 3``.
 The types come as data (``editor_shapes``, generated from the document's ``ts`` blocks by
 scripts/protocol_types.py), so what is checked is what the document declares, and what the
 TypedDicts of ``editor_types`` promise. Fields an object has beyond its type are let through, as
-the protocol's readers ignore what they do not know.
+the protocol's readers ignore what they do not know. An optional field given as ``null`` where
+its type has no null is dropped, as not given: clients write "not given" so (Lua's
+``vim.NIL``, JavaScript's ``null``), and the protocol's readers before the types took it so.
 """
 
 from __future__ import annotations
@@ -97,6 +99,8 @@ def _check_object(value: object, shape: Obj, table: Table, path: str) -> None:
         raise _wrong(path, shape, table, value)
     inner = "" if path == "params" else f"{path}."
     for name, field, required in shape.fields:
+        if not required and value.get(name, 0) is None and not _takes_null(field, table):
+            del value[name]  # null for "not given" (Lua's vim.NIL, JavaScript): taken as such
         if name not in value:
             if required:
                 raise InvalidParams(f"{inner}{name}: missing ({describe(field, table)})")
@@ -107,6 +111,14 @@ def _check_object(value: object, shape: Obj, table: Table, path: str) -> None:
         for key, item in value.items():
             if key not in named:
                 check(item, shape.rest, table, f"{inner}{key}")
+
+
+def _takes_null(shape: Shape, table: Table) -> bool:
+    try:
+        check(None, shape, table)
+    except InvalidParams:
+        return False
+    return True
 
 
 def _check_either(value: object, shape: Either, table: Table, path: str) -> None:

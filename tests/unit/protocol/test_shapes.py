@@ -124,3 +124,12 @@ def test_a_long_value_is_cut_in_the_message() -> None:
     said = error({"sessionId": "s", "all": "y" * 500})
     assert said.startswith('all: expected a boolean, got "yyy') and said.endswith("...")
     assert len(said) < 120
+
+
+def test_null_for_an_optional_field_is_taken_as_not_given_unless_its_type_has_null() -> None:
+    """Neovim's plugin sends ``vim.NIL`` for a session not chosen yet: it was "expected a
+    string, got null", and every prompt of a fresh Neovim failed."""
+    value = {"sessionId": "s1", "limit": None, "messageId": None}
+    check(value, Ref("Params"), TABLE)
+    assert value == {"sessionId": "s1", "messageId": None}  # messageId's type has null
+    assert error({"sessionId": None}) == "sessionId: expected a string, got null"  # required
