@@ -359,6 +359,9 @@ class CheckpointStore:
         out = await self._git("diff-tree", "-r", "-z", "--no-renames", "--raw", old, new)
         fields = out.split(b"\0")
         found = []
+        # Each path made from one string: ``root / name`` parses both (a third of the time at
+        # 20,000 files, bench/bulk.py).
+        base = str(self.root).rstrip("/") + "/"
         for info, raw in zip(fields[0::2], fields[1::2], strict=False):
             # ":OLDMODE NEWMODE OLDBLOB NEWBLOB STATUS"
             parts = info.decode().lstrip(":").split()
@@ -367,7 +370,7 @@ class CheckpointStore:
                 before = parts[2] if kind != "added" else None
                 after = parts[3] if kind != "deleted" else None
                 mode = parts[0] if kind != "added" else None
-                found.append(Change(self.root / os.fsdecode(raw), kind, before, after, mode))
+                found.append(Change(Path(base + os.fsdecode(raw)), kind, before, after, mode))
         return found
 
     async def directories(self, tree: str) -> list[Path]:
