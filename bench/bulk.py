@@ -3,14 +3,13 @@ look costs, next to git doing the same work on a scratch copy, in one run.
 
     python bench/bulk.py [--files 1000 2000 4000]
 
-For each count: a workspace checkpointed (``review.turns.TurnWatch`` over a ``ReviewQueue`` on the
-disk, no editor), then a command's worth of new files written into one new folder, then one look
-(what review does when the command's tool call ends): every file found and recorded (a burst: one
-group). Then every file rewritten at once with the same size (most in the second the checkpoint
-was taken: git reads such "racily clean" entries again) and one more look. Anchors in the same
-run: ``git add -A`` (after each of the two writes) and ``git status --porcelain`` of a scratch
-repository holding the same files. The editor's side (diagnostics, follow) is not in this
-measurement.
+For each count: a workspace checkpointed (``review.finding.turns.TurnWatch`` over a ``ReviewQueue``
+on the disk, no editor), then a command's worth of new files written into one new folder, then one
+look (what review does when the command's tool call ends): every file found and recorded (a burst:
+one group). Then every file rewritten at once with the same size (most in the second the checkpoint
+was taken: git reads such "racily clean" entries again) and one more look. Anchors in the same run:
+``git add -A`` (after each of the two writes) and ``git status --porcelain`` of a scratch repository
+holding the same files. The editor's side (diagnostics, follow) is not in this measurement.
 """
 
 from __future__ import annotations
@@ -26,8 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from acp_editor.review.queue import ReviewQueue
-from acp_editor.review.turns import TurnWatch
+from acp_editor.review.finding.turns import TurnWatch
+from acp_editor.review.queue.review_queue import ReviewQueue
 from acp_editor.services.documents import DiskDocuments
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 from acp_editor import jsonio
 from acp_editor.agent.link.framing import decode_line
-from acp_editor.review.anchor import anchors_for
+from acp_editor.review.queue.anchor import anchors_for
 from acp_editor.session import SessionState
 
 

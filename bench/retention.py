@@ -51,8 +51,8 @@ sys.path.insert(0, str(BENCH))
 
 from checkpoints import git  # noqa: E402  (bench/checkpoints.py)
 
-from acp_editor.review.queue import ReviewQueue  # noqa: E402
-from acp_editor.review.turns import TurnWatch  # noqa: E402
+from acp_editor.review.finding.turns import TurnWatch  # noqa: E402
+from acp_editor.review.queue.review_queue import ReviewQueue  # noqa: E402
 from acp_editor.services.checkpoints import CheckpointStore, store_for  # noqa: E402
 from acp_editor.services.documents import DiskDocuments  # noqa: E402
 from acp_editor.services.retention import inventory, plumbing  # noqa: E402

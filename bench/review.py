@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from acp_editor.review.queue import ReviewQueue
+from acp_editor.review.queue.review_queue import ReviewQueue
 from acp_editor.text.hunks import compute_hunks
 
 FILE = Path("/bench/file.py")

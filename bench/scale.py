@@ -46,7 +46,7 @@ from acp_editor.agent.frontend import Frontend  # noqa: E402
 from acp_editor.protocol import acp  # noqa: E402
 
 if TYPE_CHECKING:
-    from acp_editor.review.queue import Mode
+    from acp_editor.review.queue.review_queue import Mode
 
 AGENT = [sys.executable, str(BENCH.parent / "tests" / "agents" / "scripted.py"), "--fast"]
 PROMPT = [{"type": "text", "text": "edit shell"}]

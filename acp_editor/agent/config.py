@@ -11,7 +11,7 @@ from acp_editor.protocol import acp
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Sequence
 
-    from acp_editor.review.queue import Mode
+    from acp_editor.review.queue.review_queue import Mode
     from acp_editor.services.permissions import Rule
 
 
@@ -70,7 +70,7 @@ class AgentConfig:
     0.5 s later). No wait by default: editors kill a server that is slow to shut down (eglot
     after 1.5 s), and the agent's children must not outlive that."""
     review_mode: Mode = "after-write"
-    """How the agent's changes are reviewed (see ``review.queue``)."""
+    """How the agent's changes are reviewed (see ``review.queue.review_queue``)."""
     tell_agent_rejections: bool = False
     """Add a note about rejected changes to the next prompt."""
     auto_approve: list[Rule] = field(default_factory=list)

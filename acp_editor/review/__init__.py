@@ -1,7 +1,7 @@
 """Review: every change an agent makes, as hunks the user accepts or rejects one at a time.
 
-``anchor`` finds a hunk again in a file's current text (which the user, other decisions and the
-agent may have changed since the hunk was made) and swaps its lines, refusing rather than
-guessing when the hunk can no longer be found for certain. ``queue`` keeps the hunks and carries
-out the user's decisions through the editor or the disk.
+Two rooms and their owner: ``queue`` keeps the hunks and groups and carries out the user's
+decisions; ``finding`` finds what agents changed (their writes through us, checkpoints compared
+when tool calls and turns end) and puts it in the queue. ``owner`` builds both and is all the
+rest of the sidecar sees; ``undo`` and ``worktree_return`` use both rooms.
 """

@@ -3,13 +3,14 @@ everything in one event, and gives the editor side a view instead of its parts.
 
 The parts (see docs/architecture.md, "The path of a change an agent makes itself"):
 
-* ``review.queue.ReviewQueue``: the hunks and the decisions on them, with ``review.bulk``'s
-  groups of bulk changes;
-* ``review.persist.PendingReview``: what is pending, kept on disk for the workspace root;
-* per agent (``for_agent``): its share of the one ``review.turns.TurnWatch`` (checkpoints
-  compared; what a look finds is recorded by ``review.recording.ChangeRecorder``, given to the
-  session that made it by ``review.attribution``), ``review.intake.ReviewingDocuments`` (the
-  agent's writes, tool call ends and live looks) and ``review.undo.TurnUndo`` (undoing a turn).
+* ``review.queue.review_queue.ReviewQueue``: the hunks and the decisions on them, with
+  ``review.queue.bulk``'s groups of bulk changes;
+* ``review.queue.persist.PendingReview``: what is pending, kept on disk for the workspace root;
+* per agent (``for_agent``): its share of the one ``review.finding.turns.TurnWatch`` (checkpoints
+  compared; what a look finds is recorded by ``review.finding.recording.ChangeRecorder``, given to
+  the session that made it by ``review.finding.attribution``),
+  ``review.finding.intake.ReviewingDocuments`` (the agent's writes, tool call ends and live looks)
+  and ``review.undo.TurnUndo`` (undoing a turn).
 
 The editor side makes one ``Review`` for the server's life and hands it to every agent it starts,
 so pending review shows before an agent starts and outlives one that crashes; an agent side on
@@ -27,12 +28,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from acp_editor.review import worktree_return
-from acp_editor.review.ahead import Ahead
-from acp_editor.review.intake import Isolated, ReviewingDocuments
-from acp_editor.review.persist import PendingReview
-from acp_editor.review.queue import ReviewQueue
-from acp_editor.review.turn_record import TurnRecord
-from acp_editor.review.turns import TurnWatch
+from acp_editor.review.finding.ahead import Ahead
+from acp_editor.review.finding.intake import Isolated, ReviewingDocuments
+from acp_editor.review.finding.turn_record import TurnRecord
+from acp_editor.review.finding.turns import TurnWatch
+from acp_editor.review.queue.persist import PendingReview
+from acp_editor.review.queue.review_queue import ReviewQueue
 from acp_editor.review.undo import Restore, TurnUndo
 from acp_editor.services import worktrees
 from acp_editor.services.checkpoints import CheckpointStore
@@ -51,10 +52,10 @@ __all__ = [
 # ``Restore`` (one file of undoing a turn) is review's too: the editor side shows plans of them.
 
 if TYPE_CHECKING:
-    from acp_editor.review.groups import ReviewGroup
-    from acp_editor.review.hunk import ReviewHunk
-    from acp_editor.review.queue import Mode
-    from acp_editor.review.turns import StoreFor
+    from acp_editor.review.finding.turns import StoreFor
+    from acp_editor.review.queue.groups import ReviewGroup
+    from acp_editor.review.queue.hunk import ReviewHunk
+    from acp_editor.review.queue.review_queue import Mode
     from acp_editor.review.worktree_return import BringBackResult
     from acp_editor.services.documents import DocumentSource
     from acp_editor.services.worktrees import Worktree
@@ -205,7 +206,7 @@ class Review:
         self._ahead: Ahead | None = None
         self.record = TurnRecord()
         """What each turn changed, and what changed outside turns since (rejections, undos,
-        bring-backs): what undoing a turn may put back (``review.turn_record``)."""
+        bring-backs): what undoing a turn may put back (``review.finding.turn_record``)."""
         self.isolated = Isolated()
         """Sessions' own worktrees: not reviewed as they change (see ``bring_back``)."""
 
@@ -214,7 +215,7 @@ class Review:
         makes, written through us or found on disk, is recorded here and told as an event.
         Every agent shares one turn watch (one checkpoint store per root, one "last seen" of
         it): two agents' looks neither race for a store nor find one change twice, and who made
-        a change is told across agents (``review.attribution``)."""
+        a change is told across agents (``review.finding.attribution``)."""
         turns, ahead = self._watch()
         intake = ReviewingDocuments(self.documents, self.queue, turns, self.isolated, ahead)
         return AgentReview(turns, intake, TurnUndo(turns))
@@ -230,7 +231,8 @@ class Review:
 
     def prepare(self, root: str | Path | None) -> None:
         """The workspace is known: make it ready for its first turn in the background (its
-        first checkpoint, and a file watch where looks everywhere are slow: ``review.ahead``)."""
+        first checkpoint, and a file watch where looks everywhere are slow:
+        ``review.finding.ahead``)."""
         if root is not None and self.queue.mode != "off":
             self._watch()[1].start(Path(root))
 

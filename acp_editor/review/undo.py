@@ -1,11 +1,11 @@
 """Undoing a turn: every file of a session's roots put back as it was before the turn, but
-those only other sessions changed since (``review.turn_record``).
+those only other sessions changed since (``review.finding.turn_record``).
 
-The turn watch (``review.turns``) keeps a checkpoint before each turn under the session's name;
-undoing a turn compares that checkpoint with the disk now, asks (through the editor side) with
-the plan of what would change, and carries it out: the disk first, then the open buffers, merged
-so their unsaved edits are kept. Checkpoints outlive the sidecar, so a turn of an earlier run can
-be undone too (the session of the workspace's last turn is remembered per root).
+The turn watch (``review.finding.turns``) keeps a checkpoint before each turn under the session's
+name; undoing a turn compares that checkpoint with the disk now, asks (through the editor side) with
+the plan of what would change, and carries it out: the disk first, then the open buffers, merged so
+their unsaved edits are kept. Checkpoints outlive the sidecar, so a turn of an earlier run can be
+undone too (the session of the workspace's last turn is remembered per root).
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from acp_editor.errors import RpcError
-from acp_editor.review.anchor import locate
-from acp_editor.review.disk_text import decode, read_text
+from acp_editor.review.finding.disk_text import decode, read_text
+from acp_editor.review.queue.anchor import locate
 from acp_editor.services.checkpoints import CheckpointError
 
 if TYPE_CHECKING:
-    from acp_editor.review.hunk import ReviewHunk
-    from acp_editor.review.queue import ReviewQueue
-    from acp_editor.review.turns import TurnWatch
+    from acp_editor.review.finding.turns import TurnWatch
+    from acp_editor.review.queue.hunk import ReviewHunk
+    from acp_editor.review.queue.review_queue import ReviewQueue
 
 
 @dataclass(frozen=True)

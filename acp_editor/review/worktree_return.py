@@ -6,12 +6,12 @@ text now, and the session's. The user's text is read twice: the disk's, and the 
 ``DocumentSource`` gives (an open buffer wins over the disk); both must merge cleanly. A clean
 merge is written to disk, then the open buffer takes it through ``disk_changed`` (merged, so
 its unsaved edits stay unsaved), and the queue records it as after-write hunks of the session,
-as a change found on disk would be (``review.recording``).
+as a change found on disk would be (``review.finding.recording``).
 
 Where the user and the session changed the same lines, or one deleted a file the other
 changed, the file keeps the user's text and is reported as not brought back, with the reason;
-so are files that are not text. Many files in one folder (``review.groups.GROUP_AT``) become one
-group (``review.bulk``), bracketed by two checkpoints of the workspace root taken here, so
+so are files that are not text. Many files in one folder (``review.queue.groups.GROUP_AT``) become
+one group (``review.queue.bulk``), bracketed by two checkpoints of the workspace root taken here, so
 rejecting the group puts back exactly what the user had.
 """
 
@@ -23,16 +23,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from acp_editor.errors import ResourceNotFound
-from acp_editor.review.disk_text import decode
-from acp_editor.review.groups import split
+from acp_editor.review.finding.disk_text import decode
+from acp_editor.review.queue.groups import split
 from acp_editor.services.checkpoints import Change
 from acp_editor.services.documents import DiskDocuments
 from acp_editor.text.merge import merge3
 
 if TYPE_CHECKING:
-    from acp_editor.review.groups import ReviewGroup
-    from acp_editor.review.hunk import ReviewHunk
-    from acp_editor.review.queue import ReviewQueue
+    from acp_editor.review.queue.groups import ReviewGroup
+    from acp_editor.review.queue.hunk import ReviewHunk
+    from acp_editor.review.queue.review_queue import ReviewQueue
     from acp_editor.services.documents import DocumentSource
     from acp_editor.services.worktrees import WorktreeChange
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from acp_editor.review.persist import store_path
+from acp_editor.review.queue.persist import store_path
 from tests.e2e_lsp.conftest import EDIT_LINE, HELLO, StartEditor
 from tests.e2e_lsp.test_lsp_checkpoints import undo_when_asked
 from tests.e2e_lsp.test_lsp_review import review_diagnostics

@@ -9,8 +9,8 @@ import subprocess
 import time
 from pathlib import Path
 
-from acp_editor.review.queue import ReviewQueue
-from acp_editor.review.turns import TurnWatch
+from acp_editor.review.finding.turns import TurnWatch
+from acp_editor.review.queue.review_queue import ReviewQueue
 from acp_editor.services.checkpoints import store_for
 from acp_editor.services.documents import DiskDocuments
 from acp_editor.services.retention.plumbing import session_ref

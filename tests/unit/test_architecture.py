@@ -100,7 +100,11 @@ def test_the_editor_side_sees_review_through_its_owner_only() -> None:
         for dst in dsts
         if dst.startswith("acp_editor.review.")
     }
-    assert seen <= {"acp_editor.review.owner", "acp_editor.review.hunk", "acp_editor.review.groups"}
+    assert seen <= {
+        "acp_editor.review.owner",
+        "acp_editor.review.queue.hunk",
+        "acp_editor.review.queue.groups",
+    }
     assert "acp_editor.review.owner" in seen  # the check reads the imports it means to
 
 
@@ -108,7 +112,9 @@ def test_review_is_built_by_its_owner_alone() -> None:
     """One place builds review's parts: the agent side asks the owner for its share."""
     client = {d for d in EDGES["acp_editor.agent.client"] if d.startswith("acp_editor.review.")}
     assert client == {"acp_editor.review.owner"}
-    builders = importers_of("acp_editor.review.turns") | importers_of("acp_editor.review.intake")
+    builders = importers_of("acp_editor.review.finding.turns") | importers_of(
+        "acp_editor.review.finding.intake"
+    )
     assert {m for m in builders if not m.startswith("acp_editor.review.")} == set()
 
 
@@ -168,7 +174,9 @@ NO_TEST_FILE = {
     "protocol/editor_context.py": "pure data: the editor-context server's name, tools, variable",
     "registry/run.py": f"`acp-editor agents`, `--agent ID`: {E2E}/test_registry.py",
     "registry/source.py": f"the registry fetched and cached: {E2E}/test_registry.py",
-    "review/intake.py": "writes through us entering review: through review/test_turns.py",
+    "review/finding/intake.py": (
+        "writes through us entering review: through review/finding/test_turns.py"
+    ),
     "services/retention/command.py": f"`acp-editor state`: {E2E}/test_state_cli.py",
     "services/retention/inventory.py": "through services/retention/test_pruning.py",
     "services/retention/plumbing.py": "git against a store: through retention/test_pruning.py",

@@ -1,4 +1,4 @@
-"""Groups of bulk changes in the editor (``review.groups``): one item per burst of files.
+"""Groups of bulk changes in the editor (``review.queue.groups``): one item per burst of files.
 
 A rich editor gets them in ``acp/reviewChanged`` (``groups``) and lists their files on demand;
 a plain one is told once per turn with one ``window/showMessage`` for all the groups the turn
@@ -30,7 +30,7 @@ ACCEPT, REJECT = proto.CMD_ACCEPT_GROUP, proto.CMD_REJECT_GROUP
 if TYPE_CHECKING:
     from acp_editor.editor.agent_port import AgentSlot
     from acp_editor.editor.lsp.channel import EditorChannel
-    from acp_editor.review.groups import ReviewGroup
+    from acp_editor.review.queue.groups import ReviewGroup
 
 
 class EditorGroups:

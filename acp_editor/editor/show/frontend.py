@@ -35,8 +35,8 @@ if TYPE_CHECKING:
     from acp_editor.editor.lsp.channel import EditorChannel
     from acp_editor.editor.show.status import AgentStatuses
     from acp_editor.editor.show.transcript import Transcripts
-    from acp_editor.review.hunk import ReviewHunk
     from acp_editor.review.owner import ReviewEvent
+    from acp_editor.review.queue.hunk import ReviewHunk
     from acp_editor.services.documents import DocumentSource
     from acp_editor.session.state import SessionView
 

@@ -1,8 +1,8 @@
 """What is kept for each workspace root, read from the state directory: its checkpoint store,
-the file naming its last session (``review.turns``), its pending review (``review.persist``),
-which files each turn changed (``review.turn_record``: ``turn-paths/KEY.json``) and the
-sessions' own worktrees of a repository (``services.worktrees``: ``worktrees/KEY/<session>/``,
-keyed by the repository's top folder).
+the file naming its last session (``review.finding.turns``), its pending review
+(``review.queue.persist``), which files each turn changed (``review.finding.turn_record``:
+``turn-paths/KEY.json``) and the sessions' own worktrees of a repository (``services.worktrees``:
+``worktrees/KEY/<session>/``, keyed by the repository's top folder).
 
 All are named ``<folder name>-<digest of the root's path>`` (``storage.per_root``): that
 name is the key here (pending review groups: ``review/KEY-groups.json``, beside the hunks). A
@@ -98,7 +98,7 @@ class Kept:
 
     @property
     def paths_file(self) -> Path:
-        """Which files each turn changed (``review.turn_record``)."""
+        """Which files each turn changed (``review.finding.turn_record``)."""
         return state_dir() / "turn-paths" / f"{self.key}.json"
 
     @property
@@ -187,7 +187,7 @@ def read(key: str) -> Kept:
 
 
 def last_session(kept: Kept) -> str | None:
-    """The session of the root's last turn (``review.turns`` writes it)."""
+    """The session of the root's last turn (``review.finding.turns`` writes it)."""
     last = _json(kept.last_file).get("lastSession")
     return last if isinstance(last, str) else None
 

@@ -185,8 +185,8 @@ def _forget(kept: Kept, session_id: str, ref: str, dry_run: bool) -> list[Remova
 
 
 def _paths_record(path: Path) -> dict[str, object]:
-    """``review.turn_record``'s file, ``{"version": 1, "turns": [{"session": ID, ...}]}``, read
-    as JSON here: retention sits below review."""
+    """``review.finding.turn_record``'s file, ``{"version": 1, "turns": [{"session": ID,
+    ...}]}``, read as JSON here: retention sits below review."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from acp_editor.review.queue import ReviewQueue
-from acp_editor.review.turns import TurnWatch
+from acp_editor.review.finding.turns import TurnWatch
+from acp_editor.review.queue.review_queue import ReviewQueue
 from acp_editor.review.undo import TurnUndo
 from acp_editor.services.checkpoints import CheckpointStore
 from acp_editor.services.documents import DiskDocuments
-from tests.unit.review.test_turns import watch  # the same turn watch on a real store
+from tests.unit.review.finding.test_turns import watch  # the same turn watch on a real store
 
 
 def workspace(tmp_path: Path) -> Path:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from acp_editor.review.undo import TurnUndo
-from tests.unit.review.test_turns import watch, workspace
-from tests.unit.review.test_turns_sessions import Calls
+from tests.unit.review.finding.test_turns import watch, workspace
+from tests.unit.review.finding.test_turns_sessions import Calls
 
 
 async def test_undoing_a_turn_leaves_what_another_session_did_since(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from acp_editor.review.queue import ReviewQueue
+from acp_editor.review.queue.review_queue import ReviewQueue
 from acp_editor.review.worktree_return import BringBackResult, bring_back
 from acp_editor.services import worktrees
 from acp_editor.services.checkpoints import CheckpointStore

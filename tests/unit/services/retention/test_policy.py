@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from acp_editor.review import bulk, persist, turn_record, turns
+from acp_editor.review.finding import turn_record, turns
+from acp_editor.review.queue import bulk, persist
 from acp_editor.services.retention import plumbing
 from acp_editor.services.retention.inventory import Kept, KeptWorktree, key_of
 from acp_editor.services.retention.plumbing import TurnRef, session_ref

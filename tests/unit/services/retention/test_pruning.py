@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_editor.review.persist import store_path
+from acp_editor.review.queue.persist import store_path
 from acp_editor.review.undo import TurnUndo
 from acp_editor.services.checkpoints import CheckpointError, CheckpointStore, store_for
 from acp_editor.services.retention import inventory, plumbing
