@@ -26,14 +26,6 @@ file as "big" for that run instead (``core.bigFileThreshold=1``, what is left wh
 fails) streams each file through zlib set up anew: 20,000 changed files, an ``update-index``
 of 0.6-1.3 s against 0.16-0.23 s of fast-import and 0.13 s of update-index."""
 
-KEEP_HEAP = "glibc.malloc.trim_threshold=67108864"
-"""For the checkpoint store's git runs (``GLIBC_TUNABLES``; other C libraries ignore it):
-give freed memory back to the system only past 64 MB. Packing sets up zlib (about 300 KB) for
-each blob and frees it again; by default glibc hands that back at once and takes it again for
-the next blob (four ``brk`` a file, and fresh pages to fault in). 20,000 changed files: a packed
-``update-index`` 2.3-2.5 s -> 0.6-1.3 s, ``fast-import`` 0.94 s -> 0.09 s on this machine. A git
-run is short-lived: what it keeps is gone when it exits."""
-
 
 def prepack(root: Path, files: list[bytes], size_limit: int, env: dict[str, str]) -> bool:
     """Write the blobs of ``files`` into one pack, as they are now (``git fast-import``, fed

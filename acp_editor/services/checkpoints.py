@@ -30,7 +30,8 @@ from typing import Literal
 
 from acp_editor.log import get_logger
 from acp_editor.services import store_setup
-from acp_editor.services.blob_pack import KEEP_HEAP, PACKED_FROM, prepack
+from acp_editor.services.blob_pack import PACKED_FROM, prepack
+from acp_editor.services.git import environment
 from acp_editor.services.repository_index import borrow_index, give_back
 from acp_editor.services.tree_graft import graft
 from acp_editor.storage import below, per_root
@@ -93,20 +94,9 @@ class CheckpointStore:
     # -- git ------------------------------------------------------------------------------------
 
     def _env(self, with_work_tree: bool = True) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-        if with_work_tree:  # init refuses one
-            env["GIT_WORK_TREE"] = str(self.root)
-        env.update(
-            GIT_DIR=str(self.store),
-            GIT_INDEX_FILE=str(self.store / "acp-index"),
-            GIT_CONFIG_NOSYSTEM="1",
-            GIT_CONFIG_GLOBAL=os.devnull,  # the user's settings (hooks, fsmonitor) stay out
-            GIT_TERMINAL_PROMPT="0",
-            LC_ALL="C",
-        )
-        tunables = env.get("GLIBC_TUNABLES")
-        env["GLIBC_TUNABLES"] = f"{tunables}:{KEEP_HEAP}" if tunables else KEEP_HEAP
-        return env
+        work_tree = self.root if with_work_tree else None  # init refuses one
+        index = self.store / "acp-index"
+        return environment.for_store(self.store, index, work_tree=work_tree, keep_heap=True)
 
     async def _git(
         self, *args: str, stdin: bytes | None = None, ok: tuple[int, ...] = (0,)

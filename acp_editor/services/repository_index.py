@@ -21,6 +21,8 @@ import subprocess
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from acp_editor.services.git import environment
+
 GitRun = Callable[..., Awaitable[bytes]]
 """A git run against the checkpoint store (its arguments, ``stdin=`` bytes): its stdout."""
 
@@ -103,7 +105,7 @@ def _not_seedable(root: Path) -> str | None:
     for attributes in (git / "info" / "attributes", home / "git" / "attributes"):
         if _converts(attributes):
             return f"{attributes} converts files"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env = environment.inherited()
     asked = ["git", "config", "--get-regexp", r"^core\.(autocrlf|attributesfile)$"]
     try:  # as the user's git sees it: their own and global settings
         said = subprocess.run(asked, cwd=root, env=env, capture_output=True, text=True, timeout=10)

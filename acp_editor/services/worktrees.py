@@ -48,6 +48,7 @@ from acp_editor.services.checkpoints import (
     CheckpointStore,
     Status,
 )
+from acp_editor.services.git import environment
 from acp_editor.storage import per_root
 
 BRANCHES = "refs/heads/acp/"
@@ -66,12 +67,6 @@ _CONFIG = """[core]
 """
 """The private repository's settings once made: no split index (the agent's git and our looks
 use plain ones), no automatic gc (the base must not go)."""
-_WHO = {
-    "GIT_AUTHOR_NAME": "acp-editor",
-    "GIT_AUTHOR_EMAIL": "acp-editor@localhost",
-    "GIT_COMMITTER_NAME": "acp-editor",
-    "GIT_COMMITTER_EMAIL": "acp-editor@localhost",
-}
 
 
 class WorktreeError(Exception):
@@ -227,8 +222,7 @@ async def advance(worktree: Worktree, brought: list[Path]) -> Worktree:
 
 async def _repository(root: Path) -> tuple[Path, Path, str | None]:
     """The repository's top folder, its object store and its HEAD commit (None: none yet)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(LC_ALL="C", GIT_TERMINAL_PROMPT="0")
+    env = environment.for_repository()
     try:
         out = await _run(["rev-parse", "--show-toplevel", "--git-common-dir"], root, env)
     except WorktreeError:
@@ -333,18 +327,7 @@ class _Private:
 
     def __init__(self, git_dir: Path, work_tree: Path, index: Path) -> None:
         self.work_tree = work_tree
-        env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-        env.update(
-            _WHO,
-            GIT_DIR=str(git_dir),
-            GIT_WORK_TREE=str(work_tree),
-            GIT_INDEX_FILE=str(index),
-            GIT_CONFIG_NOSYSTEM="1",
-            GIT_CONFIG_GLOBAL=os.devnull,
-            GIT_TERMINAL_PROMPT="0",
-            LC_ALL="C",
-        )
-        self.env = env
+        self.env = environment.for_store(git_dir, index, work_tree=work_tree, commits=True)
 
     async def run(self, *args: str, stdin: bytes | None = None) -> bytes:
         return await _run(list(args), self.work_tree, self.env, stdin=stdin)

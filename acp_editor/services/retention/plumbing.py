@@ -2,7 +2,7 @@
 with their times, deleting refs, packing and pruning objects; and the lock two sidecars take
 before they prune one store.
 
-Every run has a deadline and the store's isolation (``CheckpointStore._env``): our store as
+Every run has a deadline and the store's isolation (``services.git.environment``): our store as
 ``GIT_DIR`` and its own index, neither the system's nor the user's git settings, no work tree
 (the root may be gone). A turn's time is its ref file's (``update-ref`` writes it when the turn
 is checkpointed) until a pass packs the refs (a file each takes a block on disk: 4 KB, most of a
@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from acp_editor.log import get_logger
+from acp_editor.services.git import environment
 
 log = get_logger(__name__)
 
@@ -66,16 +67,8 @@ def session_ref(session_id: str) -> str:
 
 
 def env(store: Path) -> dict[str, str]:
-    kept = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    kept.update(
-        GIT_DIR=str(store),
-        GIT_INDEX_FILE=str(store / "acp-index"),  # its blobs and trees count as reachable
-        GIT_CONFIG_NOSYSTEM="1",
-        GIT_CONFIG_GLOBAL=os.devnull,
-        GIT_TERMINAL_PROMPT="0",
-        LC_ALL="C",
-    )
-    return kept
+    # Its own index: the blobs and trees it names count as reachable.
+    return environment.for_store(store, store / "acp-index")
 
 
 def git(store: Path, *args: str, stdin: bytes | None = None, timeout: float = TIMEOUT) -> bytes:

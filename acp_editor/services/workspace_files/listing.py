@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from acp_editor.log import get_logger
+from acp_editor.services.git import environment
 from acp_editor.services.workspace_files.match import PathTable
 from acp_editor.storage import state_dir
 
@@ -165,10 +166,8 @@ Partly = Callable[[list[str]], None]
 async def _git(
     root: Path, git_dir: Path | None, *args: str, partly: Partly | None = None
 ) -> list[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    if git_dir is not None:
-        env.update(GIT_DIR=str(git_dir), GIT_WORK_TREE=str(root))
-    env.update(GIT_CONFIG_NOSYSTEM="1", GIT_TERMINAL_PROMPT="0", LC_ALL="C")
+    work_tree = root if git_dir is not None else None  # our empty repository's
+    env = environment.for_repository(system_config=False, git_dir=git_dir, work_tree=work_tree)
     proc = await asyncio.create_subprocess_exec(
         "git",
         *args,
