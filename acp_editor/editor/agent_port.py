@@ -17,7 +17,7 @@ from acp_editor.protocol import tool_call
 from acp_editor.services.documents import DocumentSource
 
 if TYPE_CHECKING:
-    from acp_editor.review.owner import Restore, Review, ReviewView
+    from acp_editor.review.owner import Restore, Review
     from acp_editor.session.state import SessionView
 
 
@@ -154,17 +154,13 @@ outlives every agent)."""
 
 class AgentSlot:
     """The agents the editor talks to now, by id: none before the first start, one missing while
-    it starts again. Whoever only reads (review, edit labels) is given the slot, not the links
-    that fill it; a session is found in whichever agent has it."""
+    it starts again, and the session in front. Whoever only reads (edit labels, follow-along) is
+    given the slot, not the links that fill it; a session is found in whichever agent has it."""
 
     def __init__(self) -> None:
         self.agents: dict[str, AgentSide] = {}
-        self.review: Callable[[], ReviewView | None] = lambda: None
-        """Review of the server's life, there before any agent and after each: read, and the
-        user's decisions, through its view only (built at its first use: ``editor/late.py``)."""
-
-    def review_view(self) -> ReviewView | None:
-        return self.review()
+        self.current_session: str | None = None
+        """The session in front (the editor's current one): the supervisor's to change."""
 
     def agent_of(self, session_id: str) -> AgentSide | None:
         for agent in self.agents.values():

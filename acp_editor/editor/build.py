@@ -60,7 +60,7 @@ class EditorSide:
     rich: RichRequests
     review_handlers: ReviewHandlers
     session_admin: SessionAdmin
-    kept: Late[Review]
+    review_owner: Late[Review]
     """Review of the server's life, built at ``initialized`` (``editor/late.py``)."""
     mentions: Mentions
     _closing: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
@@ -69,8 +69,8 @@ class EditorSide:
         """The editor said its workspace (``initialized``): the review an earlier run left
         pending there comes back now, without waiting for an agent."""
         root = self.agents.workspace_root()
-        await self.kept().open(root, self.agents.options.agent.review_mode)
-        self.kept().prepare(root)  # its first turn's checkpoint and watch, made ready now
+        await self.review_owner().open(root, self.agents.options.agent.review_mode)
+        self.review_owner().prepare(root)  # its first turn's checkpoint and watch, made ready now
 
     async def close(self) -> None:
         """The editor is done (``shutdown``, ``exit`` or a closed pipe): the agent goes too.
@@ -84,8 +84,8 @@ class EditorSide:
         await self.agents.close()
         await self.context.close()
         await self.mentions.close()
-        if self.kept.built is not None:
-            await self.kept.built.flush()
+        if self.review_owner.built is not None:
+            await self.review_owner.built.flush()
 
 
 def assemble(
@@ -99,34 +99,40 @@ def assemble(
     statuses = AgentStatuses(channel)
     conflicts = Conflicts(channel)
     documents = EditorDocuments(channel, slot.tool_call_title, conflicts=conflicts)
+    # Built at its first use, after this returns (editor/late.py): its listener is made below.
+    review_owner = late_review(documents, options, lambda event: frontend.review_changed(event))
     shown = ContextCalls(slot.session_state, slot.add_update)
-    tools = ContextTools(documents, slot.review_view, channel, shown, conflicts)
+    tools = ContextTools(documents, review_owner, channel, shown, conflicts)
     context = ContextServer(tools)
     if options.editor_context:
         options = replace(options, agent=replace(options.agent, editor_context=context))
-    review = EditorReview(channel, documents, slot, conflicts)
+    review = EditorReview(channel, documents, slot, conflicts, review_owner)
     transcripts = Transcripts(slot.session_state)
-    frontend = EditorFrontend(channel, documents, review, statuses, transcripts, slot)
+    worktrees = WorktreeSessions(review_owner, channel)
+    frontend = EditorFrontend(
+        channel,
+        documents,
+        review,
+        statuses,
+        transcripts,
+        slot,
+        is_open=lambda path: documents.open_document(path) is not None,
+        worktree_of=worktrees.folder_at,
+    )
     frontend.observers.append(shown.session_changed)
-    kept = late_review(documents, options, frontend.review_changed)
-    slot.review = kept
     agents = AgentSupervisor(
         options,
         slot=slot,
         statuses=statuses,
         frontend=frontend,
         documents=documents,
-        review=kept,
+        review=review_owner,
         start_agent=start_agent,
         workspace_root=workspace_root,
         turn_ended=frontend.turn_ended,
-        worktrees=WorktreeSessions(kept, channel),
+        worktrees=worktrees,
         workspace_folders=workspace_folders,
     )
-    frontend.follow.policy.front = lambda: agents.current_session
-    frontend.follow.agent_of = frontend.agent_of
-    frontend.follow.is_open = lambda path: documents.open_document(path) is not None
-    frontend.worktree_of = agents.worktrees.folder_at
     return EditorSide(
         slot,
         statuses,
@@ -138,8 +144,8 @@ def assemble(
         Commands(channel, agents, frontend.follow, frontend.questions, transcripts, frontend.names),
         RichRequests(agents, frontend, review),
         ReviewHandlers(review, documents.changed),
-        SessionAdmin(agents, frontend, lambda session_id: kept().forget_session(session_id)),
-        kept,
+        SessionAdmin(agents, frontend, lambda sid: review_owner().forget_session(sid)),
+        review_owner,
         Mentions(agents, documents),
     )
 

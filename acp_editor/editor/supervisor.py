@@ -74,7 +74,6 @@ class AgentSupervisor:
         self._turn_ended = turn_ended
         """Called with the session id before a prompt is answered: the editor must have the
         turn's last state before it learns the turn ended."""
-        self.current_session: str | None = None
         self.runners = AgentRunners(
             options,
             statuses,
@@ -90,6 +89,16 @@ class AgentSupervisor:
         self._no_prompts = asyncio.Event()
         """Set while no prompt is out: closing waits for the turns the agent's end ends."""
         self._no_prompts.set()
+
+    @property
+    def current_session(self) -> str | None:
+        """The session in front: requests that name none go to it (kept in the slot, where
+        follow-along reads it)."""
+        return self.slot.current_session
+
+    @current_session.setter
+    def current_session(self, session_id: str | None) -> None:
+        self.slot.current_session = session_id
 
     # -- the agents -----------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ the user's edits (a diagnostic stays on the agent's lines after the user adds li
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,33 +40,33 @@ class EditorReview:
         documents: EditorDocuments,
         slot: AgentSlot,
         conflicts: Conflicts,
+        review_view: Callable[[], ReviewView | None],
     ) -> None:
         self.channel = channel
         self.documents = documents
-        self.slot = slot
+        self.review_view = review_view
+        """Review of the server's life, read and decided through its view only (built at its
+        first use: ``editor/late.py``)."""
         self.conflicts = conflicts
         conflicts.listeners.append(self._conflicts_changed)
         self._published: set[str] = set()  # paths with (or once with) pending hunks shown
         self._conflicted: set[str] = set()  # paths with (or once with) conflicts, rich editors
         self._timers: dict[str, asyncio.TimerHandle] = {}
-        self.groups = EditorGroups(channel, slot)
+        self.groups = EditorGroups(channel, slot, review_view)
         """Bulk changes: many files as one item (``editor.buffers.review_groups``)."""
 
-    @property
-    def queue(self) -> ReviewView | None:
-        return self.slot.review_view()
-
     def hunks(self) -> list[ReviewHunk]:
-        queue = self.queue
-        return queue.hunks() if queue is not None else []
+        view = self.review_view()
+        return view.hunks() if view is not None else []
 
     def pending_in(self, path: str) -> list[ReviewHunk]:
         """One file's pending hunks (without a walk of every hunk of every file)."""
-        queue = self.queue
-        return [h for h in queue.of_path(path) if h.state == "pending"] if queue else []
+        view = self.review_view()
+        return [h for h in view.of_path(path) if h.state == "pending"] if view else []
 
     def _view(self, hunk: ReviewHunk, text: str | None) -> dict[str, Any]:
-        known = self.queue.known(hunk.path) if self.queue is not None else None
+        view = self.review_view()
+        known = view.known(hunk.path) if view is not None else None
         return hunk.view(text, known)
 
     # -- showing --------------------------------------------------------------------------------
@@ -77,10 +78,10 @@ class EditorReview:
         """The editor saved a file (``didSave``; it reported its changes before): what the disk
         holds now is the user's, not a change of the agent's to review."""
         path = uri_to_path(uri)
-        queue = self.slot.review_view()
+        view = self.review_view()
         doc = self.documents.open_document(Path(path)) if path is not None else None
-        if queue is not None and doc is not None:
-            queue.saved_by_editor(Path(doc.path), doc.source)
+        if view is not None and doc is not None:
+            view.saved_by_editor(Path(doc.path), doc.source)
 
     def opened(self, uri: str) -> None:
         """A plain editor opened a file: its pending hunks as diagnostics again, placed in the
@@ -243,8 +244,8 @@ class EditorReview:
         hunks_named = hunk_ids is not None or path is not None or tool_call_id is not None
         if not hunks_named and group_ids is None and not everything:
             raise InvalidParams("say which hunks: hunkIds, groupIds, uri, toolCallId or all")
-        queue = self.queue
-        if queue is None:
+        view = self.review_view()
+        if view is None:
             if hunk_ids or group_ids:
                 unknown = [*(hunk_ids or []), *(group_ids or [])]
                 raise InvalidParams(f"unknown ids: {', '.join(sorted(unknown))}")
@@ -253,7 +254,7 @@ class EditorReview:
         results = await self._decide_hunks(
             accept, hunk_ids, path, tool_call_id, hunks_named or everything
         )
-        return {"results": results + await queue.decide_groups(groups, accept)}
+        return {"results": results + await view.decide_groups(groups, accept)}
 
     async def _decide_hunks(
         self,
@@ -263,16 +264,16 @@ class EditorReview:
         tool_call_id: str | None,
         wanted: bool,
     ) -> list[dict[str, Any]]:
-        queue = self.queue
-        if queue is None or not wanted:
+        view = self.review_view()
+        if view is None or not wanted:
             return []
-        chosen = queue.select(hunk_ids=hunk_ids, path=path, tool_call_id=tool_call_id)
+        chosen = view.select(hunk_ids=hunk_ids, path=path, tool_call_id=tool_call_id)
         if hunk_ids is not None:
             unknown = set(hunk_ids) - {h.hunk_id for h in chosen}
             if unknown:
                 raise InvalidParams(f"unknown hunk ids: {', '.join(sorted(unknown))}")
         chosen = [h for h in chosen if h.state == "pending" or h.hunk_id in (hunk_ids or [])]
-        results = await queue.decide(chosen, accept)
+        results = await view.decide(chosen, accept)
         # Show the outcome before answering, so the editor never sees a stale hunk after the
         # answer (the queue's own notice of the change is shown again later: harmless).
         await self._show(sorted({h.path for h in chosen}), chosen)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
@@ -30,18 +31,25 @@ ACCEPT, REJECT = proto.CMD_ACCEPT_GROUP, proto.CMD_REJECT_GROUP
 if TYPE_CHECKING:
     from acp_editor.editor.agent_port import AgentSlot
     from acp_editor.editor.lsp.channel import EditorChannel
+    from acp_editor.review.owner import ReviewView
     from acp_editor.review.queue.groups import ReviewGroup
 
 
 class EditorGroups:
-    def __init__(self, channel: EditorChannel, slot: AgentSlot) -> None:
+    def __init__(
+        self,
+        channel: EditorChannel,
+        slot: AgentSlot,
+        review_view: Callable[[], ReviewView | None],
+    ) -> None:
         self.channel = channel
         self.slot = slot
+        self.review_view = review_view
         self._told: set[str] = set()
         self._timer: asyncio.TimerHandle | None = None
 
     def all(self) -> list[ReviewGroup]:
-        view = self.slot.review_view()
+        view = self.review_view()
         return view.groups() if view is not None else []
 
     def pending(self) -> list[ReviewGroup]:
@@ -94,7 +102,7 @@ class EditorGroups:
         """Whether a turn that may still add to the group runs: the agent's, or review's look
         at its end (the agent has said the turn ended, its last files are still being found:
         told then, the message counted 19,112 of a command's 20,000 deleted files)."""
-        view = self.slot.review_view()
+        view = self.review_view()
         for session_id in group.sessions or [group.session_id]:
             if view is not None and view.looking(session_id):
                 return True

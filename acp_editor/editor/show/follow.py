@@ -71,13 +71,14 @@ class FollowPolicy:
         min_interval: float = MIN_INTERVAL,
         loop: asyncio.AbstractEventLoop | None = None,
         root_of: Callable[[str], str] = str,
+        front: Callable[[], str | None] = lambda: None,
     ) -> None:
         self._send = send
         self._root_of = root_of
         """The session a subagent's work is followed as: its top parent's (it shares the
         parent's place in front and the parent's rate limit)."""
         self.enabled = enabled
-        self.front: Callable[[], str | None] = lambda: None
+        self._front = front
         """The session in front (the editor's current one): only its agent is followed, unless
         ``all_sessions``; None: any session's."""
         self.all_sessions = False
@@ -93,7 +94,7 @@ class FollowPolicy:
             return
         followed_as = self._root_of(jump.session_id)
         if not self.all_sessions:
-            front = self.front()
+            front = self._front()
             if front is not None and followed_as != front:
                 return  # a session in the background works where the user is not looking
         if jump.tool_call_id is not None and jump.line is not None:
@@ -147,7 +148,9 @@ class Follower:
 
     ``read_text`` gives a file's text as the editor has it (to clamp a selection to its lines);
     ``before_send`` flushes the session's buffered changes so the editor never follows to a
-    tool call it has not been told about."""
+    tool call it has not been told about; ``is_open``: whether the editor has a file open;
+    ``front``: the session in front (``FollowPolicy``); ``agent_of``: a session's agent id, to
+    label the mark with."""
 
     def __init__(
         self,
@@ -155,20 +158,22 @@ class Follower:
         read_text: Callable[[Path], Awaitable[str]],
         before_send: Callable[[str], None],
         lineage: Lineage | None = None,
+        *,
+        is_open: Callable[[Path], bool] = lambda path: False,
+        front: Callable[[], str | None] = lambda: None,
+        agent_of: Callable[[str], str] = lambda session_id: "default",
     ) -> None:
         self.channel = channel
         self.lineage = lineage or Lineage()
         self.read_text = read_text
         self.before_send = before_send
-        self.is_open: Callable[[Path], bool] = lambda path: False
-        """Whether the editor has the file open (wired in ``editor.build``)."""
+        self.is_open = is_open
         self._counts: dict[Path, tuple[tuple[int, int], int]] = {}
         """A file's line count by its time and size on disk: a jump into a file not open in the
         editor clamps without a read in a worker thread, which waits its turn on a busy machine
         (bench/sessions.py: the follow tail was that wait)."""
-        self.policy = FollowPolicy(self._show, root_of=self.lineage.root_of)
-        self.agent_of: Callable[[str], str] = lambda session_id: "default"
-        """A session's agent id, to label the mark with (wired in ``editor.build``)."""
+        self.policy = FollowPolicy(self._show, root_of=self.lineage.root_of, front=front)
+        self.agent_of = agent_of
 
     @property
     def enabled(self) -> bool:

@@ -28,6 +28,7 @@ from acp_editor.protocol import tool_call
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from pathlib import Path
 
     from acp_editor.agent.auth_methods import TerminalSignIn
     from acp_editor.editor.agent_port import AgentSlot
@@ -50,7 +51,12 @@ class EditorFrontend(Frontend):
         statuses: AgentStatuses,
         transcripts: Transcripts | None = None,
         slot: AgentSlot | None = None,
+        *,
+        is_open: Callable[[Path], bool],
+        worktree_of: Callable[[str, str | None], str | None],
     ) -> None:
+        """``is_open``: whether the editor has a file open (follow-along counts its lines in
+        the buffer); ``worktree_of``: where a session in a worktree of its own works."""
         self.channel = channel
         self.transcripts = transcripts
         self.review = review
@@ -59,12 +65,19 @@ class EditorFrontend(Frontend):
         self._origins: dict[str, tuple[str, str | None]] = {}
         """Each session's agent and working directory, as its state says (from its first
         change on: the agent side's, so right before the supervisor knows the session)."""
-        self.worktree_of: Callable[[str, str | None], str | None] = lambda sid, cwd: None
-        """Where a session in a worktree of its own works (wired in ``editor.build``)."""
+        self.worktree_of = worktree_of
         self.lineage = Lineage()
         """Which session started which (subagents), from the changes shown."""
         self.markers = PlainMarkers(channel, self.lineage)
-        self.follow = Follower(channel, documents.read_text, self.coalescer.flush, self.lineage)
+        self.follow = Follower(
+            channel,
+            documents.read_text,
+            self.coalescer.flush,
+            self.lineage,
+            is_open=is_open,
+            front=(lambda: slot.current_session) if slot is not None else lambda: None,
+            agent_of=self.agent_of,
+        )
         self.diffs = DiffPreviews(channel, self.coalescer.flush, documents.read_text)
         self.progress = ToolProgress(channel)
         self.names = SessionNames(slot, statuses, self.lineage) if slot is not None else None

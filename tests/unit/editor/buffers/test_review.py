@@ -23,7 +23,7 @@ AFTER = "one\nTWO\nthree\n"
 async def reviewed(r: Rig, path: Path) -> str:
     """An agent's change of line 2 of ``path``, pending review; the file's URI."""
     path.write_text(AFTER)
-    r.side.kept().queue.record_applied("s1", "call1", path, BEFORE, AFTER)
+    r.side.review_owner().queue.record_applied("s1", "call1", path, BEFORE, AFTER)
     await r.editor.settle()
     return path_to_uri(str(path))
 

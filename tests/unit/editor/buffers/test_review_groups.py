@@ -23,14 +23,8 @@ if TYPE_CHECKING:
 
 
 class Slot:
-    """What ``EditorGroups`` reads of the agents: review's view, and no session running (the
-    agent has said its turn ended)."""
-
-    def __init__(self, review: Review) -> None:
-        self.review = review
-
-    def review_view(self) -> Review:
-        return self.review
+    """What ``EditorGroups`` reads of the agents: no session running (the agent has said its
+    turn ended)."""
 
     def session_state(self, session_id: str) -> SessionView | None:
         return None
@@ -49,7 +43,7 @@ async def test_a_turns_groups_are_told_once_its_last_look_is_over(
     turn = await turns.begin("s1", [str(root)])
     assert turn is not None
     editor = FakeChannel()
-    groups = EditorGroups(cast("EditorChannel", editor), cast("AgentSlot", Slot(review)))
+    groups = EditorGroups(cast("EditorChannel", editor), cast("AgentSlot", Slot()), lambda: review)
     review.queue.bulk.on_change = groups.changed
     settled = asyncio.Event()
     tell = groups._settled  # the timer's end: seen, so that no sleep guesses it
@@ -82,7 +76,8 @@ async def test_of_many_groups_a_file_is_offered_its_own_group_s_actions_and_all_
     turn = await review.for_agent().turns.begin("s1", [str(root)])
     assert turn is not None
     tree = turn.base[root.resolve()]
-    groups = EditorGroups(cast("EditorChannel", FakeChannel()), cast("AgentSlot", Slot(review)))
+    channel = cast("EditorChannel", FakeChannel())
+    groups = EditorGroups(channel, cast("AgentSlot", Slot()), lambda: review)
 
     async def made(first: int, last: int) -> None:
         for d in range(first, last):

@@ -58,7 +58,7 @@ async def test_review_needs_no_agent_and_a_plain_editor_gets_it_again_when_it_op
     r = rig()
     path = tmp_path / "a.txt"
     path.write_text("one\nTWO\n")
-    r.side.kept().queue.record_applied("s1", None, path, "one\ntwo\n", "one\nTWO\n")
+    r.side.review_owner().queue.record_applied("s1", None, path, "one\ntwo\n", "one\nTWO\n")
     await r.editor.settle()
     uri = path_to_uri(str(path))
     assert [d.range.start.line for d in r.editor.diagnostics[uri]] == [1]

@@ -115,9 +115,8 @@ def test_only_the_latest_tool_calls_are_remembered_but_they_still_never_go_backw
 
 
 def test_only_the_session_in_front_is_followed_unless_all_are() -> None:
-    follow, sent, loop = policy()
-    front = ["s1"]
-    follow.front = lambda: front[0]
+    front: list[str | None] = ["s1"]
+    follow, sent, loop = policy(front=lambda: front[0])
     follow.offer(Jump("s2", "/w/b.py", 3, "location", "c2"))  # in the background: not followed
     assert sent == []
     follow.offer(Jump("s1", "/w/a.py", 1, "location", "c1"))
@@ -152,8 +151,7 @@ def test_with_every_session_followed_a_busy_one_never_holds_back_another() -> No
 
 def test_a_subagents_work_is_followed_as_its_parents() -> None:
     parents = {"child": "s1"}
-    follow, sent, loop = policy(root_of=lambda sid: parents.get(sid, sid))
-    follow.front = lambda: "s1"
+    follow, sent, loop = policy(root_of=lambda sid: parents.get(sid, sid), front=lambda: "s1")
     follow.offer(Jump("child", "/w/a.py", 3, "location", "c9"))  # the front session's child
     assert [j.session_id for j in sent] == ["child"]
     follow.offer(Jump("s1", "/w/b.py", 1, "location", "c1"))  # shares the parent's rate limit

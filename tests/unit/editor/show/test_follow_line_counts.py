@@ -5,6 +5,7 @@ busy machine), an open buffer every time (its text is the editor's)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from acp_editor.editor.lsp.features import ClientFeatures
@@ -13,14 +14,16 @@ from acp_editor.protocol import editor as proto
 from tests.support.fake_editor import FakeChannel
 
 
-def follower(reads: list[Path]) -> tuple[Follower, FakeChannel]:
+def follower(
+    reads: list[Path], is_open: Callable[[Path], bool] = lambda path: False
+) -> tuple[Follower, FakeChannel]:
     channel = FakeChannel(ClientFeatures(rich={proto.FEATURE_FOLLOW}))
 
     async def read_text(path: Path) -> str:
         reads.append(path)
         return path.read_text()
 
-    return Follower(channel, read_text, lambda session_id: None), channel
+    return Follower(channel, read_text, lambda session_id: None, is_open=is_open), channel
 
 
 async def test_a_file_on_disk_is_counted_once_per_version(tmp_path: Path) -> None:
@@ -44,8 +47,7 @@ async def test_an_open_buffer_is_counted_every_time(tmp_path: Path) -> None:
     path = tmp_path / "a.py"
     path.write_text("one\n")
     reads: list[Path] = []
-    follow, _ = follower(reads)
-    follow.is_open = lambda p: p == path
+    follow, _ = follower(reads, lambda p: p == path)
     for _ in range(2):
         await follow._deliver(Jump("s", str(path), 5, "location", "c1"))
     assert reads == [path, path]
