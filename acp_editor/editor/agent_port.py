@@ -1,8 +1,8 @@
 """The editor side's one view of the agent side: what it may call, and which agents run.
 
-``editor.supervisor`` starts agents through an ``AgentFactory`` and drives them through
-``AgentSide``; nothing in ``editor/`` imports ``agent.client``. ``editor.build`` passes the real
-``AcpClient`` (mypy checks there that it fits), unit tests a fake.
+``editor.routing`` starts agents through an ``AgentFactory``; it and ``editor.supervisor`` drive
+them through ``AgentSide``; nothing in ``editor/`` imports ``agent.client``. ``editor.build``
+passes the real ``AcpClient`` (mypy checks there that it fits), unit tests a fake.
 """
 
 from __future__ import annotations
@@ -160,7 +160,7 @@ class AgentSlot:
     def __init__(self) -> None:
         self.agents: dict[str, AgentSide] = {}
         self.current_session: str | None = None
-        """The session in front (the editor's current one): the supervisor's to change."""
+        """The session in front (the editor's current one): ``editor.routing``'s to change."""
 
     def agent_of(self, session_id: str) -> AgentSide | None:
         for agent in self.agents.values():

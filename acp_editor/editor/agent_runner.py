@@ -1,8 +1,8 @@
 """The agents behind the editor, one runner each: started on demand, started again after a
 crash, shut down once.
 
-The supervisor (``editor.supervisor``) asks ``AgentRunners`` for the runner of the agent a
-session runs in; it is made the first time, from the server's own agent's settings or a preset's
+The routing (``editor.routing``) asks ``AgentRunners`` for the runner of the agent a session
+runs in; it is made the first time, from the server's own agent's settings or a preset's
 (``agents.toml``, the editor's ``initializationOptions.acp.agents``). Each runner has its own
 status (``acp/agentStatus`` names the agent), so a Claude that fails to start says so without
 touching a Codex that runs.

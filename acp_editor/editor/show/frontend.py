@@ -64,7 +64,7 @@ class EditorFrontend(Frontend):
         self.coalescer = Coalescer(self._send_changes)
         self._origins: dict[str, tuple[str, str | None]] = {}
         """Each session's agent and working directory, as its state says (from its first
-        change on: the agent side's, so right before the supervisor knows the session)."""
+        change on: the agent side's, so right before the routing knows the session)."""
         self.worktree_of = worktree_of
         self.lineage = Lineage()
         """Which session started which (subagents), from the changes shown."""
