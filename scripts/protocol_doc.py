@@ -7,6 +7,9 @@ silently shorter table):
   ``notification``), and a ``ts`` block declaring one ``...Params`` type and, for a request, one
   ``...Result`` type: those names type the message in TypeScript;
 - the first column of the tables in the ``features`` and ``commands`` sections (same markers);
+- in the ``commands`` section, a ``ts`` block declaring each command's arguments as a tuple,
+  ``type RestoreCheckpointArguments = [...]`` for ``acp.restoreCheckpoint`` (``arguments_type``),
+  and nothing else;
 - the option kinds ``acp/requestPermission`` lists ("by `kind`: `allow_once`, ..., or a custom");
 - the ``ReviewMode`` union (``InitializationOptions.review``).
 """
@@ -58,6 +61,27 @@ def first_column(doc: str, name: str) -> list[str]:
     return values
 
 
+def arguments_type(command: str) -> str:
+    """``acp.restoreCheckpoint`` -> ``RestoreCheckpointArguments``: its arguments' type."""
+    bare = command.split(".", 1)[-1]
+    return bare[:1].upper() + bare[1:] + "Arguments"
+
+
+def command_arguments(doc: str, commands: list[str]) -> None:
+    """Every command's arguments are declared, as a tuple, in its section's ``ts`` block."""
+    blocks = re.findall(r"^```ts\n(.*?)^```", section(doc, "commands"), re.S | re.M)
+    declared = re.findall(r"^(?:interface|type) (\w+)( = \[)?", "".join(blocks), re.M)
+    wanted = [arguments_type(command) for command in commands]
+    for name, tuple_ in declared:
+        if name not in wanted:
+            raise DocError(f"the commands' ts block declares {name}, which no command's name gives")
+        if not tuple_:
+            raise DocError(f"{name}: a command's arguments are a tuple, `type {name} = [...];`")
+    missing = [name for name in wanted if name not in {name for name, _ in declared}]
+    if missing:
+        raise DocError(f"the commands' ts block does not declare {', '.join(missing)}")
+
+
 def message(block: str) -> Message:
     heading = block.splitlines()[0].strip()
     method = re.fullmatch(r"`(acp/\w+)`", heading)
@@ -95,10 +119,12 @@ def review_modes(doc: str) -> list[str]:
 def read(doc: str) -> Tables:
     """The tables of the document's text ``doc``, in its order."""
     messages = section(doc, "messages")
+    commands = first_column(doc, "commands")
+    command_arguments(doc, commands)
     return Tables(
         messages=[message(block) for block in re.split(r"^### ", messages, flags=re.M)[1:]],
         features=first_column(doc, "features"),
-        commands=first_column(doc, "commands"),
+        commands=commands,
         permission_kinds=permission_kinds(messages),
         review_modes=review_modes(doc),
     )

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from generated_files import ruff_formatted, sync
-from protocol_doc import DocError, Tables, read
+from protocol_doc import DocError, Tables, arguments_type, read
 
 ROOT = Path(__file__).resolve().parents[1]
 DOC = Path("docs/protocol.md")
@@ -41,10 +41,14 @@ def python(t: Tables) -> str:
     typed = [(upper_snake(m.method), name, m) for name, m in methods]
     features = [(f"FEATURE_{upper_snake(f)}", f) for f in t.features]
     commands = [(f"CMD_{upper_snake(c)}", c) for c in t.commands]
-    public = ["Direction", "Kind", "Message", "MESSAGES", "FEATURES", "COMMANDS"]
+    typed_commands = [
+        (f"{upper_snake(c)}_COMMAND", arguments_type(c), name) for name, c in commands
+    ]
+    public = ["Command", "Direction", "Kind", "Message", "MESSAGES", "FEATURES", "COMMANDS"]
     public += ["PERMISSION_KINDS", "REVIEW_MODES"]
     public += [name for name, _ in methods + features + commands]
     public += [name for name, _, _ in typed]
+    public += [name for name, _, _ in typed_commands]
     messages = []
     for name, constant, m in typed:
         result = f"t.{m.result}" if m.result else "None"
@@ -61,6 +65,10 @@ def python(t: Tables) -> str:
     feature_names = _lines("    {},", [name for name, _ in features])
     command_constants = _lines('{} = "{}"', commands)
     command_names = _lines("    {},", [name for name, _ in commands])
+    command_types = _lines(
+        '{0}: Command[t.{1}] = Command({2}, "{1}")',
+        typed_commands,
+    )
     permission_kinds = _lines('    "{}",', t.permission_kinds)
     review_modes = _lines('    "{}",', t.review_modes)
     return f'''\
@@ -89,6 +97,7 @@ Direction = Literal["editor → server", "server → editor"]
 Kind = Literal["request", "notification"]
 P = TypeVar("P")
 R = TypeVar("R")
+A = TypeVar("A")
 
 
 @dataclass(frozen=True)
@@ -123,6 +132,19 @@ FEATURES = (
 COMMANDS = (
 {command_names}
 )
+
+
+@dataclass(frozen=True)
+class Command(Generic[A]):
+    """One zero-plugin command, typed with its arguments (``A``: their positions by name), which
+    ``acp_editor.protocol.editor.arguments`` checks a ``workspace/executeCommand``'s against."""
+
+    name: str
+    arguments: str
+    """The name of its arguments type in ``editor_types`` and ``editor_shapes``."""
+
+
+{command_types}
 
 # The permission option kinds acp/requestPermission names; others are shown generically.
 PERMISSION_KINDS = (

@@ -8,7 +8,9 @@ silently read as something looser.
 The subset: ``interface N [extends A, B] { ... }`` and ``type N = T;``; members ``name: T``,
 ``name?: T`` and one index signature ``[key: string]: T``; types ``string``, ``number``,
 ``boolean``, ``null``, ``unknown``, ``object``, ``true``/``false``, string literals, names
-declared in some block, ``{ ... }`` literals, ``T[]``, ``( T )`` and unions ``A | B``. A
+declared in some block, ``{ ... }`` literals, ``T[]``, ``( T )`` and unions ``A | B``; and, as
+the whole of a ``type N = ...;``, a tuple of named positions (a command's arguments):
+``[name: T, later?: T, ...rest: T[]]``, the optional ones after the required, a rest last. A
 ``/** ... */`` comment documents what follows it; a ``// ...`` comment documents the member (or
 declaration) before it, or, standing first, the declaration after it.
 """
@@ -66,7 +68,16 @@ class Struct:
     """The ``[key: string]: T`` signature's T: more fields, each a T."""
 
 
-Type = Prim | Lit | Ref | Array | Union | Struct
+@dataclass(frozen=True)
+class Tuple:
+    """Positions by name (``optional``: it and those after it may be left out), then maybe a rest
+    of any number more (its ``type``: each one's)."""
+
+    items: tuple[Field, ...]
+    rest: Field | None = None
+
+
+Type = Prim | Lit | Ref | Array | Union | Struct | Tuple
 
 
 @dataclass
@@ -89,7 +100,7 @@ class Token:
 
 TOKEN = re.compile(
     r"""(?P<space>\s+)|(?P<doc>/\*\*.*?\*/)|(?P<line>//[^\n]*)|(?P<string>"[^"\n]*")
-    |(?P<word>[A-Za-z_$][\w$]*)|(?P<punct>[{}\[\]();:,|?=<>&])""",
+    |(?P<word>[A-Za-z_$][\w$]*)|(?P<punct>\.\.\.|[{}\[\]();:,|?=<>&])""",
     re.S | re.X,
 )
 
@@ -228,7 +239,7 @@ class Parser:
             self.take("type")
             name = self.take(kind="word")
             self.take("=")
-            value = self.type()
+            value = self.positions() if self.peek("[") else self.type()
             self.take(";")
             doc, self.carry = joined(doc, self.carry), ""
             return Decl(name, value, False, (), doc)
@@ -269,6 +280,42 @@ class Parser:
             fields.append(Field(name, value, optional, doc))
         self.take("}")
         return Struct(tuple(fields), index)
+
+    def positions(self) -> Tuple:
+        self.take("[")
+        items: list[Field] = []
+        rest: Field | None = None
+        while not self.peek("]"):
+            doc = self.leading()
+            if rest is not None:
+                raise self.fail("`]` after the rest (`...name: T[]`), which comes last")
+            spread = self.peek("...")
+            if spread:
+                self.take("...")
+            name = self.take(kind="word")
+            optional = not spread and self.peek("?")
+            if optional:
+                self.take("?")
+            elif not spread and items and items[-1].optional:
+                raise self.fail(f"{name}? (a required position after an optional one)")
+            self.take(":")
+            value = self.type()
+            if spread and not isinstance(value, Array):
+                raise self.fail(f"a list type (`T[]`) for the rest ...{name}")
+            if self.pos < len(self.toks) and self.toks[self.pos].text == ",":
+                self.pos += 1
+            elif not self.peek("]"):
+                raise self.fail("`,` or `]` after a position")
+            if any(f.name == name for f in items):
+                raise self.fail(f"{name} once")
+            doc, self.carry = joined(doc, self.carry, self.trailing()), ""
+            if spread:
+                assert isinstance(value, Array)
+                rest = Field(name, value.item, True, doc)
+            else:
+                items.append(Field(name, value, optional, doc))
+        self.take("]")
+        return Tuple(tuple(items), rest)
 
     def separator(self) -> None:
         if self.pos < len(self.toks) and self.toks[self.pos].text in (";", ","):
@@ -362,4 +409,7 @@ def references(value: Type) -> list[str]:
     if isinstance(value, Struct):
         inner = [f.type for f in value.fields] + ([value.index] if value.index else [])
         return [name for t in inner for name in references(t)]
+    if isinstance(value, Tuple):
+        items = value.items + ((value.rest,) if value.rest else ())
+        return [name for item in items for name in references(item.type)]
     return []

@@ -16,6 +16,10 @@ if TYPE_CHECKING:
     from acp_editor.protocol import editor_types as t
 
 __all__ = [
+    "ACCEPT_ALL_COMMAND",
+    "ACCEPT_FILE_COMMAND",
+    "ACCEPT_GROUP_COMMAND",
+    "ACCEPT_HUNK_COMMAND",
     "ACP_AGENTS",
     "ACP_AGENT_STATUS",
     "ACP_ARCHIVE_SESSION",
@@ -60,10 +64,15 @@ __all__ = [
     "AGENTS",
     "AGENT_STATUS",
     "ARCHIVE_SESSION",
+    "ARCHIVE_SESSION_COMMAND",
     "BRING_BACK",
+    "BRING_BACK_COMMAND",
     "CANCEL",
+    "CANCEL_COMMAND",
     "CANCEL_TERMINAL",
+    "CANCEL_TERMINAL_COMMAND",
     "CANCEL_TOOL_CALL",
+    "CANCEL_TOOL_CALL_COMMAND",
     "CHOOSE_AUTH_METHOD",
     "CMD_ACCEPT_ALL",
     "CMD_ACCEPT_FILE",
@@ -100,9 +109,11 @@ __all__ = [
     "CMD_TRANSCRIPT",
     "COMMANDS",
     "DELETE_SESSION",
+    "DELETE_SESSION_COMMAND",
     "DIAGNOSTICS",
     "DIFF",
     "DISCARD_WORKTREE",
+    "DISCARD_WORKTREE_COMMAND",
     "EDIT_PROMPT",
     "ELICIT",
     "FEATURES",
@@ -118,34 +129,57 @@ __all__ = [
     "FEATURE_TERMINALS",
     "FIND_FILES",
     "FOLLOW",
+    "FOLLOW_COMMAND",
     "FORK_SESSION",
+    "FORK_SESSION_COMMAND",
+    "GROUP_FILES_COMMAND",
+    "KEEP_MINE_COMMAND",
     "LIST_SESSIONS",
     "LOAD_SESSION",
     "LOGOUT",
+    "LOGOUT_COMMAND",
     "MESSAGES",
     "NEW_SESSION",
+    "NEW_SESSION_COMMAND",
     "PERMISSION_KINDS",
     "PROMPT",
+    "PROMPT_ASYNC_COMMAND",
+    "PROMPT_COMMAND",
     "PROMPT_HISTORY",
+    "REJECT_ALL_COMMAND",
+    "REJECT_FILE_COMMAND",
+    "REJECT_GROUP_COMMAND",
+    "REJECT_HUNK_COMMAND",
     "REQUEST_PERMISSION",
     "RESTORE_CHECKPOINT",
+    "RESTORE_CHECKPOINT_COMMAND",
     "REVIEW_CHANGED",
     "REVIEW_DECIDE",
     "REVIEW_GROUP_FILES",
     "REVIEW_MODES",
     "SELECTION",
     "SELECT_SESSION",
+    "SELECT_SESSION_COMMAND",
     "SESSION_CHANGED",
+    "SESSION_STATUS_COMMAND",
     "SET_CONFIG_OPTION",
+    "SET_CONFIG_OPTION_COMMAND",
     "SET_FOLLOW",
     "SET_MODE",
+    "SET_MODE_COMMAND",
     "SET_SESSION_TITLE",
+    "SET_SESSION_TITLE_COMMAND",
     "SIGN_IN",
+    "SIGN_IN_COMMAND",
     "SIGN_IN_TERMINAL",
     "SNAPSHOT",
+    "STATUS_COMMAND",
+    "TAKE_AGENT_VERSION_COMMAND",
     "TERMINAL_EXIT",
     "TERMINAL_OUTPUT",
+    "TRANSCRIPT_COMMAND",
     "WITHDRAW_PROMPT",
+    "Command",
     "Direction",
     "Kind",
     "Message",
@@ -155,6 +189,7 @@ Direction = Literal["editor → server", "server → editor"]
 Kind = Literal["request", "notification"]
 P = TypeVar("P")
 R = TypeVar("R")
+A = TypeVar("A")
 
 
 @dataclass(frozen=True)
@@ -473,6 +508,93 @@ COMMANDS = (
     CMD_SIGN_IN,
     CMD_LOGOUT,
 )
+
+
+@dataclass(frozen=True)
+class Command(Generic[A]):
+    """One zero-plugin command, typed with its arguments (``A``: their positions by name), which
+    ``acp_editor.protocol.editor.arguments`` checks a ``workspace/executeCommand``'s against."""
+
+    name: str
+    arguments: str
+    """The name of its arguments type in ``editor_types`` and ``editor_shapes``."""
+
+
+PROMPT_COMMAND: Command[t.PromptArguments] = Command(CMD_PROMPT, "PromptArguments")
+PROMPT_ASYNC_COMMAND: Command[t.PromptAsyncArguments] = Command(
+    CMD_PROMPT_ASYNC, "PromptAsyncArguments"
+)
+TRANSCRIPT_COMMAND: Command[t.TranscriptArguments] = Command(CMD_TRANSCRIPT, "TranscriptArguments")
+CANCEL_COMMAND: Command[t.CancelArguments] = Command(CMD_CANCEL, "CancelArguments")
+CANCEL_TOOL_CALL_COMMAND: Command[t.CancelToolCallArguments] = Command(
+    CMD_CANCEL_TOOL_CALL, "CancelToolCallArguments"
+)
+CANCEL_TERMINAL_COMMAND: Command[t.CancelTerminalArguments] = Command(
+    CMD_CANCEL_TERMINAL, "CancelTerminalArguments"
+)
+NEW_SESSION_COMMAND: Command[t.NewSessionArguments] = Command(
+    CMD_NEW_SESSION, "NewSessionArguments"
+)
+BRING_BACK_COMMAND: Command[t.BringBackArguments] = Command(CMD_BRING_BACK, "BringBackArguments")
+DISCARD_WORKTREE_COMMAND: Command[t.DiscardWorktreeArguments] = Command(
+    CMD_DISCARD_WORKTREE, "DiscardWorktreeArguments"
+)
+SELECT_SESSION_COMMAND: Command[t.SelectSessionArguments] = Command(
+    CMD_SELECT_SESSION, "SelectSessionArguments"
+)
+SET_MODE_COMMAND: Command[t.SetModeArguments] = Command(CMD_SET_MODE, "SetModeArguments")
+SET_CONFIG_OPTION_COMMAND: Command[t.SetConfigOptionArguments] = Command(
+    CMD_SET_CONFIG_OPTION, "SetConfigOptionArguments"
+)
+FOLLOW_COMMAND: Command[t.FollowArguments] = Command(CMD_FOLLOW, "FollowArguments")
+STATUS_COMMAND: Command[t.StatusArguments] = Command(CMD_STATUS, "StatusArguments")
+RESTORE_CHECKPOINT_COMMAND: Command[t.RestoreCheckpointArguments] = Command(
+    CMD_RESTORE_CHECKPOINT, "RestoreCheckpointArguments"
+)
+ACCEPT_HUNK_COMMAND: Command[t.AcceptHunkArguments] = Command(
+    CMD_ACCEPT_HUNK, "AcceptHunkArguments"
+)
+REJECT_HUNK_COMMAND: Command[t.RejectHunkArguments] = Command(
+    CMD_REJECT_HUNK, "RejectHunkArguments"
+)
+ACCEPT_FILE_COMMAND: Command[t.AcceptFileArguments] = Command(
+    CMD_ACCEPT_FILE, "AcceptFileArguments"
+)
+REJECT_FILE_COMMAND: Command[t.RejectFileArguments] = Command(
+    CMD_REJECT_FILE, "RejectFileArguments"
+)
+ACCEPT_ALL_COMMAND: Command[t.AcceptAllArguments] = Command(CMD_ACCEPT_ALL, "AcceptAllArguments")
+REJECT_ALL_COMMAND: Command[t.RejectAllArguments] = Command(CMD_REJECT_ALL, "RejectAllArguments")
+ACCEPT_GROUP_COMMAND: Command[t.AcceptGroupArguments] = Command(
+    CMD_ACCEPT_GROUP, "AcceptGroupArguments"
+)
+REJECT_GROUP_COMMAND: Command[t.RejectGroupArguments] = Command(
+    CMD_REJECT_GROUP, "RejectGroupArguments"
+)
+GROUP_FILES_COMMAND: Command[t.GroupFilesArguments] = Command(
+    CMD_GROUP_FILES, "GroupFilesArguments"
+)
+TAKE_AGENT_VERSION_COMMAND: Command[t.TakeAgentVersionArguments] = Command(
+    CMD_TAKE_AGENT_VERSION, "TakeAgentVersionArguments"
+)
+KEEP_MINE_COMMAND: Command[t.KeepMineArguments] = Command(CMD_KEEP_MINE, "KeepMineArguments")
+DELETE_SESSION_COMMAND: Command[t.DeleteSessionArguments] = Command(
+    CMD_DELETE_SESSION, "DeleteSessionArguments"
+)
+FORK_SESSION_COMMAND: Command[t.ForkSessionArguments] = Command(
+    CMD_FORK_SESSION, "ForkSessionArguments"
+)
+SET_SESSION_TITLE_COMMAND: Command[t.SetSessionTitleArguments] = Command(
+    CMD_SET_SESSION_TITLE, "SetSessionTitleArguments"
+)
+ARCHIVE_SESSION_COMMAND: Command[t.ArchiveSessionArguments] = Command(
+    CMD_ARCHIVE_SESSION, "ArchiveSessionArguments"
+)
+SESSION_STATUS_COMMAND: Command[t.SessionStatusArguments] = Command(
+    CMD_SESSION_STATUS, "SessionStatusArguments"
+)
+SIGN_IN_COMMAND: Command[t.SignInArguments] = Command(CMD_SIGN_IN, "SignInArguments")
+LOGOUT_COMMAND: Command[t.LogoutArguments] = Command(CMD_LOGOUT, "LogoutArguments")
 
 # The permission option kinds acp/requestPermission names; others are shown generically.
 PERMISSION_KINDS = (

@@ -12,22 +12,31 @@ from __future__ import annotations
 from typing import Literal, NotRequired, TypeAlias, TypedDict
 
 __all__ = [
+    "AcceptAllArguments",
+    "AcceptFileArguments",
+    "AcceptGroupArguments",
+    "AcceptHunkArguments",
     "AgentInfo",
     "AgentState",
     "AgentStatus",
     "AgentStatusParams",
     "AgentsParams",
     "AgentsResult",
+    "ArchiveSessionArguments",
     "ArchiveSessionParams",
     "ArchiveSessionResult",
     "AuthMethod",
     "AuthState",
+    "BringBackArguments",
     "BringBackParams",
     "BringBackResult",
+    "CancelArguments",
     "CancelParams",
     "CancelResult",
+    "CancelTerminalArguments",
     "CancelTerminalParams",
     "CancelTerminalResult",
+    "CancelToolCallArguments",
     "CancelToolCallParams",
     "CancelToolCallResult",
     "Change",
@@ -35,6 +44,7 @@ __all__ = [
     "ChooseAuthMethodResult",
     "ContentBlock",
     "Decision",
+    "DeleteSessionArguments",
     "DeleteSessionParams",
     "DeleteSessionResult",
     "Diagnostics",
@@ -42,6 +52,7 @@ __all__ = [
     "DiagnosticsResult",
     "DiffParams",
     "DiffPreview",
+    "DiscardWorktreeArguments",
     "DiscardWorktreeParams",
     "DiscardWorktreeResult",
     "EditPromptParams",
@@ -57,36 +68,49 @@ __all__ = [
     "Feature",
     "FindFilesParams",
     "FindFilesResult",
+    "FollowArguments",
     "FollowParams",
     "FollowReason",
+    "ForkSessionArguments",
     "ForkSessionParams",
     "ForkSessionResult",
     "FoundFile",
+    "GroupFilesArguments",
     "Hunk",
     "HunkState",
     "InitializationOptions",
+    "KeepMineArguments",
     "ListSessionsParams",
     "ListSessionsResult",
     "ListedSession",
     "LoadSessionParams",
     "LoadSessionResult",
+    "LogoutArguments",
     "LogoutParams",
     "LogoutResult",
     "MessageRole",
+    "NewSessionArguments",
     "NewSessionParams",
     "NewSessionResult",
     "OpenBuffers",
     "PermissionOption",
     "Plan",
     "Position",
+    "PromptArguments",
+    "PromptAsyncArguments",
     "PromptHistoryParams",
     "PromptHistoryResult",
     "PromptParams",
     "PromptResult",
     "Range",
     "ReadBuffer",
+    "RejectAllArguments",
+    "RejectFileArguments",
+    "RejectGroupArguments",
+    "RejectHunkArguments",
     "RequestPermissionParams",
     "RequestPermissionResult",
+    "RestoreCheckpointArguments",
     "RestoreCheckpointParams",
     "RestoreCheckpointResult",
     "ReviewChangedParams",
@@ -101,6 +125,7 @@ __all__ = [
     "ReviewResult",
     "ReviewState",
     "RunState",
+    "SelectSessionArguments",
     "SelectSessionParams",
     "SelectSessionResult",
     "SelectionParams",
@@ -108,27 +133,35 @@ __all__ = [
     "SessionChangedParams",
     "SessionId",
     "SessionSnapshot",
+    "SessionStatusArguments",
+    "SetConfigOptionArguments",
     "SetConfigOptionParams",
     "SetConfigOptionResult",
     "SetFollowParams",
     "SetFollowResult",
+    "SetModeArguments",
     "SetModeParams",
     "SetModeResult",
+    "SetSessionTitleArguments",
     "SetSessionTitleParams",
     "SetSessionTitleResult",
+    "SignInArguments",
     "SignInParams",
     "SignInResult",
     "SignInTerminalParams",
     "SignInTerminalResult",
     "SnapshotParams",
     "SnapshotResult",
+    "StatusArguments",
     "Subagent",
     "Subagentship",
+    "TakeAgentVersionArguments",
     "TerminalExitParams",
     "TerminalOutputParams",
     "TerminalSnapshot",
     "ToolCall",
     "ToolCallId",
+    "TranscriptArguments",
     "TurnUsage",
     "WithdrawPromptParams",
     "WithdrawPromptResult",
@@ -177,6 +210,215 @@ class InitializationOptionsAcp(TypedDict):
 
 class InitializationOptions(TypedDict):
     acp: NotRequired[InitializationOptionsAcp]
+
+
+class PromptArguments(TypedDict):
+    """The arguments ``[text]`` by name."""
+
+    text: str
+
+
+class PromptAsyncArguments(TypedDict):
+    """The arguments ``[text]`` by name."""
+
+    text: str
+
+
+class TranscriptArguments(TypedDict):
+    """The arguments ``[sessionId?]`` by name."""
+
+    sessionId: NotRequired[SessionId]
+
+
+class CancelArguments(TypedDict):
+    """No argument."""
+
+
+class CancelToolCallArguments(TypedDict):
+    """The arguments ``[toolCallId, sessionId?]`` by name."""
+
+    toolCallId: ToolCallId
+    sessionId: NotRequired[SessionId]
+
+
+class CancelTerminalArguments(TypedDict):
+    """The arguments ``[terminalId, sessionId?]`` by name."""
+
+    terminalId: str
+    sessionId: NotRequired[SessionId]
+
+
+class NewSessionArguments(TypedDict):
+    """The arguments ``[agentId?, worktree?]`` by name."""
+
+    # null: the server's own agent
+    agentId: NotRequired[str | None]
+    # true: in a worktree of its own
+    worktree: NotRequired[bool]
+
+
+class BringBackArguments(TypedDict):
+    """The arguments ``[sessionId?]`` by name."""
+
+    sessionId: NotRequired[SessionId]
+
+
+class DiscardWorktreeArguments(TypedDict):
+    """The arguments ``[sessionId?, confirmed?]`` by name."""
+
+    sessionId: NotRequired[SessionId]
+    # true: the editor asked its user
+    confirmed: NotRequired[bool]
+
+
+class SelectSessionArguments(TypedDict):
+    """The arguments ``[sessionId]`` by name."""
+
+    sessionId: SessionId
+
+
+class SetModeArguments(TypedDict):
+    """The arguments ``[modeId]`` by name."""
+
+    modeId: str
+
+
+class SetConfigOptionArguments(TypedDict):
+    """The arguments ``[configId, value]`` by name."""
+
+    configId: str
+    value: str | bool
+
+
+class FollowArguments(TypedDict):
+    """none: toggle The arguments ``[enabled?]`` by name."""
+
+    enabled: NotRequired[bool]
+
+
+class StatusArguments(TypedDict):
+    """No argument."""
+
+
+class RestoreCheckpointArguments(TypedDict):
+    """The arguments ``[turn?, confirmed?, sessionId?]`` by name."""
+
+    # a whole number from 1; null: the last
+    turn: NotRequired[float | None]
+    # true: the editor asked its user
+    confirmed: NotRequired[bool]
+    sessionId: NotRequired[SessionId]
+
+
+class AcceptHunkArguments(TypedDict):
+    """The arguments ``[hunkId]`` by name."""
+
+    hunkId: str
+
+
+class RejectHunkArguments(TypedDict):
+    """The arguments ``[hunkId]`` by name."""
+
+    hunkId: str
+
+
+class AcceptFileArguments(TypedDict):
+    """The arguments ``[uri]`` by name."""
+
+    uri: str
+
+
+class RejectFileArguments(TypedDict):
+    """The arguments ``[uri]`` by name."""
+
+    uri: str
+
+
+class AcceptAllArguments(TypedDict):
+    """No argument."""
+
+
+class RejectAllArguments(TypedDict):
+    """No argument."""
+
+
+class AcceptGroupArguments(TypedDict):
+    """The arguments ``[groupId, ...moreGroupIds]`` by name."""
+
+    groupId: str
+    moreGroupIds: NotRequired[list[str]]
+
+
+class RejectGroupArguments(TypedDict):
+    """The arguments ``[groupId, ...moreGroupIds]`` by name."""
+
+    groupId: str
+    moreGroupIds: NotRequired[list[str]]
+
+
+class GroupFilesArguments(TypedDict):
+    """The arguments ``[groupId]`` by name."""
+
+    groupId: str
+
+
+class TakeAgentVersionArguments(TypedDict):
+    """The arguments ``[uri]`` by name."""
+
+    uri: str
+
+
+class KeepMineArguments(TypedDict):
+    """The arguments ``[uri]`` by name."""
+
+    uri: str
+
+
+class DeleteSessionArguments(TypedDict):
+    """The arguments ``[sessionId?, confirmed?]`` by name."""
+
+    sessionId: NotRequired[SessionId]
+    # true: the editor asked its user
+    confirmed: NotRequired[bool]
+
+
+class ForkSessionArguments(TypedDict):
+    """The arguments ``[sessionId?]`` by name."""
+
+    sessionId: NotRequired[SessionId]
+
+
+class SetSessionTitleArguments(TypedDict):
+    """The arguments ``[title, sessionId?]`` by name."""
+
+    title: str
+    sessionId: NotRequired[SessionId]
+
+
+class ArchiveSessionArguments(TypedDict):
+    """The arguments ``[sessionId?, archived?]`` by name."""
+
+    sessionId: NotRequired[SessionId]
+    # false: unarchive
+    archived: NotRequired[bool]
+
+
+class SessionStatusArguments(TypedDict):
+    """The arguments ``[sessionId?]`` by name."""
+
+    sessionId: NotRequired[SessionId]
+
+
+class SignInArguments(TypedDict):
+    """The arguments ``[agentId?]`` by name."""
+
+    agentId: NotRequired[str | None]
+
+
+class LogoutArguments(TypedDict):
+    """true: the editor asked its user The arguments ``[confirmed?]`` by name."""
+
+    confirmed: NotRequired[bool]
 
 
 class ToolCall(TypedDict):

@@ -7,12 +7,17 @@ TypedDicts of ``editor_types`` promise. Fields an object has beyond its type are
 the protocol's readers ignore what they do not know. An optional field given as ``null`` where
 its type has no null is dropped, as not given: clients write "not given" so (Lua's
 ``vim.NIL``, JavaScript's ``null``), and the protocol's readers before the types took it so.
+
+A zero-plugin command's arguments are a list (``workspace/executeCommand``), typed as a tuple of
+named positions (``Tup``): ``arguments`` checks them the same way, null at an optional position
+included, and names the command and the position in its error:
+``acp.setMode argument 1 (modeId): expected a string, got 3``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from acp_editor.errors import InvalidParams
@@ -53,7 +58,17 @@ class Obj:
     """The index signature's type: what each other field must be."""
 
 
-Shape = Prim | Lit | Ref | Arr | Either | Obj
+@dataclass(frozen=True)
+class Tup:
+    """A command's arguments: positions by name; the optional ones come last."""
+
+    items: tuple[tuple[str, Shape, bool], ...]
+    """Name, type and whether it is required, by position."""
+    rest: tuple[str, Shape] | None = None
+    """The name and type of any number more after them (a list by that name)."""
+
+
+Shape = Prim | Lit | Ref | Arr | Either | Obj | Tup
 STRING, NUMBER, BOOLEAN = Prim("string"), Prim("number"), Prim("boolean")
 NULL, UNKNOWN, OBJECT = Prim("null"), Prim("unknown"), Prim("object")
 Table = Mapping[str, Shape]
@@ -75,8 +90,69 @@ def check(value: object, shape: Shape, table: Table, path: str = "params") -> No
             check(item, shape.item, table, f"{path}[{index}]")
     elif isinstance(shape, Either):
         _check_either(value, shape, table, path)
+    elif isinstance(shape, Tup):
+        raise TypeError(f"{path}: a tuple is a command's arguments: check them with arguments()")
     elif not fits(value, shape):
         raise _wrong(path, shape, table, value)
+
+
+def arguments(
+    values: Sequence[object],
+    shape: Tup,
+    table: Table,
+    command: str,
+    named: Collection[str] = (),
+) -> dict[str, object]:
+    """``values``, a command's arguments, by the names of their positions, each checked; else
+    ``InvalidParams`` naming the command, the position and what it should be. A position in
+    ``named`` is an id or a name: a blank string there is none, an error too."""
+    if len(values) > len(shape.items) and shape.rest is None:
+        raise InvalidParams(f"{command} takes {_count(shape)}, got {len(values)}")
+    out: dict[str, object] = {}
+    for number, (name, field, required) in enumerate(shape.items, 1):
+        where = f"{command} argument {number} ({name})"
+        given = number <= len(values)
+        if given and values[number - 1] is None and not required:
+            given = _takes_null(field, table)  # null for "not given", as in an object
+        if not given:
+            if required:
+                raise InvalidParams(f"{where}: missing ({describe(field, table)})")
+            continue
+        out[name] = _checked(values[number - 1], field, table, where, name in named)
+    if shape.rest is not None and len(values) > len(shape.items):
+        name, field = shape.rest
+        first = len(shape.items) + 1
+        out[name] = [
+            _checked(value, field, table, f"{command} argument {n} ({name})", name in named)
+            for n, value in enumerate(values[first - 1 :], first)
+        ]
+    return out
+
+
+def _checked(value: object, shape: Shape, table: Table, where: str, named: bool) -> object:
+    check(value, shape, table, where)
+    if named and isinstance(value, str) and not value.strip():
+        raise InvalidParams(f"{where}: expected a non-empty string, got {shown(value)}")
+    return value
+
+
+def position(shape: Tup, command: str, name: str) -> str:
+    """How an error names a command's argument: ``acp.restoreCheckpoint argument 1 (turn)``."""
+    names = [item for item, _, _ in shape.items]
+    return f"{command} argument {names.index(name) + 1} ({name})"
+
+
+def _count(shape: Tup) -> str:
+    """``no argument``, ``1 argument (modeId)``, ``1 to 2 arguments (title, sessionId?)``,
+    ``at most 1 argument (sessionId?)``."""
+    most = len(shape.items)
+    if most == 0:
+        return "no argument"
+    least = sum(required for _, _, required in shape.items)
+    many = f"{most} argument{'s' if most > 1 else ''}"
+    count = many if least == most else f"{least} to {many}" if least else f"at most {many}"
+    listed = ", ".join(f"{name}{'' if required else '?'}" for name, _, required in shape.items)
+    return f"{count} ({listed})"
 
 
 def fits(value: object, shape: Prim | Lit) -> bool:

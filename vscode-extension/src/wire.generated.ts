@@ -66,6 +66,97 @@ export type Feature = string;
 
 export type ReviewMode = "after-write" | "before-write" | "off";
 
+export type PromptArguments = [text: string];
+
+export type PromptAsyncArguments = [text: string];
+
+export type TranscriptArguments = [sessionId?: SessionId];
+
+export type CancelArguments = [];
+
+export type CancelToolCallArguments = [toolCallId: ToolCallId, sessionId?: SessionId];
+
+export type CancelTerminalArguments = [terminalId: string, sessionId?: SessionId];
+
+export type NewSessionArguments = [
+  /** null: the server's own agent */
+  agentId?: string | null,
+  /** true: in a worktree of its own */
+  worktree?: boolean,
+];
+
+export type BringBackArguments = [sessionId?: SessionId];
+
+export type DiscardWorktreeArguments = [
+  sessionId?: SessionId,
+  /** true: the editor asked its user */
+  confirmed?: boolean,
+];
+
+export type SelectSessionArguments = [sessionId: SessionId];
+
+export type SetModeArguments = [modeId: string];
+
+export type SetConfigOptionArguments = [configId: string, value: string | boolean];
+
+/** none: toggle */
+export type FollowArguments = [enabled?: boolean];
+
+export type StatusArguments = [];
+
+export type RestoreCheckpointArguments = [
+  /** a whole number from 1; null: the last */
+  turn?: number | null,
+  /** true: the editor asked its user */
+  confirmed?: boolean,
+  sessionId?: SessionId,
+];
+
+export type AcceptHunkArguments = [hunkId: string];
+
+export type RejectHunkArguments = [hunkId: string];
+
+export type AcceptFileArguments = [uri: string];
+
+export type RejectFileArguments = [uri: string];
+
+export type AcceptAllArguments = [];
+
+export type RejectAllArguments = [];
+
+export type AcceptGroupArguments = [groupId: string, ...moreGroupIds: string[]];
+
+export type RejectGroupArguments = [groupId: string, ...moreGroupIds: string[]];
+
+export type GroupFilesArguments = [groupId: string];
+
+export type TakeAgentVersionArguments = [uri: string];
+
+export type KeepMineArguments = [uri: string];
+
+export type DeleteSessionArguments = [
+  sessionId?: SessionId,
+  /** true: the editor asked its user */
+  confirmed?: boolean,
+];
+
+export type ForkSessionArguments = [sessionId?: SessionId];
+
+export type SetSessionTitleArguments = [title: string, sessionId?: SessionId];
+
+export type ArchiveSessionArguments = [
+  sessionId?: SessionId,
+  /** false: unarchive */
+  archived?: boolean,
+];
+
+export type SessionStatusArguments = [sessionId?: SessionId];
+
+export type SignInArguments = [agentId?: string | null];
+
+/** true: the editor asked its user */
+export type LogoutArguments = [confirmed?: boolean];
+
 export type SessionId = string;
 
 export type ToolCallId = string;

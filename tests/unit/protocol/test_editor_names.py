@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from acp_editor.protocol import editor_names
+
 ROOT = Path(__file__).resolve().parents[3]
 SCRIPT = ROOT / "scripts" / "protocol_tables.py"
 DOC = Path("docs/protocol.md")
@@ -113,8 +115,31 @@ def test_typescript_takes_the_type_names_the_document_declares() -> None:
         ),
         ("by `kind`: `allow_once`", "by kind: `allow_once`", "option kinds"),
         ('type ReviewMode = "after-write"', 'type ReviewModes = "after-write"', "ReviewMode"),
+        (
+            "type LogoutArguments = [confirmed?: boolean];",
+            "",
+            "does not declare LogoutArguments",
+        ),
+        (
+            "type LogoutArguments = [confirmed?: boolean];",
+            "type LogoutArguments = boolean;",
+            "LogoutArguments: a command's arguments are a tuple",
+        ),
+        (
+            "type KeepMineArguments",
+            "type KeepOursArguments",
+            "declares KeepOursArguments, which no command's name gives",
+        ),
     ],
-    ids=["no direction", "request without result", "no option kinds", "no review modes"],
+    ids=[
+        "no direction",
+        "request without result",
+        "no option kinds",
+        "no review modes",
+        "command without arguments",
+        "arguments not a tuple",
+        "arguments of no command",
+    ],
 )
 def test_a_document_the_script_cannot_read_is_an_error_not_a_shorter_table(
     copy: Path, old: str, new: str, says: str
@@ -123,6 +148,19 @@ def test_a_document_the_script_cannot_read_is_an_error_not_a_shorter_table(
     done = tables(copy, "--check")
     assert done.returncode == 2
     assert says in done.stderr
+
+
+def test_each_command_is_typed_with_its_arguments() -> None:
+    """``proto.arguments`` takes the typed handle, whose type names the shape it checks."""
+    handle = editor_names.RESTORE_CHECKPOINT_COMMAND
+    assert (handle.name, handle.arguments) == (
+        "acp.restoreCheckpoint",
+        "RestoreCheckpointArguments",
+    )
+    handles = [
+        getattr(editor_names, f"{n[4:]}_COMMAND") for n in dir(editor_names) if n[:4] == "CMD_"
+    ]
+    assert sorted(h.name for h in handles) == sorted(editor_names.COMMANDS)
 
 
 def test_a_long_name_is_written_as_ruff_formats_it(copy: Path) -> None:

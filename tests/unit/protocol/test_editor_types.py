@@ -103,6 +103,40 @@ def test_a_new_message_in_the_document_reaches_every_mirror(copy: Path) -> None:
     assert "export type RenameSessionResult = Record<string, never>;" in typescript
 
 
+LOGOUT = "type LogoutArguments = [confirmed?: boolean];  // true: the editor asked its user"
+ARGUMENTS = """type LogoutArguments = [
+  confirmed?: boolean,  // true: asked
+  ...why: (string | null)[]
+];"""
+
+
+def test_a_commands_arguments_reach_every_mirror(copy: Path) -> None:
+    """A tuple of named positions: labelled in TypeScript, a TypedDict by name in Python."""
+    edit_doc(copy, LOGOUT, ARGUMENTS)
+    assert types(copy).returncode == 0
+    python, shapes, typescript = (
+        (copy / relative).read_text(encoding="utf-8") for relative in GENERATED
+    )
+    assert (
+        "class LogoutArguments(TypedDict):\n"
+        '    """The arguments ``[confirmed?, ...why]`` by name."""\n\n'
+        "    # true: asked\n"
+        "    confirmed: NotRequired[bool]\n"
+        "    why: NotRequired[list[str | None]]\n"
+    ) in python
+    shape = shapes.split('"LogoutArguments": ')[1].split("\n    ),\n")[0]
+    assert "".join(shape.split()) == (  # as written, without the spaces ruff lays out
+        'Tup((("confirmed",BOOLEAN,False),),rest=("why",Either((STRING,NULL,)),),'
+    )
+    assert (
+        "export type LogoutArguments = [\n"
+        "  /** true: asked */\n"
+        "  confirmed?: boolean,\n"
+        "  ...why: (string | null)[],\n"
+        "];"
+    ) in typescript
+
+
 BRING_BACK = "interface BringBackParams { sessionId: SessionId }"
 
 
@@ -115,8 +149,23 @@ BRING_BACK = "interface BringBackParams { sessionId: SessionId }"
         ("interface BringBackParams { x: Map<string> }", "`;` or `}`"),
         ("interface ToolCallId { x: string }", "declared twice"),
         ("class BringBackParams {}", "`interface` or `type`"),
+        ("interface BringBackParams { x: [a: string] }", "expected a type"),
+        ("type BringBackParams = [a?: string, b: string];", "required position after an optional"),
+        ("type BringBackParams = [...a: string[], b: string];", "`]` after the rest"),
+        ("type BringBackParams = [...a: string];", "a list type (`T[]`) for the rest ...a"),
     ],
-    ids=["any", "undeclared", "number literal", "generic", "twice", "class"],
+    ids=[
+        "any",
+        "undeclared",
+        "number literal",
+        "generic",
+        "twice",
+        "class",
+        "nested tuple",
+        "optional first",
+        "rest not last",
+        "rest not a list",
+    ],
 )
 def test_typescript_outside_the_subset_is_an_error_naming_it(
     copy: Path, new: str, says: str
