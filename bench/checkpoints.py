@@ -34,7 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from acp_editor.services.checkpoints import CheckpointStore
+from acp_editor.services.git.checkpoints import CheckpointStore
 from acp_editor.services.watcher import QUIET_MS, DirectoryWatch
 
 

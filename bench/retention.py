@@ -53,8 +53,8 @@ from checkpoints import git  # noqa: E402  (bench/checkpoints.py)
 
 from acp_editor.review.finding.turns import TurnWatch  # noqa: E402
 from acp_editor.review.queue.review_queue import ReviewQueue  # noqa: E402
-from acp_editor.services.checkpoints import CheckpointStore, store_for  # noqa: E402
 from acp_editor.services.documents import DiskDocuments  # noqa: E402
+from acp_editor.services.git.checkpoints import CheckpointStore, store_for  # noqa: E402
 from acp_editor.services.retention import inventory, plumbing  # noqa: E402
 from acp_editor.services.retention.policy import DAY  # noqa: E402
 from acp_editor.services.retention.pruning import prune_all  # noqa: E402

@@ -36,7 +36,7 @@ from acp_editor.review.queue.persist import PendingReview
 from acp_editor.review.queue.review_queue import ReviewQueue
 from acp_editor.review.undo import Restore, TurnUndo
 from acp_editor.services import worktrees
-from acp_editor.services.checkpoints import CheckpointStore
+from acp_editor.services.git.checkpoints import CheckpointStore
 
 __all__ = [
     "AgentReview",

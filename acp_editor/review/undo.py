@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from acp_editor.errors import RpcError
 from acp_editor.review.finding.disk_text import decode, read_text
 from acp_editor.review.queue.anchor import locate
-from acp_editor.services.checkpoints import CheckpointError
+from acp_editor.services.git.checkpoints import CheckpointError
 
 if TYPE_CHECKING:
     from acp_editor.review.finding.turns import TurnWatch

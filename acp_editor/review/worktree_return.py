@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING
 from acp_editor.errors import ResourceNotFound
 from acp_editor.review.finding.disk_text import decode
 from acp_editor.review.queue.groups import split
-from acp_editor.services.checkpoints import Change
 from acp_editor.services.documents import DiskDocuments
+from acp_editor.services.git.checkpoints import Change
 from acp_editor.text.merge import merge3
 
 if TYPE_CHECKING:

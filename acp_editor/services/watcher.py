@@ -2,7 +2,7 @@
 open buffers and review as it happens, not only when its tool call ends.
 
 A batch of file events only says "look now": what changed is then found by comparing
-checkpoints (``services.checkpoints``), which honour ``.gitignore`` and the size limit. So the
+checkpoints (``services.git.checkpoints``), which honour ``.gitignore`` and the size limit. So the
 watcher needs no precise filter; it watches, each on its own (not recursively), the directories
 that hold checkpointed files. Ignored trees such as ``node_modules`` or ``build`` then cost no
 watch at all, and a directory the agent creates is covered by the look when its tool call ends.

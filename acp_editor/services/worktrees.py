@@ -7,11 +7,11 @@ folder) holds ``git/``, a private repository; ``tree/``, its work tree, where th
 ``.git`` file there names ``git/``, so the agent's own git commands work and go to the private
 repository); and ``worktree.json``, what it is (so a later run finds it by session).
 
-How it is made: ``git/`` is first a checkpoint store (``services.checkpoints``) whose work tree
+How it is made: ``git/`` is first a checkpoint store (``services.git.checkpoints``) whose work tree
 is the user's repository. Its one snapshot is the user's current state (HEAD, staged and
 unstaged changes, untracked files that are not ignored) and costs about what ``git status``
 costs: it starts from a copy of the user's index and borrows the user's objects through
-``objects/info/alternates`` (``services.repository_index``), so only files that differ from the
+``objects/info/alternates`` (``services.git.repository_index``), so only files that differ from the
 index are read and hashed, into the private store. That tree is committed (parent: the user's
 HEAD, so the agent sees the history) on ``refs/heads/acp/<session>``, the private repository's
 HEAD, and checked out into ``tree/``. The objects the base needs beyond the user's HEAD (staged
@@ -42,13 +42,13 @@ import sys
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
-from acp_editor.services.checkpoints import (
+from acp_editor.services.git import environment
+from acp_editor.services.git.checkpoints import (
     STATUS_LETTERS,
     CheckpointError,
     CheckpointStore,
     Status,
 )
-from acp_editor.services.git import environment
 from acp_editor.storage import per_root
 
 BRANCHES = "refs/heads/acp/"

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from acp_editor.review.queue.persist import store_path
-from acp_editor.services.checkpoints import store_for
+from acp_editor.services.git.checkpoints import store_for
 from tests.support.kept import repository, take_turns, watch
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 LATE = (
     "acp_editor.review",
     "acp_editor.services.checkpoints",
+    "acp_editor.services.git",
     "acp_editor.services.worktrees",
     "acp_editor.services.retention",
     "acp_editor.services.watcher",

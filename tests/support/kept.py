@@ -11,8 +11,8 @@ from pathlib import Path
 
 from acp_editor.review.finding.turns import TurnWatch
 from acp_editor.review.queue.review_queue import ReviewQueue
-from acp_editor.services.checkpoints import store_for
 from acp_editor.services.documents import DiskDocuments
+from acp_editor.services.git.checkpoints import store_for
 from acp_editor.services.retention.plumbing import session_ref
 
 DAY = 86400.0

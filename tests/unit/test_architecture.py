@@ -177,6 +177,7 @@ NO_TEST_FILE = {
     "review/finding/intake.py": (
         "writes through us entering review: through review/finding/test_turns.py"
     ),
+    "services/checkpoints.py": "re-exports services/git/checkpoints.py until agent/ imports it",
     "services/retention/command.py": f"`acp-editor state`: {E2E}/test_state_cli.py",
     "services/retention/inventory.py": "through services/retention/test_pruning.py",
     "services/retention/plumbing.py": "git against a store: through retention/test_pruning.py",

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from acp_editor.log import get_logger
 from acp_editor.review.finding.turns import FIRST_WAIT_S
-from acp_editor.services.checkpoints import CheckpointError
+from acp_editor.services.git.checkpoints import CheckpointError
 from acp_editor.services.watcher import DirectoryWatch
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from acp_editor.services.checkpoints import Change
+    from acp_editor.services.git.checkpoints import Change
 
 
 @dataclass(frozen=True)

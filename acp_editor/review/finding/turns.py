@@ -1,6 +1,6 @@
 """Every change an agent makes during a turn becomes review, whoever wrote it.
 
-Before each prompt turn the session's roots are checkpointed (``services.checkpoints``). When a
+Before each prompt turn the session's roots are checkpointed (``services.git.checkpoints``). When a
 tool call ends, and when the turn ends, a new checkpoint is compared with the last one: each file
 that changed (by the agent's own edit tools, by a command it ran, by anything) becomes applied
 hunks in the review queue, attributed to the tool call that just ended, else to the turn.
@@ -25,7 +25,7 @@ from acp_editor.log import get_logger
 from acp_editor.review.finding.attribution import by_owner, claims_of
 from acp_editor.review.finding.recording import ChangeRecorder
 from acp_editor.review.finding.turn_record import TurnRecord
-from acp_editor.services.checkpoints import Change, CheckpointError, CheckpointStore
+from acp_editor.services.git.checkpoints import Change, CheckpointError, CheckpointStore
 from acp_editor.services.retention.plumbing import session_ref
 from acp_editor.storage import per_root, write_atomically
 

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from acp_editor.log import get_logger
 from acp_editor.review.queue.groups import GroupFile, ReviewGroup
-from acp_editor.services.checkpoints import Change, CheckpointError, CheckpointStore
 from acp_editor.services.documents import umask
+from acp_editor.services.git.checkpoints import Change, CheckpointError, CheckpointStore
 
 if TYPE_CHECKING:
     from acp_editor.services.documents import DocumentSource

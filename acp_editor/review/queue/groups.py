@@ -5,7 +5,7 @@ hunk per file would bury the editor (thousands of diagnostics and follow jumps) 
 (nobody reviews 20,000 hunks one by one). When one look finds ``GROUP_AT`` changed files or more
 in one folder, those files become a ``ReviewGroup`` (``split``): its counts, accepted or rejected
 as one, its files listed on demand. What a group keeps of each file is the blob ids the
-checkpoints gave it (``services.checkpoints``), not its text: rejecting a group puts back the
+checkpoints gave it (``services.git.checkpoints``), not its text: rejecting a group puts back the
 bytes of the checkpoint before (``review.queue.bulk``), and only for files that still hold what the
 command left.
 """
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypeVar
 from acp_editor.text.positions import path_to_uri
 
 if TYPE_CHECKING:
-    from acp_editor.services.checkpoints import Change
+    from acp_editor.services.git.checkpoints import Change
 
 GROUP_AT = 25
 """Changed files in one folder, found in one look, from which they are one item to review. A

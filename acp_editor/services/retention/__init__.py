@@ -1,6 +1,6 @@
 """What acp-editor keeps on disk, kept within bounds.
 
-Turn checkpoints (``services.checkpoints``), which files each turn changed, the last session of
+Turn checkpoints (``services.git.checkpoints``), which files each turn changed, the last session of
 each root and pending review grow with use; this package prunes them in the background
 (``pruning``: which turns go is ``policy``), lists and cleans them for ``acp-editor state``
 (``inventory``, ``command``), and runs git against a store for both (``plumbing``). Sessions'

@@ -8,8 +8,8 @@ from pathlib import Path
 from acp_editor.review.finding.turns import TurnWatch
 from acp_editor.review.queue.review_queue import ReviewQueue
 from acp_editor.review.undo import TurnUndo
-from acp_editor.services.checkpoints import CheckpointStore
 from acp_editor.services.documents import DiskDocuments
+from acp_editor.services.git.checkpoints import CheckpointStore
 from tests.unit.review.finding.test_turns import watch  # the same turn watch on a real store
 
 

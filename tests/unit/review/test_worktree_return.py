@@ -10,8 +10,8 @@ from pathlib import Path
 from acp_editor.review.queue.review_queue import ReviewQueue
 from acp_editor.review.worktree_return import BringBackResult, bring_back
 from acp_editor.services import worktrees
-from acp_editor.services.checkpoints import CheckpointStore
 from acp_editor.services.documents import DiskDocuments
+from acp_editor.services.git.checkpoints import CheckpointStore
 from acp_editor.services.worktrees import WorktreeChange
 from acp_editor.text.merge import merge3
 

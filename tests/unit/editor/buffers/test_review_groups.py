@@ -12,8 +12,8 @@ import pytest
 from acp_editor.editor.buffers import review_groups
 from acp_editor.editor.buffers.review_groups import EditorGroups
 from acp_editor.review.owner import Review
-from acp_editor.services.checkpoints import Change, CheckpointStore
 from acp_editor.services.documents import DiskDocuments
+from acp_editor.services.git.checkpoints import Change, CheckpointStore
 from tests.support.fake_editor import FakeChannel
 
 if TYPE_CHECKING:

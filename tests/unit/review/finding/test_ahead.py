@@ -13,8 +13,8 @@ from acp_editor.review.finding.ahead import Ahead
 from acp_editor.review.finding.intake import ReviewingDocuments
 from acp_editor.review.finding.turns import TurnWatch
 from acp_editor.review.queue.review_queue import ReviewQueue
-from acp_editor.services.checkpoints import CheckpointStore
 from acp_editor.services.documents import DiskDocuments
+from acp_editor.services.git.checkpoints import CheckpointStore
 from tests.support.lsp import wait_until
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from acp_editor.review.finding.attribution import Claim, by_owner, claims_of, owner
-from acp_editor.services.checkpoints import Change
+from acp_editor.services.git.checkpoints import Change
 
 ROOT = Path("/w")
 

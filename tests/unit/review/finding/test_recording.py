@@ -8,8 +8,8 @@ from pathlib import Path
 
 from acp_editor.review.finding.recording import ChangeRecorder
 from acp_editor.review.queue.review_queue import ReviewQueue
-from acp_editor.services.checkpoints import Change, CheckpointStore
 from acp_editor.services.documents import DiskDocuments
+from acp_editor.services.git.checkpoints import Change, CheckpointStore
 
 
 async def look(

@@ -10,8 +10,8 @@ import pytest
 
 from acp_editor.review.finding.recording import ChangeRecorder
 from acp_editor.review.queue.review_queue import ReviewQueue
-from acp_editor.services.checkpoints import Change, CheckpointStore
 from acp_editor.services.documents import DiskDocuments
+from acp_editor.services.git.checkpoints import Change, CheckpointStore
 
 
 @pytest.mark.parametrize("new_turn_between", [False, True], ids=["one turn", "two turns"])

@@ -13,8 +13,8 @@ from acp_editor.review.finding import turns as turns_module
 from acp_editor.review.finding.intake import ReviewingDocuments
 from acp_editor.review.finding.turns import TurnWatch
 from acp_editor.review.queue.review_queue import ReviewQueue
-from acp_editor.services.checkpoints import CheckpointError, CheckpointStore
 from acp_editor.services.documents import DiskDocuments
+from acp_editor.services.git.checkpoints import CheckpointError, CheckpointStore
 from acp_editor.services.watcher import DirectoryWatch
 from acp_editor.session.state import SessionState
 from tests.support.lsp import wait_until

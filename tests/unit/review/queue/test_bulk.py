@@ -9,8 +9,8 @@ from pathlib import Path
 from acp_editor.review.finding.turns import TurnWatch
 from acp_editor.review.queue.bulk import HELD
 from acp_editor.review.queue.review_queue import ReviewQueue
-from acp_editor.services.checkpoints import CheckpointStore
 from acp_editor.services.documents import DiskDocuments
+from acp_editor.services.git.checkpoints import CheckpointStore
 
 
 def tree_of(root: Path) -> dict[str, tuple[str, bytes, int]]:

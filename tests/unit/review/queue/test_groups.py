@@ -13,7 +13,7 @@ from acp_editor.review.queue.groups import (
     relative,
     split,
 )
-from acp_editor.services.checkpoints import Change
+from acp_editor.services.git.checkpoints import Change
 
 ROOT = Path("/w")
 

@@ -16,7 +16,7 @@ import pytest
 
 from acp_editor.review.queue.persist import store_path
 from acp_editor.review.undo import TurnUndo
-from acp_editor.services.checkpoints import CheckpointError, CheckpointStore, store_for
+from acp_editor.services.git.checkpoints import CheckpointError, CheckpointStore, store_for
 from acp_editor.services.retention import inventory, plumbing
 from acp_editor.services.retention.policy import DAY, Limits
 from acp_editor.services.retention.pruning import forget_session, keep_pruned, prune_all

@@ -6,7 +6,7 @@ then read and hashed, so the first checkpoint of a 100,000-file repository costs
 ``git status`` costs there. Not done where the repository's blobs may differ from the files'
 bytes (clean filters such as Git LFS, end-of-line conversion), for index formats a private copy
 cannot use (split or sparse indexes, worktrees), nor while a merge is unfinished: the store
-(``services.checkpoints``) then hashes every file, as in a folder that is not a repository.
+(``services.git.checkpoints``) then hashes every file, as in a folder that is not a repository.
 """
 
 from __future__ import annotations

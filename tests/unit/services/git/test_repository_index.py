@@ -1,5 +1,5 @@
 """Borrowing a repository's index for a first checkpoint, and when not to (through the store:
-tests/unit/services/test_checkpoints.py)."""
+tests/unit/services/git/test_checkpoints.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_editor.services.repository_index import borrow_index, give_back
+from acp_editor.services.git.repository_index import borrow_index, give_back
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_editor.services import store_setup
+from acp_editor.services.git import store_setup
 
 
 def test_settle_says_whose_store_it_is_and_brings_its_settings_up_to_date(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ reading it, and a checkpoint through the index takes three in a row (what change
 the tree): about 100 ms where a turn's agent changed one file (bench/scale_lsp.py). Here the
 trees above the named files are read from the last checkpoint, the files hashed, and the trees
 made again (``cat-file``, ``hash-object``, ``mktree``: none reads the index). The index is
-left behind for those files: ``services.checkpoints`` hands them to its next update.
+left behind for those files: ``services.git.taking`` hands them to its next update.
 
 A file is taken as the index would take it: a regular file of at most the size limit, at its
 mode; not at all when it is gone, too large or no plain file; a new one only when no

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from acp_editor.services import checkpoints
-from acp_editor.services.checkpoints import CheckpointStore
-from acp_editor.services.tree_graft import graft
+from acp_editor.services.git import taking
+from acp_editor.services.git.checkpoints import CheckpointStore
+from acp_editor.services.git.tree_graft import graft
 
 
 @pytest.fixture
@@ -48,12 +48,12 @@ async def test_each_kind_of_change_grafts_the_tree_the_index_makes(
     names.append("fresh/er/made.txt")
     grafted = await store.snapshot({root / n for n in names})
     behind = {n.encode() for n in names if n != "src/debug.log"}  # ignored: never indexed
-    assert checkpoints._BEHIND[store.store] == behind
+    assert taking._BEHIND[store.store] == behind
     expected = await CheckpointStore(root, tmp_path / "reference", size_limit=100).snapshot()
     assert grafted == expected
     assert await store.read(grafted, root / "src" / "run.sh") == b"#!/bin/sh\n"
     assert await store.snapshot() == expected  # the index caught up: the same tree
-    assert not checkpoints._BEHIND[store.store]
+    assert not taking._BEHIND[store.store]
 
 
 async def test_a_tracked_file_an_ignore_rule_names_stays_and_a_file_becomes_gone(

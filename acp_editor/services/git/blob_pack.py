@@ -1,6 +1,6 @@
 """Many new blobs written into one pack ahead of ``git update-index``.
 
-A checkpoint (``services.checkpoints``) that stores ``PACKED_FROM`` files or more has their
+A checkpoint (``services.git.taking``) that stores ``PACKED_FROM`` files or more has their
 blobs written into one pack by ``git fast-import``, fed from here, so that update-index finds
 each one stored instead of creating a loose object per file.
 """

@@ -1,12 +1,12 @@
 """Reading files ahead for a pack: only plain files, within the size limit. (Packing itself is
-tested through the store: tests/unit/services/test_checkpoints.py.)"""
+tested through the store: tests/unit/services/git/test_taking.py.)"""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from acp_editor.services.blob_pack import read_plain
+from acp_editor.services.git.blob_pack import read_plain
 
 
 def test_only_a_plain_file_is_read_ahead(tmp_path: Path) -> None:
