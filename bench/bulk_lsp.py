@@ -113,7 +113,7 @@ def anchors(scratch: Path, env: dict[str, str]) -> tuple[float, float]:
     """``git add -A`` and ``git status`` of a scratch repository holding the same files."""
     scratch.mkdir()
     subprocess.run(["git", "init", "-q"], cwd=scratch, check=True)
-    from acp_editor.demo_agent.command_scenarios import GENERATE_COMMAND
+    from acp_editor.demo_agent.scenarios.command_scenarios import GENERATE_COMMAND
 
     command = ["sh", "-c", GENERATE_COMMAND]
     subprocess.run(command, cwd=scratch, env=env, check=True, capture_output=True)

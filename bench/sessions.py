@@ -52,7 +52,7 @@ sys.path.insert(0, str(BENCH))
 from client_sidecar import SIDECAR_ENV, LspClient, stopped  # noqa: E402
 from measure import percentile, proc_cpu_s, proc_rss_mb  # noqa: E402
 
-from acp_editor.demo_agent.scenarios import SENT_NS, WALK_LINES  # noqa: E402
+from acp_editor.demo_agent.scenarios.words import SENT_NS, WALK_LINES  # noqa: E402
 
 AGENT = [sys.executable, "-m", "acp_editor.demo_agent"]
 TIMEOUT_S = 120.0

@@ -1,7 +1,7 @@
-"""``python -m acp_editor.demo_agent``: the demo agent on stdio (see ``cli``)."""
+"""``python -m acp_editor.demo_agent``: the demo agent on stdio (see ``server.cli``)."""
 
 import sys
 
-from acp_editor.demo_agent.cli import main
+from acp_editor.demo_agent.server.cli import main
 
 sys.exit(main())

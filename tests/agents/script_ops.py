@@ -26,8 +26,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from acp_editor.demo_agent import prompts, scenarios
-from acp_editor.demo_agent.turn import Turn, TurnStopped
+from acp_editor.demo_agent.scenarios import words
+from acp_editor.demo_agent.server import prompts
+from acp_editor.demo_agent.turn.prompt_turn import Turn, TurnStopped
 
 PREFIX = "script "
 FS_TIMEOUT = 30.0
@@ -35,7 +36,7 @@ FS_TIMEOUT = 30.0
 
 def scripts_first() -> None:
     """Prompts that start with ``script `` run their operations; any other runs as before."""
-    plain = scenarios.run_turn
+    plain = words.run_turn
 
     async def run_turn(turn: Turn, text: str, *, wait_first: bool = False) -> str:
         if text.startswith(PREFIX):

@@ -53,9 +53,10 @@ from typing import IO, Any
 
 from acp_editor import log as logs
 from acp_editor.agent.link.rpc import Tracer
-from acp_editor.demo_agent import cli, editor_context, scenarios
-from acp_editor.demo_agent.methods import ScriptedAgent
-from acp_editor.demo_agent.prompts import Tuning
+from acp_editor.demo_agent.scenarios import editor_context, words
+from acp_editor.demo_agent.server import cli
+from acp_editor.demo_agent.server.methods import ScriptedAgent
+from acp_editor.demo_agent.server.prompts import Tuning
 from acp_editor.errors import InternalError, ResourceNotFound
 
 log = logs.get_logger("tests.agents.scripted")
@@ -269,8 +270,8 @@ def write_twice(scripted: ScriptedAgent) -> None:
 def connects_first(_scripted: ScriptedAgent) -> None:
     """``look`` opens a connection with ``mcp/connect`` first (``--mcp-connect``): the shape of
     MCP-over-ACP before ACP schema 1.24, which clients still serve."""
-    _, about = scenarios.SCENARIOS["look"]
-    scenarios.SCENARIOS["look"] = (editor_context.look_connected, about)
+    _, about = words.SCENARIOS["look"]
+    words.SCENARIOS["look"] = (editor_context.look_connected, about)
 
 
 def bends(switches: Switches) -> Callable[[ScriptedAgent], None] | None:

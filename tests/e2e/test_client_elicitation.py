@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from acp_editor.agent.client import AcpClient
-from acp_editor.demo_agent.elicit import PAGE_URL
+from acp_editor.demo_agent.scenarios.elicit import PAGE_URL
 from tests.support.recorder import Recorder
 from tests.support.starter import StartClient
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from acp_editor.demo_agent.elicit import PAGE_MESSAGE, PAGE_URL
+from acp_editor.demo_agent.scenarios.elicit import PAGE_MESSAGE, PAGE_URL
 from acp_editor.protocol import editor as proto
 from tests.e2e_lsp.conftest import StartEditor
 from tests.support.lsp import NEOVIM, VSCODE

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_editor.demo_agent.file_scenarios import NOTE_LINE
+from acp_editor.demo_agent.scenarios.file_scenarios import NOTE_LINE
 from acp_editor.protocol import editor as proto
 from tests.e2e_lsp.conftest import StartEditor
 from tests.support.lsp import EGLOT_1_9, NEOVIM, VSCODE

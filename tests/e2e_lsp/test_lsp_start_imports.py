@@ -28,7 +28,7 @@ LATE = (
     "acp_editor.agent.link",
     "acp_editor.context.sdk",
     "acp_editor.registry",
-    "acp_editor.demo_agent.methods",
+    "acp_editor.demo_agent.server.methods",
     "acp_editor.text.edits",
     "acp_editor.text.hunks",
     "acp_editor.text.merge",

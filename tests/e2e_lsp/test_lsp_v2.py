@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from pygls.exceptions import JsonRpcException
 
-from acp_editor.demo_agent.turn import PERMISSION_DESCRIPTION
+from acp_editor.demo_agent.turn.prompt_turn import PERMISSION_DESCRIPTION
 from acp_editor.protocol import editor as proto
 from tests.e2e_lsp.conftest import EDIT_LINE, HELLO, StartEditor
 from tests.support.lsp import EGLOT_1_9, session_mirror, wait_until

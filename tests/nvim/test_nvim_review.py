@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from acp_editor.demo_agent.file_scenarios import EDIT_LINE, HUNK_MARK
+from acp_editor.demo_agent.scenarios.file_scenarios import EDIT_LINE, HUNK_MARK
 from tests.nvim.driver import HELLO_LINES, Editor
 
 AGENT_LINE = EDIT_LINE.rstrip("\n")

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from acp_editor.demo_agent.file_scenarios import EDIT_LINE
+from acp_editor.demo_agent.scenarios.file_scenarios import EDIT_LINE
 from tests.nvim.driver import HELLO_LINES, Editor
 
 AGENT_LINE = EDIT_LINE.rstrip("\n")

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from acp_editor.demo_agent.elicit import PAGE_URL
+from acp_editor.demo_agent.scenarios.elicit import PAGE_URL
 from tests.nvim.plugin_driver import PluginEditor
 
 NIL = None  # a dismissed question (vim.NIL on the Lua side)

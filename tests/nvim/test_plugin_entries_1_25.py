@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from acp_editor.demo_agent.opt_in_scenarios import NOTICE, SUMMARY
+from acp_editor.demo_agent.scenarios.opt_in_scenarios import NOTICE, SUMMARY
 from tests.nvim.plugin_driver import PluginEditor
 from tests.support.starter import STREAMING_AGENT
 

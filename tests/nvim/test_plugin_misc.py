@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from acp_editor.demo_agent.command_scenarios import SHELL_COMMAND
-from acp_editor.demo_agent.file_scenarios import EDIT_LINE
+from acp_editor.demo_agent.scenarios.command_scenarios import SHELL_COMMAND
+from acp_editor.demo_agent.scenarios.file_scenarios import EDIT_LINE
 from tests.e2e.test_registry import Served, registry_files
 from tests.nvim.plugin_driver import PLUGIN_ROOT, PluginEditor
 from tests.support.starter import SCRIPTED_AGENT

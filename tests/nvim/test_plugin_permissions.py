@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from acp_editor.demo_agent.file_scenarios import EDIT_LINE, NOTE_LINE
+from acp_editor.demo_agent.scenarios.file_scenarios import EDIT_LINE, NOTE_LINE
 from tests.nvim.plugin_driver import PluginEditor
 
 OPTION_TITLES = ["Allow", "Always allow", "Reject", "Always reject"]

@@ -20,7 +20,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from acp_editor.demo_agent.file_scenarios import EDIT_LINE, HUNK_MARK
+from acp_editor.demo_agent.scenarios.file_scenarios import EDIT_LINE, HUNK_MARK
 from tests.nvim.driver import HELLO_LINES
 from tests.nvim.plugin_driver import WAIT_MS, PluginEditor
 from tests.support.starter import SCRIPTED_AGENT

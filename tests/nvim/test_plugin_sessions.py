@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from acp_editor.demo_agent.file_scenarios import EDIT_LINE
+from acp_editor.demo_agent.scenarios.file_scenarios import EDIT_LINE
 from tests.nvim.plugin_driver import PluginEditor
 from tests.support.starter import SCRIPTED_AGENT
 

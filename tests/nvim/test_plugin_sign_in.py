@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from acp_editor.demo_agent.signin import LOGIN_PROMPT
+from acp_editor.demo_agent.server.signin import LOGIN_PROMPT
 from tests.nvim.plugin_driver import PluginEditor, plugin_editor
 
 METHOD = (

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from acp_editor.demo_agent.subagent_scenarios import CHILD_TITLE
+from acp_editor.demo_agent.scenarios.subagent_scenarios import CHILD_TITLE
 from tests.nvim.test_plugin_screens import STATUSLINE, keep, svg, terminal, user_init
 
 

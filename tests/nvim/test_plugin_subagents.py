@@ -19,8 +19,12 @@ from typing import Any
 
 import pytest
 
-from acp_editor.demo_agent.file_scenarios import EDIT_LINE
-from acp_editor.demo_agent.subagent_scenarios import CHILD_DESCRIPTION, CHILD_TITLE, FAILURE
+from acp_editor.demo_agent.scenarios.file_scenarios import EDIT_LINE
+from acp_editor.demo_agent.scenarios.subagent_scenarios import (
+    CHILD_DESCRIPTION,
+    CHILD_TITLE,
+    FAILURE,
+)
 from tests.nvim.plugin_driver import PluginEditor
 
 PERMISSIONS = "require('acp_editor.questions.permissions')"

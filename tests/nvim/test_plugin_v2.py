@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from acp_editor.demo_agent.turn import PERMISSION_DESCRIPTION
+from acp_editor.demo_agent.turn.prompt_turn import PERMISSION_DESCRIPTION
 from tests.nvim.plugin_driver import PluginEditor
 from tests.support.starter import SCRIPTED_AGENT
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from acp_editor.demo_agent.file_scenarios import EDIT_LINE
+from acp_editor.demo_agent.scenarios.file_scenarios import EDIT_LINE
 from tests.nvim.driver import HELLO_LINES
 from tests.nvim.plugin_driver import PluginEditor
 from tests.support.repository import git

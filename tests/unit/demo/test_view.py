@@ -12,8 +12,8 @@ from typing import Any
 
 from acp_editor.agent.auth_methods import TerminalSignIn
 from acp_editor.demo.view import TerminalView
-from acp_editor.demo_agent import opt_in_scenarios as opt_in
-from acp_editor.demo_agent import subagent_scenarios as sub
+from acp_editor.demo_agent.scenarios import opt_in_scenarios as opt_in
+from acp_editor.demo_agent.scenarios import subagent_scenarios as sub
 from acp_editor.session.state import SessionState
 
 PARENT, CHILD = "s1", "c1"

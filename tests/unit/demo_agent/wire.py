@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from acp_editor.agent.link.rpc import JsonRpcPeer, Writer
-from acp_editor.demo_agent.methods import ScriptedAgent
-from acp_editor.demo_agent.prompts import Tuning
+from acp_editor.demo_agent.server.methods import ScriptedAgent
+from acp_editor.demo_agent.server.prompts import Tuning
 from acp_editor.errors import ResourceNotFound
 from tests.support.schema import AcpSchema, ClientTrafficChecker
 

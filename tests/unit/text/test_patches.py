@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from acp_editor.demo_agent.v2 import git_patch
+from acp_editor.demo_agent.turn.v2 import git_patch
 from acp_editor.text.patches import PatchError, apply, parse, texts, unapply
 
 OLD = "".join(f"line {n}\n" for n in range(1, 41))

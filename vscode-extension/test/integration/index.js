@@ -349,7 +349,7 @@ test(
   { timeoutMs: 30000 },
 );
 
-// What the demo agent's "generate" writes with one command (acp_editor/demo_agent/command_scenarios.py): 40
+// What the demo agent's "generate" writes with one command (acp_editor/demo_agent/scenarios/command_scenarios.py): 40
 // files in generated/, reviewed as one bulk change (docs/protocol.md, "Bulk changes").
 const generated = vscode.Uri.joinPath(vscode.workspace.workspaceFolders[0].uri, 'generated');
 const generatedFiles = () => (fs.existsSync(generated.fsPath) ? fs.readdirSync(generated.fsPath) : []);
@@ -496,7 +496,7 @@ test(
   { timeoutMs: 30000 },
 );
 
-// What the demo agent asks (acp_editor/demo_agent/elicit.py).
+// What the demo agent asks (acp_editor/demo_agent/scenarios/elicit.py).
 const PAGE_URL = 'https://example.com/acp-editor-demo/sign-in';
 
 test(

@@ -22,7 +22,7 @@ const { ready, drawn } = require('./chat');
 // Installed when index.js loads this file, before the extension activates.
 const notifications = notificationSpy();
 const STATUS = '[id="acp-editor.acp-editor.status"]';
-// What the demo agent says and does (acp_editor/demo_agent/opt_in_scenarios.py, subagent_scenarios.py).
+// What the demo agent says and does (acp_editor/demo_agent/scenarios/opt_in_scenarios.py, subagent_scenarios.py).
 const NOTICE_TITLE = 'Rate limit almost reached';
 const CHILD = 'Explore hello.py';
 const CHILD_FAILURE = "The subagent's model stopped answering (a demo failure)";

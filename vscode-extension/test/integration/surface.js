@@ -23,7 +23,7 @@ const TOASTS = '.notifications-toasts .notification-toast';
 const BUTTONS = `${TOASTS} .notification-list-item-buttons-container .monaco-button`;
 /** The status bar item (its id given to createStatusBarItem, after the extension's id). */
 const STATUS = '[id="acp-editor.acp-editor.status"]';
-// What the demo agent offers (acp_editor/demo_agent/methods.py): modes "Ask" and "Code" (an edit
+// What the demo agent offers (acp_editor/demo_agent/server/methods.py): modes "Ask" and "Code" (an edit
 // may switch to it), model "Demo fast".
 const reading = (activity) => new RegExp(`^ACP: ${activity} · (Ask|Code) · Demo fast$`);
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from acp_editor.demo_agent.v2 import diff_v2
+from acp_editor.demo_agent.turn.v2 import diff_v2
 from acp_editor.editor.show.structured_diffs import structured_previews
 from acp_editor.errors import ResourceNotFound
 

@@ -15,14 +15,14 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from acp_editor import __version__
-from acp_editor.demo_agent.capabilities import ClientCaps, read_caps
-from acp_editor.demo_agent.config_options import MODES, config_options, set_option
-from acp_editor.demo_agent.prompts import AS_IS, PromptTurns, Tuning
-from acp_editor.demo_agent.scenarios import commands
-from acp_editor.demo_agent.signin import SignIn, default_login_file
-from acp_editor.demo_agent.store import delete_saved, load_sessions
-from acp_editor.demo_agent.turn import AgentSession
-from acp_editor.demo_agent.v2 import cancel_one
+from acp_editor.demo_agent.scenarios.words import commands
+from acp_editor.demo_agent.server.config_options import MODES, config_options, set_option
+from acp_editor.demo_agent.server.prompts import AS_IS, PromptTurns, Tuning
+from acp_editor.demo_agent.server.signin import SignIn, default_login_file
+from acp_editor.demo_agent.server.store import delete_saved, load_sessions
+from acp_editor.demo_agent.turn.capabilities import ClientCaps, read_caps
+from acp_editor.demo_agent.turn.prompt_turn import AgentSession
+from acp_editor.demo_agent.turn.v2 import cancel_one
 from acp_editor.errors import ConnectionClosed, InvalidParams
 from acp_editor.log import get_logger
 from acp_editor.protocol.acp import nonempty_str, obj_or_empty

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from acp_editor.demo_agent.capabilities import ClientCaps, read_caps
+from acp_editor.demo_agent.turn.capabilities import ClientCaps, read_caps
 
 EVERYTHING = {
     "fs": {"readTextFile": True, "writeTextFile": True},

@@ -17,8 +17,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from acp_editor.demo_agent.file_scenarios import HELLO
-from acp_editor.demo_agent.turn import Turn, text_item
+from acp_editor.demo_agent.scenarios.file_scenarios import HELLO
+from acp_editor.demo_agent.turn.prompt_turn import Turn, text_item
 
 NOTICE = (
     "warning",

@@ -11,7 +11,7 @@ Each edit shows its diff and asks permission first; a rejected permission ends t
 
 from __future__ import annotations
 
-from acp_editor.demo_agent.turn import Turn, text_item
+from acp_editor.demo_agent.turn.prompt_turn import Turn, text_item
 from acp_editor.errors import RpcError
 
 HELLO = "hello.py"

@@ -22,8 +22,13 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from acp_editor.demo_agent import editor_context, elicit, opt_in_scenarios, subagent_scenarios
-from acp_editor.demo_agent.command_scenarios import (
+from acp_editor.demo_agent.scenarios import (
+    editor_context,
+    elicit,
+    opt_in_scenarios,
+    subagent_scenarios,
+)
+from acp_editor.demo_agent.scenarios.command_scenarios import (
     GENERATED,
     MADE,
     files,
@@ -33,10 +38,17 @@ from acp_editor.demo_agent.command_scenarios import (
     shell,
     slow_files,
 )
-from acp_editor.demo_agent.file_scenarios import HELLO, NOTES, early_permission, edit, hunks, read
-from acp_editor.demo_agent.shell import background
-from acp_editor.demo_agent.turn import Turn, TurnStopped, text_item
-from acp_editor.demo_agent.v2 import cancel_fields, cancellable
+from acp_editor.demo_agent.scenarios.file_scenarios import (
+    HELLO,
+    NOTES,
+    early_permission,
+    edit,
+    hunks,
+    read,
+)
+from acp_editor.demo_agent.turn.prompt_turn import Turn, TurnStopped, text_item
+from acp_editor.demo_agent.turn.shell import background
+from acp_editor.demo_agent.turn.v2 import cancel_fields, cancellable
 
 Scenario = Callable[[Turn], Awaitable[None]]
 

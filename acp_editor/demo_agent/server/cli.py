@@ -29,9 +29,9 @@ from typing import IO, Any
 
 from acp_editor import log as logs
 from acp_editor.agent.link.rpc import JsonRpcPeer, Tracer, Writer
-from acp_editor.demo_agent.methods import ScriptedAgent
-from acp_editor.demo_agent.prompts import AS_IS, Tuning
-from acp_editor.demo_agent.signin import default_login_file, login_program
+from acp_editor.demo_agent.server.methods import ScriptedAgent
+from acp_editor.demo_agent.server.prompts import AS_IS, Tuning
+from acp_editor.demo_agent.server.signin import default_login_file, login_program
 
 Serving = Callable[[IO[bytes], IO[bytes]], Coroutine[Any, Any, int]]
 """Serves one client on (stdin, stdout) and returns the exit code."""

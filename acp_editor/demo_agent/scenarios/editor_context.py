@@ -24,7 +24,7 @@ from acp_editor import __version__
 from acp_editor.errors import ConnectionClosed, RpcError
 
 if TYPE_CHECKING:
-    from acp_editor.demo_agent.turn import Turn
+    from acp_editor.demo_agent.turn.prompt_turn import Turn
 
 HELLO = "hello.py"
 TIMEOUT = 30.0

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from typing import Any
 
 from acp_editor.agent.link.rpc import JsonRpcPeer, Writer
-from acp_editor.demo_agent.capabilities import ClientCaps
-from acp_editor.demo_agent.scenarios import SENT_NS, WALK_LINES, chosen, walk
-from acp_editor.demo_agent.turn import AgentSession, Turn
+from acp_editor.demo_agent.scenarios.words import SENT_NS, WALK_LINES, chosen, walk
+from acp_editor.demo_agent.turn.capabilities import ClientCaps
+from acp_editor.demo_agent.turn.prompt_turn import AgentSession, Turn
 from tests.unit.demo_agent.wire import FS, Wire
 
 

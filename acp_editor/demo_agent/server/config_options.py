@@ -11,7 +11,7 @@ from acp_editor.errors import InvalidParams
 from acp_editor.protocol.acp import nonempty_str
 
 if TYPE_CHECKING:
-    from acp_editor.demo_agent.turn import AgentSession
+    from acp_editor.demo_agent.turn.prompt_turn import AgentSession
 
 MODES = [
     {"id": "ask", "name": "Ask", "description": "Ask before changing anything"},

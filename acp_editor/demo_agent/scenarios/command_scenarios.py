@@ -16,9 +16,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from acp_editor.demo_agent.file_scenarios import HELLO, NOTES
-from acp_editor.demo_agent.shell import run_displayed
-from acp_editor.demo_agent.turn import Turn, text_item
+from acp_editor.demo_agent.scenarios.file_scenarios import HELLO, NOTES
+from acp_editor.demo_agent.turn.prompt_turn import Turn, text_item
+from acp_editor.demo_agent.turn.shell import run_displayed
 
 SHELL_COMMAND = "echo hello from the demo agent && ls"
 LONG_COMMAND = "sleep 60 & sleep 60; wait"

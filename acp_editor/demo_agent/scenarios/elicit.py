@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from acp_editor.demo_agent.turn import PERMISSION_TIMEOUT, Turn
+from acp_editor.demo_agent.turn.prompt_turn import PERMISSION_TIMEOUT, Turn
 
 FORM_MESSAGE = "How should I go about the refactoring?"
 FORM_SCHEMA: dict[str, Any] = {

@@ -22,8 +22,8 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from acp_editor.demo_agent.file_scenarios import HELLO, edit
-from acp_editor.demo_agent.turn import AgentSession, Turn, TurnStopped, text_item
+from acp_editor.demo_agent.scenarios.file_scenarios import HELLO, edit
+from acp_editor.demo_agent.turn.prompt_turn import AgentSession, Turn, TurnStopped, text_item
 
 TASK = f"Explore {HELLO}: read it, then add a line at its end (ask before editing)."
 CHILD_TITLE = f"Explore {HELLO}"

@@ -19,13 +19,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acp_editor.demo_agent.v2 import Work, state_update, to_v2, tool_call_v2
+from acp_editor.demo_agent.turn.v2 import Work, state_update, to_v2, tool_call_v2
 from acp_editor.errors import ConnectionClosed, ResourceNotFound, RpcError
 from acp_editor.log import get_logger
 
 if TYPE_CHECKING:
     from acp_editor.agent.link.rpc import JsonRpcPeer
-    from acp_editor.demo_agent.capabilities import ClientCaps
+    from acp_editor.demo_agent.turn.capabilities import ClientCaps
 
 FS_TIMEOUT = 30.0
 TERMINAL_TIMEOUT = 120.0

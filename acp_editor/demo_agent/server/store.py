@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 
-from acp_editor.demo_agent.turn import AgentSession
+from acp_editor.demo_agent.turn.prompt_turn import AgentSession
 from acp_editor.log import get_logger
 
 log = get_logger(__name__)

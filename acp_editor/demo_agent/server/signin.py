@@ -24,7 +24,7 @@ import os
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from acp_editor.demo_agent.turn import now
+from acp_editor.demo_agent.turn.prompt_turn import now
 from acp_editor.errors import AuthRequired, ConnectionClosed, InvalidParams
 from acp_editor.log import get_logger
 from acp_editor.protocol.acp import nonempty_str, obj_or_empty
@@ -32,7 +32,7 @@ from acp_editor.storage import state_dir, write_atomically
 
 if TYPE_CHECKING:
     from acp_editor.agent.link.rpc import JsonRpcPeer
-    from acp_editor.demo_agent.capabilities import ClientCaps
+    from acp_editor.demo_agent.turn.capabilities import ClientCaps
 
 log = get_logger(__name__)
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_editor.demo_agent.signin import LOGIN_PROMPT, TERMINAL_LOGIN_ID, login_program
+from acp_editor.demo_agent.server.signin import LOGIN_PROMPT, TERMINAL_LOGIN_ID, login_program
 from acp_editor.errors import AuthRequired, RpcError
 from tests.unit.demo_agent.wire import Wire
 

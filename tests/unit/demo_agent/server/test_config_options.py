@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from acp_editor.demo_agent.config_options import THINK_ALOUD
+from acp_editor.demo_agent.server.config_options import THINK_ALOUD
 from acp_editor.errors import InvalidParams, RpcError
 from tests.unit.demo_agent.wire import Wire
 

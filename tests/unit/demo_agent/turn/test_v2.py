@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
-from acp_editor.demo_agent.v2 import Work, cancel_fields, cancel_one, cancellable, state_update
+from acp_editor.demo_agent.turn.v2 import Work, cancel_fields, cancel_one, cancellable, state_update
 from acp_editor.errors import InvalidParams, RpcError
 from tests.support.lsp import wait_until
 from tests.unit.demo_agent.wire import Wire

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from acp_editor.demo_agent.file_scenarios import EDIT_LINE
-from acp_editor.demo_agent.subagent_scenarios import (
+from acp_editor.demo_agent.scenarios.file_scenarios import EDIT_LINE
+from acp_editor.demo_agent.scenarios.subagent_scenarios import (
     CHILD_DESCRIPTION,
     CHILD_TITLE,
     FAILURE,

@@ -12,10 +12,10 @@ import uuid
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from acp_editor.demo_agent.scenarios import run_turn
-from acp_editor.demo_agent.store import save_session
-from acp_editor.demo_agent.turn import AgentSession, Turn, now
-from acp_editor.demo_agent.v2 import state_update
+from acp_editor.demo_agent.scenarios.words import run_turn
+from acp_editor.demo_agent.server.store import save_session
+from acp_editor.demo_agent.turn.prompt_turn import AgentSession, Turn, now
+from acp_editor.demo_agent.turn.v2 import state_update
 from acp_editor.errors import ConnectionClosed, InvalidParams, InvalidRequest
 from acp_editor.log import get_logger
 from acp_editor.protocol import prompt
@@ -23,7 +23,7 @@ from acp_editor.protocol.acp import obj_or_empty
 
 if TYPE_CHECKING:
     from acp_editor.agent.link.rpc import JsonRpcPeer
-    from acp_editor.demo_agent.capabilities import ClientCaps
+    from acp_editor.demo_agent.turn.capabilities import ClientCaps
 
 log = get_logger(__name__)
 

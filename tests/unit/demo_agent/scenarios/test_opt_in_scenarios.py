@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from acp_editor.demo_agent.methods import NOTICE_AT_NEW
-from acp_editor.demo_agent.opt_in_scenarios import (
+from acp_editor.demo_agent.scenarios.opt_in_scenarios import (
     FOLLOW_UP,
     NOTICE,
     PLAN_STEPS,
@@ -15,7 +14,8 @@ from acp_editor.demo_agent.opt_in_scenarios import (
     USED_AFTER,
     USED_BEFORE,
 )
-from acp_editor.demo_agent.prompts import Tuning
+from acp_editor.demo_agent.server.methods import NOTICE_AT_NEW
+from acp_editor.demo_agent.server.prompts import Tuning
 from tests.unit.demo_agent.wire import Wire
 
 Wires = Callable[..., Wire]

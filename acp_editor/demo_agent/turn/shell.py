@@ -17,11 +17,11 @@ import os
 import signal
 from typing import TYPE_CHECKING, Any
 
-from acp_editor.demo_agent.v2 import cancel_fields, cancellable, state_update
+from acp_editor.demo_agent.turn.v2 import cancel_fields, cancellable, state_update
 from acp_editor.errors import ConnectionClosed
 
 if TYPE_CHECKING:
-    from acp_editor.demo_agent.turn import Turn
+    from acp_editor.demo_agent.turn.prompt_turn import Turn
 
 BACKGROUND_COMMAND = "echo working in the background; sleep {seconds:g}; echo background work done"
 """``background``'s command: it lasts ``--wait-seconds``, as ``wait`` does."""
