@@ -31,8 +31,8 @@ from acp_editor.log import get_logger
 from acp_editor.protocol import acp, tool_call
 from acp_editor.review.owner import Review
 from acp_editor.services import watcher
-from acp_editor.services.checkpoints import CheckpointError
 from acp_editor.services.documents import DiskDocuments, DocumentSource, FileService
+from acp_editor.services.git.checkpoints import CheckpointError
 from acp_editor.services.paths import PathPolicy
 from acp_editor.services.permissions import PermissionPolicy
 from acp_editor.services.terminals import TerminalManager
@@ -66,15 +66,15 @@ class AcpClient:
         self.review = review or Review(inner, config.review_mode, self.frontend.review_changed)
         """Review and its pending hunks on disk: the editor side's (it outlives every agent),
         else our own. This agent's part of it is built there too (``for_agent``)."""
-        self.part = part = self.review.for_agent()
-        self.turns, self.reviewing, self.undo = part.turns, part.documents, part.undo
+        self.reviewing = self.review.for_agent()
+        """Review's share of this agent (``AgentReview``): all the agent side calls of review."""
         terminals = TerminalManager(
             paths,
             env=config.base_env(),
             on_output=self.frontend.terminal_output,
             on_exit=self.frontend.terminal_exited,
         )
-        files = FileService(paths, self.reviewing, on_access=self._file_accessed)
+        files = FileService(paths, self.reviewing.documents, on_access=self._file_accessed)
         self.asker = PermissionAsker(
             self.frontend, PermissionPolicy(config.auto_approve), self._waiting_changed
         )
@@ -104,7 +104,7 @@ class AcpClient:
         self.turn_runner = PromptTurns(
             self.connection,
             self.requests,
-            part,
+            self.reviewing,
             config,
             lambda: self.protocol_version,
             self.cancel,
@@ -287,7 +287,7 @@ class AcpClient:
         for child in [s.id for s in self.sessions.values() if s.parent == session_id]:
             await self.close_session(child, tell_agent=False)
         session = self.sessions.pop(session_id, None)
-        await self.reviewing.unwatch(session_id)
+        self.reviewing.session_closed(session_id)
         if session is not None:
             self.asker.cancel(session)
             self.elicitor.cancel(session_id)
@@ -318,7 +318,7 @@ class AcpClient:
     async def undoable_session(self, current: str | None, roots: Sequence[str]) -> str:
         """The session to undo a turn of when none is named (``TurnUndo.undoable``)."""
         try:
-            return await self.undo.undoable(current, self._roots(current, roots))
+            return await self.reviewing.undoable(current, self._roots(current, roots))
         except CheckpointError as exc:
             raise AgentError(str(exc)) from exc
 
@@ -328,7 +328,9 @@ class AcpClient:
         """What undoing turn ``turn`` (default: the last) would put back, file by file: in an
         open session's roots, else in ``roots`` (a session of an earlier run keeps its turns)."""
         try:
-            return await self.undo.plan(session_id, turn, self._roots(session_id, roots))
+            return await self.reviewing.restore_plan(
+                session_id, turn, self._roots(session_id, roots)
+            )
         except CheckpointError as exc:
             raise AgentError(str(exc)) from exc
 
@@ -338,7 +340,7 @@ class AcpClient:
 
     async def restore(self, session_id: str, number: int, plan: list[Restore]) -> None:
         """Put every file of the plan back as before turn ``number``."""
-        await self.undo.restore(plan, session_id, number)  # the hunks it took away withdrawn
+        await self.reviewing.restore(plan, session_id, number)
 
     async def cancel(self, session_id: str, drop_waiting: bool = False) -> None:
         """``session/cancel``: pending permissions answer ``cancelled``, unfinished tool calls are

@@ -66,7 +66,7 @@ class PromptTurns:
         if sent is not None:
             sent(blocks)
         queued = session.prompts > 0 and self._version() >= 2
-        note = self.review.documents.queue.unreported_rejections(session.id)
+        note = self.review.unreported_rejections(session.id)
         if note is not None and self.config.tell_agent_rejections:
             blocks = [{"type": "text", "text": note}, *blocks]
         session.starting += 1

@@ -2,7 +2,7 @@
 
 The worktree is made before the session (the agent is started in it), from the user's current
 state (``services.worktrees``); what the agent changes there is not the user's workspace, so
-review leaves it alone (``Review.isolated``) until the user asks to bring it back: then it
+review leaves it alone (``Review.isolate``) until the user asks to bring it back: then it
 comes in as the session's review, merged into open buffers (``Review.bring_back``). Discarding
 deletes it and leaves no trace in the user's repository. Worktrees outlive the sidecar: a later
 run finds one by its session's id, to bring it back or discard it.
@@ -67,7 +67,7 @@ class WorktreeSessions:
         """No session started in it: nothing of it stays."""
         from acp_editor.services import worktrees
 
-        self.review.isolated.folders.discard(worktree.tree.resolve())
+        self.review.release(worktree.tree.resolve())
         await worktrees.discard(worktree)
 
     def folder(self, session_id: str) -> str | None:
@@ -78,7 +78,7 @@ class WorktreeSessions:
     def folder_at(self, session_id: str, cwd: str | None) -> str | None:
         """``cwd`` when it is in a worktree of a session's own (known from the session's first
         change, before the session is kept under its id), else None."""
-        if cwd is None or session_id in self.discarded or not self.review.isolated.holds(cwd):
+        if cwd is None or session_id in self.discarded or not self.review.isolated_at(cwd):
             return None
         return cwd
 
@@ -133,7 +133,7 @@ class WorktreeSessions:
         await worktrees.discard(worktree)
         self._of.pop(session_id, None)
         self.discarded.add(session_id)
-        self.review.isolated.folders.discard(worktree.tree.resolve())
+        self.review.release(worktree.tree.resolve())
         return lost
 
     async def _required(self, session_id: str, root: str) -> Worktree:
@@ -143,7 +143,7 @@ class WorktreeSessions:
         return worktree
 
     def _isolate(self, worktree: Worktree) -> None:
-        self.review.isolated.folders.add(worktree.tree.resolve())
+        self.review.isolate(worktree.tree.resolve())
 
     @contextlib.asynccontextmanager
     async def _progress(self, title: str) -> Any:

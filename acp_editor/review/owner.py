@@ -22,7 +22,7 @@ decisions through ``ReviewView`` only.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from acp_editor.review import worktree_return
 from acp_editor.review.finding.ahead import Ahead
 from acp_editor.review.finding.intake import Isolated, ReviewingDocuments
+from acp_editor.review.finding.looks import Looks
 from acp_editor.review.finding.turn_record import TurnRecord
 from acp_editor.review.finding.turns import TurnWatch
 from acp_editor.review.queue.persist import PendingReview
@@ -59,6 +60,7 @@ if TYPE_CHECKING:
     from acp_editor.review.worktree_return import BringBackResult
     from acp_editor.services.documents import DocumentSource
     from acp_editor.services.worktrees import Worktree
+    from acp_editor.session.state import SessionView
 
 
 @dataclass(frozen=True)
@@ -153,34 +155,76 @@ class ReviewView(Protocol):
 
 @dataclass(frozen=True)
 class AgentReview:
-    """Review's parts that live as long as one agent: its turns' checkpoints, the
-    documents its writes go through, and undoing its turns."""
+    """Review's share of one agent, all the agent side sees of review: the documents its
+    writes go through, its turns checkpointed and looked at, undoing them. Its parts are
+    review's own: the agent side calls the methods below, never into a part."""
 
     turns: TurnWatch
     documents: ReviewingDocuments
+    """The ``DocumentSource`` the agent's ``fs/*`` writes go through."""
+    looks: Looks
     undo: TurnUndo
+    queue: ReviewQueue
+    isolated: Isolated
 
     async def begin_turn(self, session_id: str, roots: list[str]) -> int | None:
         """Checkpoint the session's roots before its turn (from what the file watch kept
         between turns, where it did) and watch them: the turn's number, None when checkpoints
         are off or the session runs in a worktree of its own (reviewed when brought back)."""
-        if roots and self.documents.isolated.holds(roots[0]):
+        if roots and self.isolated.holds(roots[0]):
             return None
-        await self.documents.adopt(session_id, roots)
-        since = self.documents.begin_paths(session_id, roots)
-        turn = await self.turns.begin(session_id, roots, since, self.documents)
+        looks = self.looks.session(session_id)
+        await looks.adopt(roots)
+        turn = await self.turns.begin(session_id, roots, looks.begin_paths(roots), looks)
         if turn is None:
             return None
-        await self.documents.watch(session_id)
+        await looks.watch()
         return turn.number
 
     async def end_turn(self, session_id: str, roots: list[str]) -> None:
         """The turn is over: what is left of its changes goes to review."""
-        if roots and self.documents.isolated.holds(roots[0]):
+        if roots and self.isolated.holds(roots[0]):
             return
-        where = await self.documents.end_turn(session_id, roots)
-        await self.documents.settle()  # looks at the turn's last tool calls come first
-        await self.turns.end(session_id, self.documents.late(session_id, roots), where)
+        looks = self.looks.session(session_id)
+        where = await looks.end_turn(roots)
+        await self.looks.settle()  # looks at the turn's last tool calls come first
+        await self.turns.end(session_id, looks.late(roots), where)
+
+    def observe(self, state: SessionView, changes: list[dict[str, Any]]) -> None:
+        """Session changes as they arrive (a tool call that ended may have changed files)."""
+        self.looks.observe(state, changes)
+
+    def session_closed(self, session_id: str) -> None:
+        """A session of the agent's is gone: its watch stops."""
+        self.looks.unwatch(session_id)
+
+    async def settle(self) -> None:
+        """Wait for the looks under way (tests, and before answering a snapshot)."""
+        await self.looks.settle()
+
+    async def close(self) -> None:
+        """The agent is gone: every watch of its sessions stops."""
+        await self.looks.close()
+
+    def unreported_rejections(self, session_id: str) -> str | None:
+        """A note on the changes the user rejected since the session's last prompt (then
+        reported: None next time), for an agent told of them."""
+        return self.queue.unreported_rejections(session_id)
+
+    async def undoable(self, current: str | None, roots: Sequence[str]) -> str:
+        """The session a turn is undone in when the editor names none (``TurnUndo.undoable``)."""
+        return await self.undo.undoable(current, roots)
+
+    async def restore_plan(
+        self, session_id: str, number: int | None, roots: Sequence[str]
+    ) -> tuple[int, list[Restore]]:
+        """What undoing the session's turn ``number`` (None: the last) would put back."""
+        return await self.undo.plan(session_id, number, roots)
+
+    async def restore(self, plan: list[Restore], session_id: str, number: int) -> None:
+        """Put every file of the plan back as before turn ``number``; the hunks of what it
+        took away withdrawn."""
+        await self.undo.restore(plan, session_id, number)
 
 
 class Review:
@@ -194,8 +238,14 @@ class Review:
         store_for: StoreFor = CheckpointStore,
     ) -> None:
         self.documents = documents
-        self.queue = ReviewQueue(documents, mode, self._hunks_changed)
-        self.queue.bulk.on_change = self._groups_changed
+        self.queue = ReviewQueue(
+            documents,
+            mode,
+            self._hunks_changed,
+            on_groups=self._groups_changed,
+            on_written=self._written,
+            store_for=self._store,
+        )
         self._store_for = store_for
         self.listener: Listener = listener or (lambda _event: None)
         """Told every ``ReviewEvent`` (the front end's ``review_changed``)."""
@@ -217,17 +267,38 @@ class Review:
         it): two agents' looks neither race for a store nor find one change twice, and who made
         a change is told across agents (``review.finding.attribution``)."""
         turns, ahead = self._watch()
-        intake = ReviewingDocuments(self.documents, self.queue, turns, self.isolated, ahead)
-        return AgentReview(turns, intake, TurnUndo(turns))
+        return AgentReview(
+            turns,
+            ReviewingDocuments(self.documents, self.queue, turns, self.isolated),
+            Looks(turns, self.queue, ahead),
+            TurnUndo(turns),
+            self.queue,
+            self.isolated,
+        )
 
     def _watch(self) -> tuple[TurnWatch, Ahead]:
         if self._turns is None or self._ahead is None:
-            turns = TurnWatch(self.queue, self._store_for, self.documents, self.record)
-            self._turns = turns
-            turns.recorder.on_found = self._found
-            turns.on_notice = lambda message: self.listener(ReviewNotice(message))
-            self._ahead = Ahead(turns)
+            self._turns = TurnWatch(
+                self.queue,
+                self._store_for,
+                self.documents,
+                self.record,
+                on_found=self._found,
+                on_notice=lambda message: self.listener(ReviewNotice(message)),
+            )
+            self._ahead = Ahead(self._turns)
         return self._turns, self._ahead
+
+    def _written(self, path: Path, text: str | None) -> None:
+        """The queue wrote ``path`` (a decision), or the editor saved it: not the agent's
+        change, for the turn watch (which has nothing to skip before any turn)."""
+        if self._turns is not None:
+            self._turns.written(path, text)
+
+    def _store(self, root: Path) -> CheckpointStore:
+        """A root's checkpoint store, which groups keep their checkpoints in: the turn
+        watch's very object (one lock per index)."""
+        return self._watch()[0].store(root)
 
     def prepare(self, root: str | Path | None) -> None:
         """The workspace is known: make it ready for its first turn in the background (its
@@ -241,6 +312,18 @@ class Review:
         self.record.forget(session_id)
 
     # -- sessions in worktrees of their own -----------------------------------------------------
+
+    def isolate(self, folder: Path) -> None:
+        """A session's own worktree: what is written there is not reviewed as it happens."""
+        self.isolated.folders.add(folder)
+
+    def release(self, folder: Path) -> None:
+        """A worktree brought back or discarded: review no longer leaves it alone."""
+        self.isolated.folders.discard(folder)
+
+    def isolated_at(self, path: str | Path) -> bool:
+        """Whether ``path`` is in a session's own worktree."""
+        return self.isolated.holds(path)
 
     async def bring_back(
         self, session_id: str, worktree: Worktree

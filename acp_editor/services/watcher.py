@@ -65,7 +65,7 @@ class DirectoryWatch:
         self, directories: list[Path], on_change: Callable[[], None], catch_up: bool = True
     ) -> None:
         self.directories = directories
-        self.on_change = on_change
+        self._on_change = on_change
         self.catch_up = catch_up
         """Call ``on_change`` once the watches are in place (changes made before them are not
         known otherwise); False when a checkpoint taken after the watches began covers them."""
@@ -97,6 +97,12 @@ class DirectoryWatch:
             self._fail(f"{len(self.directories)} directories are too many to watch")
             return
         self._task = asyncio.ensure_future(self._run())
+
+    def hand_to(self, on_change: Callable[[], None]) -> None:
+        """A watch made before anyone wanted its news (``review.finding.ahead``: a big
+        workspace's, at ``initialized``) is handed to the session whose turn takes it: the one
+        time its listener changes. What it saw meanwhile is kept for ``take``."""
+        self._on_change = on_change
 
     def take_ok(self) -> bool:
         """Whether ``take`` can say where files changed (the watch runs, in place)."""
@@ -152,14 +158,14 @@ class DirectoryWatch:
             await asyncio.sleep(0)
             self.ready.set()
             if self.catch_up:
-                self.on_change()
+                self._on_change()
             while True:
                 changes = await batch
                 if self._stop.is_set():  # stopped meanwhile: nobody wants to hear of it
                     await batches.aclose()
                     break
                 if await self._took(changes):
-                    self.on_change()
+                    self._on_change()
                 batch = asyncio.ensure_future(anext(batches))
         except StopAsyncIteration:
             if not self._stop.is_set():

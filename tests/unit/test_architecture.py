@@ -118,6 +118,137 @@ def test_review_is_built_by_its_owner_alone() -> None:
     assert {m for m in builders if not m.startswith("acp_editor.review.")} == set()
 
 
+# -- objects whole when made, and reached through their owner's methods ------------------------
+
+
+def _trees() -> dict[str, ast.Module]:
+    return {
+        p.relative_to(PACKAGE).as_posix(): ast.parse(p.read_text(encoding="utf-8"))
+        for p in sorted(PACKAGE.rglob("*.py"))
+    }
+
+
+def _methods(tree: ast.Module) -> set[str]:
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef)
+    return {
+        item.name
+        for cls in ast.walk(tree)
+        if isinstance(cls, ast.ClassDef)
+        for item in cls.body
+        if isinstance(item, kinds)
+    }
+
+
+def callbacks_set_after_construction(trees: dict[str, ast.Module]) -> list[str]:
+    """Assignments that give another object a callback once it is made: to an attribute of
+    anything but ``self``, of a lambda, of one of the module's own methods (``self.found``),
+    or to an ``on_...`` attribute. An object's listeners are its constructor's arguments."""
+    found = []
+    for module, tree in trees.items():
+        methods = _methods(tree)
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Assign | ast.AnnAssign) or node.value is None:
+                continue
+            value = node.value
+            own = (
+                isinstance(value, ast.Attribute)
+                and isinstance(value.value, ast.Name)
+                and value.value.id == "self"
+                and value.attr in methods
+            )
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                if not isinstance(target, ast.Attribute):
+                    continue
+                if isinstance(target.value, ast.Name) and target.value.id == "self":
+                    continue  # its own attribute, set in its own code
+                if own or isinstance(value, ast.Lambda) or target.attr.startswith("on_"):
+                    found.append(f"{module}:{node.lineno}: {ast.unparse(target)}")
+    return found
+
+
+def test_no_callback_is_set_on_an_object_after_it_is_made() -> None:
+    assert callbacks_set_after_construction(_trees()) == []
+
+
+def test_the_callback_check_finds_one() -> None:
+    tree = ast.parse(
+        "class A:\n"
+        "    def found(self): ...\n"
+        "    def wire(self, queue):\n"
+        "        queue.bulk.on_change = print\n"
+        "        queue.listener = lambda: None\n"
+        "        queue.told = self.found\n"
+        "        self.mine = lambda: None\n"
+    )
+    assert callbacks_set_after_construction({"a.py": tree}) == [
+        "a.py:4: queue.bulk.on_change",
+        "a.py:5: queue.listener",
+        "a.py:6: queue.told",
+    ]
+
+
+OWNERS = {"review/owner.py": ({"Review", "AgentReview"}, {"review", "reviewing"})}
+"""A layer's owner classes, and the names the layers above hold them by."""
+
+
+def _parts(tree: ast.Module, classes: set[str]) -> set[str]:
+    """The parts an owner holds: its dataclass fields and the attributes its ``__init__``
+    sets (its methods are how the layers above use it)."""
+    found: set[str] = set()
+    for cls in ast.walk(tree):
+        if not isinstance(cls, ast.ClassDef) or cls.name not in classes:
+            continue
+        for item in cls.body:
+            if isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                found.add(item.target.id)
+            if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+                for node in ast.walk(item):
+                    if (
+                        isinstance(node, ast.Attribute)
+                        and isinstance(node.ctx, ast.Store)
+                        and isinstance(node.value, ast.Name)
+                        and node.value.id == "self"
+                    ):
+                        found.add(node.attr)
+    return found
+
+
+def reaching_through(trees: dict[str, ast.Module]) -> list[str]:
+    """Chains outside an owner's package that go through one of its parts to the part's own
+    attributes (``self.review.documents.queue.x``, ``review.isolated.folders.add``): the
+    layers above call the owner's methods, which know its parts."""
+    found = []
+    for owner, (classes, handles) in OWNERS.items():
+        parts = _parts(trees[owner], classes)
+        package = owner.split("/")[0] + "/"
+        for module, tree in trees.items():
+            if module.startswith(package):
+                continue
+            for node in ast.walk(tree):
+                chain: list[str] = []
+                while isinstance(node, ast.Attribute):
+                    chain.insert(0, node.attr)
+                    node = node.value
+                for at, name in enumerate(chain[:2]):
+                    if name in handles and len(chain) > at + 2 and chain[at + 1] in parts:
+                        found.append(f"{module}: {'.'.join(chain)}")
+                        break
+    return sorted(set(found))
+
+
+def test_the_layers_above_reach_review_through_its_owner_s_methods_only() -> None:
+    assert reaching_through(_trees()) == []
+
+
+def test_the_reach_through_check_finds_one() -> None:
+    owner = ast.parse(
+        "class Review:\n    def __init__(self):\n        self.queue = 1\n    def mode(self): ..."
+    )
+    above = ast.parse("x = self.review.queue.hunks\ny = self.review.mode()\nz = self.review.queue")
+    found = reaching_through({"review/owner.py": owner, "agent/client.py": above})
+    assert found == ["agent/client.py: review.queue.hunks"]
+
+
 # -- tests mirror the code ----------------------------------------------------------------------
 #
 # acp_editor/<package...>/<module>.py has its tests in tests/unit/<package...>/test_<module>.py;
@@ -175,9 +306,9 @@ NO_TEST_FILE = {
     "registry/run.py": f"`acp-editor agents`, `--agent ID`: {E2E}/test_registry.py",
     "registry/source.py": f"the registry fetched and cached: {E2E}/test_registry.py",
     "review/finding/intake.py": (
-        "writes through us entering review: through review/finding/test_turns.py"
+        "the agent's writes through us entering review: review/finding/"
+        "test_turns_written_twice.py, e2e_lsp/test_lsp_review.py"
     ),
-    "services/checkpoints.py": "re-exports services/git/checkpoints.py until agent/ imports it",
     "services/retention/command.py": f"`acp-editor state`: {E2E}/test_state_cli.py",
     "services/retention/inventory.py": "through services/retention/test_pruning.py",
     "services/retention/plumbing.py": "git against a store: through retention/test_pruning.py",

@@ -24,6 +24,8 @@ from acp_editor.services.git.checkpoints import CheckpointError
 from acp_editor.services.watcher import DirectoryWatch
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from acp_editor.review.finding.turns import TurnWatch
 
 log = get_logger(__name__)
@@ -69,10 +71,11 @@ class Ahead:
             else:
                 await watch.stop()
 
-    async def take(self, roots: list[str]) -> DirectoryWatch | None:
+    async def take(self, roots: list[str], on_change: Callable[[], None]) -> DirectoryWatch | None:
         """The watch made ready for a session's only root, now the session's (None: none),
-        once what is being prepared is done: a turn waits for it at most ``FIRST_WAIT_S``, as
-        for a first checkpoint (it does the turn's own work: the checkpoint, the watch)."""
+        telling ``on_change`` from now on, once what is being prepared is done: a turn waits
+        for it at most ``FIRST_WAIT_S``, as for a first checkpoint (it does the turn's own
+        work: the checkpoint, the watch)."""
         task = self._task
         if task is not None and not task.done():
             await asyncio.wait({task}, timeout=FIRST_WAIT_S)  # never cancelled from here
@@ -81,7 +84,10 @@ class Ahead:
         watch = self._ready.pop(Path(roots[0]), None)
         if watch is None:
             watch = self._ready.pop(await asyncio.to_thread(Path(roots[0]).resolve), None)
-        return watch if watch is not None and watch.take_ok() else None
+        if watch is None or not watch.take_ok():
+            return None
+        watch.hand_to(on_change)
+        return watch
 
     async def close(self) -> None:
         """Stop what is being prepared and the watches nobody took."""

@@ -35,11 +35,11 @@ class Claim:
 class Claims(Protocol):
     """What the part that follows a session's tool calls (``review.finding.intake``) says of it."""
 
-    def current(self, session_id: str) -> str | None:
+    def current(self) -> str | None:
         """The tool call a change found now is most likely of (None: none runs)."""
         ...
 
-    def named(self, session_id: str, also: str | None) -> frozenset[str]:
+    def named(self, also: str | None) -> frozenset[str]:
         """The paths the session's running tool calls name, and those ``also`` names."""
         ...
 
@@ -57,9 +57,9 @@ def claims_of(
         if claims is None:
             found.append(Claim(sid, call if sid == looking else None))
         elif sid == looking:
-            found.append(Claim(sid, call, claims.named(sid, call)))
+            found.append(Claim(sid, call, claims.named(call)))
         else:
-            found.append(Claim(sid, claims.current(sid), claims.named(sid, None)))
+            found.append(Claim(sid, claims.current(), claims.named(None)))
     return found
 
 

@@ -37,7 +37,9 @@ _NOTHING = object()
 class ChangeRecorder:
     """Records one agent's found changes in its review queue, turn by turn."""
 
-    def __init__(self, queue: ReviewQueue, documents: DocumentSource) -> None:
+    def __init__(
+        self, queue: ReviewQueue, documents: DocumentSource, on_found: Found | None = None
+    ) -> None:
         self.queue = queue
         self.documents = documents
         """Where open buffers take a change found on disk before review records it."""
@@ -51,7 +53,7 @@ class ChangeRecorder:
         """Path -> what the disk held right after we wrote it (read in a worker thread), and
         the text we gave the file (an editor that saves after our edits puts that on disk a
         moment later): what the next look must not count as a change of the agent's."""
-        self.on_found: Found | None = None
+        self.on_found = on_found
         """Told each change found, before it goes to review (the front end's diff previews)."""
         self._created: set[str] = set()
         """Files found created since a turn began with no other running (``_gone_again``)."""

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from acp_editor.log import get_logger
 from acp_editor.review.finding.attribution import by_owner, claims_of
-from acp_editor.review.finding.recording import ChangeRecorder
+from acp_editor.review.finding.recording import ChangeRecorder, Found
 from acp_editor.review.finding.turn_record import TurnRecord
 from acp_editor.services.git.checkpoints import Change, CheckpointError, CheckpointStore
 from acp_editor.services.retention.plumbing import session_ref
@@ -69,15 +69,14 @@ class TurnWatch:
         store_for: StoreFor = CheckpointStore,
         documents: DocumentSource | None = None,
         record: TurnRecord | None = None,
+        on_found: Found | None = None,
+        on_notice: Callable[[str], None] | None = None,
     ) -> None:
         self.queue = queue
         self.documents = documents or queue.documents
         """Where open buffers take a change found on disk before review records it (the editor
         side's documents: the one place a found change crosses to the editor before its event)."""
         self._store_for = store_for
-        # Groups read and keep this watch's checkpoints, through its very store: one lock per
-        # index (a store made twice for a root let a group's snapshot interleave with a look's).
-        queue.bulk.store_for = self.store
         self._stores: dict[Path, CheckpointStore] = {}
         self._turns: dict[str, TurnCheckpoints] = {}
         self._numbers: dict[str, int] = {}
@@ -90,9 +89,10 @@ class TurnWatch:
         """Which files each turn changed (what undo may put back); the owner's, which records
         the user's rejections in it too, before any turn of this run."""
         self.disabled: str | None = None  # why checkpoints are off (git missing or failing)
-        self.on_notice: Callable[[str], None] | None = None
+        self.on_notice = on_notice
         """Told what the user should know of (changes that could not be reviewed)."""
-        self.recorder = ChangeRecorder(queue, self.documents)
+        self.recorder = ChangeRecorder(queue, self.documents, on_found)
+        """Told each change found (``on_found``), before it goes to review."""
 
     def store(self, root: Path) -> CheckpointStore:
         """The checkpoint store of ``root`` (one per root for the watch's life)."""

@@ -43,19 +43,28 @@ Written = Callable[[Path, "str | None"], None]
 class BulkReview:
     """Every group of the review queue, by id."""
 
-    def __init__(self, documents: DocumentSource, written: Written) -> None:
+    def __init__(
+        self,
+        documents: DocumentSource,
+        written: Written,
+        on_change: Shown | None = None,
+        store_for: Callable[[Path], CheckpointStore] = CheckpointStore,
+    ) -> None:
         self.documents = documents
         self.written = written
         """Told of every file a decision rewrote (the turn's watch must not count it)."""
         self.groups: dict[str, ReviewGroup] = {}
-        self.on_change: Shown = lambda _groups: None
+        self.on_change: Shown = on_change or (lambda _groups: None)
+        """Told of groups made or changed (the owner's: one event to the front end)."""
         self._ids = itertools.count(1)
         self._run = secrets.token_hex(2)
         """Group ids differ from one run to the next: an editor that kept a group of the run
         before (decided, say) never takes a new one for it."""
         self._stores: dict[str, CheckpointStore] = {}
-        self.store_for: Callable[[Path], CheckpointStore] = CheckpointStore
-        """The store of a root: the turn watch's (groups name its checkpoints)."""
+        self.store_for = store_for
+        """The store of a root: the turn watch's (groups name its checkpoints), through its
+        very object: one lock per index (a store made twice for a root let a group's snapshot
+        interleave with a look's)."""
 
     def store(self, root: str) -> CheckpointStore:
         store = self._stores.get(root)

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from acp_editor.log import get_logger
 from acp_editor.review.queue.anchor import anchors_for, folded, locate
-from acp_editor.review.queue.bulk import BulkReview
+from acp_editor.review.queue.bulk import BulkReview, Shown
 from acp_editor.review.queue.decisions import FileDecisions
 from acp_editor.review.queue.hunk import (
     ChangeRejected,
@@ -42,6 +42,7 @@ from acp_editor.review.queue.hunk import (
 )
 from acp_editor.review.queue.overlaps import falls_on, placed_by, reject_in_order
 from acp_editor.review.queue.tracking import Tracking
+from acp_editor.services.git.checkpoints import CheckpointStore
 from acp_editor.text.hunks import compute_hunks
 
 if TYPE_CHECKING:
@@ -59,7 +60,15 @@ class ReviewQueue:
         documents: DocumentSource,
         mode: Mode = "after-write",
         on_change: Callable[[list[ReviewHunk]], None] | None = None,
+        *,
+        on_groups: Shown | None = None,
+        on_written: Callable[[Path, str | None], None] | None = None,
+        store_for: Callable[[Path], CheckpointStore] = CheckpointStore,
     ) -> None:
+        """``on_change``: told of hunks made or changed; ``on_groups``: of groups (``bulk``);
+        ``on_written``: of every write the queue itself makes, and the editor's saves (the
+        turn watch must not take them for the agent's); ``store_for``: the checkpoint store of
+        a root, which groups keep their checkpoints in (the turn watch's)."""
         self.documents = documents
         self.mode: Mode = mode
         self.on_change = on_change or (lambda _hunks: None)
@@ -68,17 +77,12 @@ class ReviewQueue:
         self._by_path: dict[str, dict[str, ReviewHunk]] = {}
         """Each file's hunks: a command that made thousands of files looked through all of them
         for every file it recorded."""
-        self.on_written: Callable[[Path, str | None], None] = lambda _path, _text: None
-        """Told about every write the queue itself makes, and the editor's saves (the disk
-        watch must not take them for the agent's)."""
+        self.on_written = on_written or (lambda _path, _text: None)
         self.tracking = Tracking(self.of_path)
-        self.bulk = BulkReview(documents, lambda path, text: self.on_written(path, text))
+        self.bulk = BulkReview(documents, self.on_written, on_groups, store_for)
         self._ids = itertools.count(1)
-        self._decisions = FileDecisions(documents, self.tracking, self._written)
+        self._decisions = FileDecisions(documents, self.tracking, self.on_written)
         self._lock = asyncio.Lock()  # decisions rewrite files: one at a time
-
-    def _written(self, path: Path, text: str | None) -> None:
-        self.on_written(path, text)  # looked up each time: it is set after construction
 
     # -- new changes ----------------------------------------------------------------------------
 

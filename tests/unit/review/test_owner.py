@@ -88,8 +88,16 @@ async def test_every_agent_shares_one_turn_watch_so_a_change_is_found_once(root:
     (hunk,) = review.hunks()
     assert hunk.sessions == ("s1", "s2")  # nobody's tool call named it: either's
     assert [e.path for e in events if e.kind == "found"] == [str(root / "a.txt")]
-    await first.documents.close()
-    await second.documents.close()
+    await first.close()
+    await second.close()
+
+
+async def test_groups_keep_their_checkpoints_in_the_turn_watch_s_own_store(root: Path) -> None:
+    """One store, so one lock, per root: a bulk group's snapshot waits for a look's (the
+    owner gives the queue the turn watch's stores when it makes it)."""
+    review = Review(DiskDocuments())
+    share = review.for_agent()
+    assert review.queue.bulk.store(str(root)) is share.turns.store(root)
 
 
 async def test_bringing_a_worktree_back_waits_for_a_decision_under_way(tmp_path: Path) -> None:

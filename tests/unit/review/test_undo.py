@@ -76,9 +76,9 @@ async def test_undoing_a_created_file_lets_its_buffer_go_but_the_user_s_lines(
 ) -> None:
     root = workspace(tmp_path)
     buffers = Buffers()
-    queue = ReviewQueue(DiskDocuments())
+    turns: TurnWatch
+    queue = ReviewQueue(DiskDocuments(), on_written=lambda path, text: turns.written(path, text))
     turns = TurnWatch(queue, lambda r: CheckpointStore(r, root.parent / "store"), buffers)
-    queue.on_written = turns.written
     undo = TurnUndo(turns)
     for name in ("new.md", "typed.md", "within.md"):
         await turns.begin("s1", [str(root)])

@@ -43,10 +43,12 @@ def setup(tmp_path: Path) -> tuple[Path, Buffers, ReviewQueue, list[tuple[Path, 
     root = (tmp_path / "w").resolve()
     root.mkdir()
     documents = Buffers()
-    queue = ReviewQueue(documents)
-    queue.bulk.store_for = lambda r: CheckpointStore(r, tmp_path / "store")
     written: list[tuple[Path, str | None]] = []
-    queue.on_written = lambda path, text: written.append((path, text))
+    queue = ReviewQueue(
+        documents,
+        on_written=lambda path, text: written.append((path, text)),
+        store_for=lambda r: CheckpointStore(r, tmp_path / "store"),
+    )
     return root, documents, queue, written
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from acp_editor.review.finding import turns as turns_module
 from acp_editor.review.finding.ahead import Ahead
-from acp_editor.review.finding.intake import ReviewingDocuments
+from acp_editor.review.finding.looks import Looks
 from acp_editor.review.finding.turns import TurnWatch
 from acp_editor.review.queue.review_queue import ReviewQueue
 from acp_editor.services.documents import DiskDocuments
@@ -26,24 +26,23 @@ class Ready:
         self.queue = ReviewQueue(DiskDocuments(), mode)  # type: ignore[arg-type]
         self.turns = TurnWatch(self.queue, lambda r: CheckpointStore(r, root.parent / "store"))
         self.ahead = Ahead(self.turns)
-        self.reviewing = ReviewingDocuments(
-            DiskDocuments(), self.queue, self.turns, ahead=self.ahead
-        )
+        self.looks = Looks(self.turns, self.queue, self.ahead)
+        self.session = self.looks.session("s1")
         self.roots = [str(root)]
 
     async def begin(self) -> set[Path] | None:
         """A turn's start as ``review.owner.AgentReview.begin_turn`` makes it: where its
         checkpoint looked (None: everywhere)."""
-        await self.reviewing.adopt("s1", self.roots)
-        since = self.reviewing.begin_paths("s1", self.roots)
+        await self.session.adopt(self.roots)
+        since = self.session.begin_paths(self.roots)
         await self.turns.begin("s1", self.roots, since)
-        await self.reviewing.watch("s1")
+        await self.session.watch()
         return since
 
     async def end(self) -> set[Path] | None:
-        where = await self.reviewing.end_turn("s1", self.roots)
-        await self.reviewing.settle()
-        await self.turns.end("s1", self.reviewing.late("s1", self.roots), where)
+        where = await self.session.end_turn(self.roots)
+        await self.looks.settle()
+        await self.turns.end("s1", self.session.late(self.roots), where)
         return where
 
     def found(self) -> list[str]:
@@ -84,12 +83,12 @@ async def test_the_first_turn_starts_from_the_watch_made_ready_and_finds_what_it
     (root / "a.txt").write_text("the user's, before the first prompt\n")
     await wait_until(lambda: bool(watch._paths))
     assert await ready.begin() == {root / "a.txt"}
-    assert ready.reviewing._watches["s1"] is watch  # taken over, not made again
+    assert ready.session.watch_of_turn is watch  # taken over, not made again
     (root / "src" / "b.txt").write_text("the agent's\n")
     await wait_until(lambda: bool(watch._paths))
     assert await ready.end() == {root / "src" / "b.txt"}
     assert ready.found() == ["b.txt"]
-    await ready.reviewing.close()
+    await ready.looks.close()
 
 
 async def test_a_small_workspace_gets_its_first_checkpoint_and_no_watch(
@@ -100,7 +99,7 @@ async def test_a_small_workspace_gets_its_first_checkpoint_and_no_watch(
     ready = Ready(root)
     await ready.ahead.prepare(root)
     assert ready.turns.store(root).started()
-    assert await ready.ahead.take(ready.roots) is None
+    assert await ready.ahead.take(ready.roots, lambda: None) is None
     (root / "a.txt").write_text("the agent's\n")
     assert await ready.begin() is None  # everywhere: there is no watch
     (root / "src" / "b.txt").write_text("the agent's too\n")
@@ -118,7 +117,7 @@ async def test_nothing_is_prepared_once_a_turn_has_begun_or_with_review_off(
     await ready.ahead.prepare(root)
     assert ready.ahead._ready == {}
     await ready.end()
-    await ready.reviewing.close()
+    await ready.looks.close()
 
     off = Ready(workspace(tmp_path / "off"), mode="off")
     await off.ahead.prepare(off.root)
@@ -143,7 +142,9 @@ async def test_a_watch_nobody_took_is_stopped_on_close(
     root = workspace(tmp_path)
     ready = Ready(root)
     ready.ahead.start(root)
-    assert await ready.ahead.take(["/elsewhere", str(root)]) is None  # two roots: none taken
+    assert (
+        await ready.ahead.take(["/elsewhere", str(root)], lambda: None) is None
+    )  # two roots: none taken
     watch = ready.ahead._ready[root]
     await ready.ahead.close()
     assert not watch.take_ok() and ready.ahead._ready == {}
@@ -183,4 +184,4 @@ async def test_a_repositorys_folders_are_watched_before_its_first_checkpoint(
     assert await ready.begin() is not None
     assert await ready.end() == {root / "untracked" / "below" / "u.txt"}
     assert ready.found() == ["u.txt"]
-    await ready.reviewing.close()
+    await ready.looks.close()

@@ -48,34 +48,36 @@ def test_a_look_s_changes_are_split_by_owner_in_the_order_found() -> None:
 
 
 class Calls:
-    """What follows a session's tool calls, as ``review.finding.intake`` would say it."""
+    """What follows a session's tool calls, as ``review.finding.looks.SessionLooks`` would
+    say it (one per session; ``asked`` shared, to see who was asked what)."""
 
-    def __init__(self) -> None:
-        self.asked: list[str] = []
+    def __init__(self, session_id: str, asked: list[str]) -> None:
+        self.session_id, self.asked = session_id, asked
 
-    def current(self, session_id: str) -> str | None:
-        self.asked.append(f"current {session_id}")
-        return f"{session_id}-call"
+    def current(self) -> str | None:
+        self.asked.append(f"current {self.session_id}")
+        return f"{self.session_id}-call"
 
-    def named(self, session_id: str, also: str | None) -> frozenset[str]:
-        self.asked.append(f"named {session_id} {also}")
-        return frozenset({f"{session_id}.py"})
+    def named(self, also: str | None) -> frozenset[str]:
+        self.asked.append(f"named {self.session_id} {also}")
+        return frozenset({f"{self.session_id}.py"})
 
 
 def test_claims_ask_nothing_of_a_session_alone() -> None:
-    calls = Calls()
-    assert claims_of("a", "t1", [("a", calls)]) == [Claim("a", "t1")]
-    assert calls.asked == []
+    asked: list[str] = []
+    assert claims_of("a", "t1", [("a", Calls("a", asked))]) == [Claim("a", "t1")]
+    assert asked == []
 
 
 def test_claims_keep_the_order_the_turns_began_in() -> None:
-    calls = Calls()
-    claims = claims_of("a", "t1", [("b", calls), ("a", calls), ("c", None)])
+    asked: list[str] = []
+    a, b = Calls("a", asked), Calls("b", asked)
+    claims = claims_of("a", "t1", [("b", b), ("a", a), ("c", None)])
     assert claims == [
         Claim("b", "b-call", frozenset({"b.py"})),
         Claim("a", "t1", frozenset({"a.py"})),  # the looking one: its look's tool call
         Claim("c", None),
     ]
-    assert "named a t1" in calls.asked
+    assert "named a t1" in asked
     # A look of nobody's (a new turn's checkpoint): the running sessions as they say.
-    assert claims_of(None, None, [("b", calls)]) == [Claim("b", "b-call", frozenset({"b.py"}))]
+    assert claims_of(None, None, [("b", b)]) == [Claim("b", "b-call", frozenset({"b.py"}))]

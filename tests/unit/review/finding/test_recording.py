@@ -21,9 +21,10 @@ async def look(
     store = CheckpointStore(root, tmp_path / "store")
     seen = await store.snapshot()
     queue = ReviewQueue(DiskDocuments())
-    recorder = ChangeRecorder(queue, queue.documents)
     told: list[tuple[object, ...]] = []
-    recorder.on_found = lambda *found: told.append((*found, len(queue.hunks)))
+    recorder = ChangeRecorder(
+        queue, queue.documents, lambda *found: told.append((*found, len(queue.hunks)))
+    )
     recorder.new_turn("s1")
     (root / "a.txt").write_text(change)
     if ours is not None:
@@ -54,8 +55,7 @@ async def burst(tmp_path: Path, looks: list[dict[str, int]]) -> ReviewQueue:
     root.mkdir()
     store = CheckpointStore(root, tmp_path / "store")
     seen = await store.snapshot()
-    queue = ReviewQueue(DiskDocuments())
-    queue.bulk.store_for = lambda _root: store  # groups keep their checkpoints there
+    queue = ReviewQueue(DiskDocuments(), store_for=lambda _root: store)  # groups' checkpoints
     recorder = ChangeRecorder(queue, queue.documents)
     recorder.new_turn("s1")
     written: dict[str, int] = {}
@@ -123,8 +123,7 @@ async def test_a_later_look_of_a_burst_costs_what_it_found(tmp_path: Path) -> No
     (root / "gen" / "d1").mkdir()
     store = CheckpointStore(root, tmp_path / "store")
     seen = await store.snapshot()
-    queue = ReviewQueue(DiskDocuments())
-    queue.bulk.store_for = lambda _root: store
+    queue = ReviewQueue(DiskDocuments(), store_for=lambda _root: store)
     recorder = ChangeRecorder(queue, queue.documents)
     recorder.new_turn("s1")
     for n in range(60):

@@ -7,25 +7,24 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from acp_editor.review.finding.intake import ReviewingDocuments
+from acp_editor.review.finding.looks import Looks
 from acp_editor.review.finding.turns import TurnWatch
 from acp_editor.review.queue import persist
 from acp_editor.review.queue.groups import ReviewGroup
-from acp_editor.services.documents import DiskDocuments
 from acp_editor.session.state import SessionState
 from tests.unit.review.finding.test_turns import watch, workspace
 
 
 class Calls:
-    """What ``review.finding.intake`` says of a session's running tool calls."""
+    """What ``review.finding.looks.SessionLooks`` says of a session's running tool calls."""
 
     def __init__(self, call: str | None, *named: str) -> None:
         self.call, self.names = call, frozenset(named)
 
-    def current(self, session_id: str) -> str | None:
+    def current(self) -> str | None:
         return self.call
 
-    def named(self, session_id: str, also: str | None) -> frozenset[str]:
+    def named(self, also: str | None) -> frozenset[str]:
         return self.names
 
 
@@ -97,24 +96,24 @@ async def test_a_session_alone_again_gets_all_it_finds(tmp_path: Path) -> None:
 async def test_the_paths_a_running_tool_call_names_come_from_its_session_s_updates(
     tmp_path: Path,
 ) -> None:
-    """``ReviewingDocuments`` says what each session's running tool calls name (locations, a
+    """``SessionLooks`` says what each session's running tool calls name (locations, a
     diff's path, the raw input's path), and which call a change found now goes to."""
     root = workspace(tmp_path)
     turns, queue = watch(root)
-    reviewing = ReviewingDocuments(DiskDocuments(), queue, turns)
+    looks = Looks(turns, queue)
     states = {sid: SessionState(sid) for sid in ("a", "b")}
 
     def update(sid: str, **fields: Any) -> None:
-        reviewing.observe(states[sid], states[sid].apply_update(fields))
+        looks.observe(states[sid], states[sid].apply_update(fields))
 
     for sid in states:
-        assert await turns.begin(sid, [str(root)], claims=reviewing) is not None
+        assert await turns.begin(sid, [str(root)], claims=looks.session(sid)) is not None
     edit = {"sessionUpdate": "tool_call", "status": "in_progress", "title": "edit"}
     update("a", **edit, toolCallId="ta", locations=[{"path": str(root / "a.txt")}])
     update("b", **edit, toolCallId="tb", kind="execute", rawInput={"path": "gone.txt"})
-    assert reviewing.current("a") == "ta"
-    assert reviewing.named("a", None) == {str(root / "a.txt")}
-    assert reviewing.named("b", None) == {"gone.txt"}  # relative: read against each root
+    assert looks.session("a").current() == "ta"
+    assert looks.session("a").named(None) == {str(root / "a.txt")}
+    assert looks.session("b").named(None) == {"gone.txt"}  # relative: read against each root
 
     (root / "a.txt").write_text("a's\n")
     (root / "gone.txt").unlink()
@@ -128,7 +127,7 @@ async def test_the_paths_a_running_tool_call_names_come_from_its_session_s_updat
         "gone.txt": ("b", "tb", ()),
         "new.txt": ("b", "tb", ("a", "b")),
     }
-    await reviewing.close()
+    await looks.close()
 
 
 async def test_a_burst_of_either_session_is_one_group_that_says_so(tmp_path: Path) -> None:

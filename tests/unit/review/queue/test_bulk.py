@@ -38,9 +38,13 @@ async def test_rejecting_a_group_puts_back_exactly_its_files(tmp_path: Path) -> 
     (root / "gen" / "link").symlink_to("old0.js")
     (root / "keep.txt").write_text("not in the group\n")
     before = tree_of(root)
-    queue = ReviewQueue(DiskDocuments())
+    turns: TurnWatch
+    queue = ReviewQueue(
+        DiskDocuments(),
+        on_written=lambda path, text: turns.written(path, text),
+        store_for=lambda r: turns.store(r),
+    )
     turns = TurnWatch(queue, lambda r: CheckpointStore(r, tmp_path / "store"))
-    queue.on_written = turns.written
     await turns.begin("s1", [str(root)])
     # A generator: rewrites 10 files, deletes 10, the script and the link, makes 30 in new
     # folders.

@@ -21,9 +21,8 @@ async def test_pending_hunks_come_back_and_can_still_be_rejected(tmp_path: Path)
     path = root / "a.txt"
     path.write_text("one\nTWO\nthree\nFOUR\n")
     store = tmp_path / "review.json"
-    first = ReviewQueue(DiskDocuments())
     kept = PendingReview(root, store)
-    first.on_change = lambda _hunks: kept.changed(first)
+    first = ReviewQueue(DiskDocuments(), on_change=lambda _hunks: kept.changed(first))
     made = first.record_applied("s1", "t1", path, "one\ntwo\nthree\nfour\n", path.read_text())
     assert len(made) == 2
     await first.decide([made[1]], accept=True)  # decided: not kept
