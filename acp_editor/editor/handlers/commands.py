@@ -1,5 +1,7 @@
 """The zero-plugin surface's commands (``workspace/executeCommand``): any LSP editor can drive
-the agent with these, no plugin needed."""
+the agent with these, no plugin needed. Their arguments are checked against the types
+docs/protocol.md gives them (``proto.arguments``); ``acp.cancel`` and ``acp.status`` take none
+and ignore any given, as they always did."""
 
 from __future__ import annotations
 
@@ -9,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
-from acp_editor.editor.lsp.handling import one_string, prompt_blocks, register_commands
+from acp_editor.editor.lsp.handling import prompt_blocks, register_commands
 from acp_editor.editor.show.replies import TurnSummary, announcement
-from acp_editor.errors import InvalidParams, RpcError
+from acp_editor.errors import RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import editor as proto
 from acp_editor.text.positions import path_to_uri
@@ -67,13 +69,14 @@ class Commands:
 
     async def prompt(self, *args: Any) -> dict[str, Any]:
         """The turn, answered when it ends; an editor with no stream is also shown the reply."""
-        result = await self.agents.prompt(prompt_blocks(prompt_text(proto.CMD_PROMPT, args)))
+        text = proto.arguments(proto.PROMPT_COMMAND, args)["text"]
+        result = await self.agents.prompt(prompt_blocks(text))
         self._announce(result)
         return result
 
     async def prompt_async(self, *args: Any) -> dict[str, Any]:
         """The turn, answered at once: its end (or failure) is announced with a message."""
-        blocks = prompt_blocks(prompt_text(proto.CMD_PROMPT_ASYNC, args))
+        blocks = prompt_blocks(proto.arguments(proto.PROMPT_ASYNC_COMMAND, args)["text"])
         sid = await self.agents.session_id()
         self.channel.background(self._run_announced(blocks, sid))
         return {"sessionId": sid, "started": True}
@@ -112,9 +115,8 @@ class Commands:
     async def transcript(self, *args: Any) -> dict[str, Any]:
         """A session's live transcript file (the current one's, else the one named), shown when
         the editor can show files and does not open it itself (a plugin does)."""
-        if len(args) > 1 or (args and not isinstance(args[0], str)):
-            raise InvalidParams(f"{proto.CMD_TRANSCRIPT} takes no argument, or a session id")
-        sid = await self.agents.session_id(args[0] if args else None)
+        a = proto.arguments(proto.TRANSCRIPT_COMMAND, args)
+        sid = await self.agents.session_id(a.get("sessionId"))
         path = self.transcripts.open(sid)
         uri = path_to_uri(str(path))
         features = self.channel.features
@@ -136,55 +138,44 @@ class Commands:
 
     async def cancel_tool_call(self, *args: Any) -> dict[str, Any]:
         """``[toolCallId]`` or ``[toolCallId, sessionId]``: one tool call cancelled (v2)."""
-        tool_call_id, session_id = _id_and_session(proto.CMD_CANCEL_TOOL_CALL, "tool call", args)
-        sid = await self.agents.cancel_tool_call(tool_call_id, session_id)
+        a = proto.arguments(proto.CANCEL_TOOL_CALL_COMMAND, args, IDS)
+        tool_call_id = a["toolCallId"]
+        sid = await self.agents.cancel_tool_call(tool_call_id, a.get("sessionId"))
         return {"sessionId": sid, "toolCallId": tool_call_id}
 
     async def cancel_terminal(self, *args: Any) -> dict[str, Any]:
         """``[terminalId]`` or ``[terminalId, sessionId]``: one of the agent's commands stopped."""
-        terminal_id, session_id = _id_and_session(proto.CMD_CANCEL_TERMINAL, "terminal", args)
-        sid = await self.agents.cancel_terminal(terminal_id, session_id)
+        a = proto.arguments(proto.CANCEL_TERMINAL_COMMAND, args, IDS)
+        terminal_id = a["terminalId"]
+        sid = await self.agents.cancel_terminal(terminal_id, a.get("sessionId"))
         return {"sessionId": sid, "terminalId": terminal_id}
 
     async def select_session(self, *args: Any) -> dict[str, Any]:
-        sid = one_string(args, "the id of an open session (acp.status lists them)")
+        sid = proto.arguments(proto.SELECT_SESSION_COMMAND, args)["sessionId"]
         return {"sessionId": await self.agents.select_session(sid)}
 
     async def new_session(self, *args: Any) -> dict[str, Any]:
-        agent = args[0] if args else None
-        worktree = args[1] if len(args) > 1 else False
-        if len(args) > 2 or not isinstance(agent, str | None) or not isinstance(worktree, bool):
-            raise InvalidParams(
-                f"{proto.CMD_NEW_SESSION} takes no argument, an agent id (acp.status lists them; "
-                "null: the server's own), and then true for a worktree of its own"
-            )
-        sid = await self.agents.new_session(agent_id=agent, worktree=worktree)
+        a = proto.arguments(proto.NEW_SESSION_COMMAND, args)
+        sid = await self.agents.new_session(
+            agent_id=a.get("agentId"), worktree=a.get("worktree", False)
+        )
         return {"sessionId": sid, "agent": self.agents.agent_of(sid)}
 
     async def set_mode(self, *args: Any) -> dict[str, Any]:
-        if len(args) != 1 or not isinstance(args[0], str):
-            raise InvalidParams(f"{proto.CMD_SET_MODE} takes one argument: the mode id")
-        sid = await self.agents.set_mode(args[0])
-        return {"sessionId": sid, "modeId": args[0]}
+        mode = proto.arguments(proto.SET_MODE_COMMAND, args)["modeId"]
+        sid = await self.agents.set_mode(mode)
+        return {"sessionId": sid, "modeId": mode}
 
     async def set_config_option(self, *args: Any) -> dict[str, Any]:
         """``[configId, value]``: a value id, or a boolean for a boolean option (schema 1.25)."""
-        if len(args) != 2 or not isinstance(args[0], str) or not isinstance(args[1], str | bool):
-            raise InvalidParams(
-                f"{proto.CMD_SET_CONFIG_OPTION} takes two arguments: the option's id and its "
-                "value (a value id, or true/false)"
-            )
+        a = proto.arguments(proto.SET_CONFIG_OPTION_COMMAND, args)
         sid = await self.agents.session_id()
-        await self.agents.set_config_option(sid, args[0], args[1])
-        return {"sessionId": sid, "configId": args[0], "value": args[1]}
+        await self.agents.set_config_option(sid, a["configId"], a["value"])
+        return {"sessionId": sid, "configId": a["configId"], "value": a["value"]}
 
     async def set_follow(self, *args: Any) -> dict[str, Any]:
-        if len(args) == 1 and isinstance(args[0], bool):
-            self.follow.set_enabled(args[0])
-        elif not args:
-            self.follow.set_enabled(not self.follow.enabled)
-        else:
-            raise InvalidParams(f"{proto.CMD_FOLLOW} takes no argument (toggle) or true/false")
+        a = proto.arguments(proto.FOLLOW_COMMAND, args)
+        self.follow.set_enabled(a.get("enabled", not self.follow.enabled))  # none: toggle
         return {"follow": self.follow.enabled}
 
     async def agent_status(self, *args: Any) -> dict[str, Any]:
@@ -201,33 +192,15 @@ class Commands:
         }
 
     async def restore_checkpoint(self, *args: Any) -> dict[str, Any]:
-        turn = args[0] if args else None
-        confirmed = args[1] if len(args) > 1 else False
-        session_id = args[2] if len(args) > 2 else None
-        if (
-            len(args) > 3
-            or not (turn is None or (isinstance(turn, int) and not isinstance(turn, bool)))
-            or not isinstance(confirmed, bool)
-            or not (session_id is None or isinstance(session_id, str))
-        ):
-            raise InvalidParams(
-                f"{proto.CMD_RESTORE_CHECKPOINT} takes no argument (the last turn), a turn, a "
-                "turn and true when the editor already asked the user, and then a session id"
-            )
-        confirm = None if confirmed else self.questions.confirm_restore
-        return await self.agents.restore_checkpoint(turn, confirm, session_id=session_id)
+        a = proto.arguments(proto.RESTORE_CHECKPOINT_COMMAND, args)
+        turn = a.get("turn")
+        number = None
+        if turn is not None:  # a count, which its type (a number) does not say: as acp/...'s
+            number = proto.whole(turn, proto.position(proto.RESTORE_CHECKPOINT_COMMAND, "turn"), 1)
+        confirm = None if a.get("confirmed", False) else self.questions.confirm_restore
+        return await self.agents.restore_checkpoint(number, confirm, session_id=a.get("sessionId"))
 
 
 ERROR = lsp.MessageType.Error
-
-
-def _id_and_session(command: str, what: str, args: tuple[Any, ...]) -> tuple[str, str | None]:
-    if 1 <= len(args) <= 2 and all(isinstance(a, str) and a for a in args):
-        return args[0], args[1] if len(args) == 2 else None
-    raise InvalidParams(f"{command} takes the {what}'s id, then maybe a session id")
-
-
-def prompt_text(command: str, args: tuple[Any, ...]) -> str:
-    if len(args) != 1 or not isinstance(args[0], str):
-        raise InvalidParams(f"{command} takes one argument: the prompt text")
-    return args[0]
+IDS = ("toolCallId", "terminalId", "sessionId")
+"""The cancel commands' ids: a blank one names nothing."""

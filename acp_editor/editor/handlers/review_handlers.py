@@ -1,7 +1,9 @@
 """Review from the editor: code actions and commands on every LSP editor, ``acp/reviewDecide``
 for rich ones, a file opened (its pending hunks shown on it), the user's typing, which moves
 pending hunks' diagnostics along (and tells the documents that the editor reported a change,
-which an edit may be waiting for), and the user's saves (not the agent's changes)."""
+which an edit may be waiting for), and the user's saves (not the agent's changes). The commands'
+arguments are checked against the types docs/protocol.md gives them (``proto.arguments``);
+``acp.acceptAll`` and ``acp.rejectAll`` take none and ignore any given, as they always did."""
 
 from __future__ import annotations
 
@@ -11,8 +13,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
-from acp_editor.editor.lsp.handling import one_string, plain, register_commands, register_requests
-from acp_editor.errors import InvalidParams
+from acp_editor.editor.lsp.handling import plain, register_commands, register_requests
 from acp_editor.protocol import editor as proto
 
 if TYPE_CHECKING:
@@ -69,16 +70,20 @@ class ReviewHandlers:
         self.review.saved(params.text_document.uri)
 
     async def accept_hunk(self, *args: Any) -> dict[str, Any]:
-        return await self.review.decide(True, hunk_ids=[one_string(args, "the hunk id")])
+        hunk = proto.arguments(proto.ACCEPT_HUNK_COMMAND, args)["hunkId"]
+        return await self.review.decide(True, hunk_ids=[hunk])
 
     async def reject_hunk(self, *args: Any) -> dict[str, Any]:
-        return await self.review.decide(False, hunk_ids=[one_string(args, "the hunk id")])
+        hunk = proto.arguments(proto.REJECT_HUNK_COMMAND, args)["hunkId"]
+        return await self.review.decide(False, hunk_ids=[hunk])
 
     async def accept_file(self, *args: Any) -> dict[str, Any]:
-        return await self.review.decide(True, uri=one_string(args, "the file URI"))
+        uri = proto.arguments(proto.ACCEPT_FILE_COMMAND, args)["uri"]
+        return await self.review.decide(True, uri=uri)
 
     async def reject_file(self, *args: Any) -> dict[str, Any]:
-        return await self.review.decide(False, uri=one_string(args, "the file URI"))
+        uri = proto.arguments(proto.REJECT_FILE_COMMAND, args)["uri"]
+        return await self.review.decide(False, uri=uri)
 
     async def accept_all(self, *args: Any) -> dict[str, Any]:
         return await self.review.decide(True, everything=True)
@@ -87,23 +92,27 @@ class ReviewHandlers:
         return await self.review.decide(False, everything=True)
 
     async def accept_group(self, *args: Any) -> dict[str, Any]:
-        return await self.review.decide(True, group_ids=_group_ids(proto.CMD_ACCEPT_GROUP, args))
+        a = proto.arguments(proto.ACCEPT_GROUP_COMMAND, args, GROUP_IDS)
+        return await self.review.decide(True, group_ids=[a["groupId"], *a.get("moreGroupIds", [])])
 
     async def reject_group(self, *args: Any) -> dict[str, Any]:
-        return await self.review.decide(False, group_ids=_group_ids(proto.CMD_REJECT_GROUP, args))
+        a = proto.arguments(proto.REJECT_GROUP_COMMAND, args, GROUP_IDS)
+        return await self.review.decide(False, group_ids=[a["groupId"], *a.get("moreGroupIds", [])])
 
     async def group_files(self, *args: Any) -> dict[str, Any]:
-        return self.review.groups.files(one_string(args, "the group id"))
+        return self.review.groups.files(proto.arguments(proto.GROUP_FILES_COMMAND, args)["groupId"])
 
     async def files(self, params: object) -> dict[str, Any]:
         p = proto.parse(proto.REVIEW_GROUP_FILES, params)
         return self.review.groups.files(p["groupId"])
 
     async def take_agent_version(self, *args: Any) -> dict[str, Any]:
-        return await self.review.take_theirs(one_string(args, "the file URI"))
+        return await self.review.take_theirs(
+            proto.arguments(proto.TAKE_AGENT_VERSION_COMMAND, args)["uri"]
+        )
 
     async def keep_mine(self, *args: Any) -> dict[str, Any]:
-        return self.review.keep_mine(one_string(args, "the file URI"))
+        return self.review.keep_mine(proto.arguments(proto.KEEP_MINE_COMMAND, args)["uri"])
 
     async def decide(self, params: object) -> dict[str, Any]:
         p = proto.parse(proto.REVIEW_DECIDE, params)
@@ -117,8 +126,6 @@ class ReviewHandlers:
         )
 
 
-def _group_ids(command: str, args: tuple[Any, ...]) -> list[str]:
-    """One group id or several (a turn's groups, decided as one: the "all" code action)."""
-    if args and all(isinstance(a, str) and a for a in args):
-        return list(args)
-    raise InvalidParams(f"{command} takes the group's id, or several groups' ids")
+GROUP_IDS = ("groupId", "moreGroupIds")
+"""One group or several (a turn's groups, decided as one: the "all" code action); a blank id names
+none."""

@@ -70,14 +70,14 @@ class WorktreeHandlers:
 
     async def bring_back_command(self, *args: Any) -> dict[str, Any]:
         """``[]`` (the current session) or ``[sessionId]``."""
-        return await self._bring_back(self._session(proto.CMD_BRING_BACK, args, 1))
+        a = proto.arguments(proto.BRING_BACK_COMMAND, args, ("sessionId",))
+        return await self._bring_back(self._session(proto.CMD_BRING_BACK, a.get("sessionId")))
 
     async def discard_command(self, *args: Any) -> dict[str, Any]:
         """``[]``, ``[sessionId]``, or ``[sessionId, true]`` when the editor asked its user."""
-        sid = self._session(proto.CMD_DISCARD_WORKTREE, args, 2)
-        confirmed = args[1] if len(args) > 1 else False
-        if not isinstance(confirmed, bool):
-            raise InvalidParams(f"{proto.CMD_DISCARD_WORKTREE}'s second argument must be true")
+        a = proto.arguments(proto.DISCARD_WORKTREE_COMMAND, args, ("sessionId",))
+        sid = self._session(proto.CMD_DISCARD_WORKTREE, a.get("sessionId"))
+        confirmed = a.get("confirmed", False)
         root = self.agents.workspace_root()
         if not confirmed:
             lost = await self.worktrees.changed(sid, root)
@@ -96,8 +96,9 @@ class WorktreeHandlers:
     async def _bring_back(self, session_id: str) -> dict[str, Any]:
         return await self.worktrees.bring_back(session_id, self.agents.workspace_root())
 
-    def _session(self, command: str, args: tuple[Any, ...], most: int) -> str:
-        sid = args[0] if args else self.agents.current_session
-        if len(args) > most or not isinstance(sid, str) or not sid:
-            raise InvalidParams(f"{command} takes a session id (default: the current session)")
+    def _session(self, command: str, named: str | None) -> str:
+        """The session named, else the current one: there may be none yet."""
+        sid = named or self.agents.current_session
+        if not sid:
+            raise InvalidParams(f"{command}: no current session: name one (argument 1, sessionId)")
         return sid
