@@ -10,7 +10,7 @@ as a change found on disk would be (``review.finding.recording``).
 
 Where the user and the session changed the same lines, or one deleted a file the other
 changed, the file keeps the user's text and is reported as not brought back, with the reason;
-so are files that are not text. Many files in one folder (``review.queue.groups.GROUP_AT``) become
+so are files that are not text. Many files in one folder (``review.queue.grouping.GROUP_AT``) become
 one group (``review.queue.bulk``), bracketed by two checkpoints of the workspace root taken here, so
 rejecting the group puts back exactly what the user had.
 """
@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 
 from acp_editor.errors import ResourceNotFound
 from acp_editor.review.finding.disk_text import decode
-from acp_editor.review.queue.groups import split
+from acp_editor.review.queue.grouping import split
 from acp_editor.services.documents import DiskDocuments
 from acp_editor.services.git.checkpoints import Change
 from acp_editor.text.merge import merge3

@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING
 
 from acp_editor.log import get_logger
 from acp_editor.review.finding.disk_text import decode, read_text
-from acp_editor.review.queue.groups import Held, arrange, folder_of, regroup, relative
+from acp_editor.review.queue.grouping import Held, arrange, regroup
+from acp_editor.review.queue.groups import folder_of, relative
 from acp_editor.services.git.checkpoints import Change
 
 if TYPE_CHECKING:
-    from acp_editor.review.queue.groups import ReviewGroup, Unit
+    from acp_editor.review.queue.grouping import Unit
+    from acp_editor.review.queue.groups import ReviewGroup
     from acp_editor.review.queue.review_queue import ReviewQueue
     from acp_editor.services.documents import DocumentSource
     from acp_editor.services.git.checkpoints import CheckpointStore
