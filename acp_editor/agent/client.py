@@ -1,8 +1,8 @@
 """The ACP client: one agent and its sessions.
 
 This module drives sessions (new/load/list/close, prompt, cancel, modes; the set-up calls
-themselves, with their MCP servers and sign-in, are ``agent.setup_calls``) and is the one place
-the agent side is assembled: the link to the process (``agent.connection``), the
+themselves, with their MCP servers and sign-in, are ``agent.calls.setup_calls``) and is the one
+place the agent side is assembled: the link to the process (``agent.link.connection``), the
 services the agent may use, review, and the handlers that serve the agent's requests
 (``agent.serving``). What the user sees is the ``Frontend``'s business.
 """
@@ -13,19 +13,20 @@ import os
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from acp_editor.agent import mcp_servers, run_state
-from acp_editor.agent.asking import PermissionAsker
+from acp_editor.agent import run_state
+from acp_editor.agent.calls import mcp_servers
+from acp_editor.agent.calls.opening import SessionOpening
+from acp_editor.agent.calls.prompt_turns import PromptTurns
+from acp_editor.agent.calls.setup_calls import SetupCalls
+from acp_editor.agent.calls.signing_in import SignIn
 from acp_editor.agent.config import AgentConfig
-from acp_editor.agent.display_terminals import DisplayTerminals
-from acp_editor.agent.eliciting import Elicitor
 from acp_editor.agent.frontend import Frontend, SilentFrontend
 from acp_editor.agent.link.connection import AgentConnection
-from acp_editor.agent.mcp_over_acp import McpOverAcp
-from acp_editor.agent.opening import SessionOpening
-from acp_editor.agent.prompt_turns import PromptTurns
-from acp_editor.agent.serving import AgentRequests
-from acp_editor.agent.setup_calls import SetupCalls
-from acp_editor.agent.signing_in import SignIn
+from acp_editor.agent.serving.asking import PermissionAsker
+from acp_editor.agent.serving.display_terminals import DisplayTerminals
+from acp_editor.agent.serving.eliciting import Elicitor
+from acp_editor.agent.serving.mcp_over_acp import McpOverAcp
+from acp_editor.agent.serving.requests import AgentRequests
 from acp_editor.errors import AgentError, InvalidParams
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp, tool_call
@@ -303,7 +304,7 @@ class AcpClient:
         blocks: list[dict[str, Any]],
         sent: Callable[[list[dict[str, Any]]], None] | None = None,
     ) -> dict[str, Any]:
-        """Send a prompt and wait for the turn to end (``agent.prompt_turns``); returns the
+        """Send a prompt and wait for the turn to end (``agent.calls.prompt_turns``); returns the
         agent's ``PromptResponse``. ``sent``: told what the prompt said when it went."""
         return await self.turn_runner.prompt(self.session(session_id), blocks, sent)
 

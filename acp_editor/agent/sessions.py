@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 @dataclass
 class Waiting:
-    """v1: a prompt waiting for the turn before it to end (``agent.prompt_queue``)."""
+    """v1: a prompt waiting for the turn before it to end (``agent.calls.prompt_queue``)."""
 
     index: int
     """Its message entry in the session's transcript."""
@@ -34,7 +34,7 @@ class Session:
     starting: int = 0
     """Prompts whose turn is being set up (checkpoints) before they are sent."""
     waiting: list[Waiting] = field(default_factory=list)
-    """v1: prompts waiting for the turn before them to end (``agent.prompt_queue``)."""
+    """v1: prompts waiting for the turn before them to end (``agent.calls.prompt_queue``)."""
     foreground: Foreground = field(default_factory=Foreground)
     cancelling: bool = False
     """Set by ``cancel`` until the prompt's response arrives: new permission requests are then

@@ -1,7 +1,7 @@
 """The editor-context MCP server over ACP itself (MCP-over-ACP, unstable in the spec): for agents
 that advertise the ``acp`` MCP transport, the session's ``editor`` entry is ``{"type": "acp",
 "name": "editor", "serverId": ...}`` and the agent reaches the tools with ``mcp/message`` on the
-ACP connection it already has (``agent/mcp_over_acp.py`` reads either shape of the wire). No
+ACP connection it already has (``agent/serving/mcp_over_acp.py`` reads either shape of the wire). No
 process, port or socket at all.
 
 The server id is the session's token: only the agent it was given to can name it, and each tool

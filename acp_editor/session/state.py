@@ -47,7 +47,7 @@ _UPSERT_ROLES = {
     "session_message": "session",
 }
 
-#: v2 display terminal updates: ``agent/display_terminals.py`` reads them as they arrive and
+#: v2 display terminal updates: ``agent/serving/display_terminals.py`` reads them as they arrive and
 #: shows them as terminal output, as it does client terminals (whose output the state never
 #: holds either); a transcript entry per output chunk would only grow without end.
 _DISPLAY_TERMINAL_UPDATES = frozenset({"terminal_update", "terminal_output_chunk"})

@@ -6,7 +6,7 @@ session id: the agent's fields with their patch rule (omitted: unchanged, ``null
 value: replaced whole, ``state`` and ``capabilities`` included), plus ``toolCallId``, ours: the
 parent's tool call that was running when the child was announced (the agent's Task tool, in
 practice), so an editor can show the child under it. The child's own traffic arrives under its
-own session id and is a session of its own (``agent.serving`` opens it).
+own session id and is a session of its own (``agent.serving.requests`` opens it).
 """
 
 from __future__ import annotations

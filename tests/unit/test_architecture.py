@@ -272,12 +272,12 @@ DEMO_AGENT = (
 
 NO_TEST_FILE = {
     "__main__.py": f"`python -m acp_editor`, one call of cli.main: every {E2E_LSP} test starts it",
-    "agent/asking.py": "permission questions: through agent/test_client.py and the e2e tests",
     "agent/link/connection.py": f"spawns and talks to a real agent process: {E2E}",
     "agent/frontend.py": "the Frontend protocol and its harmless defaults: every agent test's fake",
     "agent/link/process.py": f"the process, its shutdown ladder: {E2E}/test_client_lifecycle.py",
     "agent/sessions.py": "a dataclass around a session's state: through agent/test_client.py",
-    "agent/setup_calls.py": f"agent/test_client.py; signing in and retries: {E2E}/test_client_*.py",
+    "agent/calls/setup_calls.py": f"agent/test_client.py; sign-in, retries: {E2E}/test_client_*.py",
+    "agent/serving/asking.py": "permission questions: through agent/test_client.py and e2e tests",
     "context/over_http.py": "the HTTP endpoint: through context/test_server.py",
     "context/sdk.py": "the tools on the MCP SDK: through context/test_server.py",
     "context/tools.py": f"context/test_server.py, {E2E_LSP}/test_lsp_editor_context.py",

@@ -31,13 +31,14 @@ def initialize_params(
         "fs": {"readTextFile": True, "writeTextFile": True},
         "terminal": True,
         # Agents that run commands themselves report their output in tool calls' _meta
-        # to clients that say they show it (agent.display_terminals).
+        # to clients that say they show it (agent.serving.display_terminals).
         "_meta": {"terminal_output": True},
         # Schema 1.25 and the 2026-11-20 stabilisations: agents offer each of these only to a
         # client that asks. Terminal sign-in: we run the agent's own command with the method's
-        # args where the user can type (agent.signing_in); notices and compactions are
+        # args where the user can type (agent.calls.signing_in); notices and compactions are
         # transcript entries (session.markers); plans by id (session.plans); subagents are
-        # sessions of their own (session.subagents, agent.serving); boolean options toggle.
+        # sessions of their own (session.subagents, agent.serving.requests); boolean options
+        # toggle.
         "auth": {"terminal": True},
         "session": {"notices": {}, "compaction": {}, "configOptions": {"boolean": {}}},
         "plan": {},

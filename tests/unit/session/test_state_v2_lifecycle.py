@@ -146,8 +146,8 @@ def test_plan_update_without_an_id_is_kept_raw(h2) -> None:
 
 
 def test_display_terminal_updates_leave_the_transcript_alone(h2) -> None:
-    """agent/display_terminals.py shows them as terminal output; an entry per chunk would grow
-    the transcript without end."""
+    """agent/serving/display_terminals.py shows them as terminal output; an entry per chunk would
+    grow the transcript without end."""
     assert h2.update({"sessionUpdate": "terminal_update", "terminalId": "t", "command": "ls"}) == []
     assert (
         h2.update({"sessionUpdate": "terminal_output_chunk", "terminalId": "t", "data": "aGk="})

@@ -1,7 +1,7 @@
 """Session set-up calls (``session/new``, ``load``, ``resume``, ``fork``) as the agent side
 sends them: each with its ``mcpServers`` (the editor-context token valid at once, told the
 session's id once it has one, forgotten when the call fails), and signed in once when the agent
-answers that it needs authentication first (``agent.signing_in``).
+answers that it needs authentication first (``agent.calls.signing_in``).
 
 Some agents start their MCP servers while they answer and fail the whole call when one fails
 (fast-agent). When such a failure names the editor-context server, the call is made once more
@@ -14,16 +14,16 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from acp_editor.agent import mcp_servers
+from acp_editor.agent.calls import mcp_servers
 from acp_editor.errors import AuthRequired, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol.editor_context import SERVER_NAME
 
 if TYPE_CHECKING:
+    from acp_editor.agent.calls.signing_in import SignIn
     from acp_editor.agent.config import AgentConfig
     from acp_editor.agent.frontend import Frontend
     from acp_editor.agent.link.connection import AgentConnection
-    from acp_editor.agent.signing_in import SignIn
 
 log = get_logger(__name__)
 

@@ -18,7 +18,7 @@ import pytest
 from acp_editor.agent.client import AcpClient
 from acp_editor.agent.config import AgentConfig
 from acp_editor.agent.link.rpc import JsonRpcPeer
-from acp_editor.agent.mcp_over_acp import McpOverAcp, _Active, _Binding
+from acp_editor.agent.serving.mcp_over_acp import McpOverAcp, _Active, _Binding
 from acp_editor.context.server import ContextServer
 from acp_editor.errors import ConnectionClosed, RpcError
 from tests.support.editor_context import HELLO, HeldSelection, unsaved_editor

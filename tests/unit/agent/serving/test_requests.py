@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from acp_editor.agent import serving
 from acp_editor.agent.frontend import Frontend
-from acp_editor.agent.serving import AgentRequests, tool_call_for
+from acp_editor.agent.serving import requests as serving
+from acp_editor.agent.serving.requests import AgentRequests, tool_call_for
 from acp_editor.agent.sessions import Session
 from acp_editor.errors import InvalidParams
 from acp_editor.protocol import acp

@@ -1,4 +1,4 @@
-"""A prompt that needed a sign-in goes once more after it (agent.prompt_turns, agent.client):
+"""A prompt that needed a sign-in goes once more after it (agent.calls.prompt_turns, agent.client):
 first the session is closed and resumed when the agent offers both, since an agent may keep a
 session it made signed out so (claude-agent-acp 0.101: every prompt of it -32000, after any
 sign-in, until it starts the session again; tests/e2e_lsp/test_lsp_claude_sign_in.py)."""
@@ -13,7 +13,7 @@ import pytest
 from acp_editor.agent.client import AcpClient, AgentConfig
 from acp_editor.errors import AuthRequired, RpcError
 from tests.support.memory_agent import MemoryAgent, joined
-from tests.unit.agent.test_signing_in import TERMINAL_METHOD, SigningIn
+from tests.unit.agent.calls.test_signing_in import TERMINAL_METHOD, SigningIn
 
 
 class SignedOutSessions(MemoryAgent):

@@ -1,6 +1,6 @@
 """A prompt's turn, from the user's prompt to the turn's end.
 
-On v1 a prompt sent while a turn runs waits its turn here (``agent.prompt_queue``), shown as
+On v1 a prompt sent while a turn runs waits its turn here (``agent.calls.prompt_queue``), shown as
 ``queued``; on v2 the agent queues it itself and it joins the running turn. A turn begins with
 the session's roots checkpointed (review's share, ``AgentReview.begin_turn``) and ends, once the
 agent has answered, with what it changed put in review; then the next waiting prompt goes.
@@ -12,14 +12,15 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from acp_editor.agent import prompt_queue, run_state
+from acp_editor.agent import run_state
+from acp_editor.agent.calls import prompt_queue
 from acp_editor.agent.prompting import send_prompt
 from acp_editor.errors import AuthRequired, RpcError
 
 if TYPE_CHECKING:
     from acp_editor.agent.config import AgentConfig
     from acp_editor.agent.link.connection import AgentConnection
-    from acp_editor.agent.serving import AgentRequests
+    from acp_editor.agent.serving.requests import AgentRequests
     from acp_editor.agent.sessions import Session, Waiting
     from acp_editor.review.owner import AgentReview
 

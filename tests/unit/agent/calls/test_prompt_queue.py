@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from acp_editor.agent import prompt_queue
+from acp_editor.agent.calls import prompt_queue
 from acp_editor.agent.sessions import Session
 from acp_editor.errors import InvalidParams
 from acp_editor.session.state import SessionState

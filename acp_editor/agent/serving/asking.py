@@ -1,8 +1,9 @@
 """Answering ``session/request_permission``: a rule answers, or the user does; the answer is
 checked once, here.
 
-``agent.serving`` has already stored the request's tool call in the session state (in arrival
-order, before anything is awaited), so the question names the tool call as the state knows it.
+``agent.serving.requests`` has already stored the request's tool call in the session state (in
+arrival order, before anything is awaited), so the question names the tool call as the state knows
+it.
 """
 
 from __future__ import annotations

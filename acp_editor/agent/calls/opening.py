@@ -1,5 +1,5 @@
 """Opening sessions: ``session/new``, ``load``, ``resume`` and ``fork`` as the agent side sends
-them (their set-up calls with MCP servers and sign-in are ``agent.setup_calls``), a subagent's
+them (their set-up calls with MCP servers and sign-in are ``agent.calls.setup_calls``), a subagent's
 session when its parent's agent announces it, and a session started again after a sign-in. Each
 opened session is registered with the handlers of the agent's requests before anything of it
 can arrive, and its set-up answer (modes, config options) applied to its state.
@@ -11,18 +11,18 @@ import os
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from acp_editor.agent.calls.setup_calls import setup_params
 from acp_editor.agent.sessions import Session
-from acp_editor.agent.setup_calls import setup_params
 from acp_editor.errors import AgentError, RpcError
 from acp_editor.log import get_logger
 from acp_editor.protocol import acp
 from acp_editor.session.state import SessionState
 
 if TYPE_CHECKING:
+    from acp_editor.agent.calls.setup_calls import SetupCalls
     from acp_editor.agent.config import AgentConfig
     from acp_editor.agent.link.connection import AgentConnection
-    from acp_editor.agent.serving import AgentRequests
-    from acp_editor.agent.setup_calls import SetupCalls
+    from acp_editor.agent.serving.requests import AgentRequests
 
 log = get_logger(__name__)
 

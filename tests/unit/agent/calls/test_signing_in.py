@@ -1,4 +1,4 @@
-"""Signing in (agent.signing_in) against an agent in memory: an agent-type method goes through
+"""Signing in (agent.calls.signing_in) against an agent in memory: an agent-type method goes through
 ``authenticate``; a terminal one runs through the front end and never reaches the agent; no way
 to sign in, a choice given up or a failed login are errors that say why."""
 

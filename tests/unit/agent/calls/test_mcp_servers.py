@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from acp_editor.agent import mcp_servers
+from acp_editor.agent.calls import mcp_servers
 from acp_editor.agent.config import AgentConfig
 from acp_editor.errors import RpcError
 from acp_editor.protocol.editor_context import SERVER_NAME

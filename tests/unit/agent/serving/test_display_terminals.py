@@ -6,8 +6,8 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from acp_editor.agent.display_terminals import KEEP_EXITED, DisplayTerminals
 from acp_editor.agent.frontend import Frontend
+from acp_editor.agent.serving.display_terminals import KEEP_EXITED, DisplayTerminals
 
 
 class Screen(Frontend):

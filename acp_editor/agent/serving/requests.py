@@ -20,10 +20,10 @@ from acp_editor.session.state import SessionView
 from acp_editor.session.update_fields import InvalidUpdate
 
 if TYPE_CHECKING:
-    from acp_editor.agent.asking import PermissionAsker
-    from acp_editor.agent.eliciting import Elicitor
     from acp_editor.agent.frontend import Frontend
     from acp_editor.agent.link.rpc import JsonRpcPeer
+    from acp_editor.agent.serving.asking import PermissionAsker
+    from acp_editor.agent.serving.eliciting import Elicitor
     from acp_editor.agent.sessions import Session
     from acp_editor.services.documents import FileService
     from acp_editor.services.terminals import TerminalManager

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from acp_editor.agent.eliciting import Elicitor
 from acp_editor.agent.frontend import Frontend
+from acp_editor.agent.serving.eliciting import Elicitor
 from acp_editor.errors import InvalidParams
 
 PAGE = {
