@@ -1,11 +1,12 @@
-"""Carrying out the user's decision on a file's pending hunks: its text rewritten, or the file
-removed (a creation rejected).
+"""Carrying out the user's decision on pending hunks, a file at a time: its text rewritten, or
+the file removed (a creation rejected).
 
 Accepting an applied hunk or rejecting a held one changes nothing; rejecting an applied hunk
 puts its old lines back and accepting a held one puts its new lines in, each found where
 ``review.queue.tracking`` knows it to be, else by its lines and context (``anchor.locate``),
 refusing whenever that is not certain. The write goes through the ``DocumentSource``: an open file
-is changed through the editor, undoable, its unsaved text kept.
+is changed through the editor, undoable, its unsaved text kept. Rejections where another session
+built on a hunk's lines go in the order that works, or are refused (``review.queue.overlaps``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from acp_editor.errors import ResourceNotFound, RpcError
 from acp_editor.review.queue.anchor import locate
+from acp_editor.review.queue.overlaps import reject_in_order
 from acp_editor.text.hunks import Hunk, apply_hunks
 
 if TYPE_CHECKING:
@@ -32,11 +34,34 @@ class FileDecisions:
         documents: DocumentSource,
         tracking: Tracking,
         written: Callable[[Path, str | None], None],
+        of_path: Callable[[str], list[ReviewHunk]],
     ) -> None:
         self.documents = documents
         self.tracking = tracking
         self._written = written
         """Told about every write made here (the disk watch must not take it for the agent's)."""
+        self._of_path = of_path
+        """One file's hunks, every session's (the queue's index)."""
+
+    async def decide_all(self, hunks: list[ReviewHunk], accept: bool) -> list[dict[str, Any]]:
+        """A decision on hunks of any files, one file after another; one result per hunk."""
+        results: list[dict[str, Any]] = []
+        for path, group in _by_path(hunks).items():
+            results += await self._decide_file(Path(path), group, accept)
+        return results
+
+    async def _decide_file(
+        self, path: Path, hunks: list[ReviewHunk], accept: bool
+    ) -> list[dict[str, Any]]:
+        """A decision on one file's hunks; rejections where another session built on a hunk's
+        lines go in the order that works, or are refused (``review.queue.overlaps``)."""
+        if accept or not any(h.conflicts_with for h in self._of_path(str(path))):
+            return await self.decide(path, hunks, accept)
+
+        async def decide(wave: list[ReviewHunk]) -> list[dict[str, Any]]:
+            return await self.decide(path, wave, accept)
+
+        return await reject_in_order(hunks, self._of_path(str(path)), decide)
 
     async def decide(
         self, path: Path, hunks: list[ReviewHunk], accept: bool
@@ -138,3 +163,10 @@ class FileDecisions:
             return False
         self._written(path, None)
         return True
+
+
+def _by_path(hunks: list[ReviewHunk]) -> dict[str, list[ReviewHunk]]:
+    grouped: dict[str, list[ReviewHunk]] = {}
+    for hunk in hunks:
+        grouped.setdefault(hunk.path, []).append(hunk)
+    return grouped

@@ -18,8 +18,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from acp_editor.review.queue.anchor import locate
+from acp_editor.text.hunks import compute_hunks
+
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from acp_editor.review.queue.hunk import ReviewHunk
+    from acp_editor.review.queue.tracking import Tracking
     from acp_editor.text.hunks import Hunk
 
 Decide = Callable[[list["ReviewHunk"]], Awaitable[list[dict[str, Any]]]]
@@ -37,6 +43,28 @@ def falls_on(changes: Iterable[Hunk], start: int, size: int) -> list[Hunk]:
             else start < first < start + size
         ):
             found.append(change)
+    return found
+
+
+def under(
+    others: Sequence[ReviewHunk], tracking: Tracking, path: Path, old: str | None, new: str | None
+) -> list[tuple[ReviewHunk, list[Hunk]]]:
+    """Pending hunks of other sessions (``others``, of ``path``) whose lines a change from
+    ``old`` to ``new`` falls on, each with the parts of the change that do: they are not folded
+    into it."""
+    if old is None or new is None or not others:
+        return []
+    if tracking.known.get(str(path)) != old:
+        tracking.know(path, old)  # their places in the text the change started from
+    changes = compute_hunks(old, new)
+    found = []
+    for hunk in others:
+        at = tracking.exactly(hunk, old)
+        if at is None and not hunk.lost:
+            at = locate(old, hunk.anchor.new_lines, hunk.anchor, hunk.hint)
+        falling = falls_on(changes, at, len(hunk.anchor.new_lines)) if at is not None else []
+        if falling:
+            found.append((hunk, falling))
     return found
 
 

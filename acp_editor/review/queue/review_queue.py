@@ -10,7 +10,9 @@ Two kinds of hunk, one mechanism (``review.queue.anchor``):
   the agent gets its answer (an error naming what was rejected, if anything was).
 
 Reading and writing go through a ``DocumentSource``, so an open file is changed through the
-editor (undoable, never clobbering the user's unsaved text) and a closed one on disk.
+editor (undoable, never clobbering the user's unsaved text) and a closed one on disk. The queue
+records changes as hunks and keeps them; ``review.queue.decisions`` carries out the user's
+decisions on them, ``review.queue.overlaps`` says where another session's change falls on them.
 
 Many files changed at once by one command are not hunks but groups (``review.queue.bulk``), which
 the queue holds as ``bulk``.
@@ -30,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from acp_editor.log import get_logger
-from acp_editor.review.queue.anchor import anchors_for, folded, locate
+from acp_editor.review.queue.anchor import anchors_for, folded
 from acp_editor.review.queue.bulk import BulkReview, Shown
 from acp_editor.review.queue.decisions import FileDecisions
 from acp_editor.review.queue.hunk import (
@@ -40,10 +42,9 @@ from acp_editor.review.queue.hunk import (
     ReviewHunk,
     describe,
 )
-from acp_editor.review.queue.overlaps import falls_on, placed_by, reject_in_order
+from acp_editor.review.queue.overlaps import placed_by, under
 from acp_editor.review.queue.tracking import Tracking
 from acp_editor.services.git.checkpoints import CheckpointStore
-from acp_editor.text.hunks import compute_hunks
 
 if TYPE_CHECKING:
     from acp_editor.services.documents import DocumentSource
@@ -81,7 +82,7 @@ class ReviewQueue:
         self.tracking = Tracking(self.of_path)
         self.bulk = BulkReview(documents, self.on_written, on_groups, store_for)
         self._ids = itertools.count(1)
-        self._decisions = FileDecisions(documents, self.tracking, self.on_written)
+        self._decisions = FileDecisions(documents, self.tracking, self.on_written, self.of_path)
         self._lock = asyncio.Lock()  # decisions rewrite files: one at a time
 
     # -- new changes ----------------------------------------------------------------------------
@@ -168,27 +169,13 @@ class ReviewQueue:
     def _under(
         self, path: Path, session_id: str, old: str | None, new: str | None
     ) -> list[tuple[ReviewHunk, list[Hunk]]]:
-        """Pending hunks of other sessions whose lines this change falls on, each with the parts
-        of the change that do (``review.queue.overlaps``): they are not folded into it."""
+        """Other sessions' pending hunks this change falls on (``review.queue.overlaps``)."""
         others = [
             h
             for h in self.of_path(str(path))
             if h.applied and h.state == "pending" and h.session_id != session_id
         ]
-        if old is None or new is None or not others:
-            return []
-        if self.tracking.known.get(str(path)) != old:
-            self.tracking.know(path, old)  # their places in the text the change started from
-        changes = compute_hunks(old, new)
-        found = []
-        for hunk in others:
-            at = self.tracking.exactly(hunk, old)
-            if at is None and not hunk.lost:
-                at = locate(old, hunk.anchor.new_lines, hunk.anchor, hunk.hint)
-            falling = falls_on(changes, at, len(hunk.anchor.new_lines)) if at is not None else []
-            if falling:
-                found.append((hunk, falling))
-        return found
+        return under(others, self.tracking, path, old, new)
 
     def _fold(
         self, path: Path, old: str | None, new: str | None, session_id: str
@@ -336,30 +323,16 @@ class ReviewQueue:
         return self._lock
 
     async def decide(self, hunks: list[ReviewHunk], accept: bool) -> list[dict[str, Any]]:
-        """Carry out the decision on each pending hunk; one result per hunk."""
-        results: list[dict[str, Any]] = []
+        """Carry out the decision on each pending hunk (``review.queue.decisions``); one result
+        per hunk. A held write whose hunks are all decided is answered."""
         async with self._lock:
-            for path, group in _by_path(hunks).items():
-                results += await self._decide_file(Path(path), group, accept)
+            results = await self._decisions.decide_all(hunks, accept)
         self.on_change(hunks)
         writes = {id(h.write): h.write for h in hunks if h.write is not None}
         for write in writes.values():
             if all(h.state != "pending" for h in write.hunks) and not write.done.done():
                 write.done.set_result(None)
         return results
-
-    async def _decide_file(
-        self, path: Path, hunks: list[ReviewHunk], accept: bool
-    ) -> list[dict[str, Any]]:
-        """A decision on one file's hunks; rejections where another session built on a hunk's
-        lines go in the order that works, or are refused (``review.queue.overlaps``)."""
-        if accept or not any(h.conflicts_with for h in self.of_path(str(path))):
-            return await self._decisions.decide(path, hunks, accept)
-
-        async def decide(wave: list[ReviewHunk]) -> list[dict[str, Any]]:
-            return await self._decisions.decide(path, wave, accept)
-
-        return await reject_in_order(hunks, self.of_path(str(path)), decide)
 
     # -- for the next prompt --------------------------------------------------------------------
 
@@ -411,10 +384,3 @@ class ReviewQueue:
             "Note from the editor: the user reviewed your earlier changes and rejected these "
             "(they are not in the files now): " + "; ".join(said) + "."
         )
-
-
-def _by_path(hunks: list[ReviewHunk]) -> dict[str, list[ReviewHunk]]:
-    grouped: dict[str, list[ReviewHunk]] = {}
-    for hunk in hunks:
-        grouped.setdefault(hunk.path, []).append(hunk)
-    return grouped

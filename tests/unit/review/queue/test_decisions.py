@@ -17,7 +17,9 @@ def hunks_of(path: Path) -> tuple[ReviewQueue, FileDecisions, list[tuple[Path, s
     documents = DiskDocuments()
     queue = ReviewQueue(documents)  # makes the hunks and knows where they are
     told: list[tuple[Path, str | None]] = []
-    decisions = FileDecisions(documents, queue.tracking, lambda p, t: told.append((p, t)))
+    decisions = FileDecisions(
+        documents, queue.tracking, lambda p, t: told.append((p, t)), queue.of_path
+    )
     path.write_text(NEW)
     queue.record_applied("s", "c1", path, OLD, NEW)
     return queue, decisions, told
@@ -73,7 +75,7 @@ async def test_rejecting_a_creation_and_the_deletion_after_it_leaves_no_file(
     path = tmp_path / "a.txt"
     documents = DiskDocuments()
     queue = ReviewQueue(documents)
-    decisions = FileDecisions(documents, queue.tracking, lambda p, t: None)
+    decisions = FileDecisions(documents, queue.tracking, lambda p, t: None, queue.of_path)
     queue.record_applied("s", "c1", path, None, NEW)
     queue.record_applied("s", "c2", path, NEW, None)  # created, then deleted: no file now
     results = await decisions.decide(path, queue.of_path(str(path)), accept=False)
@@ -105,7 +107,7 @@ async def test_rejecting_a_creation_the_user_typed_in_removes_the_file_and_keeps
     path = tmp_path / "a.txt"
     documents = HeldOpen(path, "# typed\n" + NEW)
     queue = ReviewQueue(documents)
-    decisions = FileDecisions(documents, queue.tracking, lambda p, t: None)
+    decisions = FileDecisions(documents, queue.tracking, lambda p, t: None, queue.of_path)
     path.write_text(NEW)
     queue.record_applied("s", "c1", path, None, NEW)
     results = await decisions.decide(path, queue.of_path(str(path)), accept=False)
