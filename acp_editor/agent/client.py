@@ -1,10 +1,13 @@
 """The ACP client: one agent and its sessions.
 
-This module drives sessions (new/load/list/close, prompt, cancel, modes; the set-up calls
-themselves, with their MCP servers and sign-in, are ``agent.calls.setup_calls``) and is the one
-place the agent side is assembled: the link to the process (``agent.link.connection``), the
-services the agent may use, review, and the handlers that serve the agent's requests
-(``agent.serving``). What the user sees is the ``Frontend``'s business.
+This module is the one place the agent side is assembled: the link to the process
+(``agent.link.connection``), the services the agent may use, review, the handlers that serve the
+agent's requests (``agent.serving``) and the calls we make of the agent (``agent.calls``). It
+starts and ends the agent, closes sessions with everything they hold, and hands each session call
+to the part that makes it: opening (``calls.opening``, with the set-up calls of
+``calls.setup_calls``), turns (``calls.prompt_turns``), cancels (``calls.cancelling``), the rest
+(list, delete, title, status, archive, logout, modes: ``calls.session_admin``). What the user sees
+is the ``Frontend``'s business.
 """
 
 from __future__ import annotations
@@ -15,8 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from acp_editor.agent import run_state
 from acp_editor.agent.calls import mcp_servers
+from acp_editor.agent.calls.cancelling import Cancelling
 from acp_editor.agent.calls.opening import SessionOpening
 from acp_editor.agent.calls.prompt_turns import PromptTurns
+from acp_editor.agent.calls.session_admin import SessionAdmin
 from acp_editor.agent.calls.setup_calls import SetupCalls
 from acp_editor.agent.calls.signing_in import SignIn
 from acp_editor.agent.config import AgentConfig
@@ -27,9 +32,9 @@ from acp_editor.agent.serving.display_terminals import DisplayTerminals
 from acp_editor.agent.serving.eliciting import Elicitor
 from acp_editor.agent.serving.mcp_over_acp import McpOverAcp
 from acp_editor.agent.serving.requests import AgentRequests
-from acp_editor.errors import AgentError, InvalidParams
+from acp_editor.errors import AgentError
 from acp_editor.log import get_logger
-from acp_editor.protocol import acp, tool_call
+from acp_editor.protocol import acp
 from acp_editor.review.owner import Review
 from acp_editor.services import watcher
 from acp_editor.services.documents import DiskDocuments, DocumentSource, FileService
@@ -62,13 +67,45 @@ class AcpClient:
         self.config = config
         self.frontend = frontend or SilentFrontend()
         self.sessions: dict[str, Session] = {}
-        paths = PathPolicy([], unrestricted=config.unrestricted_fs)
         inner = documents or DiskDocuments()
         self.review = review or Review(inner, config.review_mode, self.frontend.review_changed)
         """Review and its pending hunks on disk: the editor side's (it outlives every agent),
         else our own. This agent's part of it is built there too (``for_agent``)."""
         self.reviewing = self.review.for_agent()
         """Review's share of this agent (``AgentReview``): all the agent side calls of review."""
+        self._serve(config)
+        self.connection = AgentConnection(config, self._register, self._agent_exited)
+        self.signing_in = SignIn(config, self.connection, self.frontend, self._agent_name)
+        self.setup = SetupCalls(config, self.connection, self.frontend, self.signing_in)
+        self.opening = SessionOpening(
+            config, self.connection, self.setup, self.requests, self.sessions, self.set_mode
+        )
+        self.exited = self.connection.exited
+        self.turn_runner = PromptTurns(
+            self.connection,
+            self.requests,
+            self.reviewing,
+            config,
+            lambda: self.protocol_version,
+            self.cancel,
+            self.sessions.__contains__,
+            self._sign_in_for,
+        )
+        self.admin = SessionAdmin(self.connection, self.requests, self.session, self._deleted)
+        self.cancelling = Cancelling(
+            self.connection,
+            self.requests,
+            self.asker,
+            self.elicitor,
+            self.display,
+            self.session,
+            self.turn_runner.withdraw_all,
+        )
+
+    def _serve(self, config: AgentConfig) -> None:
+        """The parts that serve the agent's requests (``agent.serving``), with the services they
+        use: files in the session's roots, terminals, permission rules."""
+        paths = PathPolicy([], unrestricted=config.unrestricted_fs)
         terminals = TerminalManager(
             paths,
             env=config.base_env(),
@@ -95,23 +132,10 @@ class AcpClient:
             lambda parent, child, update: self.opening.open_child(parent, child, update),
         )
         self.mcp_links = McpOverAcp(config.editor_context)
-        self.connection = AgentConnection(config, self._register, self._agent_exited)
-        self.signing_in = SignIn(config, self.connection, self.frontend, self._agent_name)
-        self.setup = SetupCalls(config, self.connection, self.frontend, self.signing_in)
-        self.opening = SessionOpening(
-            config, self.connection, self.setup, self.requests, self.sessions, self.set_mode
-        )
-        self.exited = self.connection.exited
-        self.turn_runner = PromptTurns(
-            self.connection,
-            self.requests,
-            self.reviewing,
-            config,
-            lambda: self.protocol_version,
-            self.cancel,
-            self.sessions.__contains__,
-            self._sign_in_for,
-        )
+
+    async def _deleted(self, session_id: str) -> None:
+        """The agent deleted the session (``session/delete``): it closed it itself."""
+        await self.close_session(session_id, tell_agent=False)
 
     def _waiting_changed(self, session: Session) -> None:
         """A question of the session starts or stops waiting for the user: its run state."""
@@ -239,49 +263,26 @@ class AcpClient:
             self.config.editor_context.roots_changed(session_id, session.roots)
 
     async def list_sessions(self, cwd: str | None = None) -> dict[str, Any]:
-        self._require(acp.SESSION_LIST)
-        params = {"cwd": cwd} if cwd else {}
-        return acp.obj(await self.connection.call(acp.SESSION_LIST, params), "session/list result")
+        return await self.admin.list_sessions(cwd)
 
     async def delete_session(self, session_id: str) -> None:
-        """``session/delete``: gone from the agent's list, and closed here."""
-        self._require(acp.SESSION_DELETE)
-        await self.connection.call(acp.SESSION_DELETE, {"sessionId": session_id})
-        await self.close_session(session_id, tell_agent=False)  # the agent closed it itself
+        await self.admin.delete_session(session_id)
 
     async def fork_session(self, parent_id: str, cwd: str, dirs: Sequence[str] = ()) -> Session:
         """``session/fork`` (unstable): a new session from the parent's context."""
         return await self.opening.fork(parent_id, cwd, dirs)
 
     async def set_title(self, session_id: str, title: str) -> None:
-        """``session/set_title`` (unstable): the agent names the session so (it may trim it;
-        its ``session_info_update`` says what it kept)."""
-        self._require(acp.SESSION_SET_TITLE)
-        await self.connection.call(acp.SESSION_SET_TITLE, {"sessionId": session_id, "title": title})
+        await self.admin.set_title(session_id, title)
 
     async def session_status(self, session_id: str) -> str:
-        """``session/status`` (unstable): whether the agent holds the session in memory
-        (``open``) or can load it (``saved``); a value nobody defined yet reads as ``saved``."""
-        self._require(acp.SESSION_STATUS)
-        result = await self.connection.call(acp.SESSION_STATUS, {"sessionId": session_id})
-        status = result.get("status") if isinstance(result, dict) else None
-        return status if status in ("open", "saved") else "saved"
+        return await self.admin.session_status(session_id)
 
     async def archive_session(self, session_id: str, archived: bool = True) -> None:
-        """``session/archive`` / ``session/unarchive`` (unstable): hidden from (or back in)
-        the agent's default session list; the session itself stays as it is."""
-        method = acp.SESSION_ARCHIVE if archived else acp.SESSION_UNARCHIVE
-        self._require(method)
-        await self.connection.call(method, {"sessionId": session_id})
+        await self.admin.archive_session(session_id, archived)
 
     async def logout(self) -> None:
-        self._require(acp.LOGOUT)
-        v2 = self.protocol_version >= 2
-        await self.connection.call(acp.AUTH_LOGOUT if v2 else acp.LOGOUT, {})
-
-    def _require(self, method: str) -> None:
-        if not self.supports(method):
-            raise AgentError(f"the agent does not support {method}")
+        await self.admin.logout()
 
     async def close_session(self, session_id: str, *, tell_agent: bool = True) -> None:
         # A subagent's session goes with its parent (the agent ends it with the parent's).
@@ -344,64 +345,17 @@ class AcpClient:
         await self.reviewing.restore(plan, session_id, number)
 
     async def cancel(self, session_id: str, drop_waiting: bool = False) -> None:
-        """``session/cancel``: pending permissions answer ``cancelled``, unfinished tool calls are
-        marked cancelled; updates keep flowing until the prompt's response arrives. Prompts
-        waiting for their turn (v1) go after it, unless ``drop_waiting``."""
-        session = self.session(session_id)
-        if drop_waiting:
-            self.turn_runner.withdraw_all(session)
-        if session.prompting:
-            session.cancelling = True
-        self.asker.cancel(session)
-        self.elicitor.cancel(session_id)
-        self.requests.emit(session, session.state.mark_unfinished_cancelled())
-        await self.connection.notify(acp.SESSION_CANCEL, {"sessionId": session_id})
+        """``session/cancel`` (``Cancelling.cancel``)."""
+        await self.cancelling.cancel(session_id, drop_waiting)
 
     async def cancel_tool_call(self, session_id: str, tool_call_id: str) -> None:
-        """v2's ``tool_call/cancel``: one tool call stopped, the rest of the work going on; sent
-        only while the tool call advertises it and is not finished (else ``InvalidParams``)."""
-        call = self.session(session_id).state.peek_tool_call(tool_call_id)
-        if self.protocol_version < 2:
-            raise InvalidParams("the agent speaks ACP v1, which cannot cancel one tool call")
-        if call is None:
-            raise InvalidParams(f"the agent reported no tool call {tool_call_id!r} here")
-        if tool_call.is_finished(call) or not tool_call.can_cancel(call):
-            raise InvalidParams(f"the agent does not offer to cancel tool call {tool_call_id} now")
-        params = {"sessionId": session_id, "toolCallId": tool_call_id}
-        await self.connection.call(acp.TOOL_CALL_CANCEL, params)
+        await self.cancelling.cancel_tool_call(session_id, tool_call_id)
 
     async def cancel_terminal(self, session_id: str, terminal_id: str) -> None:
-        """v2's ``terminal/cancel``: one command the agent runs itself stopped; sent only while
-        its terminal advertises it and runs (``DisplayTerminals.cancel_refused``)."""
-        self.session(session_id)
-        refused = self.display.cancel_refused(session_id, terminal_id)
-        if self.protocol_version < 2:
-            refused = "the agent speaks ACP v1, which cannot cancel one of its terminals"
-        if refused is not None:
-            raise InvalidParams(refused)
-        params = {"sessionId": session_id, "terminalId": terminal_id}
-        await self.connection.call(acp.TERMINAL_CANCEL, params)
+        await self.cancelling.cancel_terminal(session_id, terminal_id)
 
     async def set_mode(self, session_id: str, mode_id: str) -> None:
-        session = self.session(session_id)
-        if self.protocol_version >= 2:  # v2 has no session/set_mode: modes are a config option
-            config_id = acp.mode_option_id(session.state.snapshot_field("configOptions"))
-            if config_id is None:
-                raise AgentError("this agent offers no mode option for the session")
-            await self.set_config_option(session_id, config_id, mode_id)
-            return
-        await self.connection.call(
-            acp.SESSION_SET_MODE, {"sessionId": session_id, "modeId": mode_id}
-        )
-        self.requests.emit(session, session.state.set_current_mode(mode_id))
+        await self.admin.set_mode(session_id, mode_id)
 
     async def set_config_option(self, session_id: str, config_id: str, value: Any) -> None:
-        session = self.session(session_id)
-        params: dict[str, Any] = {"sessionId": session_id, "configId": config_id, "value": value}
-        if isinstance(value, bool):
-            params["type"] = "boolean"  # a bare value means a value id (a string) on the wire
-        elif self.protocol_version >= 2:
-            params["type"] = "id"  # v2 always says which kind of value it is
-        result = await self.connection.call(acp.SESSION_SET_CONFIG_OPTION, params)
-        if isinstance(result, dict) and "configOptions" in result:
-            self.requests.emit(session, session.state.set_config_options(result["configOptions"]))
+        await self.admin.set_config_option(session_id, config_id, value)

@@ -276,6 +276,7 @@ NO_TEST_FILE = {
     "agent/frontend.py": "the Frontend protocol and its harmless defaults: every agent test's fake",
     "agent/link/process.py": f"the process, its shutdown ladder: {E2E}/test_client_lifecycle.py",
     "agent/sessions.py": "a dataclass around a session's state: through agent/test_client.py",
+    "agent/calls/cancelling.py": "turn, tool call, terminal cancels: agent/test_client*.py",
     "agent/calls/setup_calls.py": f"agent/test_client.py; sign-in, retries: {E2E}/test_client_*.py",
     "agent/serving/asking.py": "permission questions: through agent/test_client.py and e2e tests",
     "context/over_http.py": "the HTTP endpoint: through context/test_server.py",

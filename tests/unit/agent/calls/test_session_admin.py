@@ -1,6 +1,6 @@
 """Naming and archiving sessions (ACP ``session/set_title``, ``session/archive``,
-``session/unarchive``: unstable in schema 1.25) on the agent side, against an agent in memory:
-sent only to an agent that advertises them."""
+``session/unarchive``: unstable in schema 1.25; ``calls.session_admin`` through ``AcpClient``),
+against an agent in memory: sent only to an agent that advertises them."""
 
 from __future__ import annotations
 
