@@ -2,10 +2,11 @@
 those only other sessions changed since (``review.finding.turn_record``).
 
 The turn watch (``review.finding.turns``) keeps a checkpoint before each turn under the session's
-name; undoing a turn compares that checkpoint with the disk now, asks (through the editor side) with
-the plan of what would change, and carries it out: the disk first, then the open buffers, merged so
-their unsaved edits are kept. Checkpoints outlive the sidecar, so a turn of an earlier run can be
-undone too (the session of the workspace's last turn is remembered per root).
+name (``review.finding.turn_names``); undoing a turn compares that checkpoint with the disk now,
+asks (through the editor side) with the plan of what would change, and carries it out: the disk
+first, then the open buffers, merged so their unsaved edits are kept. Checkpoints outlive the
+sidecar, so a turn of an earlier run can be undone too (the session of the workspace's last turn
+is remembered per root).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from acp_editor.errors import RpcError
 from acp_editor.review.finding.disk_text import decode, read_text
+from acp_editor.review.finding.turn_names import last_session, turn_name
 from acp_editor.review.queue.anchor import locate
 from acp_editor.services.git.checkpoints import CheckpointError
 
@@ -59,7 +61,7 @@ class TurnUndo:
         restart: the session of the run before, whose checkpoints outlive it)."""
         if current is not None and await self.watch.last_turn(current, roots):
             return current
-        last = await self.watch.last_session(roots)
+        last = await last_session(roots)
         if last is None:
             raise CheckpointError("no turn of this session has a checkpoint yet")
         return last
@@ -83,7 +85,7 @@ class TurnUndo:
         for raw in dict.fromkeys(roots):
             root = await asyncio.to_thread(Path(raw).resolve)
             store = self.watch.store(root)
-            base = await store.named(self.watch.turn_name(session_id, number))
+            base = await store.named(turn_name(session_id, number))
             if base is None:
                 continue  # a root the turn did not have (a folder added since)
             found = True

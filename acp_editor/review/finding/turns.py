@@ -12,9 +12,6 @@ turns, one look finds a change for all of them, and ``review.finding.attribution
 from __future__ import annotations
 
 import asyncio
-import json
-import os
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -24,10 +21,10 @@ from typing import TYPE_CHECKING
 from acp_editor.log import get_logger
 from acp_editor.review.finding.attribution import by_owner, claims_of
 from acp_editor.review.finding.recording import ChangeRecorder, Found
+from acp_editor.review.finding.turn_names import last_number, remember_last, turn_name
 from acp_editor.review.finding.turn_record import TurnRecord
+from acp_editor.review.finding.watch_folders import other_directories, repository_folders
 from acp_editor.services.git.checkpoints import Change, CheckpointError, CheckpointStore
-from acp_editor.services.retention.plumbing import session_ref
-from acp_editor.storage import per_root, write_atomically
 
 if TYPE_CHECKING:
     from acp_editor.review.finding.attribution import Claims
@@ -149,21 +146,7 @@ class TurnWatch:
             return None
         if not await asyncio.to_thread((root / ".git" / "index").is_file):
             return None  # not a repository's top (no store is made for it)
-        store = self.store(root)
-        try:
-            if not await store.seed():
-                return None
-            listed = await store.git("ls-files", "-z")
-            others = await _other_directories(store)
-        except CheckpointError as exc:
-            log.info("no folders to watch: %s", exc)
-            return None
-        return [*await asyncio.to_thread(_folders_of, root, listed), *others]
-
-    @staticmethod
-    def turn_name(session_id: str, number: int) -> str:
-        """The name the checkpoint before a session's turn is kept under (undo reads it)."""
-        return f"{_ref(session_id)}/turn-{number}"
+        return await repository_folders(self.store(root), root)
 
     def roots(self, session_id: str) -> list[str]:
         """The roots of the session's running turn."""
@@ -244,8 +227,8 @@ class TurnWatch:
         return None
 
     async def _based(self, turn: TurnCheckpoints, root: Path, tree: str) -> None:
-        await self.store(root).keep(self.turn_name(turn.session_id, turn.number), tree)
-        await asyncio.to_thread(_remember_last, root, turn.session_id)
+        await self.store(root).keep(turn_name(turn.session_id, turn.number), tree)
+        await asyncio.to_thread(remember_last, root, turn.session_id)
         await self.record.began(root, turn.session_id, turn.number)
         turn.base[root] = self._seen[root] = tree
 
@@ -287,19 +270,8 @@ class TurnWatch:
         numbers = [0]
         for raw in dict.fromkeys(roots):
             root = await asyncio.to_thread(Path(raw).resolve)
-            names = await self.store(root).names(f"{_ref(session_id)}/")
-            numbers += [int(n.rsplit("-", 1)[1]) for n in names if _TURN.fullmatch(n)]
+            numbers.append(await last_number(self.store(root), session_id))
         return max(numbers)
-
-    async def last_session(self, roots: Sequence[str]) -> str | None:
-        """The session of the last turn checkpointed in the first of ``roots`` that had one,
-        in this run or an earlier one."""
-        for raw in dict.fromkeys(roots):
-            root = await asyncio.to_thread(Path(raw).resolve)
-            found = await asyncio.to_thread(_recall_last, root)
-            if found is not None:
-                return found
-        return None
 
     async def look(
         self,
@@ -380,7 +352,7 @@ class TurnWatch:
                 store = self.store(root)
                 found += await store.directories(base)
                 if everywhere:
-                    found += await _other_directories(store)
+                    found += await other_directories(store)
         except CheckpointError as exc:
             log.info("no directories to watch: %s", exc)
             return []
@@ -405,56 +377,3 @@ class TurnWatch:
         if self.disabled is None:
             log.warning("%s; changes agents make themselves are not reviewed", exc)
         self.disabled = str(exc)
-
-
-async def _other_directories(store: CheckpointStore) -> list[Path]:
-    """Directories without a file of the last checkpoint that are not ignored, and all
-    below them: git names each by its top one (``--directory``), the rest is a walk of what is
-    there (empty folders, or folders of ignored files only: small as a rule)."""
-    out = await store.git("ls-files", "-z", "--others", "--directory", "--exclude-standard")
-    tops = [store.root / os.fsdecode(raw) for raw in out.split(b"\0") if raw.endswith(b"/")]
-    return await asyncio.to_thread(_with_subdirectories, tops)
-
-
-def _folders_of(root: Path, listed: bytes) -> list[Path]:
-    """The root and every folder above a file of ``git ls-files -z``'s output."""
-    found = {b""}
-    for folder in {raw.rpartition(b"/")[0] for raw in listed.split(b"\0") if raw}:
-        while folder not in found:
-            found.add(folder)
-            folder = folder.rpartition(b"/")[0]
-    return [root / os.fsdecode(folder) if folder else root for folder in sorted(found)]
-
-
-def _with_subdirectories(tops: list[Path]) -> list[Path]:
-    found: list[Path] = []
-    for top in tops:
-        for folder, subfolders, _files in os.walk(top):
-            found.append(Path(folder))
-            subfolders[:] = [d for d in subfolders if d != ".git"]
-    return found
-
-
-_TURN = re.compile(r".*/turn-[0-9]+")
-
-
-def _last_path(root: Path) -> Path:
-    return per_root("turns", root, ".json")
-
-
-def _remember_last(root: Path, session_id: str) -> None:
-    """The session of the last turn in ``root``: the one to undo in after a restart."""
-    write_atomically(_last_path(root), json.dumps({"lastSession": session_id}))
-
-
-def _recall_last(root: Path) -> str | None:
-    try:
-        found = json.loads(_last_path(root).read_text(encoding="utf-8")).get("lastSession")
-    except (OSError, ValueError, AttributeError):
-        return None
-    return found if isinstance(found, str) else None
-
-
-def _ref(session_id: str) -> str:
-    """A session id as one part of a ref name (one rule with what prunes them)."""
-    return session_ref(session_id)

@@ -1,5 +1,5 @@
 """What is kept for each workspace root, read from the state directory: its checkpoint store,
-the file naming its last session (``review.finding.turns``), its pending review
+the file naming its last session (``review.finding.turn_names``), its pending review
 (``review.queue.persist``), which files each turn changed (``review.finding.turn_record``:
 ``turn-paths/KEY.json``) and the sessions' own worktrees of a repository (``services.worktrees``:
 ``worktrees/KEY/<session>/``, keyed by the repository's top folder).
@@ -187,7 +187,7 @@ def read(key: str) -> Kept:
 
 
 def last_session(kept: Kept) -> str | None:
-    """The session of the root's last turn (``review.finding.turns`` writes it)."""
+    """The session of the root's last turn (``review.finding.turn_names`` writes it)."""
     last = _json(kept.last_file).get("lastSession")
     return last if isinstance(last, str) else None
 

@@ -61,7 +61,7 @@ class TurnRef:
 
 
 def session_ref(session_id: str) -> str:
-    """A session id as one part of a ref name: what ``review.finding.turns`` names its turns by."""
+    """A session id as one part of a ref name: what ``review.finding.turn_names`` names turns by."""
     name = "".join(c if c.isalnum() or c in "-_" else "_" for c in session_id) or "session"
     return name if name != HELD else f"{HELD}_"  # refs/acp/held/ names pending groups' trees
 

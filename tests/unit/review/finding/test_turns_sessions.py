@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from acp_editor.review.finding.looks import Looks
+from acp_editor.review.finding.turn_names import turn_name
 from acp_editor.review.finding.turns import TurnWatch
 from acp_editor.review.queue import persist
 from acp_editor.review.queue.groups import ReviewGroup
@@ -77,7 +78,7 @@ async def test_what_changed_before_another_session_began_stays_the_first_one_s(
     assert by_file["a.txt"].tool_call_id == "ta"
     assert by_file["gone.txt"].sessions == ("a", "b")
     # Each turn's checkpoint holds what came before it: b's turn began after a's change.
-    b_base = await turns.store(root).named(turns.turn_name("b", 1))
+    b_base = await turns.store(root).named(turn_name("b", 1))
     assert b_base is not None
     assert await turns.store(root).read(b_base, root / "a.txt") == b"one\nTWO\nthree\n"
 

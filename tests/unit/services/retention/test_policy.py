@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from acp_editor.review.finding import turn_record, turns
+from acp_editor.review.finding import turn_names, turn_record
 from acp_editor.review.queue import bulk, persist
 from acp_editor.services.retention import plumbing
 from acp_editor.services.retention.inventory import Kept, KeptWorktree, key_of
@@ -65,10 +65,10 @@ def test_turns_are_ranked_by_number_not_by_time() -> None:
 
 def test_names_are_those_review_gives_its_files_and_refs(tmp_path: Path) -> None:
     for sid in ("s1", "abc-DEF_9", "a/b:c", "", "ü日本", "held"):
-        assert session_ref(sid) == turns._ref(sid)
+        assert session_ref(sid) == turn_names._ref(sid)
     assert plumbing.HELD == bulk.HELD
     found = Kept(key_of(tmp_path), tmp_path)
-    assert found.last_file == turns._last_path(tmp_path)
+    assert found.last_file == turn_names._last_path(tmp_path)
     assert found.review_file == persist.store_path(tmp_path)
     assert found.groups_file == persist.groups_path(persist.store_path(tmp_path))
     assert found.paths_file == turn_record._path(tmp_path)

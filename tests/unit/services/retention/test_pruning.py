@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from acp_editor.review.finding.turn_names import last_session
 from acp_editor.review.queue.persist import store_path
 from acp_editor.review.undo import TurnUndo
 from acp_editor.services.git.checkpoints import CheckpointError, CheckpointStore, store_for
@@ -216,8 +217,8 @@ async def test_deleting_a_session_drops_its_checkpoints_in_every_root(tmp_path: 
     ]
     assert refs(one) == [f"refs/acp/held/{tree}", "refs/acp/s2/turn-1"]
     assert refs(two) == ["refs/acp/s2/turn-2"]  # numbered per session
-    assert await watch().last_session([str(one)]) is None
-    assert await watch().last_session([str(two)]) == "s2"
+    assert await last_session([str(one)]) is None
+    assert await last_session([str(two)]) == "s2"
     assert forget_session("held") == []  # named like held trees: never touched
     assert f"refs/acp/held/{tree}" in refs(one)
 
