@@ -10,6 +10,8 @@ import pytest
 from pygls.exceptions import JsonRpcException
 
 from acp_editor.protocol import editor as proto
+from acp_editor.protocol.editor_shapes import SHAPES
+from acp_editor.protocol.shapes import Tup
 from tests.e2e_lsp.conftest import EDIT_LINE, HELLO, StartEditor
 from tests.support.lsp import session_mirror, wait_until
 
@@ -187,3 +189,129 @@ async def test_bad_params_are_answered_with_invalid_params(editor_factory: Start
     # The server is still fine afterwards.
     on = {"enabled": True, "allSessions": False}
     assert (await editor.request(proto.ACP_SET_FOLLOW, {"enabled": True})) == on
+
+
+WHERE = "{} argument {} ({}): "
+BAD_ARGUMENTS = [  # the command, its arguments and what the error says
+    (proto.CMD_PROMPT, [], WHERE + "missing (expected a string)", 1, "text"),
+    (proto.CMD_PROMPT, [["x"]], WHERE + "expected a string, got a list", 1, "text"),
+    (proto.CMD_PROMPT_ASYNC, [], WHERE + "missing (expected a string)", 1, "text"),
+    (proto.CMD_PROMPT_ASYNC, ["a", "b"], "{} takes 1 argument (text), got 2", 0, ""),
+    (proto.CMD_TRANSCRIPT, [5], WHERE + "expected a string, got 5", 1, "sessionId"),
+    (proto.CMD_CANCEL_TOOL_CALL, [], WHERE + "missing (expected a string)", 1, "toolCallId"),
+    (
+        proto.CMD_CANCEL_TOOL_CALL,
+        ["c1", ""],
+        WHERE + 'expected a non-empty string, got ""',
+        2,
+        "sessionId",
+    ),
+    (proto.CMD_CANCEL_TERMINAL, [3], WHERE + "expected a string, got 3", 1, "terminalId"),
+    (proto.CMD_CANCEL_TERMINAL, [], WHERE + "missing (expected a string)", 1, "terminalId"),
+    (proto.CMD_NEW_SESSION, [3], WHERE + "expected a string or null, got 3", 1, "agentId"),
+    (proto.CMD_NEW_SESSION, [None, "yes"], WHERE + 'expected a boolean, got "yes"', 2, "worktree"),
+    (proto.CMD_BRING_BACK, [""], WHERE + 'expected a non-empty string, got ""', 1, "sessionId"),
+    (
+        proto.CMD_DISCARD_WORKTREE,
+        ["s1", "yes"],
+        WHERE + 'expected a boolean, got "yes"',
+        2,
+        "confirmed",
+    ),
+    (proto.CMD_SELECT_SESSION, [], WHERE + "missing (expected a string)", 1, "sessionId"),
+    (proto.CMD_SET_MODE, [3], WHERE + "expected a string, got 3", 1, "modeId"),
+    (proto.CMD_SET_MODE, [], WHERE + "missing (expected a string)", 1, "modeId"),
+    (
+        proto.CMD_SET_CONFIG_OPTION,
+        ["c"],
+        WHERE + "missing (expected a string or a boolean)",
+        2,
+        "value",
+    ),
+    (
+        proto.CMD_SET_CONFIG_OPTION,
+        ["c", [1]],
+        WHERE + "expected a string or a boolean, got a list",
+        2,
+        "value",
+    ),
+    (proto.CMD_FOLLOW, ["yes"], WHERE + 'expected a boolean, got "yes"', 1, "enabled"),
+    (
+        proto.CMD_RESTORE_CHECKPOINT,
+        ["last"],
+        WHERE + 'expected a number or null, got "last"',
+        1,
+        "turn",
+    ),
+    (
+        proto.CMD_RESTORE_CHECKPOINT,
+        [0],
+        WHERE + "expected a whole number 1 or more, got 0",
+        1,
+        "turn",
+    ),
+    (
+        proto.CMD_RESTORE_CHECKPOINT,
+        [1, False, 7],
+        WHERE + "expected a string, got 7",
+        3,
+        "sessionId",
+    ),
+    (proto.CMD_ACCEPT_HUNK, [], WHERE + "missing (expected a string)", 1, "hunkId"),
+    (proto.CMD_REJECT_HUNK, [5], WHERE + "expected a string, got 5", 1, "hunkId"),
+    (proto.CMD_ACCEPT_FILE, [], WHERE + "missing (expected a string)", 1, "uri"),
+    (proto.CMD_REJECT_FILE, [{}], WHERE + "expected a string, got an object", 1, "uri"),
+    (proto.CMD_ACCEPT_GROUP, [], WHERE + "missing (expected a string)", 1, "groupId"),
+    (proto.CMD_REJECT_GROUP, ["g1", 2], WHERE + "expected a string, got 2", 2, "moreGroupIds"),
+    (proto.CMD_GROUP_FILES, [], WHERE + "missing (expected a string)", 1, "groupId"),
+    (proto.CMD_TAKE_AGENT_VERSION, [1], WHERE + "expected a string, got 1", 1, "uri"),
+    (proto.CMD_KEEP_MINE, [], WHERE + "missing (expected a string)", 1, "uri"),
+    (proto.CMD_DELETE_SESSION, [5], WHERE + "expected a string, got 5", 1, "sessionId"),
+    (proto.CMD_FORK_SESSION, [["s1"]], WHERE + "expected a string, got a list", 1, "sessionId"),
+    (
+        proto.CMD_SET_SESSION_TITLE,
+        [" "],
+        WHERE + 'expected a non-empty string, got " "',
+        1,
+        "title",
+    ),
+    (proto.CMD_SET_SESSION_TITLE, [], WHERE + "missing (expected a string)", 1, "title"),
+    (
+        proto.CMD_ARCHIVE_SESSION,
+        [None, "yes"],
+        WHERE + 'expected a boolean, got "yes"',
+        2,
+        "archived",
+    ),
+    (
+        proto.CMD_SESSION_STATUS,
+        ["s1", "s2"],
+        "{} takes at most 1 argument (sessionId?), got 2",
+        0,
+        "",
+    ),
+    (proto.CMD_SIGN_IN, [5], WHERE + "expected a string or null, got 5", 1, "agentId"),
+    (proto.CMD_LOGOUT, ["now"], WHERE + 'expected a boolean, got "now"', 1, "confirmed"),
+]
+TAKE_NONE = {proto.CMD_CANCEL, proto.CMD_STATUS, proto.CMD_ACCEPT_ALL, proto.CMD_REJECT_ALL}
+"""Commands without arguments: they ignore any given, as they always did."""
+
+
+def test_every_command_that_takes_arguments_has_a_bad_arguments_case() -> None:
+    assert {command for command, *_ in BAD_ARGUMENTS} == set(proto.COMMANDS) - TAKE_NONE
+    for command in TAKE_NONE:
+        bare = command.split(".", 1)[1]
+        shape = SHAPES[bare[0].upper() + bare[1:] + "Arguments"]
+        assert isinstance(shape, Tup) and not shape.items and shape.rest is None, command
+
+
+async def test_bad_arguments_are_answered_naming_the_command_and_the_position(
+    editor_factory: StartEditor,
+) -> None:
+    editor = await editor_factory()
+    for command, args, says, number, name in BAD_ARGUMENTS:
+        with pytest.raises(JsonRpcException) as err:
+            await asyncio.wait_for(editor.command(command, *args), 10)
+        assert err.value.code == -32602, (command, args, err.value)
+        assert says.format(command, number, name) in str(err.value), (command, args)
+    assert (await editor.command(proto.CMD_FOLLOW, None)) == {"follow": False}  # null: none

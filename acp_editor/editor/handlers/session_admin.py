@@ -1,7 +1,8 @@
 """Deleting and forking sessions, signing in and logging out (ACP ``session/delete``,
 ``session/fork``, sign-in as ``agent.signing_in`` does it, ``logout``), where the agent
 advertises them: the rich ``acp/...`` requests (the editor asked
-its user first) and the zero-plugin commands, which ask the user themselves.
+its user first) and the zero-plugin commands, which ask the user themselves (their arguments
+checked against the types docs/protocol.md gives them: ``proto.arguments``).
 
 The question before deleting or logging out offers keeping things as they are first (the action
 an editor pre-selects), so no stray Enter deletes a conversation.
@@ -133,8 +134,9 @@ class SessionAdmin:
     async def delete_command(self, *args: Any) -> dict[str, Any]:
         """``[]`` (the current session), ``[sessionId]``, or ``[sessionId, true]`` when the
         editor already asked its user."""
-        sid, confirmed = _id_and_confirmation(proto.CMD_DELETE_SESSION, args)
-        target = sid or self.agents.current_session
+        a = proto.arguments(proto.DELETE_SESSION_COMMAND, args)
+        confirmed = a.get("confirmed", False)
+        target = a.get("sessionId") or self.agents.current_session
         if target is None:
             raise InvalidParams("there is no session to delete")
         question = (
@@ -148,62 +150,35 @@ class SessionAdmin:
 
     async def fork_command(self, *args: Any) -> dict[str, Any]:
         """``[]`` (the current session) or ``[sessionId]``: the fork becomes current."""
-        sid, _ = _id_and_confirmation(proto.CMD_FORK_SESSION, args[:1])
-        return {"sessionId": await self.agents.fork_session(sid)}
+        sid = proto.arguments(proto.FORK_SESSION_COMMAND, args).get("sessionId")
+        return {"sessionId": await self.agents.fork_session(sid or None)}
 
     async def logout_command(self, *args: Any) -> dict[str, Any]:
         """``[]``, or ``[true]`` when the editor already asked its user."""
-        if len(args) > 1 or (args and not isinstance(args[0], bool)):
-            raise InvalidParams(f"{proto.CMD_LOGOUT} takes no argument, or true")
+        confirmed = proto.arguments(proto.LOGOUT_COMMAND, args).get("confirmed", False)
         question = "Log out of the agent? New sessions will need you to log in again."
-        if not (args and args[0]) and not await self.confirm(question, STAY, LOG_OUT):
+        if not confirmed and not await self.confirm(question, STAY, LOG_OUT):
             return {"loggedOut": False}
         await self.agents.logout()
         return {"loggedOut": True}
 
     async def sign_in_command(self, *args: Any) -> dict[str, Any]:
         """``[]`` (the current session's agent) or ``[agentId]``."""
-        if len(args) > 1 or (args and not (args[0] is None or isinstance(args[0], str))):
-            raise InvalidParams(f"{proto.CMD_SIGN_IN} takes no argument, or an agent id")
-        return await self.agents.sign_in(args[0] if args else None)
+        agent = proto.arguments(proto.SIGN_IN_COMMAND, args).get("agentId")
+        return await self.agents.sign_in(agent)
 
     async def set_title_command(self, *args: Any) -> dict[str, Any]:
         """``[title]`` (the current session) or ``[title, sessionId]``."""
-        ok = 1 <= len(args) <= 2 and all(isinstance(a, str) and a.strip() for a in args)
-        if not ok:
-            raise InvalidParams(f"{proto.CMD_SET_SESSION_TITLE} takes a title, and a session id")
-        sid = await self.agents.set_title(args[0], args[1] if len(args) > 1 else None)
-        return {"sessionId": sid, "title": args[0]}
+        a = proto.arguments(proto.SET_SESSION_TITLE_COMMAND, args, ("title", "sessionId"))
+        sid = await self.agents.set_title(a["title"], a.get("sessionId"))
+        return {"sessionId": sid, "title": a["title"]}
 
     async def archive_command(self, *args: Any) -> dict[str, Any]:
         """``[]``, ``[sessionId]``, or ``[sessionId, false]`` to bring it back."""
-        sid = args[0] if args else None
-        archived = args[1] if len(args) > 1 else True
-        if (
-            len(args) > 2
-            or not (sid is None or isinstance(sid, str))
-            or not isinstance(archived, bool)
-        ):
-            raise InvalidParams(
-                f"{proto.CMD_ARCHIVE_SESSION} takes no argument, a session id, "
-                "or a session id and false (unarchive)"
-            )
-        return await self._archive(sid, archived)
+        a = proto.arguments(proto.ARCHIVE_SESSION_COMMAND, args)
+        return await self._archive(a.get("sessionId"), a.get("archived", True))
 
     async def status_command(self, *args: Any) -> dict[str, str]:
         """``[]`` (the current session) or ``[sessionId]``."""
-        if len(args) > 1 or (args and not isinstance(args[0], str)):
-            raise InvalidParams(f"{proto.CMD_SESSION_STATUS} takes no argument, or a session id")
-        return await self.agents.session_status(args[0] if args else None)
-
-
-def _id_and_confirmation(command: str, args: tuple[Any, ...]) -> tuple[str | None, bool]:
-    sid = args[0] if args else None
-    confirmed = args[1] if len(args) > 1 else False
-    if (
-        len(args) > 2
-        or not (sid is None or isinstance(sid, str))
-        or not isinstance(confirmed, bool)
-    ):
-        raise InvalidParams(f"{command} takes no argument, a session id, or a session id and true")
-    return sid or None, confirmed
+        sid = proto.arguments(proto.SESSION_STATUS_COMMAND, args).get("sessionId")
+        return await self.agents.session_status(sid)

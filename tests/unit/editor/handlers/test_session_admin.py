@@ -69,3 +69,20 @@ async def test_session_requests_refuse_wrong_params_naming_the_field(rig: MakeRi
         await admin.archive_request({"archived": "yes"})
     with pytest.raises(InvalidParams, match=r"^params: expected an object, got \"now\"$"):
         await admin.logout_request("now")
+
+
+async def test_session_commands_refuse_wrong_arguments_naming_the_position(rig: MakeRig) -> None:
+    admin = rig().side.session_admin
+    cases = [
+        (admin.set_title_command, (" ",), r'argument 1 \(title\): .* non-empty string, got " "$'),
+        (admin.set_title_command, ("t", 3), r"argument 2 \(sessionId\): expected a string, got 3$"),
+        (admin.archive_command, (None, "yes"), r'argument 2 \(archived\): .* boolean, got "yes"$'),
+        (admin.delete_command, ("s1", True, 1), r"takes at most 2 arguments \(sessionId\?, "),
+        (admin.fork_command, (["s1"],), r"argument 1 \(sessionId\): expected a string, got a list"),
+        (admin.sign_in_command, (5,), r"argument 1 \(agentId\): expected a string or null, got 5$"),
+        (admin.logout_command, ("now",), r'argument 1 \(confirmed\): .* boolean, got "now"$'),
+        (admin.status_command, (5,), r"argument 1 \(sessionId\): expected a string, got 5$"),
+    ]
+    for command, args, says in cases:
+        with pytest.raises(InvalidParams, match=r"^acp\.\w+ " + says):
+            await command(*args)
