@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from acp_editor.editor.buffers.conflicts import Conflicts
     from acp_editor.editor.buffers.source import EditorDocuments
     from acp_editor.editor.lsp.channel import EditorChannel
-    from acp_editor.review.owner import ReviewView
+    from acp_editor.review.view import ReviewView
 
 ASK_TIMEOUT = 10.0
 """Seconds an editor has to answer ``acp/diagnostics`` or ``acp/selection``."""

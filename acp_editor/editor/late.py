@@ -33,7 +33,8 @@ from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
     from acp_editor.editor.agent_runner import ServerOptions
-    from acp_editor.review.owner import Listener, Review
+    from acp_editor.review.events import Listener
+    from acp_editor.review.owner import Review
     from acp_editor.services.documents import DocumentSource
 
 T = TypeVar("T")

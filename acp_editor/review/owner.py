@@ -6,28 +6,36 @@ The parts (see docs/architecture.md, "The path of a change an agent makes itself
 * ``review.queue.review_queue.ReviewQueue``: the hunks and the decisions on them, with
   ``review.queue.bulk``'s groups of bulk changes;
 * ``review.queue.persist.PendingReview``: what is pending, kept on disk for the workspace root;
-* per agent (``for_agent``): its share of the one ``review.finding.turns.TurnWatch`` (checkpoints
-  compared; what a look finds is recorded by ``review.finding.recording.ChangeRecorder``, given to
-  the session that made it by ``review.finding.attribution``),
-  ``review.finding.intake.ReviewingDocuments`` (the agent's writes, tool call ends and live looks)
-  and ``review.undo.TurnUndo`` (undoing a turn).
+* per agent (``for_agent``: a ``review.agent_review.AgentReview``): its share of the one
+  ``review.finding.turns.TurnWatch`` (checkpoints compared; what a look finds is recorded by
+  ``review.finding.recording.ChangeRecorder``, given to the session that made it by
+  ``review.finding.attribution``), ``review.finding.intake.ReviewingDocuments`` (the agent's
+  writes, tool call ends and live looks) and ``review.undo.TurnUndo`` (undoing a turn).
 
 The editor side makes one ``Review`` for the server's life and hands it to every agent it starts,
 so pending review shows before an agent starts and outlives one that crashes; an agent side on
 its own (the demo, tests) makes its own. Whatever review has to say reaches the front end as a
-``ReviewEvent`` through one callable; the editor side reads review and asks for the user's
-decisions through ``ReviewView`` only.
+``review.events.ReviewEvent`` through one callable; the editor side reads review and asks for the
+user's decisions through ``review.view.ReviewView`` only, which ``Review`` implements.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any
 
 from acp_editor.review import worktree_return
+from acp_editor.review.agent_review import AgentReview
+from acp_editor.review.events import (
+    FoundChange,
+    GroupsChanged,
+    HunksChanged,
+    Listener,
+    ReviewEvent,
+    ReviewNotice,
+)
 from acp_editor.review.finding.ahead import Ahead
 from acp_editor.review.finding.intake import Isolated, ReviewingDocuments
 from acp_editor.review.finding.looks import Looks
@@ -39,18 +47,9 @@ from acp_editor.review.undo import Restore, TurnUndo
 from acp_editor.services import worktrees
 from acp_editor.services.git.checkpoints import CheckpointStore
 
-__all__ = [
-    "AgentReview",
-    "FoundChange",
-    "GroupsChanged",
-    "HunksChanged",
-    "Restore",
-    "Review",
-    "ReviewEvent",
-    "ReviewNotice",
-    "ReviewView",
-]
-# ``Restore`` (one file of undoing a turn) is review's too: the editor side shows plans of them.
+__all__ = ["AgentReview", "Restore", "Review", "ReviewEvent"]
+# What the agent side uses of review, all from its owner: its share (``AgentReview``), the
+# event it hands its front end (``ReviewEvent``), one file of undoing a turn (``Restore``).
 
 if TYPE_CHECKING:
     from acp_editor.review.finding.turns import StoreFor
@@ -60,171 +59,6 @@ if TYPE_CHECKING:
     from acp_editor.review.worktree_return import BringBackResult
     from acp_editor.services.documents import DocumentSource
     from acp_editor.services.worktrees import Worktree
-    from acp_editor.session.state import SessionView
-
-
-@dataclass(frozen=True)
-class FoundChange:
-    """A file an agent changed itself, found on disk during ``tool_call_id`` (None: the turn).
-    ``None`` texts: the file did not / does not exist. Told before the hunks recorded for it."""
-
-    kind: Literal["found"] = field(default="found", init=False)
-    session_id: str
-    tool_call_id: str | None
-    path: str
-    before: str | None
-    after: str | None
-
-
-@dataclass(frozen=True)
-class HunksChanged:
-    """Hunks that appeared or changed state."""
-
-    kind: Literal["hunks"] = field(default="hunks", init=False)
-    hunks: list[ReviewHunk]
-    restored: bool = False
-    """What an earlier run left pending: shown, never followed to."""
-
-
-@dataclass(frozen=True)
-class GroupsChanged:
-    """Groups of bulk changes that appeared, grew or were decided."""
-
-    kind: Literal["groups"] = field(default="groups", init=False)
-    groups: list[ReviewGroup]
-
-
-@dataclass(frozen=True)
-class ReviewNotice:
-    """Something the user should know (changes that could not be reviewed)."""
-
-    kind: Literal["notice"] = field(default="notice", init=False)
-    message: str
-
-
-ReviewEvent = FoundChange | HunksChanged | GroupsChanged | ReviewNotice
-"""What changed in review: one of these, told as it happens, told apart by its ``kind`` (so a
-front end need not import review's classes, which load after ``initialize``)."""
-
-Listener = Callable[[ReviewEvent], None]
-
-
-class ReviewView(Protocol):
-    """The editor side's view of review: what it may read, and the user's decisions and saves.
-    Nothing of the queue's own parts: hunks and groups are read, never changed, here."""
-
-    @property
-    def mode(self) -> Mode: ...
-
-    def hunks(self) -> list[ReviewHunk]: ...
-
-    def of_path(self, path: str) -> list[ReviewHunk]:
-        """One file's hunks, oldest first."""
-        ...
-
-    def known(self, path: str) -> str | None:
-        """The file's text as review last saw it (where its hunks' lines are counted)."""
-        ...
-
-    def select(
-        self,
-        *,
-        hunk_ids: Iterable[str] | None = None,
-        path: str | None = None,
-        tool_call_id: str | None = None,
-        session_id: str | None = None,
-    ) -> list[ReviewHunk]: ...
-
-    def groups(self) -> list[ReviewGroup]: ...
-
-    def looking(self, session_id: str) -> bool:
-        """Whether the session's turn is still looked at: its changes may not all be in
-        review yet (a turn's end looks once more after the agent said it ended)."""
-        ...
-
-    async def decide(self, hunks: list[ReviewHunk], accept: bool) -> list[dict[str, Any]]: ...
-
-    async def decide_groups(
-        self, groups: list[ReviewGroup], accept: bool
-    ) -> list[dict[str, Any]]: ...
-
-    def saved_by_editor(self, path: Path, text: str) -> None:
-        """The editor saved ``text`` to ``path``: not a change of the agent's."""
-        ...
-
-
-@dataclass(frozen=True)
-class AgentReview:
-    """Review's share of one agent, all the agent side sees of review: the documents its
-    writes go through, its turns checkpointed and looked at, undoing them. Its parts are
-    review's own: the agent side calls the methods below, never into a part."""
-
-    turns: TurnWatch
-    documents: ReviewingDocuments
-    """The ``DocumentSource`` the agent's ``fs/*`` writes go through."""
-    looks: Looks
-    undo: TurnUndo
-    queue: ReviewQueue
-    isolated: Isolated
-
-    async def begin_turn(self, session_id: str, roots: list[str]) -> int | None:
-        """Checkpoint the session's roots before its turn (from what the file watch kept
-        between turns, where it did) and watch them: the turn's number, None when checkpoints
-        are off or the session runs in a worktree of its own (reviewed when brought back)."""
-        if roots and self.isolated.holds(roots[0]):
-            return None
-        looks = self.looks.session(session_id)
-        await looks.adopt(roots)
-        turn = await self.turns.begin(session_id, roots, looks.begin_paths(roots), looks)
-        if turn is None:
-            return None
-        await looks.watch()
-        return turn.number
-
-    async def end_turn(self, session_id: str, roots: list[str]) -> None:
-        """The turn is over: what is left of its changes goes to review."""
-        if roots and self.isolated.holds(roots[0]):
-            return
-        looks = self.looks.session(session_id)
-        where = await looks.end_turn(roots)
-        await self.looks.settle()  # looks at the turn's last tool calls come first
-        await self.turns.end(session_id, looks.late(roots), where)
-
-    def observe(self, state: SessionView, changes: list[dict[str, Any]]) -> None:
-        """Session changes as they arrive (a tool call that ended may have changed files)."""
-        self.looks.observe(state, changes)
-
-    def session_closed(self, session_id: str) -> None:
-        """A session of the agent's is gone: its watch stops."""
-        self.looks.unwatch(session_id)
-
-    async def settle(self) -> None:
-        """Wait for the looks under way (tests, and before answering a snapshot)."""
-        await self.looks.settle()
-
-    async def close(self) -> None:
-        """The agent is gone: every watch of its sessions stops."""
-        await self.looks.close()
-
-    def unreported_rejections(self, session_id: str) -> str | None:
-        """A note on the changes the user rejected since the session's last prompt (then
-        reported: None next time), for an agent told of them."""
-        return self.queue.unreported_rejections(session_id)
-
-    async def undoable(self, current: str | None, roots: Sequence[str]) -> str:
-        """The session a turn is undone in when the editor names none (``TurnUndo.undoable``)."""
-        return await self.undo.undoable(current, roots)
-
-    async def restore_plan(
-        self, session_id: str, number: int | None, roots: Sequence[str]
-    ) -> tuple[int, list[Restore]]:
-        """What undoing the session's turn ``number`` (None: the last) would put back."""
-        return await self.undo.plan(session_id, number, roots)
-
-    async def restore(self, plan: list[Restore], session_id: str, number: int) -> None:
-        """Put every file of the plan back as before turn ``number``; the hunks of what it
-        took away withdrawn."""
-        await self.undo.restore(plan, session_id, number)
 
 
 class Review:

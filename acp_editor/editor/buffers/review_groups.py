@@ -31,7 +31,7 @@ ACCEPT, REJECT = proto.CMD_ACCEPT_GROUP, proto.CMD_REJECT_GROUP
 if TYPE_CHECKING:
     from acp_editor.editor.agent_port import AgentSlot
     from acp_editor.editor.lsp.channel import EditorChannel
-    from acp_editor.review.owner import ReviewView
+    from acp_editor.review.view import ReviewView
     from acp_editor.review.queue.groups import ReviewGroup
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from acp_editor.review.owner import Review, ReviewEvent, ReviewNotice
+from acp_editor.review.events import ReviewEvent, ReviewNotice
+from acp_editor.review.owner import Review
 from acp_editor.services import worktrees
 from acp_editor.services.documents import DiskDocuments
 from tests.support.repository import git

@@ -31,7 +31,7 @@ class Ready:
         self.roots = [str(root)]
 
     async def begin(self) -> set[Path] | None:
-        """A turn's start as ``review.owner.AgentReview.begin_turn`` makes it: where its
+        """A turn's start as ``review.agent_review.AgentReview.begin_turn`` makes it: where its
         checkpoint looked (None: everywhere)."""
         await self.session.adopt(self.roots)
         since = self.session.begin_paths(self.roots)
