@@ -8,6 +8,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from acp_editor import __version__
 from acp_editor.log import configure
@@ -19,6 +20,9 @@ from acp_editor.presets import (
     resolve,
 )
 from acp_editor.services.permissions import Rule, parse_setting
+
+if TYPE_CHECKING:
+    from acp_editor.services.path_map import PathMap
 
 COMMAND_LINE = "command line"
 """The name of the preset the command after ``--`` makes."""
@@ -176,18 +180,32 @@ def add_agent_options(parser: argparse.ArgumentParser) -> None:
         help="answer matching permission requests with allow: KIND, execute:COMMAND PREFIX or "
         "KIND:/path (repeatable; nothing is auto-approved unless set)",
     )
+    add_confinement_options(parser)
+    parser.add_argument("--log-level", default="WARNING", help="DEBUG, INFO, WARNING, ERROR")
+    parser.add_argument("--log-file", help="write the log here instead of stderr")
+
+
+def add_confinement_options(parser: argparse.ArgumentParser) -> None:
+    """What the agent may see and touch, and where it sees the editor's files."""
     parser.add_argument(
         "--env-allow",
         metavar="NAMES",
         help="pass the agent only these environment variables (comma-separated; NAME or PREFIX*)",
     )
     parser.add_argument(
+        "--map-path",
+        action="append",
+        default=[],
+        metavar="AGENT_PATH=EDITOR_PATH",
+        help="the agent sees the editor's EDITOR_PATH at AGENT_PATH (a sandbox, a container, "
+        "another machine; repeatable; added to the preset's map_paths): paths across the link "
+        "are rewritten, and a path outside every pair is refused",
+    )
+    parser.add_argument(
         "--allow-outside-roots",
         action="store_true",
         help="let the agent read and write files outside the session roots",
     )
-    parser.add_argument("--log-level", default="WARNING", help="DEBUG, INFO, WARNING, ERROR")
-    parser.add_argument("--log-file", help="write the log here instead of stderr")
 
 
 def agent_command(args: argparse.Namespace, agent: list[str]) -> Preset:
@@ -234,6 +252,19 @@ def auto_approve_rules(values: list[str]) -> list[Rule]:
         return [parse_setting(v) for v in values]
     except ValueError as exc:
         raise SystemExit(f"acp-editor: --auto-approve: {exc}") from exc
+
+
+def path_map(preset: Preset, args: argparse.Namespace) -> PathMap | None:
+    """The preset's pairs and ``--map-path``'s; None when there are none."""
+    if not preset.map_paths and not args.map_path:
+        return None  # most starts: not even imported (issue 36)
+    from acp_editor.services.path_map import MappingError, PathMap
+
+    try:
+        paths = PathMap.parse([*preset.map_paths, *args.map_path])
+    except MappingError as exc:
+        raise SystemExit(f"acp-editor: {exc}") from exc
+    return paths or None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -338,6 +369,7 @@ def serve(args: argparse.Namespace, preset: Preset) -> int:
         review_mode=args.review,
         tell_agent_rejections=args.tell_agent_rejections,
         auto_approve=auto_approve_rules(args.auto_approve),
+        paths=path_map(preset, args),
         env_allowlist=[n.strip() for n in args.env_allow.split(",") if n.strip()]
         if args.env_allow is not None
         else None,

@@ -10,6 +10,8 @@ Presets live in a TOML file, by default ``$XDG_CONFIG_HOME/acp-editor/agents.tom
     mcp_servers = [           # your own MCP servers for its sessions (as ACP's McpServer)
       { name = "docs", command = "docs-mcp", args = ["--stdio"] },
     ]
+    map_paths = ["/workspace=/home/me/project"]  # an agent that sees the files elsewhere:
+                              # AGENT_PATH=EDITOR_PATH pairs (docs/remote.md)
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ class Preset:
     """The session mode new sessions start in (one of the agent's mode ids)."""
     mcp_servers: list[dict[str, Any]] = field(default_factory=list)
     """The user's own MCP servers for this agent's sessions (checked, ACP's shape)."""
+    map_paths: list[str] = field(default_factory=list)
+    """``AGENT_PATH=EDITOR_PATH`` pairs: where the agent sees the editor's folders (checked)."""
 
 
 def default_config_path() -> Path:
@@ -82,7 +86,17 @@ def checked_preset(where: str, name: str, spec: Any) -> Preset:
     checked, problems = acp.mcp_servers_checked(servers)
     if problems:
         raise PresetError(f"{where}.mcp_servers: {'; '.join(problems)}")
-    return Preset(name, list(command), dict(env), spec.get("default") is True, mode, checked)
+    pairs = spec.get("map_paths", [])
+    if not isinstance(pairs, list) or not all(isinstance(p, str) for p in pairs):
+        raise PresetError(f"{where}.map_paths must be a list of AGENT_PATH=EDITOR_PATH strings")
+    from acp_editor.services.path_map import MappingError, PathMap  # rare: not at every start
+
+    try:
+        PathMap.parse(pairs)
+    except MappingError as exc:
+        raise PresetError(f"{where}.map_paths: {exc}") from exc
+    default = spec.get("default") is True
+    return Preset(name, list(command), dict(env), default, mode, checked, list(pairs))
 
 
 def resolve(name: str | None, path: Path) -> Preset | None:

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable, Sequence
 
     from acp_editor.review.queue.review_queue import Mode
+    from acp_editor.services.path_map import PathMap
     from acp_editor.services.permissions import Rule
 
 
@@ -85,6 +86,11 @@ class AgentConfig:
     env_allowlist: list[str] | None = None
     """When set, the agent (and the commands it runs) see only these variables of the sidecar's
     environment (``NAME`` or ``PREFIX*``), plus ``env``. None: the whole environment."""
+    paths: PathMap | None = None
+    """Where the agent sees the editor's folders, when elsewhere (a sandbox, a container,
+    another machine: ``--map-path``, a preset's ``map_paths``): every path across the link is
+    rewritten (``agent.link.mapped_paths``). Its commands would run where we are, not where it
+    is: such an agent is offered no terminals."""
 
     def base_env(self) -> dict[str, str]:
         if self.env_allowlist is None:

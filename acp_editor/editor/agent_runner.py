@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from acp_editor.presets import Preset
     from acp_editor.review.owner import Review
     from acp_editor.services.documents import DocumentSource
+    from acp_editor.services.path_map import PathMap
 
 
 @dataclass
@@ -179,6 +180,7 @@ class AgentRunners:
             auth_method=None,
             mcp_servers=[*preset.mcp_servers, *self.options.editor_mcp_servers],
             auto_approve=list(own.auto_approve),
+            paths=mapped(preset.map_paths),
         )
 
     def get(self, agent_id: str) -> AgentRunner:
@@ -198,3 +200,10 @@ class AgentRunners:
     async def close(self) -> None:
         for runner in list(self._by_id.values()):
             await runner.close()
+
+
+def mapped(pairs: list[str]) -> PathMap | None:
+    """A preset's ``map_paths`` (checked when the preset was read), None for none."""
+    from acp_editor.services.path_map import PathMap  # rare: not at every start
+
+    return PathMap.parse(pairs) or None

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from acp_editor.cli import split_agent
+from acp_editor.cli import build_parser, path_map, split_agent
+from acp_editor.presets import Preset
 
 
 @pytest.mark.parametrize(
@@ -19,3 +20,15 @@ def test_the_agent_command_is_everything_after_the_first_double_dash(
     argv: list[str], own: list[str], agent: list[str]
 ) -> None:
     assert split_agent(argv) == (own, agent)
+
+
+def test_map_path_adds_to_the_preset_s_pairs_and_a_bad_one_stops_the_start() -> None:
+    parser = build_parser()
+    none = parser.parse_args(["--stdio"])
+    assert path_map(Preset("x", ["a"]), none) is None
+    args = parser.parse_args(["--stdio", "--map-path", "/w=/home/me/project"])
+    paths = path_map(Preset("x", ["a"], map_paths=["/v=/srv/v"]), args)
+    assert paths is not None and paths.describe() == "/v=/srv/v, /w=/home/me/project"
+    bad = parser.parse_args(["--stdio", "--map-path", "/workspace"])
+    with pytest.raises(SystemExit, match="AGENT_PATH=EDITOR_PATH"):
+        path_map(Preset("x", ["a"]), bad)

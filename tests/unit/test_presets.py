@@ -92,3 +92,16 @@ def test_a_preset_brings_its_own_mcp_servers(tmp_path: Path) -> None:
     path.write_text('[agents.claude]\ncommand = ["c"]\nmcp_servers = [{ name = "x" }]\n')
     with pytest.raises(PresetError, match="mcp_servers: x: a stdio server needs a command"):
         resolve("claude", path)
+
+
+def test_a_preset_says_where_its_agent_sees_the_editor_s_folders(tmp_path: Path) -> None:
+    path = tmp_path / "agents.toml"
+    path.write_text(
+        '[agents.boxed]\ncommand = ["bwrap"]\nmap_paths = ["/workspace=/home/me/project"]\n',
+        encoding="utf-8",
+    )
+    preset = resolve("boxed", path)
+    assert preset is not None and preset.map_paths == ["/workspace=/home/me/project"]
+    path.write_text('[agents.boxed]\ncommand = ["b"]\nmap_paths = ["/workspace"]\n')
+    with pytest.raises(PresetError, match=r"agents\.boxed\.map_paths: .*AGENT_PATH=EDITOR_PATH"):
+        resolve("boxed", path)

@@ -14,6 +14,7 @@ from acp_editor.agent.link.handshake import (
     initialize_failure,
     initialize_params,
 )
+from acp_editor.agent.link.mapped_paths import MappedPaths
 from acp_editor.agent.link.process import AgentProcess
 from acp_editor.agent.link.rpc import JsonRpcPeer, Tracer, Writer
 from acp_editor.errors import AgentError, RpcError
@@ -56,7 +57,10 @@ class AgentConnection:
         )
         stdin = self.process.stdin
         peer = JsonRpcPeer(
-            "agent", Writer(stdin.write, stdin.drain), default_timeout=config.request_timeout
+            "agent",
+            Writer(stdin.write, stdin.drain),
+            default_timeout=config.request_timeout,
+            translation=MappedPaths(config.paths) if config.paths else None,
         )
         self._tasks.append(asyncio.ensure_future(self._read(peer)))
         self._tasks.append(asyncio.ensure_future(self._watch_exit(peer)))
@@ -71,7 +75,11 @@ class AgentConnection:
         try:
             result = await peer.request(
                 acp.INITIALIZE,
-                initialize_params(self.config.protocol_version, self.config.elicitation_modes),
+                initialize_params(
+                    self.config.protocol_version,
+                    self.config.elicitation_modes,
+                    terminal=not self.config.paths,
+                ),
             )
             self.info = AgentInfo(result if isinstance(result, dict) else {})
             self.protocol_version = agreed_version(self.info.result, self.config.protocol_version)

@@ -21,7 +21,7 @@ CLIENT_INFO = {"name": "acp-editor", "title": "acp-editor", "version": __version
 
 
 def initialize_params(
-    protocol_version: int, elicitation_modes: Sequence[str] = ()
+    protocol_version: int, elicitation_modes: Sequence[str] = (), terminal: bool = True
 ) -> dict[str, Any]:
     """What we offer. Offering version 2, both shapes go: v2's ``info`` and ``capabilities``
     (no client file system or terminals there), and v1's ``clientInfo`` and
@@ -29,7 +29,8 @@ def initialize_params(
     other's fields)."""
     capabilities: dict[str, Any] = {
         "fs": {"readTextFile": True, "writeTextFile": True},
-        "terminal": True,
+        # Not where the agent runs (its paths mapped): its commands would run on our machine.
+        "terminal": terminal,
         # Agents that run commands themselves report their output in tool calls' _meta
         # to clients that say they show it (agent.serving.display_terminals).
         "_meta": {"terminal_output": True},

@@ -23,7 +23,7 @@ import asyncio
 import itertools
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from acp_editor.agent.link.framing import DEFAULT_MAX_LINE, BadLine, LineSplitter, encode
 from acp_editor.errors import (
@@ -45,6 +45,28 @@ Tracer = Callable[[str, dict[str, Any]], None]
 RequestId = int | str
 
 
+class Translation(Protocol):
+    """What the peer's messages say in our terms, and ours in the peer's (an agent that sees
+    the workspace at other paths: ``agent.link.mapped_paths``)."""
+
+    def outgoing(self, method: str, params: Any) -> Any:
+        """The params of our request or notification; raising fails the call."""
+        ...
+
+    def incoming(self, method: str, params: Any) -> Any:
+        """The params of the peer's; raising answers its request with the error (a
+        notification is skipped, logged)."""
+        ...
+
+    def answer_in(self, method: str, result: Any) -> Any:
+        """The peer's answer to our request ``method``."""
+        ...
+
+    def answer_out(self, method: str, result: Any) -> Any:
+        """Our answer to the peer's request ``method``."""
+        ...
+
+
 class Writer:
     """Where outgoing lines go: a sync ``write`` plus an awaitable ``drain`` for back-pressure."""
 
@@ -64,8 +86,10 @@ class JsonRpcPeer:
         default_timeout: float = DEFAULT_TIMEOUT,
         max_line: int = DEFAULT_MAX_LINE,
         logger: logging.Logger | None = None,
+        translation: Translation | None = None,
     ) -> None:
         self.name = name
+        self._translation = translation
         self._writer = writer
         self._default_timeout = default_timeout
         self._splitter = LineSplitter(max_line)
@@ -106,6 +130,8 @@ class JsonRpcPeer:
         agent's notifications came after the answer."""
         if self._closed:
             raise ConnectionClosed(f"{self.name}: link closed before {method} could be sent")
+        if self._translation is not None:
+            params = self._translation.outgoing(method, params)
         req_id = next(self._ids)
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending[req_id] = fut
@@ -117,7 +143,10 @@ class JsonRpcPeer:
         deadline = self._default_timeout if timeout is None else timeout
         try:
             await self._send(message)
-            return await asyncio.wait_for(asyncio.shield(fut), deadline)
+            result = await asyncio.wait_for(asyncio.shield(fut), deadline)
+            if self._translation is not None:
+                result = self._translation.answer_in(method, result)
+            return result
         except TimeoutError:
             self._cancel_remote(req_id)
             raise RequestTimeout(f"{method} got no answer within {deadline:g} s") from None
@@ -129,6 +158,8 @@ class JsonRpcPeer:
             self._answered.pop(req_id, None)
 
     async def notify(self, method: str, params: Any = None) -> None:
+        if self._translation is not None:
+            params = self._translation.outgoing(method, params)
         message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
         if params is not None:
             message["params"] = params
@@ -238,6 +269,8 @@ class JsonRpcPeer:
             self._log.info("%s: ignored unknown notification %s", self.name, method)
             return
         try:
+            if self._translation is not None:
+                params = self._translation.incoming(method, params)
             handler(params)
         except Exception:
             self._log.exception("%s: handler for notification %s failed", self.name, method)
@@ -251,6 +284,8 @@ class JsonRpcPeer:
             self._respond_error(req_id, MethodNotFound(f"method not found: {method}"))
             return
         try:
+            if self._translation is not None:
+                params = self._translation.incoming(method, params)
             awaitable = handler(params)
         except Exception as exc:
             self._respond_failure(req_id, method, exc)
@@ -262,6 +297,8 @@ class JsonRpcPeer:
     async def _serve(self, req_id: RequestId, method: str, awaitable: Awaitable[Any]) -> None:
         try:
             result = await awaitable
+            if self._translation is not None:
+                result = self._translation.answer_out(method, result)
         except asyncio.CancelledError:
             if not self._closed:
                 self._respond_error(req_id, RequestCancelled(f"{method} was cancelled"))

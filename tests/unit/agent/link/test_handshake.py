@@ -83,3 +83,9 @@ def test_what_the_agent_says_it_is_is_read_from_either_version() -> None:
     v2 = AgentInfo({"protocolVersion": 2, "info": {"name": "b"}, "agentInfo": {"name": "old"}})
     assert v1.identity == {"name": "a", "title": "A"} and v2.identity == {"name": "b"}
     assert AgentInfo({"protocolVersion": 2, "info": "b"}).identity is None  # not an object
+
+
+def test_an_agent_whose_paths_are_mapped_is_offered_no_terminals() -> None:
+    """Its commands would run on our machine, not where it is (a sandbox, another host)."""
+    assert initialize_params(1)["clientCapabilities"]["terminal"] is True
+    assert initialize_params(1, terminal=False)["clientCapabilities"]["terminal"] is False
