@@ -84,10 +84,3 @@ def prompt_blocks(prompt: Any) -> list[dict[str, Any]]:
     ):
         return prompt
     raise InvalidParams("prompt must be a string or a non-empty list of content blocks")
-
-
-def one_string(args: tuple[Any, ...], what: str) -> str:
-    """The single string argument of a command."""
-    if len(args) != 1 or not isinstance(args[0], str):
-        raise InvalidParams(f"this command takes one argument: {what}")
-    return args[0]

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from pygls.exceptions import JsonRpcException
 
-from acp_editor.editor.lsp.handling import answers_errors, one_string, plain, prompt_blocks
+from acp_editor.editor.lsp.handling import answers_errors, plain, prompt_blocks
 from acp_editor.errors import InvalidParams, ResourceNotFound
 
 
@@ -73,10 +73,3 @@ def test_a_prompt_is_a_string_or_content_blocks() -> None:
     for bad in ([], [{"text": "no type"}], ["a"], 3, None):
         with pytest.raises(InvalidParams, match="prompt must be"):
             prompt_blocks(bad)
-
-
-def test_a_command_of_one_string_says_what_it_takes() -> None:
-    assert one_string(("file:///a",), "a file URI") == "file:///a"
-    for bad in ((), ("a", "b"), (1,)):
-        with pytest.raises(InvalidParams, match="one argument: a file URI"):
-            one_string(bad, "a file URI")
