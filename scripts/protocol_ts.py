@@ -18,27 +18,19 @@ declaration) before it, or, standing first, the declaration after it.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from protocol_doc import DocError
 
+# A primitive, a literal and a reference are read as the package's own shapes (what
+# editor_shapes.py is written in): those of the tree this script is in, not of an installed copy.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from acp_editor.protocol.shapes import Lit, Prim, Ref
+
 PRIMITIVES = ("string", "number", "boolean", "null", "unknown", "object")
-
-
-@dataclass(frozen=True)
-class Prim:
-    name: str
-    """One of PRIMITIVES."""
-
-
-@dataclass(frozen=True)
-class Lit:
-    value: str | bool
-
-
-@dataclass(frozen=True)
-class Ref:
-    name: str
+"""The names a ``Prim`` takes."""
 
 
 @dataclass(frozen=True)
