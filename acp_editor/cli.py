@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -202,6 +203,14 @@ def add_confinement_options(parser: argparse.ArgumentParser) -> None:
         "are rewritten, and a path outside every pair is refused",
     )
     parser.add_argument(
+        "--command-prefix",
+        metavar="COMMAND",
+        help="run the agent's terminals where it is: COMMAND (split as a shell would) runs the "
+        "shell line given as its last argument there, e.g. 'ssh host' or 'docker exec -i ctr "
+        "sh -c' (else the preset's command_prefix; an agent with --map-path and none gets no "
+        "terminals)",
+    )
+    parser.add_argument(
         "--allow-outside-roots",
         action="store_true",
         help="let the agent read and write files outside the session roots",
@@ -370,6 +379,9 @@ def serve(args: argparse.Namespace, preset: Preset) -> int:
         tell_agent_rejections=args.tell_agent_rejections,
         auto_approve=auto_approve_rules(args.auto_approve),
         paths=path_map(preset, args),
+        command_prefix=shlex.split(args.command_prefix)
+        if args.command_prefix
+        else preset.command_prefix,
         env_allowlist=[n.strip() for n in args.env_allow.split(",") if n.strip()]
         if args.env_allow is not None
         else None,

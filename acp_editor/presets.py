@@ -12,6 +12,7 @@ Presets live in a TOML file, by default ``$XDG_CONFIG_HOME/acp-editor/agents.tom
     ]
     map_paths = ["/workspace=/home/me/project"]  # an agent that sees the files elsewhere:
                               # AGENT_PATH=EDITOR_PATH pairs (docs/remote.md)
+    command_prefix = ["docker", "exec", "-i", "ctr", "sh", "-c"]  # runs its terminals there
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class Preset:
     """The user's own MCP servers for this agent's sessions (checked, ACP's shape)."""
     map_paths: list[str] = field(default_factory=list)
     """``AGENT_PATH=EDITOR_PATH`` pairs: where the agent sees the editor's folders (checked)."""
+    command_prefix: list[str] | None = None
+    """Runs the shell line given as its last argument where the agent is (its terminals)."""
 
 
 def default_config_path() -> Path:
@@ -95,8 +98,13 @@ def checked_preset(where: str, name: str, spec: Any) -> Preset:
         PathMap.parse(pairs)
     except MappingError as exc:
         raise PresetError(f"{where}.map_paths: {exc}") from exc
+    prefix = spec.get("command_prefix")
+    if prefix is not None and (
+        not isinstance(prefix, list) or not prefix or not all(isinstance(p, str) for p in prefix)
+    ):
+        raise PresetError(f"{where}.command_prefix must be a non-empty list of strings")
     default = spec.get("default") is True
-    return Preset(name, list(command), dict(env), default, mode, checked, list(pairs))
+    return Preset(name, list(command), dict(env), default, mode, checked, list(pairs), prefix)
 
 
 def resolve(name: str | None, path: Path) -> Preset | None:

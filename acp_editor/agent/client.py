@@ -41,7 +41,7 @@ from acp_editor.services.documents import DiskDocuments, DocumentSource, FileSer
 from acp_editor.services.git.checkpoints import CheckpointError
 from acp_editor.services.paths import PathPolicy
 from acp_editor.services.permissions import PermissionPolicy
-from acp_editor.services.terminals import TerminalManager
+from acp_editor.services.terminals import Elsewhere, TerminalManager
 
 if TYPE_CHECKING:
     from acp_editor.agent.link.rpc import JsonRpcPeer
@@ -111,6 +111,7 @@ class AcpClient:
             env=config.base_env(),
             on_output=self.frontend.terminal_output,
             on_exit=self.frontend.terminal_exited,
+            elsewhere=elsewhere(config),
         )
         files = FileService(paths, self.reviewing.documents, on_access=self._file_accessed)
         self.asker = PermissionAsker(
@@ -359,3 +360,12 @@ class AcpClient:
 
     async def set_config_option(self, session_id: str, config_id: str, value: Any) -> None:
         await self.admin.set_config_option(session_id, config_id, value)
+
+
+def elsewhere(config: AgentConfig) -> Elsewhere | None:
+    """Where the agent's terminals run when not here: through its command prefix, in its path
+    of the folder (ours, when its paths are not mapped)."""
+    if not config.command_prefix:
+        return None
+    paths = config.paths
+    return Elsewhere(list(config.command_prefix), paths.to_agent if paths else lambda p: p)

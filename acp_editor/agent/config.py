@@ -90,7 +90,17 @@ class AgentConfig:
     """Where the agent sees the editor's folders, when elsewhere (a sandbox, a container,
     another machine: ``--map-path``, a preset's ``map_paths``): every path across the link is
     rewritten (``agent.link.mapped_paths``). Its commands would run where we are, not where it
-    is: such an agent is offered no terminals."""
+    is: such an agent is offered no terminals, unless ``command_prefix`` says how to run them
+    where it is."""
+    command_prefix: list[str] | None = None
+    """A command that runs the shell line given as its last argument where the agent is
+    (``["ssh", "host"]``, ``["docker", "exec", "-i", "ctr", "sh", "-c"]``): its terminals run
+    through it, in its path of the folder (``services.terminals.Elsewhere``)."""
+
+    def offers_terminals(self) -> bool:
+        """Whether the agent's terminals can be offered: it runs where its paths are ours, or
+        a command prefix runs them where it is."""
+        return not self.paths or bool(self.command_prefix)
 
     def base_env(self) -> dict[str, str]:
         if self.env_allowlist is None:

@@ -181,6 +181,7 @@ class AgentRunners:
             mcp_servers=[*preset.mcp_servers, *self.options.editor_mcp_servers],
             auto_approve=list(own.auto_approve),
             paths=mapped(preset.map_paths),
+            command_prefix=preset.command_prefix,
         )
 
     def get(self, agent_id: str) -> AgentRunner:

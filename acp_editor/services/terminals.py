@@ -8,6 +8,10 @@ never outlive it.
 
 "Exited" means the command's own process (the group leader) exited and its output was drained:
 the pipe closed, or a short grace passed because a background child still holds it open.
+
+An agent elsewhere (a sandbox, a container, another machine) has its commands run where it is
+(``Elsewhere``): a command prefix of the user's runs the command line there, in the agent's
+path of the folder.
 """
 
 from __future__ import annotations
@@ -17,9 +21,11 @@ import codecs
 import contextlib
 import os
 import secrets
+import shlex
 import signal
 from asyncio.subprocess import DEVNULL
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -112,6 +118,29 @@ class _Pipe(asyncio.Protocol):
         self._manager._on_pipe_closed(self._term)
 
 
+@dataclass(frozen=True)
+class Elsewhere:
+    """Where an agent that is not on this machine's file system runs its commands: ``prefix``
+    runs the shell line given as its last argument there (``["ssh", "host"]``, ``["docker",
+    "exec", "-i", "ctr", "sh", "-c"]``, ``["bwrap", ..., "sh", "-c"]``); ``agent_path`` is the
+    agent's path of a folder of ours (None: it has none)."""
+
+    prefix: list[str]
+    agent_path: Callable[[str], str | None]
+
+    def argv(self, command: list[str], line: bool, added: dict[str, str], cwd: str) -> list[str]:
+        """What runs here: the prefix, and a line that enters the agent's path of ``cwd``, sets
+        the variables the agent asked for, and runs ``command`` (``line``: a whole command
+        line, as the agent gave it, else a program and its arguments)."""
+        where = self.agent_path(cwd)
+        if where is None:
+            raise InvalidParams(f"cwd {cwd} has no path where the agent runs")
+        parts = [f"cd {shlex.quote(where)}"]
+        parts += [f"export {name}={shlex.quote(value)}" for name, value in added.items()]
+        parts.append(command[-1] if line else shlex.join(command))
+        return [*self.prefix, " && ".join(parts)]
+
+
 class TerminalManager:
     """Every terminal of every session, by id. Ids are unguessable and scoped to the session
     that created them: an agent never reaches another session's (or an invented) terminal."""
@@ -125,8 +154,10 @@ class TerminalManager:
         env: Mapping[str, str] | None = None,
         on_output: OutputHook | None = None,
         on_exit: ExitHook | None = None,
+        elsewhere: Elsewhere | None = None,
     ) -> None:
         self.policy = policy
+        self._elsewhere = elsewhere
         self._env = dict(env) if env is not None else None
         self._shell = shell or (os.environ if env is None else env).get("SHELL") or "/bin/sh"
         self._default_limit = default_output_limit
@@ -144,6 +175,10 @@ class TerminalManager:
         limit = optional_uint(p, "outputByteLimit")
         limit = min(self._default_limit if limit is None else limit, MAX_OUTPUT_LIMIT)
         cwd = await asyncio.to_thread(self._cwd, p.get("cwd"), default_cwd, session_id)
+        if self._elsewhere is not None:
+            line = p.get("args") is None or argv[:2] == [self._shell, "-c"]
+            added = {k: v for k, v in env.items() if self._base_env().get(k) != v}
+            argv = self._elsewhere.argv(argv, line, added, cwd)
         r, w = os.pipe()  # stdout and stderr share it, interleaved as a terminal shows them
         try:
             proc = await procs.spawn(argv, cwd=cwd, env=env, stdin=DEVNULL, stdout=w, stderr=w)
@@ -229,8 +264,11 @@ class TerminalManager:
             raise InvalidParams("'args' must not contain NUL bytes")
         return [command, *args]
 
+    def _base_env(self) -> Mapping[str, str]:
+        return os.environ if self._env is None else self._env
+
     def _command_env(self, raw: Any) -> dict[str, str]:
-        env = dict(os.environ if self._env is None else self._env)
+        env = dict(self._base_env())
         if raw is None:
             return env
         if not isinstance(raw, list):

@@ -1,10 +1,13 @@
 """An agent in a bubblewrap sandbox that sees the workspace only at ``/workspace`` (issue 38):
 with ``--map-path /workspace=<the editor's folder>`` its session opens there, its ``fs/*``
-writes and the files it writes itself are reviewed as the editor's files, and what it asks of
-a path outside the pair is refused. Without the pair it cannot even open its session."""
+writes and the files it writes itself are reviewed as the editor's files, the editor follows
+its locations and previews its diffs at the editor's paths, its terminals run in a sandbox
+of their own through ``--command-prefix`` (none offered without one), and a session in a
+folder no pair holds is refused."""
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import subprocess
 import sys
@@ -14,11 +17,13 @@ from typing import Any
 import pytest
 
 import acp_editor
-from tests.e2e_lsp.conftest import HELLO, StartEditor
+from acp_editor.protocol import editor as proto
+from tests.e2e_lsp.conftest import EDIT_LINE, HELLO, StartEditor
 from tests.support.lsp import Editor
 from tests.support.starter import SCRIPTED_AGENT_FILE
 
 SOURCES = Path(acp_editor.__file__).resolve().parents[1]
+ALL = list(proto.FEATURES)
 
 
 def sandboxed(*agent: str) -> list[str]:
@@ -104,3 +109,42 @@ async def test_a_folder_no_pair_holds_is_refused_with_how_to_fix_it(
     assert f"/workspace={other}" in str(failed.value)
     assert f"AGENT_PATH={workspace}" in str(failed.value)
     assert (workspace / "hello.py").read_text() == HELLO  # nothing was written
+
+
+def placed(argv: list[str], workspace: Path) -> list[str]:
+    return [a.replace("{workspace}", str(workspace)) for a in argv]
+
+
+async def test_the_editor_follows_previews_and_runs_commands_where_the_agent_is(
+    editor_factory: StartEditor, workspace: Path
+) -> None:
+    """A rich editor: the location to follow and the diff are the editor's paths, and the
+    command runs through the prefix in a sandbox of its own, in /workspace (``cd`` to the
+    editor's path would fail there: that path does not exist inside)."""
+    agent = placed(sandboxed(sys.executable, str(SCRIPTED_AGENT_FILE), "--fast"), workspace)
+    prefix = shlex.join(placed(sandboxed("sh", "-c"), workspace))
+    pair = f"/workspace={workspace}"
+    editor = await editor_factory(
+        agent=agent, features=ALL, server_args=("--map-path", pair, "--command-prefix", prefix)
+    )
+    result = await editor.request(proto.ACP_PROMPT, {"prompt": "read edit shell"})
+    assert result["stopReason"] == "end_turn"
+    follows = editor.of(proto.ACP_FOLLOW)
+    assert follows and follows[0]["uri"] == editor.uri("hello.py")
+    (diff,) = {d["toolCallId"]: d for d in editor.of(proto.ACP_DIFF)}.values()
+    assert diff["newText"] == HELLO + EDIT_LINE
+    output = "".join(n["data"] for n in editor.of(proto.ACP_TERMINAL_OUTPUT))
+    assert "hello from the demo agent" in output and "hello.py" in output
+    assert editor.of(proto.ACP_TERMINAL_EXIT)[0]["exitStatus"]["exitCode"] == 0
+
+
+async def test_without_a_command_prefix_an_agent_elsewhere_gets_no_terminals(
+    editor_factory: StartEditor, workspace: Path
+) -> None:
+    agent = placed(sandboxed(sys.executable, str(SCRIPTED_AGENT_FILE), "--fast"), workspace)
+    pair = f"/workspace={workspace}"
+    editor = await editor_factory(agent=agent, features=ALL, server_args=("--map-path", pair))
+    await editor.request(proto.ACP_PROMPT, {"prompt": "shell"})
+    assert editor.of(proto.ACP_TERMINAL_OUTPUT) == []
+    snapshot = await editor.request(proto.ACP_SNAPSHOT, {})
+    assert "does not offer terminal" in str(snapshot["sessions"])

@@ -105,3 +105,13 @@ def test_a_preset_says_where_its_agent_sees_the_editor_s_folders(tmp_path: Path)
     path.write_text('[agents.boxed]\ncommand = ["b"]\nmap_paths = ["/workspace"]\n')
     with pytest.raises(PresetError, match=r"agents\.boxed\.map_paths: .*AGENT_PATH=EDITOR_PATH"):
         resolve("boxed", path)
+
+
+def test_a_preset_s_command_prefix_is_a_list_of_strings(tmp_path: Path) -> None:
+    path = tmp_path / "agents.toml"
+    path.write_text('[agents.c]\ncommand = ["a"]\ncommand_prefix = ["ssh", "host"]\n')
+    preset = resolve("c", path)
+    assert preset is not None and preset.command_prefix == ["ssh", "host"]
+    path.write_text('[agents.c]\ncommand = ["a"]\ncommand_prefix = "ssh host"\n')
+    with pytest.raises(PresetError, match="command_prefix must be a non-empty list"):
+        resolve("c", path)

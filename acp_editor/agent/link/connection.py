@@ -78,7 +78,7 @@ class AgentConnection:
                 initialize_params(
                     self.config.protocol_version,
                     self.config.elicitation_modes,
-                    terminal=not self.config.paths,
+                    terminal=self.config.offers_terminals(),
                 ),
             )
             self.info = AgentInfo(result if isinstance(result, dict) else {})
