@@ -1,5 +1,5 @@
 """Deleting and forking sessions, signing in and logging out (ACP ``session/delete``,
-``session/fork``, sign-in as ``agent.signing_in`` does it, ``logout``), where the agent
+``session/fork``, sign-in as ``agent.calls.signing_in`` does it, ``logout``), where the agent
 advertises them: the rich ``acp/...`` requests (the editor asked
 its user first) and the zero-plugin commands, which ask the user themselves (their arguments
 checked against the types docs/protocol.md gives them: ``proto.arguments``).

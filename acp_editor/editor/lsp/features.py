@@ -38,7 +38,8 @@ class ClientFeatures:
     editor_context: bool | None = None
     """initializationOptions.acp.editorContext: False turns the editor-context server off."""
     mcp_servers: list[Any] | None = None
-    """initializationOptions.acp.mcpServers: the user's own, checked by ``agent.mcp_servers``."""
+    """initializationOptions.acp.mcpServers: the user's own, checked by
+    ``agent.calls.mcp_servers``."""
     agents: dict[str, Any] | None = None
     """initializationOptions.acp.agents: more agents by id, checked as presets are."""
 

@@ -1,8 +1,8 @@
 """Questions for the user: a permission or a sign-in method, as the rich ``acp/...`` request
 when the editor declared it, else as ``window/showMessageRequest``.
 
-The answer goes back as the editor gave it (an option id or None); ``agent.asking`` checks it
-against the options, once.
+The answer goes back as the editor gave it (an option id or None); ``agent.serving.asking``
+checks it against the options, once.
 """
 
 from __future__ import annotations

@@ -99,7 +99,7 @@ def permission_request(
         actions.append(action)
     if not ordered or str(ordered[0].get("kind", "")).startswith("allow"):
         # Only allows offered: a choice that means "no" goes first (it maps to no option, and a
-        # question answered with no option is rejected by agent.asking).
+        # question answered with no option is rejected by agent.serving.asking).
         actions.insert(0, {"title": DECLINE})
     return {"type": lsp.MessageType.Warning.value, "message": message, "actions": actions}
 
@@ -160,7 +160,7 @@ def choice_from_answer(answer: Any, options: list[dict[str, Any]], id_key: str) 
     Clients with ``additionalPropertiesSupport`` echo the id back; others only the title, so the
     title is matched against the option names as a fallback (and an echoed id we did not offer
     falls back to the title too). This only maps the answer back; whether the agent offered the
-    option is checked once, by ``agent.asking``.
+    option is checked once, by ``agent.serving.asking``.
     """
     if not isinstance(answer, dict):
         return None
