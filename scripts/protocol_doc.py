@@ -12,14 +12,28 @@ silently shorter table):
   and nothing else;
 - the option kinds ``acp/requestPermission`` lists ("by `kind`: `allow_once`, ..., or a custom");
 - the ``ReviewMode`` union (``InitializationOptions.review``).
+
+``generate`` is the command line of both generators from the document,
+scripts/protocol_tables.py and scripts/protocol_types.py: ``--check``, ``--root``, exit 2 on a
+``DocError``.
 """
 
 from __future__ import annotations
 
+import argparse
 import re
+import sys
+from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
 
+from generated_files import ruff_formatted, sync
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = Path("docs/protocol.md")
 DIRECTIONS = ("editor → server", "server → editor")
+T = TypeVar("T")
 
 
 class DocError(Exception):
@@ -128,3 +142,33 @@ def read(doc: str) -> Tables:
         permission_kinds=permission_kinds(messages),
         review_modes=review_modes(doc),
     )
+
+
+def generate(
+    script: str,
+    description: str,
+    read: Callable[[str], T],
+    outputs: dict[Path, Callable[[T], str]],
+    argv: list[str] | None = None,
+) -> int:
+    """Write, or with ``--check`` diff, each of ``outputs`` (a path and what writes it from
+    what ``read`` makes of the document's text); exit 2 when the document is not as they read
+    it, 1 when checking found a file stale. ``--root DIR`` reads and writes under DIR (the tests
+    use a copy)."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--check", action="store_true", help="exit 1 and diff if stale")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the repository (default: ours)")
+    args = parser.parse_args(argv)
+    try:
+        parsed = read((args.root / DOC).read_text(encoding="utf-8"))
+        files = {path: write(parsed) for path, write in outputs.items()}
+    except DocError as error:
+        print(f"{DOC}: {error}", file=sys.stderr)
+        return 2
+    for path in files:
+        if path.suffix == ".py":  # written as ruff formats it, so both checks agree
+            files[path] = ruff_formatted(files[path], args.root / path)
+    stale = sync(files, args.root, args.check)
+    if stale:
+        print(f"\nstale: not as {DOC} gives them; edit {DOC}, then run {script}")
+    return stale
