@@ -23,23 +23,16 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.support.initialize import initialize_answer
 
 BARE = """
 from pygls.lsp.server import LanguageServer
 LanguageServer("bare", "0").start_io()
 """
-
-
-def initialize_frame() -> bytes:
-    body = json.dumps(
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {"processId": os.getpid(), "rootUri": None, "capabilities": {}},
-        }
-    ).encode()
-    return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
 
 
 def time_to_answer(argv: list[str], cwd: str) -> float:
@@ -48,17 +41,7 @@ def time_to_answer(argv: list[str], cwd: str) -> float:
     proc = subprocess.Popen(
         argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=cwd
     )
-    assert proc.stdin is not None and proc.stdout is not None
-    proc.stdin.write(initialize_frame())
-    proc.stdin.flush()
-    header = b""
-    while not header.endswith(b"\r\n\r\n"):
-        byte = proc.stdout.read(1)
-        if not byte:
-            raise RuntimeError(f"{argv} exited before answering")
-        header += byte
-    length = int(header.split(b"Content-Length: ")[1].split(b"\r\n")[0])
-    body = proc.stdout.read(length)
+    body = initialize_answer(proc)
     took = time.perf_counter() - began
     assert json.loads(body)["id"] == 1
     proc.kill()

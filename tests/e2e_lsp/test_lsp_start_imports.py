@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.support.initialize import initialize_answer
+
 LATE = (
     "acp_editor.review",
     "acp_editor.services.git",
@@ -52,18 +54,6 @@ costs about half a millisecond, most of it its classes; a new one belongs after 
 the commit."""
 
 
-def initialize_frame() -> bytes:
-    body = json.dumps(
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {"processId": os.getpid(), "rootUri": None, "capabilities": {}},
-        }
-    ).encode()
-    return b"Content-Length: %d\r\n\r\n%s" % (len(body), body)
-
-
 def imported_by_initialize(cwd: Path) -> list[str]:
     """Every module the server imported until its ``initialize`` answer was read (then it is
     killed: nothing else is asked of it, so nothing else is loaded meanwhile)."""
@@ -76,17 +66,8 @@ def imported_by_initialize(cwd: Path) -> list[str]:
         cwd=cwd,
         env=env,
     )
-    assert proc.stdin is not None and proc.stdout is not None
     try:
-        proc.stdin.write(initialize_frame())
-        proc.stdin.flush()
-        header = b""
-        while not header.endswith(b"\r\n\r\n"):
-            byte = proc.stdout.read(1)
-            assert byte, "the server ended before answering initialize"
-            header += byte
-        length = int(header.split(b"Content-Length: ")[1].split(b"\r\n")[0])
-        answer = json.loads(proc.stdout.read(length))
+        answer = json.loads(initialize_answer(proc))
         assert answer["id"] == 1 and "capabilities" in answer["result"], answer
     finally:
         proc.kill()
