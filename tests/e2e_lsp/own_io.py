@@ -1,22 +1,46 @@
 """What every agent that writes the disk and runs commands itself must show through LSP, once the
 turn of ``prompt`` (read hello.py, replace "hello" with "hello, world", print marker-42) ended
-with hello.py open holding ``NOTE`` unsaved: shared by the real current agents' tests."""
+with hello.py open holding ``NOTE`` unsaved, and how each starts that turn (``opened_with_note``
+and its real agent run offline against a fake model server): shared by the real current agents'
+tests."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as lsp
 
+from tests.e2e_lsp.conftest import StartEditor
 from tests.e2e_lsp.test_lsp_lifecycle import alive
 from tests.e2e_lsp.test_lsp_review import review_diagnostics
 from tests.nvim.driver import descendants
-from tests.support.lsp import Editor, choose_kind, wait_until
+from tests.support.lsp import NEOVIM, Editor, choose_kind, wait_until
 
 ORIGINAL = 'print("hello")\n\n\n# the end\n'
 NOTE = "# unsaved note\n"
 PROMPT = "Greet the world, then run the check."
+
+
+def hello_py(workspace: Path) -> Path:
+    """hello.py on disk as ``ORIGINAL``: what the agent reads and edits."""
+    target = workspace / "hello.py"
+    target.write_text(ORIGINAL, encoding="utf-8")
+    return target
+
+
+async def opened_with_note(
+    editor_factory: StartEditor, agent: tuple[list[str], dict[str, str]], **options: Any
+) -> Editor:
+    """The sidecar running ``agent`` (its argv and the environment it adds, pointing it at a
+    fake model server), started by Neovim with ``options``, hello.py open holding ``NOTE``."""
+    argv, env = agent
+    editor = await editor_factory(
+        capabilities=NEOVIM, agent=argv, env={**os.environ, **env}, **options
+    )
+    editor.open("hello.py", ORIGINAL + NOTE)
+    return editor
 
 
 async def check_merged_reviewed_rejected_and_closed(

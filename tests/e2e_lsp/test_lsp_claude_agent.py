@@ -6,7 +6,6 @@ output reaches the editor, and nothing outlives the sidecar."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -23,13 +22,13 @@ from tests.agents.fake_anthropic import (
 from tests.e2e_lsp.conftest import StartEditor
 from tests.e2e_lsp.own_io import (
     NOTE,
-    ORIGINAL,
     PROMPT,
     check_asked_and_nothing_landed,
     check_merged_reviewed_rejected_and_closed,
+    hello_py,
+    opened_with_note,
     reject_the_edit,
 )
-from tests.support.lsp import NEOVIM
 from tests.support.npm import CLAUDE_AGENT_ACP, ensure_npm_package, requires_npm
 
 pytestmark = requires_npm
@@ -43,15 +42,11 @@ def agent_installed() -> Path:
 async def test_claude_agent_edit_is_merged_reviewed_and_rejected_exactly(
     agent_installed: Path, editor_factory: StartEditor, workspace: Path, tmp_path: Path
 ) -> None:
-    target = workspace / "hello.py"
-    target.write_text(ORIGINAL, encoding="utf-8")
+    target = hello_py(workspace)
     script = read_edit_shell(target, '"hello"', '"hello, world"', "echo marker-$((40 + 2))")
     with running_fake_anthropic(script) as server:
-        argv, env = claude_agent(server.base_url, tmp_path / "home")
-        editor = await editor_factory(
-            capabilities=NEOVIM, agent=argv, env={**os.environ, **env}, features=["terminals"]
-        )
-        editor.open("hello.py", ORIGINAL + NOTE)
+        agent = claude_agent(server.base_url, tmp_path / "home")
+        editor = await opened_with_note(editor_factory, agent, features=["terminals"])
         result = await editor.command("acp.prompt", PROMPT)
         assert server.errors == []
         # Claude Code's own tools, not ones routed through the client's fs/terminal.
@@ -63,19 +58,13 @@ async def test_claude_agent_edit_is_merged_reviewed_and_rejected_exactly(
 async def test_claude_agent_in_a_mode_that_asks_never_edits_what_the_user_refused(
     agent_installed: Path, editor_factory: StartEditor, workspace: Path, tmp_path: Path
 ) -> None:
-    target = workspace / "hello.py"
-    target.write_text(ORIGINAL, encoding="utf-8")
+    target = hello_py(workspace)
     script = read_edit_shell(target, '"hello"', '"hello, world"', "echo marker-$((40 + 2))")
     with running_fake_anthropic(script) as server:
-        argv, env = claude_agent(server.base_url, tmp_path / "home", asks=True)
-        editor = await editor_factory(
-            capabilities=NEOVIM,
-            agent=argv,
-            env={**os.environ, **env},
-            features=["terminals"],
-            answer_permission=reject_the_edit,
+        agent = claude_agent(server.base_url, tmp_path / "home", asks=True)
+        editor = await opened_with_note(
+            editor_factory, agent, features=["terminals"], answer_permission=reject_the_edit
         )
-        editor.open("hello.py", ORIGINAL + NOTE)
         result = await editor.command("acp.prompt", PROMPT)
         assert server.errors == [] and result["stopReason"] == "end_turn"
     await check_asked_and_nothing_landed(editor, target, "default")
@@ -86,8 +75,7 @@ async def test_claude_agent_reads_the_unsaved_buffer_through_the_editor_mcp_serv
 ) -> None:
     """Claude Code reads the disk itself; through the session's ``editor`` MCP server it sees
     the text the editor holds, unsaved lines included, and the editor's diagnostics."""
-    target = workspace / "hello.py"
-    target.write_text(ORIGINAL, encoding="utf-8")
+    target = hello_py(workspace)
     script = StepScript(
         [
             call("read_buffer", "Let me see what the editor holds.", path=str(target)),
@@ -100,12 +88,9 @@ async def test_claude_agent_reads_the_unsaved_buffer_through_the_editor_mcp_serv
     with running_fake_anthropic(script) as server:
         # Its auto mode sends an MCP tool call to a model-run classifier the fake server does
         # not play; the default mode asks the editor instead (which allows it).
-        argv, env = claude_agent(server.base_url, tmp_path / "home", asks=True)
-        editor = await editor_factory(
-            capabilities=NEOVIM, agent=argv, env={**os.environ, **env}, features=["context"]
-        )
+        agent = claude_agent(server.base_url, tmp_path / "home", asks=True)
+        editor = await opened_with_note(editor_factory, agent, features=["context"])
         editor.client.feature(proto.ACP_DIAGNOSTICS)(lambda _p: {"diagnostics": [reported]})
-        editor.open("hello.py", ORIGINAL + NOTE)
         result = await editor.command("acp.prompt", "What does the editor hold?")
         assert server.errors == [] and result["stopReason"] == "end_turn"
         offered = {name for r in server.main_requests for name in r.tool_names}
