@@ -23,7 +23,7 @@ class EditorContext(Protocol):
     ``bind``."""
 
     async def entry(
-        self, roots: Sequence[str], transport: str = "stdio"
+        self, roots: Sequence[str], transport: str = "stdio", paths: PathMap | None = None
     ) -> tuple[dict[str, Any], str]: ...
 
     def prepare(self, transport: str) -> None: ...

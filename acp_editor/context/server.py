@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from acp_editor.context.over_acp import AcpConnection, AcpTransport, Notify
     from acp_editor.context.over_http import HttpEndpoint
     from acp_editor.context.tools import ContextTools
+    from acp_editor.services.path_map import PathMap
 
 log = get_logger(__name__)
 
@@ -57,6 +58,8 @@ class Grant:
 
     roots: tuple[Path, ...]
     session_id: str | None = None
+    paths: PathMap | None = None
+    """Where the agent sees the roots, when elsewhere (``services.path_map``)."""
 
 
 class ContextServer:
@@ -114,11 +117,12 @@ class ContextServer:
     # -- tokens -------------------------------------------------------------------------------
 
     async def entry(
-        self, roots: Sequence[str], transport: str = "stdio"
+        self, roots: Sequence[str], transport: str = "stdio", paths: PathMap | None = None
     ) -> tuple[dict[str, Any], str]:
         """A session's ``mcpServers`` entry for ``transport`` (``acp``: the token as server id;
         ``stdio``: the bridge command; ``http``: the sidecar's own endpoint) and its token. The
-        token opens ``roots`` at once; ``bind`` adds the session's id once it is known."""
+        token opens ``roots`` at once; ``bind`` adds the session's id once it is known.
+        ``paths``: where the agent sees the roots, when elsewhere (its answers use its paths)."""
         import secrets  # here, not at the top: nothing of this is needed before a session
 
         token = secrets.token_urlsafe(32)
@@ -144,7 +148,7 @@ class ContextServer:
                 "args": command[1:],
                 "env": [{"name": TOKEN_ENV, "value": token}],
             }
-        self._grants[token] = Grant(_resolved(roots))
+        self._grants[token] = Grant(_resolved(roots), paths=paths)
         return entry, token
 
     # -- MCP-over-ACP (over_acp.py) ---------------------------------------------------------
@@ -188,7 +192,8 @@ class ContextServer:
 
     def bind(self, token: str, session_id: str, roots: Sequence[str]) -> None:
         """The agent named the session ``token`` was minted for."""
-        self._grants[token] = Grant(_resolved(roots), session_id)
+        old = self._grants.get(token)
+        self._grants[token] = Grant(_resolved(roots), session_id, old.paths if old else None)
 
     def roots_changed(self, session_id: str, roots: Sequence[str]) -> None:
         """The session's folders changed (workspace folders): its tokens see the new ones."""
@@ -220,7 +225,9 @@ class ContextServer:
         for known, grant in self._grants.items():  # every one compared: no early exit to time
             if hmac.compare_digest(known.encode(), token.encode()):
                 found = grant
-        return Caller(found.session_id, found.roots) if found is not None else None
+        if found is None:
+            return None
+        return Caller(found.session_id, found.roots, found.paths)
 
     # -- connections ----------------------------------------------------------------------------
 

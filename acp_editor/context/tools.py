@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from acp_editor.editor.buffers.source import EditorDocuments
     from acp_editor.editor.lsp.channel import EditorChannel
     from acp_editor.review.view import ReviewView
+    from acp_editor.services.path_map import PathMap
 
 ASK_TIMEOUT = 10.0
 """Seconds an editor has to answer ``acp/diagnostics`` or ``acp/selection``."""
@@ -45,6 +46,8 @@ class Caller:
 
     session_id: str | None
     roots: tuple[Path, ...]
+    paths: PathMap | None = None
+    """Where the agent sees the roots, when elsewhere: its answers name its paths."""
 
     def check(self, raw: Any) -> Path:
         if not isinstance(raw, str) or not raw:
@@ -76,6 +79,12 @@ class ContextTools:
         """What acp-editor itself knows is wrong: an agent's change overlapping unsaved text."""
 
     async def call(self, caller: Caller, name: str, arguments: Mapping[str, Any]) -> Any:
+        """The tool's answer, its paths the agent's (the arguments came as ours: an agent
+        elsewhere reaches these tools only over its own connection, ``agent.link``)."""
+        result = await self._shown_call(caller, name, arguments)
+        return caller.paths.outbound(result).value if caller.paths else result
+
+    async def _shown_call(self, caller: Caller, name: str, arguments: Mapping[str, Any]) -> Any:
         if self.shown is None or caller.session_id is None:  # no session to show it in yet
             return await self._call(caller, name, arguments)
         shown = self.shown.begin(caller.session_id, caller.roots, name, arguments)

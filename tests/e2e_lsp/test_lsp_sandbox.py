@@ -148,3 +148,32 @@ async def test_without_a_command_prefix_an_agent_elsewhere_gets_no_terminals(
     assert editor.of(proto.ACP_TERMINAL_OUTPUT) == []
     snapshot = await editor.request(proto.ACP_SNAPSHOT, {})
     assert "does not offer terminal" in str(snapshot["sessions"])
+
+
+async def test_the_editor_context_server_reaches_a_sandboxed_agent_over_its_connection(
+    editor_factory: StartEditor, workspace: Path
+) -> None:
+    """The socket of the editor-context server is not in the sandbox: it is offered over ACP
+    itself, its answers name the agent's paths, and the agent's calls with them are read as the
+    editor's (a path refused as outside the session would fail the look)."""
+    agent = placed(sandboxed(sys.executable, str(SCRIPTED_AGENT_FILE), "--fast"), workspace)
+    pair = f"/workspace={workspace}"
+    editor = await editor_factory(
+        agent=agent, features=["stream"], server_args=("--map-path", pair)
+    )
+    editor.open("hello.py", HELLO + "# not saved yet\n")
+    result = await editor.request(proto.ACP_PROMPT, {"prompt": "look"})
+    assert result["stopReason"] == "end_turn"
+    session = (await editor.request(proto.ACP_SNAPSHOT, {}))["sessions"][0]
+    said = "".join(
+        block["text"]
+        for e in session["entries"]
+        if e.get("kind") == "message" and e.get("role") == "agent"
+        for block in e["content"]
+    )
+    assert "1 with unsaved changes" in said and "# not saved yet" in said, said
+    shown = [(c["title"], c["status"]) for c in session["toolCalls"].values()]
+    assert shown == [
+        ("Editor: open buffers", "completed"),
+        ("Editor: read hello.py (5 lines)", "completed"),
+    ]

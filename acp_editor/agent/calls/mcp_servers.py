@@ -52,17 +52,21 @@ async def add_servers(
     """Fill ``params["mcpServers"]``; the editor-context token, when one was minted."""
     servers = [shaped(s, version) for s in config.mcp_servers]
     params["mcpServers"] = [s for s in servers if usable(s, capabilities, version)]
-    transport = editor_transport(capabilities, version)
+    transport = editor_transport(capabilities, version, config)
     if config.editor_context is None or transport is None:
         return None  # off, or the agent takes no transport we serve: no token is minted
-    entry, token = await config.editor_context.entry(roots(params), transport)
+    entry, token = await config.editor_context.entry(roots(params), transport, config.paths)
     params["mcpServers"].append(shaped(entry, version))
     return token
 
 
-def editor_transport(capabilities: dict[str, Any], version: int) -> str | None:
-    """How the agent will reach the editor-context server: the first it takes, or None."""
-    for transport in EDITOR_TRANSPORTS:
+def editor_transport(
+    capabilities: dict[str, Any], version: int, config: AgentConfig | None = None
+) -> str | None:
+    """How the agent will reach the editor-context server: the first it takes, or None. An
+    agent elsewhere (its paths mapped) only over its own connection: our socket and loopback
+    port are on this machine, not where it runs."""
+    for transport in ("acp",) if config is not None and config.paths else EDITOR_TRANSPORTS:
         if usable({"type": transport}, capabilities, version):
             return transport
     return None
@@ -72,7 +76,7 @@ def prepare(config: AgentConfig, capabilities: dict[str, Any], version: int) -> 
     """Right after ``initialize``: start what the agent's sessions will use, in the background
     (HTTP's endpoint takes half a second to start; the first session need not wait for all of
     it)."""
-    transport = editor_transport(capabilities, version)
+    transport = editor_transport(capabilities, version, config)
     if config.editor_context is not None and transport is not None:
         config.editor_context.prepare(transport)
 

@@ -13,6 +13,7 @@ from acp_editor.agent.calls import mcp_servers
 from acp_editor.agent.config import AgentConfig
 from acp_editor.errors import RpcError
 from acp_editor.protocol.editor_context import SERVER_NAME
+from acp_editor.services.path_map import PathMap
 
 STDIO = {"name": "docs", "command": "docs-mcp", "args": [], "env": []}
 HTTP = {"type": "http", "name": "web", "url": "https://example.com/mcp", "headers": []}
@@ -25,9 +26,10 @@ class EditorContext:
         self.minted: list[tuple[list[str], str]] = []
 
     async def entry(
-        self, roots: Sequence[str], transport: str = "stdio"
+        self, roots: Sequence[str], transport: str = "stdio", paths: PathMap | None = None
     ) -> tuple[dict[str, Any], str]:
         self.minted.append((list(roots), transport))
+        self.paths = paths
         return {"type": transport, "name": SERVER_NAME}, "token-1"
 
 
@@ -54,6 +56,19 @@ def test_the_editor_server_takes_the_first_transport_in_order_of_preference() ->
     assert mcp_servers.editor_transport({}, 1) == "stdio"
     assert mcp_servers.editor_transport({"session": {"mcp": {"http": {}}}}, 2) == "http"
     assert mcp_servers.editor_transport({}, 2) is None
+
+
+async def test_an_agent_elsewhere_reaches_the_editor_server_over_its_own_connection_only() -> None:
+    """Our socket and loopback port are on this machine, not where the agent runs; its
+    answers name its paths (the token carries the pairs)."""
+    context = EditorContext()
+    pairs = PathMap.parse(["/workspace=/w"])
+    config = AgentConfig(["agent"], editor_context=context, paths=pairs)  # type: ignore[arg-type]
+    assert mcp_servers.editor_transport(V2_ALL, 2, config) == "acp"
+    assert mcp_servers.editor_transport({}, 1, config) is None  # stdio only: none
+    params: dict[str, Any] = {"cwd": "/w"}
+    await mcp_servers.add_servers(config, V2_ALL, 2, params)
+    assert context.minted == [(["/w"], "acp")] and context.paths is pairs
 
 
 async def test_set_up_params_get_the_users_servers_and_a_token_for_the_calls_folders() -> None:
