@@ -198,17 +198,14 @@ def add_confinement_options(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="AGENT_PATH=EDITOR_PATH",
-        help="the agent sees the editor's EDITOR_PATH at AGENT_PATH (a sandbox, a container, "
-        "another machine; repeatable; added to the preset's map_paths): paths across the link "
-        "are rewritten, and a path outside every pair is refused",
+        help="the agent sees EDITOR_PATH at AGENT_PATH (a sandbox, a container, another machine; "
+        "repeatable, added to the preset's map_paths: docs/remote.md)",
     )
     parser.add_argument(
         "--command-prefix",
         metavar="COMMAND",
-        help="run the agent's terminals where it is: COMMAND (split as a shell would) runs the "
-        "shell line given as its last argument there, e.g. 'ssh host' or 'docker exec -i ctr "
-        "sh -c' (else the preset's command_prefix; an agent with --map-path and none gets no "
-        "terminals)",
+        help="runs the shell line given as its last argument where the agent is, e.g. 'ssh host': "
+        "its terminals run through it (else the preset's command_prefix: docs/remote.md)",
     )
     parser.add_argument(
         "--allow-outside-roots",
