@@ -19,7 +19,8 @@ import pytest
 import acp_editor
 from acp_editor.protocol import editor as proto
 from tests.e2e_lsp.conftest import EDIT_LINE, HELLO, StartEditor
-from tests.support.lsp import Editor
+from tests.e2e_lsp.test_lsp_checkpoints import undo_when_asked
+from tests.support.lsp import Editor, wait_until
 from tests.support.starter import SCRIPTED_AGENT_FILE
 
 SOURCES = Path(acp_editor.__file__).resolve().parents[1]
@@ -177,3 +178,31 @@ async def test_the_editor_context_server_reaches_a_sandboxed_agent_over_its_conn
         ("Editor: open buffers", "completed"),
         ("Editor: read hello.py (5 lines)", "completed"),
     ]
+
+
+async def test_undoing_a_sandboxed_agent_s_turn_puts_the_editor_s_files_back(
+    editor_factory: StartEditor, workspace: Path
+) -> None:
+    """The turn's checkpoint is of the editor's folder: undo puts back what the agent's own
+    command changed, made and deleted there through the mount, unsaved text kept."""
+    hello = 'print("hello world")\n\n\n# the end\n'
+    (workspace / "hello.py").write_text(hello)
+    (workspace / "NOTES.md").write_text("# notes\n")
+    agent = placed(
+        sandboxed(sys.executable, str(SCRIPTED_AGENT_FILE), "--fast", "--writes-itself"), workspace
+    )
+    editor = await editor_factory(
+        agent=agent,
+        server_args=("--map-path", f"/workspace={workspace}"),
+        answer_permission=undo_when_asked,
+    )
+    editor.open("hello.py", hello + "# typed, not saved\n")
+    await editor.command("acp.prompt", "files")
+    assert (workspace / "MADE.txt").exists() and not (workspace / "NOTES.md").exists()
+    result = await editor.command("acp.restoreCheckpoint")
+    assert result["done"] is True
+    assert sorted(Path(p).name for p in result["restored"]) == ["MADE.txt", "NOTES.md", "hello.py"]
+    assert (workspace / "hello.py").read_text() == hello
+    assert (workspace / "NOTES.md").read_text() == "# notes\n"
+    assert not (workspace / "MADE.txt").exists()
+    await wait_until(lambda: editor.text("hello.py") == hello + "# typed, not saved\n")
