@@ -206,3 +206,29 @@ async def test_undoing_a_sandboxed_agent_s_turn_puts_the_editor_s_files_back(
     assert (workspace / "NOTES.md").read_text() == "# notes\n"
     assert not (workspace / "MADE.txt").exists()
     await wait_until(lambda: editor.text("hello.py") == hello + "# typed, not saved\n")
+
+
+async def test_an_editor_s_agent_setting_says_where_its_agent_sees_the_folder(
+    editor_factory: StartEditor, workspace: Path
+) -> None:
+    """``initializationOptions.acp.agents`` takes the same keys as agents.toml: a second agent
+    in the sandbox, its pair and its command prefix, beside the server's own agent (not
+    mapped) in the same sidecar."""
+    boxed = {
+        "command": placed(sandboxed(sys.executable, str(SCRIPTED_AGENT_FILE), "--fast"), workspace),
+        "map_paths": [f"/workspace={workspace}"],
+        "command_prefix": placed(sandboxed("sh", "-c"), workspace),
+    }
+    editor = await editor_factory(
+        init_options={"acp": {"features": ALL, "agents": {"boxed": boxed}}}
+    )
+    sid = (await editor.request(proto.ACP_NEW_SESSION, {"agent": "boxed"}))["sessionId"]
+    result = await editor.request(proto.ACP_PROMPT, {"sessionId": sid, "prompt": "edit shell"})
+    assert result["stopReason"] == "end_turn"
+    assert (workspace / "hello.py").read_text() == HELLO + EDIT_LINE
+    output = "".join(n["data"] for n in editor.of(proto.ACP_TERMINAL_OUTPUT))
+    assert "hello from the demo agent" in output and "hello.py" in output
+    own = (await editor.request(proto.ACP_NEW_SESSION, {}))["sessionId"]
+    assert (await editor.request(proto.ACP_PROMPT, {"sessionId": own, "prompt": "read"}))[
+        "stopReason"
+    ] == "end_turn"
