@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from acp_editor.editor.buffers.conflicts import Conflicts
     from acp_editor.editor.buffers.source import EditorDocuments
     from acp_editor.editor.lsp.channel import EditorChannel
-    from acp_editor.review.view import ReviewView
     from acp_editor.review.queue.hunk import ReviewHunk
+    from acp_editor.review.view import ReviewView
 
 log = get_logger(__name__)
 REPUBLISH_DELAY = 0.1

@@ -31,8 +31,8 @@ ACCEPT, REJECT = proto.CMD_ACCEPT_GROUP, proto.CMD_REJECT_GROUP
 if TYPE_CHECKING:
     from acp_editor.editor.agent_port import AgentSlot
     from acp_editor.editor.lsp.channel import EditorChannel
-    from acp_editor.review.view import ReviewView
     from acp_editor.review.queue.groups import ReviewGroup
+    from acp_editor.review.view import ReviewView
 
 
 class EditorGroups:
