@@ -31,7 +31,7 @@ from acp_editor.editor.handlers.session_admin import SessionAdmin
 from acp_editor.editor.handlers.worktree_handlers import WorktreeHandlers
 from acp_editor.editor.late import Late, late_review
 from acp_editor.editor.lsp.server import AcpLanguageServer
-from acp_editor.editor.show.frontend import EditorFrontend
+from acp_editor.editor.show.editor_frontend import EditorFrontend
 from acp_editor.editor.show.status import AgentStatuses
 from acp_editor.editor.show.transcript import Transcripts
 from acp_editor.editor.supervisor import AgentSupervisor, ServerOptions

@@ -1,2 +1,2 @@
 """The ACP agent registry: listing its agents and running one (``entries``: the format;
-``source``: fetching and caching it; ``install``: the command that runs an agent here)."""
+``fetch``: fetching and caching it; ``install``: the command that runs an agent here)."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from acp_editor.registry.entries import Agent, Binary, this_target
-from acp_editor.registry.source import TIMEOUT, cache_dir
+from acp_editor.registry.fetch import TIMEOUT, cache_dir
 
 Which = Callable[[str], str | None]
 

@@ -7,8 +7,8 @@ import json
 import sys
 
 from acp_editor.presets import Preset
+from acp_editor.registry.fetch import Listing, RegistryError, load, registry_url
 from acp_editor.registry.install import InstallError, command_for, how_it_runs
-from acp_editor.registry.source import Listing, RegistryError, load, registry_url
 
 
 def _load(flag: str | None) -> Listing:

@@ -32,7 +32,7 @@ EDGES: dict[str, set[str]] = deps.graph()
 def test_the_graph_is_read() -> None:
     # A graph read wrongly would pass every check below: make sure it has the known edges.
     assert "acp_editor.agent.link.rpc" in EDGES["acp_editor.agent.client"]
-    assert "acp_editor.editor.lsp.channel" in EDGES["acp_editor.editor.show.frontend"]
+    assert "acp_editor.editor.lsp.channel" in EDGES["acp_editor.editor.show.editor_frontend"]
 
 
 def test_no_import_cycle_even_in_functions_or_type_checking_blocks() -> None:
@@ -308,12 +308,12 @@ NO_TEST_FILE = {
     ),
     "editor/lsp/channel.py": f"EditorChannel over pygls: faked in unit tests, real in {E2E_LSP}",
     "editor/lsp/server.py": f"the pygls server: editor/test_build.py builds it, {E2E_LSP} runs it",
-    "editor/show/diffs.py": "diff previews: through editor/show/test_frontend.py (assemble())",
-    "editor/show/progress.py": "work-done progress: through editor/show/test_frontend.py",
+    "editor/show/diffs.py": "diff previews: through editor/show/test_editor_frontend.py",
+    "editor/show/progress.py": "work-done progress: through editor/show/test_editor_frontend.py",
     "editor/show/replies.py": "a turn's reply: through editor/handlers/test_commands.py",
     "protocol/editor_context.py": "pure data: the editor-context server's name, tools, variable",
+    "registry/fetch.py": f"the registry fetched and cached: {E2E}/test_registry.py",
     "registry/run.py": f"`acp-editor agents`, `--agent ID`: {E2E}/test_registry.py",
-    "registry/source.py": f"the registry fetched and cached: {E2E}/test_registry.py",
     "review/events.py": "what review tells, pure data: told in order in review/test_owner.py",
     "review/finding/intake.py": (
         "the agent's writes through us entering review: review/finding/"

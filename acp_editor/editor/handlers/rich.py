@@ -13,7 +13,7 @@ from acp_editor.services.prompt_history import KEPT
 
 if TYPE_CHECKING:
     from acp_editor.editor.buffers.review import EditorReview
-    from acp_editor.editor.show.frontend import EditorFrontend
+    from acp_editor.editor.show.editor_frontend import EditorFrontend
     from acp_editor.editor.supervisor import AgentSupervisor
     from acp_editor.protocol.editor_types import (
         CancelResult,

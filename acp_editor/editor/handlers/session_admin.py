@@ -27,7 +27,7 @@ from acp_editor.protocol import editor as proto
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from acp_editor.editor.show.frontend import EditorFrontend
+    from acp_editor.editor.show.editor_frontend import EditorFrontend
     from acp_editor.editor.supervisor import AgentSupervisor
     from acp_editor.protocol.editor_types import (
         DeleteSessionResult,
