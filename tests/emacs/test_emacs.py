@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from acp_editor import procs
+from tests.support.sshd import Sshd, running_sshd, unusable
 from tests.support.starter import SCRIPTED_AGENT
 
 HERE = Path(__file__).parent
@@ -51,8 +52,15 @@ def emacs() -> str:
 
 
 def run_emacs(
-    emacs: str, tmp_path: Path, scenario: str, agent: list[str], client: str = "eglot"
+    emacs: str,
+    tmp_path: Path,
+    scenario: str,
+    agent: list[str],
+    client: str = "eglot",
+    remote: Sshd | None = None,
 ) -> dict[str, Any]:
+    """``remote``: Emacs opens the workspace through TRAMP over ssh to that server, and eglot
+    starts the sidecar there (tests/emacs/tramp.el)."""
     workspace = tmp_path / "project"
     workspace.mkdir()
     subprocess.run(["git", "init", "-q", str(workspace)], check=True)  # a project for eglot
@@ -60,18 +68,27 @@ def run_emacs(
     setup = tmp_path / "setup.el"
     setup.write_text(docs_block(client))
     result = tmp_path / "result.json"
+    state = {"HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state")}
+    sidecar = [*SIDECAR, "--", *agent]
     env = {
         **os.environ,
-        "HOME": str(tmp_path),  # no user init, and the sidecar's state stays here
-        "XDG_STATE_HOME": str(tmp_path / "state"),
+        **state,  # no user init, and the sidecar's state stays here
         "ACP_TEST_RESULT": str(result),
         "ACP_TEST_WORKSPACE": str(workspace),
-        "ACP_TEST_COMMAND": shlex.join([*SIDECAR, "--", *agent]),
+        "ACP_TEST_COMMAND": shlex.join(sidecar),
         "ACP_TEST_WATCHDOG": "90",
     }
     files = [HERE / "harness.el", setup, HERE / "scenarios.el"]
     if client == "lsp-mode":
         files.append(HERE / "lsp_mode.el")
+    if remote is not None:
+        files.append(HERE / "tramp.el")
+        env["ACP_TEST_SSH_CONFIG"] = str(remote.config)
+        env["ACP_TEST_WORKSPACE"] = f"/ssh:{remote.user}@127.0.0.1#{remote.port}:{workspace}"
+        # The ssh login's environment is the remote user's: keep the sidecar's state here too.
+        env["ACP_TEST_COMMAND"] = shlex.join(
+            ["env", *(f"{k}={v}" for k, v in state.items()), *sidecar]
+        )
     done = subprocess.run(
         [
             emacs,
@@ -177,3 +194,20 @@ def test_lsp_mode_a_prompt_a_question_and_a_shutdown_in_time(emacs: str, tmp_pat
     assert "lsp-mode's shutdown had its answer in time" in names
     assert results["facts"]["shutdown_seconds"] < 0.5
     wait_until_gone(results["facts"]["pids"])
+
+
+def test_tramp_a_remote_file_s_server_runs_over_ssh_and_its_edit_reaches_the_buffer(
+    emacs: str, tmp_path: Path
+) -> None:
+    """docs/emacs.md's "Remote files over TRAMP": hello.py opened as /ssh:USER@127.0.0.1#PORT:...
+    (a real sshd, tests/support/sshd.py), eglot starts the sidecar on the ssh side, and the
+    agent's edit arrives in the remote buffer and is saved to the file; nothing started over
+    ssh outlives Emacs (the sshd's end checks it)."""
+    if unusable() is not None:
+        pytest.skip(str(unusable()))
+    with running_sshd(tmp_path / "sshd") as sshd:
+        results = run_emacs(emacs, tmp_path, "acp-test-tramp", DEMO_AGENT, remote=sshd)
+        assert "" in sshd.commands()  # TRAMP's login shell: the sidecar ran in one
+    names = [c[0] for c in results["checks"]]
+    assert "the agent's edit is in the remote buffer, saved to the file" in names
+    assert (tmp_path / "project" / "hello.py").read_text().count('print("edited by the') == 1
