@@ -11,6 +11,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,16 +28,16 @@ SOURCES = Path(acp_editor.__file__).resolve().parents[1]
 ALL = list(proto.FEATURES)
 
 
-def sandboxed(*agent: str) -> list[str]:
+def sandboxed(*agent: str, extra: Sequence[str] = ()) -> list[str]:
     """``agent`` in a sandbox whose file system is the system's programs, Python and our
     sources read-only, an empty /tmp, and the workspace at /workspace: the editor's path of it
-    does not exist there."""
+    does not exist there. ``extra``: more bwrap arguments (what else the agent needs bound)."""
     ro = ["/usr", "/etc", "/bin", "/lib", "/lib64", sys.base_prefix, sys.prefix, str(SOURCES)]
     binds = [a for p in dict.fromkeys(ro) if Path(p).exists() for a in ("--ro-bind", p, p)]
     return [  # /tmp first: the sources may be below it (a worktree), bound after
         "bwrap", "--tmpfs", "/tmp", *binds, "--bind", "{workspace}", "/workspace",
         "--proc", "/proc", "--dev", "/dev", "--chdir", "/workspace", "--die-with-parent",
-        "--setenv", "PYTHONPATH", str(SOURCES), "--", *agent,
+        "--setenv", "PYTHONPATH", str(SOURCES), *extra, "--", *agent,
     ]  # fmt: skip
 
 
