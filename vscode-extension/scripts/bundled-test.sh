@@ -2,7 +2,8 @@
 # The .vsix as a user gets it: test/bundled/ in a real VS Code (code-server) with the extension
 # unpacked from acp-editor.vsix (what installing it puts in the extensions folder), a fresh
 # profile, no acp-editor on PATH and no acp-editor.path setting, so the sidecar the .vsix carries
-# is installed on first run and used. Needs scripts/build-and-test.sh first (it makes the .vsix)
+# is installed on first run and used, on the server side (a workspace extension, as in VS Code
+# Remote: test/bundled/index.js's last test). Needs scripts/build-and-test.sh first (it makes the .vsix)
 # and the harness's dependencies (scripts/vscode-test-deps in the repository).
 #   bash scripts/bundled-test.sh
 set -euo pipefail
