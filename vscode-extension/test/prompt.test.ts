@@ -6,6 +6,7 @@ import {
   attachmentView,
   buildPrompt,
   commandItems,
+  droppedFile,
   matchCommands,
   problemsText,
   promptCaps,
@@ -187,4 +188,14 @@ test("completion only while typing /word: prefixes first, then substrings", () =
   );
   assert.deepEqual(matchCommands("/plan now", items), []);
   assert.deepEqual(matchCommands("plan", items), []);
+});
+
+test("a dropped URI is a file of this machine: file: in a local window, vscode-remote: in a remote one", () => {
+  assert.equal(droppedFile("file", false), "file");
+  assert.equal(droppedFile("vscode-remote", false), null);
+  // VS Code Remote, Dev Containers, Codespaces, code-server: the workbench's names of the remote files.
+  assert.equal(droppedFile("vscode-remote", true), "path");
+  assert.equal(droppedFile("file", true), null, "a file of the machine the window is drawn on");
+  assert.equal(droppedFile("untitled", false), null);
+  assert.equal(droppedFile("https", true), null);
 });

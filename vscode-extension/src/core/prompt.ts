@@ -137,6 +137,18 @@ export function sameAttachment(a: Attachment, b: Attachment): boolean {
 export const IMAGE_TYPES: readonly string[] = ["image/png", "image/jpeg", "image/gif", "image/webp"];
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
+/**
+ * Whether a URI dropped on the chat names a file of the machine the extension runs on: "file"
+ * as it is, "path" as the file at the URI's path, or null. In a remote window (VS Code Remote,
+ * Dev Containers, Codespaces, code-server) the workbench names the remote machine's files
+ * `vscode-remote://<authority>/<path>`, and this workspace extension runs on that machine, so
+ * the path is its own; a `file:` URI there is a file of the machine the window is drawn on.
+ */
+export function droppedFile(scheme: string, remoteWindow: boolean): "file" | "path" | null {
+  if (remoteWindow) return scheme === "vscode-remote" ? "path" : null;
+  return scheme === "file" ? "file" : null;
+}
+
 /** A web address the prompt can attach: http(s) only, parsed as a URL. */
 export function webAddress(text: string): string | null {
   const t = text.trim();

@@ -11,6 +11,7 @@ import * as vscode from "vscode";
 import {
   IMAGE_TYPES,
   MAX_IMAGE_BYTES,
+  droppedFile,
   problemsText,
   webAddress,
   type Attachment,
@@ -31,6 +32,20 @@ const IMAGE_EXTENSIONS: Readonly<Record<string, string>> = {
 
 export function fileAttachment(uri: vscode.Uri, name?: string): Attachment {
   return { kind: "file", uri: uri.toString(), name: name ?? vscode.workspace.asRelativePath(uri) };
+}
+
+/** A file dragged onto the chat (its URI as the workbench gives it), as this machine's file, or
+ *  null when it is none of this machine's (see droppedFile). */
+export function droppedAttachment(text: string): Attachment | null {
+  const uri = vscode.Uri.parse(text);
+  switch (droppedFile(uri.scheme, vscode.env.remoteName !== undefined)) {
+    case "file":
+      return fileAttachment(uri);
+    case "path":
+      return fileAttachment(vscode.Uri.file(uri.path));
+    default:
+      return null;
+  }
 }
 
 /** The active editor's selection, or why there is none. */

@@ -18,7 +18,7 @@ import type { Store } from "../core/store";
 import { promptCaps } from "../core/prompt";
 import { buildExtras } from "../core/viewModel";
 import type { HostMessage, ViewMessage } from "../webview/messages";
-import { fileAttachment, imageAttachment, pickMore, urlAttachment } from "./attach";
+import { droppedAttachment, fileAttachment, imageAttachment, pickMore, urlAttachment } from "./attach";
 import type { Controller } from "./controller";
 import type { ProposedDocs } from "./diffs";
 import type { ReviewGroups } from "./groups";
@@ -246,8 +246,9 @@ export class ChatView implements vscode.WebviewViewProvider, vscode.Disposable {
         c.attach(fileAttachment(vscode.Uri.parse(m.uri), m.path));
         return;
       case "attachUris":
-        for (const uri of m.uris.map((u) => vscode.Uri.parse(u)).filter((u) => u.scheme === "file")) {
-          c.attach(fileAttachment(uri));
+        for (const uri of m.uris) {
+          const dropped = droppedAttachment(uri);
+          if (dropped !== null) c.attach(dropped);
         }
         return;
       case "attachUrl":

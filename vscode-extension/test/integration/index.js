@@ -826,6 +826,24 @@ test(
   { timeoutMs: 150000 },
 );
 
+// In a remote window (VS Code Remote, Dev Containers, Codespaces; code-server is one: the
+// extension host runs on the server) the workbench names the server's files
+// vscode-remote://<authority>/<path>, and so does the drag of a file from its explorer onto the
+// chat. The extension runs on the server: the path is its own. (It stands alone.)
+test("remote window: a file dragged from the explorer (vscode-remote://) attaches as the server's file", async () => {
+  const { ready, chips } = require('./chat');
+  await ready();
+  assert.ok(vscode.env.remoteName, 'not a remote window');
+  await vscode.commands.executeCommand('acp-editor.focusChat');
+  await until('the chat view resolved', () => chat.listeners.length > 0, 10000);
+  const dragged = hello.with({ scheme: 'vscode-remote', authority: vscode.env.remoteName }).toString();
+  chat.post({ type: 'attachUris', uris: [dragged] }); // what the webview posts for the drop
+  // Its chip names it relative to the workspace folder: the very hello.py, not some other path.
+  await until('the chip of hello.py', async () => (await chips()).join() === 'hello.py', 5000);
+  chat.post({ type: 'removeAttachment', index: 0 });
+  await until('no chip left', async () => (await chips()).length === 0, 5000);
+});
+
 // What is drawn around the chat (status bar, notifications, keybindings, transcript): tests that
 // stand alone, after the ones above.
 require('./surface');
