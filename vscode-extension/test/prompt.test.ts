@@ -7,6 +7,7 @@ import {
   buildPrompt,
   commandItems,
   droppedFile,
+  droppedUris,
   matchCommands,
   problemsText,
   promptCaps,
@@ -198,4 +199,17 @@ test("a dropped URI is a file of this machine: file: in a local window, vscode-r
   assert.equal(droppedFile("file", true), null, "a file of the machine the window is drawn on");
   assert.equal(droppedFile("untitled", false), null);
   assert.equal(droppedFile("https", true), null);
+});
+
+test("every file dragged from the explorer is dropped, not only the first", () => {
+  // VS Code puts all of them in its own list and the first alone in the standard one.
+  const from = (types: Record<string, string>) => (type: string) => types[type] ?? "";
+  const both = from({
+    "text/uri-list": "file:///w/a.py",
+    "application/vnd.code.uri-list": "file:///w/a.py\r\nfile:///w/b.py",
+  });
+  assert.deepEqual(droppedUris(both), ["file:///w/a.py", "file:///w/b.py"]);
+  const outside = from({ "text/uri-list": "# a comment\r\nfile:///home/me/c.py\r\n" });
+  assert.deepEqual(droppedUris(outside), ["file:///home/me/c.py"]);
+  assert.deepEqual(droppedUris(from({})), []);
 });

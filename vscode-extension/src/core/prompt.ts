@@ -149,6 +149,19 @@ export function droppedFile(scheme: string, remoteWindow: boolean): "file" | "pa
   return scheme === "file" ? "file" : null;
 }
 
+/**
+ * The URIs of files dropped on the prompt, from a drop's data by type. VS Code's explorer puts
+ * every dragged file in `application/vnd.code.uri-list` and only the first in the standard
+ * `text/uri-list`, so its own list is read first; a file manager outside VS Code gives the
+ * standard one alone. Both are URIs a line each (`#` lines are comments).
+ */
+export function droppedUris(getData: (type: string) => string): string[] {
+  return (getData("application/vnd.code.uri-list") || getData("text/uri-list"))
+    .split(/\r?\n/)
+    .map((u) => u.trim())
+    .filter((u) => u !== "" && !u.startsWith("#"));
+}
+
 /** A web address the prompt can attach: http(s) only, parsed as a URL. */
 export function webAddress(text: string): string | null {
   const t = text.trim();

@@ -21,7 +21,14 @@ import {
   type MentionItem,
 } from "../core/mention";
 import { typedText, userMessageAt } from "../core/queue";
-import { IMAGE_TYPES, MAX_IMAGE_BYTES, commandItems, matchCommands, type CommandItem } from "../core/prompt";
+import {
+  IMAGE_TYPES,
+  MAX_IMAGE_BYTES,
+  commandItems,
+  droppedUris,
+  matchCommands,
+  type CommandItem,
+} from "../core/prompt";
 import type { FoundFile, SessionSnapshot } from "../wire";
 import type { ViewExtras, ViewMessage } from "./messages";
 
@@ -413,10 +420,7 @@ export class PromptBox {
       return;
     }
     // Files dragged from VS Code's explorer or an editor tab come as URIs (hold Shift to drop on a view).
-    const uris = (data.getData("text/uri-list") || data.getData("application/vnd.code.uri-list"))
-      .split(/\r?\n/)
-      .map((u) => u.trim())
-      .filter((u) => u !== "" && !u.startsWith("#"));
+    const uris = droppedUris((type) => data.getData(type));
     if (uris.length > 0) this.d.post({ type: "attachUris", uris });
   }
 
